@@ -1,0 +1,295 @@
+//! `site.toml` → a validated [`Config`].
+//!
+//! Owns the site's settings and the rules derived from them alone: which
+//! languages exist, where each language's pages live, and how a date written
+//! without an offset is read. Unknown keys are errors, so a typo never silently
+//! falls back to a default.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use jiff::tz::TimeZone;
+use serde::Deserialize;
+
+use crate::Error;
+
+pub const CONFIG_FILE: &str = "site.toml";
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    title: String,
+    base_url: String,
+    default_language: String,
+    languages: BTreeMap<String, Language>,
+    #[serde(default = "default_timezone")]
+    timezone: String,
+    #[serde(default = "default_output_dir")]
+    output_dir: PathBuf,
+    #[serde(default)]
+    default_language_in_subdir: bool,
+}
+
+fn default_timezone() -> String {
+    "UTC".to_owned()
+}
+
+fn default_output_dir() -> PathBuf {
+    PathBuf::from("public")
+}
+
+/// One `[languages.<code>]` table.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Language {
+    /// The name shown to readers, in the language itself ("Français").
+    pub name: String,
+    /// The site title in this language; the site's `title` when absent.
+    pub title: Option<String>,
+}
+
+/// The validated site configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub title: String,
+    /// Without a trailing slash, so `base_url + url` is always one slash.
+    pub base_url: String,
+    pub default_language: String,
+    /// Keyed by the code exactly as declared.
+    pub languages: BTreeMap<String, Language>,
+    pub timezone_name: String,
+    pub timezone: TimeZone,
+    /// As written in site.toml (relative to the root unless absolute).
+    pub output_dir: PathBuf,
+    pub default_language_in_subdir: bool,
+}
+
+impl Config {
+    /// Reads and validates `<root>/site.toml`.
+    pub fn load(root: &Path) -> Result<Config, Error> {
+        let path = root.join(CONFIG_FILE);
+        let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::Config {
+                path: path.clone(),
+                line: None,
+                message: "no site.toml here; this folder is not a folio site".into(),
+                help: "run folio from the site root, or pass --root DIR".into(),
+            },
+            _ => Error::io(&path, e),
+        })?;
+        Config::parse(&text, &path)
+    }
+
+    /// Parses the text of a `site.toml`; `path` is only used in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<Config, Error> {
+        let raw: RawConfig = toml::from_str(text).map_err(|e| Error::Config {
+            path: path.to_owned(),
+            line: e.span().map(|span| line_of_offset(text, span.start)),
+            message: e.message().to_owned(),
+            help: "see the README for the keys site.toml takes".into(),
+        })?;
+        let invalid = |message: String, help: &str| Error::Config {
+            path: path.to_owned(),
+            line: None,
+            message,
+            help: help.to_owned(),
+        };
+        if raw.languages.is_empty() {
+            return Err(invalid(
+                "no language is declared".into(),
+                "add a table such as `[languages.en]` with `name = \"English\"`",
+            ));
+        }
+        for code in raw.languages.keys() {
+            if !is_language_code(code) {
+                return Err(invalid(
+                    format!("`{code}` is not a language code"),
+                    "use a BCP 47 code such as `en`, `fr`, `pt-BR` or `zh-Hant`",
+                ));
+            }
+        }
+        if !raw.languages.contains_key(&raw.default_language) {
+            return Err(invalid(
+                format!(
+                    "default_language `{}` is not one of the declared languages",
+                    raw.default_language
+                ),
+                "declare it with a `[languages.<code>]` table, or pick a declared one",
+            ));
+        }
+        let timezone = TimeZone::get(&raw.timezone).map_err(|_| {
+            invalid(
+                format!("`{}` is not a known IANA time zone", raw.timezone),
+                "use a name such as `UTC`, `Europe/Paris` or `Asia/Tokyo`",
+            )
+        })?;
+        if raw.output_dir.as_os_str().is_empty() {
+            return Err(invalid(
+                "output_dir is empty".into(),
+                "leave it out to use `public`",
+            ));
+        }
+        Ok(Config {
+            title: raw.title,
+            base_url: raw.base_url.trim_end_matches('/').to_owned(),
+            default_language: raw.default_language,
+            languages: raw.languages,
+            timezone_name: raw.timezone,
+            timezone,
+            output_dir: raw.output_dir,
+            default_language_in_subdir: raw.default_language_in_subdir,
+        })
+    }
+
+    pub fn is_language(&self, code: &str) -> bool {
+        self.languages.contains_key(code)
+    }
+
+    pub fn language_codes(&self) -> Vec<String> {
+        self.languages.keys().cloned().collect()
+    }
+
+    /// Languages in display order: the default first, then by code.
+    pub fn ordered_languages(&self) -> impl Iterator<Item = (&String, &Language)> {
+        let default = self.languages.get_key_value(&self.default_language);
+        default.into_iter().chain(
+            self.languages
+                .iter()
+                .filter(|(code, _)| **code != self.default_language),
+        )
+    }
+
+    /// The URL prefix of a language's pages: `/` or `/<code>/`.
+    pub fn language_root(&self, lang: &str) -> String {
+        if lang == self.default_language && !self.default_language_in_subdir {
+            "/".to_owned()
+        } else {
+            format!("/{lang}/")
+        }
+    }
+
+    /// The site title as shown in `lang`.
+    pub fn title_in(&self, lang: &str) -> &str {
+        self.languages
+            .get(lang)
+            .and_then(|l| l.title.as_deref())
+            .unwrap_or(&self.title)
+    }
+
+    /// The settings that change what parsing a source yields (its date, url,
+    /// row). When these differ from the ones the index was built with, every
+    /// source is parsed again. The folio version is part of it because the
+    /// Markdown rendering rules come with the binary.
+    pub fn content_settings(&self) -> String {
+        format!(
+            "folio {}; timezone {}; default_language {}; default_language_in_subdir {}",
+            env!("CARGO_PKG_VERSION"),
+            self.timezone_name,
+            self.default_language,
+            self.default_language_in_subdir
+        )
+    }
+}
+
+/// The text direction of a language, from its primary subtag.
+pub fn text_direction(code: &str) -> &'static str {
+    const RTL: &[&str] = &[
+        "ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ku", "ps", "sd", "ug", "ur", "yi",
+    ];
+    let primary = code.split('-').next().unwrap_or(code).to_ascii_lowercase();
+    if RTL.contains(&primary.as_str()) {
+        "rtl"
+    } else {
+        "ltr"
+    }
+}
+
+/// A BCP 47-shaped code: 2–3 letters, then `-`-separated alphanumeric subtags.
+/// Codes become path components, so this is also what keeps them confined.
+pub fn is_language_code(code: &str) -> bool {
+    let mut parts = code.split('-');
+    let primary = parts.next().unwrap_or("");
+    (2..=3).contains(&primary.len())
+        && primary.bytes().all(|b| b.is_ascii_alphabetic())
+        && parts.all(|p| (1..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+pub(crate) fn line_of_offset(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"
+title = "T"
+base_url = "https://example.org/"
+default_language = "en"
+[languages.en]
+name = "English"
+[languages.fr]
+name = "Français"
+title = "T (fr)"
+"#;
+
+    fn parse(text: &str) -> Result<Config, Error> {
+        Config::parse(text, Path::new("site.toml"))
+    }
+
+    #[test]
+    fn defaults_apply_and_base_url_loses_its_trailing_slash() {
+        let config = parse(MINIMAL).unwrap();
+        assert_eq!(config.base_url, "https://example.org");
+        assert_eq!(config.timezone_name, "UTC");
+        assert_eq!(config.output_dir, PathBuf::from("public"));
+        assert_eq!(config.language_root("en"), "/");
+        assert_eq!(config.language_root("fr"), "/fr/");
+        assert_eq!(config.title_in("fr"), "T (fr)");
+        assert_eq!(config.title_in("en"), "T");
+    }
+
+    #[test]
+    fn unknown_key_is_an_error_naming_the_key_and_line() {
+        let err = parse(&format!(
+            "{MINIMAL}\n[languages.de]\nname = \"Deutsch\"\ncolour = 1\n"
+        ))
+        .unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("colour"), "{text}");
+        assert!(text.starts_with("site.toml:13:"), "{text}");
+    }
+
+    #[test]
+    fn undeclared_default_language_and_bad_timezone_are_refused() {
+        let text = MINIMAL.replace("default_language = \"en\"", "default_language = \"de\"");
+        assert!(parse(&text).unwrap_err().to_string().contains("`de`"));
+        let text = format!("timezone = \"Mars/Olympus\"\n{MINIMAL}");
+        assert!(
+            parse(&text)
+                .unwrap_err()
+                .to_string()
+                .contains("Mars/Olympus")
+        );
+    }
+
+    #[test]
+    fn language_codes_must_be_path_safe() {
+        assert!(is_language_code("en"));
+        assert!(is_language_code("pt-BR"));
+        assert!(is_language_code("zh-Hant"));
+        assert!(!is_language_code("../x"));
+        assert!(!is_language_code("english"));
+        assert!(!is_language_code(""));
+        let text = MINIMAL.replace("[languages.fr]", "[languages.\"..\"]");
+        assert!(parse(&text).is_err());
+    }
+
+    #[test]
+    fn rtl_languages_are_detected_by_primary_subtag() {
+        assert_eq!(text_direction("ar"), "rtl");
+        assert_eq!(text_direction("he-IL"), "rtl");
+        assert_eq!(text_direction("fr"), "ltr");
+        assert_eq!(text_direction("ja"), "ltr");
+    }
+}

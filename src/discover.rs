@@ -1,0 +1,315 @@
+//! Walks `content/` and says, for every source, what it is and whether it
+//! must be read.
+//!
+//! Owns the content layout (which language and section a file belongs to) and
+//! the stat fast path: a file whose size and mtime match the index, and whose
+//! mtime is older than this build's start, keeps its stored hash without being
+//! opened. The start is the mtime of the lock file this build just wrote, so it
+//! comes from the file system's own clock, the one that stamped the sources.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use walkdir::WalkDir;
+
+use crate::config::{self, Config};
+use crate::error::{Error, Problem, ProblemKind};
+
+pub const CONTENT_DIR: &str = "content";
+
+/// Posts live in this section of a language root; everything else is a page.
+const POSTS_SECTION: &str = "posts";
+
+/// A post (dated, listed, in feeds) or a page (undated, standalone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Post,
+    Page,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Post => "post",
+            Kind::Page => "page",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        match s {
+            "post" => Some(Kind::Post),
+            "page" => Some(Kind::Page),
+            _ => None,
+        }
+    }
+}
+
+/// What the file system says about a source, without opening it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stat {
+    pub size: u64,
+    /// Nanoseconds since the Unix epoch; [`Stat::RACY`] when the index must
+    /// not trust it.
+    pub mtime_ns: i64,
+}
+
+impl Stat {
+    /// Stored for a file modified at or after the start of the build that
+    /// read it: the file may have changed again within the same clock tick,
+    /// so the next build reads it instead of trusting its stat.
+    pub const RACY: i64 = -1;
+
+    pub fn of(meta: &std::fs::Metadata) -> Stat {
+        Stat {
+            size: meta.len(),
+            mtime_ns: meta.modified().map(nanos_since_epoch).unwrap_or(Stat::RACY),
+        }
+    }
+
+    /// The stat to store for a file read by a build that started at `start`.
+    pub fn settled(self, start: i64) -> Stat {
+        if self.mtime_ns >= start {
+            Stat {
+                mtime_ns: Stat::RACY,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
+}
+
+pub fn nanos_since_epoch(time: SystemTime) -> i64 {
+    match time.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
+        Err(e) => -i64::try_from(e.duration().as_nanos()).unwrap_or(i64::MAX),
+    }
+}
+
+/// A source file and where it belongs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// Relative to the site root, `/`-separated: the key of the index.
+    pub path: String,
+    pub lang: String,
+    pub kind: Kind,
+    /// The path inside its language root, without the language suffix and
+    /// extension (`posts/hello-world`): the default translation key.
+    pub key: String,
+    /// The file name without language suffix and extension.
+    pub stem: String,
+    pub stat: Stat,
+}
+
+/// Walks `<root>/content` in a stable order. Problems (an undeclared language,
+/// a file name that is not UTF-8) are collected, not returned early, so a user
+/// sees them all at once.
+pub fn discover(root: &Path, config: &Config) -> Result<(Vec<Source>, Vec<Problem>), Error> {
+    let content = root.join(CONTENT_DIR);
+    let mut sources = Vec::new();
+    let mut problems = Vec::new();
+    if !content.is_dir() {
+        return Ok((sources, problems));
+    }
+    let walker = WalkDir::new(&content)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in walker {
+        let entry = entry.map_err(|e| {
+            let path = e
+                .path()
+                .map(Path::to_owned)
+                .unwrap_or_else(|| content.clone());
+            Error::io(path, e.into())
+        })?;
+        if !entry.file_type().is_file() || !is_markdown(entry.path()) {
+            continue;
+        }
+        let rel_to_root = relative(root, entry.path());
+        let Some(rel) = entry
+            .path()
+            .strip_prefix(&content)
+            .ok()
+            .and_then(|p| p.to_str())
+            .map(|p| p.replace('\\', "/"))
+        else {
+            problems.push(Problem::new(
+                rel_to_root,
+                None,
+                ProblemKind::Syntax {
+                    message: "the file name is not valid UTF-8".into(),
+                    help: "rename the file; its name becomes part of a URL".into(),
+                },
+            ));
+            continue;
+        };
+        let meta = entry
+            .metadata()
+            .map_err(|e| Error::io(entry.path(), e.into()))?;
+        match classify(&rel, config) {
+            Ok(mut source) => {
+                source.path = format!("{CONTENT_DIR}/{rel}");
+                source.stat = Stat::of(&meta);
+                sources.push(source);
+            }
+            Err(kind) => problems.push(Problem::new(rel_to_root, None, kind)),
+        }
+    }
+    Ok((sources, problems))
+}
+
+fn is_markdown(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("md" | "markdown")
+    )
+}
+
+fn relative(root: &Path, path: &Path) -> PathBuf {
+    path.strip_prefix(root).unwrap_or(path).to_owned()
+}
+
+/// Places a path relative to `content/` in the layout: `<lang>/posts/x.md`,
+/// `posts/x.<lang>.md`, `x.md` (default language), `<lang>/about.md`.
+pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let (file, dirs) = parts.split_last().ok_or_else(|| ProblemKind::Syntax {
+        message: "empty path".into(),
+        help: "".into(),
+    })?;
+    let undeclared = |lang: &str| ProblemKind::UndeclaredLanguage {
+        lang: lang.to_owned(),
+        declared: config.language_codes(),
+    };
+
+    let (dir_lang, section) = match dirs.split_first() {
+        Some((first, rest)) if config.is_language(first) => (Some(*first), rest),
+        // A language-shaped folder holding a posts section is meant as a
+        // language; anything else may well be an ordinary section name.
+        Some((first, rest))
+            if config::is_language_code(first) && rest.first() == Some(&POSTS_SECTION) =>
+        {
+            return Err(undeclared(first));
+        }
+        _ => (None, dirs),
+    };
+
+    let name = file
+        .strip_suffix(".markdown")
+        .or_else(|| file.strip_suffix(".md"))
+        .unwrap_or(file);
+    let (stem, file_lang) = match name.rsplit_once('.') {
+        Some((stem, suffix)) if config.is_language(suffix) => (stem, Some(suffix)),
+        Some((_, suffix)) if config::is_language_code(suffix) => return Err(undeclared(suffix)),
+        _ => (name, None),
+    };
+    let lang = match (dir_lang, file_lang) {
+        (Some(dir), Some(file)) if dir != file => {
+            return Err(ProblemKind::Syntax {
+                message: format!(
+                    "the folder says language `{dir}` but the file name says `{file}`"
+                ),
+                help: format!("remove the `.{file}` suffix or move the file under `{file}/`"),
+            });
+        }
+        (Some(lang), _) | (None, Some(lang)) => lang,
+        (None, None) => config.default_language.as_str(),
+    };
+    let kind = if section.first() == Some(&POSTS_SECTION) {
+        Kind::Post
+    } else {
+        Kind::Page
+    };
+    let key = section
+        .iter()
+        .copied()
+        .chain(std::iter::once(stem))
+        .collect::<Vec<_>>()
+        .join("/");
+    Ok(Source {
+        path: String::new(),
+        lang: lang.to_owned(),
+        kind,
+        key,
+        stem: stem.to_owned(),
+        stat: Stat {
+            size: 0,
+            mtime_ns: Stat::RACY,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> Config {
+        Config::parse(
+            "title='t'\nbase_url='x'\ndefault_language='en'\n[languages.en]\nname='English'\n[languages.fr]\nname='Français'\n[languages.ja]\nname='日本語'\n",
+            Path::new("site.toml"),
+        )
+        .unwrap()
+    }
+
+    #[track_caller]
+    fn place(rel: &str) -> (String, Kind, String, String) {
+        let s = classify(rel, &config()).unwrap();
+        (s.lang, s.kind, s.key, s.stem)
+    }
+
+    #[test]
+    fn both_layouts_place_a_post_in_its_language() {
+        let fr = |key: &str, stem: &str| ("fr".into(), Kind::Post, key.into(), stem.into());
+        assert_eq!(place("fr/posts/x.md"), fr("posts/x", "x"));
+        assert_eq!(place("posts/x.fr.md"), fr("posts/x", "x"));
+        assert_eq!(place("posts/x.fr.markdown"), fr("posts/x", "x"));
+        assert_eq!(place("fr/posts/x.fr.md"), fr("posts/x", "x"));
+        assert_eq!(
+            place("posts/2024-06-12-x.md"),
+            (
+                "en".into(),
+                Kind::Post,
+                "posts/2024-06-12-x".into(),
+                "2024-06-12-x".into()
+            )
+        );
+    }
+
+    #[test]
+    fn files_outside_posts_are_pages() {
+        assert_eq!(
+            place("en/about.md"),
+            ("en".into(), Kind::Page, "about".into(), "about".into())
+        );
+        assert_eq!(
+            place("docs/setup.ja.md"),
+            ("ja".into(), Kind::Page, "docs/setup".into(), "setup".into())
+        );
+    }
+
+    #[test]
+    fn undeclared_languages_are_errors() {
+        let err = classify("posts/x.de.md", &config()).unwrap_err();
+        assert!(matches!(err, ProblemKind::UndeclaredLanguage { ref lang, .. } if lang == "de"));
+        let err = classify("de/posts/x.md", &config()).unwrap_err();
+        assert!(matches!(err, ProblemKind::UndeclaredLanguage { ref lang, .. } if lang == "de"));
+        // An ordinary section whose name happens to be short is not a language.
+        assert_eq!(place("faq/x.md").0, "en");
+    }
+
+    #[test]
+    fn conflicting_folder_and_suffix_languages_are_refused() {
+        assert!(classify("fr/posts/x.ja.md", &config()).is_err());
+    }
+
+    #[test]
+    fn racy_stats_are_not_trusted() {
+        let stat = Stat {
+            size: 3,
+            mtime_ns: 100,
+        };
+        assert_eq!(stat.settled(101), stat);
+        assert_eq!(stat.settled(100).mtime_ns, Stat::RACY);
+    }
+}

@@ -1,0 +1,221 @@
+//! Every way a build can fail, as typed values.
+//!
+//! Each error names the file it is about (and the line where it is known), says
+//! what is wrong and how to fix it, in that order, so that the CLI can print it
+//! as it is and an embedding program can match on it.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// A failed build, check or lookup. Nothing was written when one is returned
+/// before the write stage, which is every variant except [`Error::Io`] on an
+/// output file.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// `site.toml` is missing, malformed or inconsistent.
+    #[error("{}", located(path, *line, message, help))]
+    Config {
+        path: PathBuf,
+        line: Option<usize>,
+        message: String,
+        help: String,
+    },
+    /// One or more sources are invalid; all of them are reported at once so a
+    /// user fixes a batch instead of re-running once per mistake.
+    #[error("{}", Problems(.0))]
+    Content(Vec<Problem>),
+    /// A config change moved the publication date, and so the id, of posts
+    /// whose sources did not change. Reported once instead of once per post.
+    #[error(
+        "site.toml: `timezone` changed from {old} to {new}, which moves the publication date of {count} post(s) dated without an offset, for example {example}\n  \
+         = why: a post's id is derived from its date, so every one of them would be published as a new post\n  \
+         = help: set `timezone = \"{old}\"` back, or write the dates of those posts with an explicit offset (e.g. `2024-05-01T09:00:00+02:00`)",
+        count = files.len(),
+        example = files.first().map(|f| f.display().to_string()).unwrap_or_default()
+    )]
+    TimezoneMovedDates {
+        old: String,
+        new: String,
+        files: Vec<PathBuf>,
+    },
+    /// A template failed to parse or render.
+    #[error("{}", located(path, *line, message, "fix the template; the build wrote nothing"))]
+    Template {
+        path: PathBuf,
+        line: Option<usize>,
+        message: String,
+    },
+    /// A file the build needed could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The SQLite index could not be opened or updated.
+    #[error(
+        "{}: the index could not be used: {source}\n  = help: the index is a cache of the sources; if it is damaged, delete it and build again",
+        path.display()
+    )]
+    Index {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// Another build of the same site holds the lock.
+    #[error(
+        "{}: another folio build of this site is running\n  = help: wait for it to finish, then build again",
+        path.display()
+    )]
+    Busy { path: PathBuf },
+}
+
+impl Error {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// One invalid source: which file, where, and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The source, relative to the site root.
+    pub path: PathBuf,
+    /// 1-based line in the source, where known.
+    pub line: Option<usize>,
+    pub kind: ProblemKind,
+}
+
+impl Problem {
+    pub(crate) fn new(path: impl Into<PathBuf>, line: Option<usize>, kind: ProblemKind) -> Self {
+        Problem {
+            path: path.into(),
+            line,
+            kind,
+        }
+    }
+}
+
+/// What is wrong with a source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// The file is not UTF-8 or its front matter does not parse.
+    Syntax { message: String, help: String },
+    /// A front matter field is missing, of the wrong type or has a bad value.
+    Field {
+        field: String,
+        message: String,
+        help: String,
+    },
+    /// The file names a language that `site.toml` does not declare.
+    UndeclaredLanguage { lang: String, declared: Vec<String> },
+    /// The post's (slug, lang) is indexed under another id: its date changed.
+    DateChanged {
+        slug: String,
+        lang: String,
+        old: String,
+        new: String,
+    },
+    /// Two sources claim the same (slug, lang).
+    DuplicateSlug {
+        slug: String,
+        lang: String,
+        other: PathBuf,
+    },
+    /// Two sources of one language share a translation key.
+    DuplicateTranslation {
+        key: String,
+        lang: String,
+        other: PathBuf,
+    },
+    /// Two sources would be written to the same output file.
+    OutputCollision { output: String, other: PathBuf },
+    /// The output file exists, differs, and folio did not write it.
+    ForeignOutput { output: PathBuf },
+}
+
+impl fmt::Display for ProblemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProblemKind::Syntax { message, help } => write!(f, "{message}\n  = help: {help}"),
+            ProblemKind::Field {
+                field,
+                message,
+                help,
+            } => write!(f, "field `{field}`: {message}\n  = help: {help}"),
+            ProblemKind::UndeclaredLanguage { lang, declared } => write!(
+                f,
+                "language `{lang}` is not declared in site.toml (declared: {})\n  = help: add a `[languages.{lang}]` table to site.toml, or move the file under a declared language",
+                declared.join(", ")
+            ),
+            ProblemKind::DateChanged {
+                slug,
+                lang,
+                old,
+                new,
+            } => write!(
+                f,
+                "the publication date of `{slug}` ({lang}) changed from {old} to {new}\n  \
+                 = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new date would publish it as a different post and orphan the old one\n  \
+                 = help: put `date` back to {old} and record the change in `updated`; or give the post a new `slug` to publish it as a new post; \
+                 or, if the old date was never published, run `folio build --accept-date-changes`"
+            ),
+            ProblemKind::DuplicateSlug { slug, lang, other } => write!(
+                f,
+                "slug `{slug}` ({lang}) is also claimed by {}\n  = help: give one of the two files another `slug`, or delete one",
+                other.display()
+            ),
+            ProblemKind::DuplicateTranslation { key, lang, other } => write!(
+                f,
+                "translation key `{key}` ({lang}) is also used by {}\n  = help: a language has one version of each translated document; change `translation_key` in one of the two files",
+                other.display()
+            ),
+            ProblemKind::OutputCollision { output, other } => write!(
+                f,
+                "would be written to {output}, which {} also produces\n  = help: change the `slug` or the file name of one of them",
+                other.display()
+            ),
+            ProblemKind::ForeignOutput { output } => write!(
+                f,
+                "would overwrite {}, a different file that folio did not write\n  = help: move that file away, or build into another output folder",
+                output.display()
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}: {}", self.path.display(), self.kind),
+            None => write!(f, "{}: {}", self.path.display(), self.kind),
+        }
+    }
+}
+
+struct Problems<'a>(&'a [Problem]);
+
+impl fmt::Display for Problems<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, problem) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{problem}")?;
+        }
+        if self.0.len() > 1 {
+            write!(f, "\n{} problems; the build wrote nothing", self.0.len())?;
+        }
+        Ok(())
+    }
+}
+
+fn located(path: &std::path::Path, line: Option<usize>, message: &str, help: &str) -> String {
+    match line {
+        Some(line) => format!("{}:{line}: {message}\n  = help: {help}", path.display()),
+        None => format!("{}: {message}\n  = help: {help}", path.display()),
+    }
+}

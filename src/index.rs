@@ -1,0 +1,462 @@
+//! The SQLite index: schema, migrations, hash-skipping upserts and queries.
+//!
+//! Owns `.folio/index.sqlite`. It remembers every document's row (so list
+//! pages and translation links need no re-parse), every output folio wrote
+//! (so pruning never touches a file it did not write) and the settings the
+//! rows were derived with. Every change of a build lands in one transaction.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+
+use crate::discover::{Kind, Stat};
+use crate::error::Error;
+use crate::identify::PostId;
+use crate::parse::{Record, SourceState};
+
+/// Bumped whenever the schema changes; older indexes are migrated, newer
+/// ones refused.
+pub const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA_V1: &str = "
+CREATE TABLE posts (
+    id              TEXT PRIMARY KEY,
+    kind            TEXT NOT NULL CHECK (kind IN ('post', 'page')),
+    slug            TEXT NOT NULL,
+    lang            TEXT NOT NULL,
+    published_at    INTEGER NOT NULL,
+    updated_at      INTEGER,
+    source_path     TEXT NOT NULL UNIQUE,
+    source_hash     TEXT NOT NULL,
+    source_size     INTEGER NOT NULL,
+    source_mtime_ns INTEGER NOT NULL,
+    title           TEXT NOT NULL,
+    url             TEXT NOT NULL,
+    summary         TEXT NOT NULL,
+    description     TEXT,
+    tags            TEXT NOT NULL,
+    draft           INTEGER NOT NULL,
+    translation_key TEXT NOT NULL,
+    UNIQUE (slug, lang)
+);
+CREATE TABLE outputs (
+    path        TEXT PRIMARY KEY,
+    hash        TEXT,
+    fingerprint TEXT,
+    size        INTEGER,
+    mtime_ns    INTEGER
+);
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+";
+
+/// An output file as the index remembers it. `hash` is `None` while the
+/// file is being written (a build killed there left it pending).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputRow {
+    pub hash: Option<String>,
+    pub fingerprint: Option<String>,
+    pub stat: Option<Stat>,
+}
+
+/// Everything the index held when the build started.
+#[derive(Debug, Default)]
+pub struct Snapshot {
+    pub records: Vec<Record>,
+    pub outputs: HashMap<String, OutputRow>,
+    pub content_settings: Option<String>,
+    pub timezone: Option<String>,
+}
+
+/// The changes of one build, applied in one transaction.
+#[derive(Debug, Default)]
+pub struct Changes<'a> {
+    pub retired: &'a [PostId],
+    pub upserts: Vec<&'a Record>,
+    /// Rows whose content is unchanged but whose file was touched.
+    pub restats: Vec<(&'a PostId, Stat)>,
+    pub outputs: Vec<(String, OutputRow)>,
+    pub dropped_outputs: Vec<String>,
+    pub meta: Vec<(&'static str, String)>,
+}
+
+pub struct Index {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Index {
+    /// Opens (creating if needed) the index at `path`, in WAL mode, migrated
+    /// to [`SCHEMA_VERSION`].
+    pub fn open(path: &Path) -> Result<Index, Error> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        let conn = Connection::open(path).map_err(|e| index_error(path, e))?;
+        let mut index = Index {
+            conn,
+            path: path.to_owned(),
+        };
+        index.prepare().map_err(|e| index_error(path, e))?;
+        Ok(index)
+    }
+
+    fn prepare(&mut self) -> rusqlite::Result<()> {
+        self.conn.pragma_update(None, "journal_mode", "WAL")?;
+        // WAL with synchronous=NORMAL stays consistent after a crash; a lost
+        // last transaction is repaired by the next build like a killed one.
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let version: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        match version {
+            0 => {
+                let tx = self.conn.transaction()?;
+                tx.execute_batch(SCHEMA_V1)?;
+                tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+                tx.commit()
+            }
+            SCHEMA_VERSION => Ok(()),
+            newer => Err(rusqlite::Error::ToSqlConversionFailure(
+                format!(
+                    "schema version {newer} is newer than this folio understands ({SCHEMA_VERSION}); upgrade folio"
+                )
+                .into(),
+            )),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Reads every row.
+    pub fn snapshot(&self) -> Result<Snapshot, Error> {
+        self.read_snapshot().map_err(|e| index_error(&self.path, e))
+    }
+
+    fn read_snapshot(&self) -> rusqlite::Result<Snapshot> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
+                    source_size, source_mtime_ns, title, url, summary, description, tags, draft,
+                    translation_key
+             FROM posts ORDER BY source_path",
+        )?;
+        let records = stmt
+            .query_map([], |row| {
+                let id: String = row.get(0)?;
+                let kind: String = row.get(1)?;
+                let tags: String = row.get(14)?;
+                Ok(Record {
+                    id: id.parse().map_err(|_| corrupt(0, "id"))?,
+                    kind: Kind::parse(&kind).ok_or_else(|| corrupt(1, "kind"))?,
+                    slug: row.get(2)?,
+                    lang: row.get(3)?,
+                    published_at: row.get(4)?,
+                    updated_at: row.get(5)?,
+                    source: SourceState {
+                        path: row.get(6)?,
+                        hash: row.get(7)?,
+                        stat: Stat {
+                            size: row.get::<_, i64>(8)? as u64,
+                            mtime_ns: row.get(9)?,
+                        },
+                    },
+                    title: row.get(10)?,
+                    url: row.get(11)?,
+                    summary: row.get(12)?,
+                    description: row.get(13)?,
+                    tags: serde_json::from_str(&tags).map_err(|_| corrupt(14, "tags"))?,
+                    draft: row.get(15)?,
+                    translation_key: row.get(16)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path, hash, fingerprint, size, mtime_ns FROM outputs")?;
+        let outputs = stmt
+            .query_map([], |row| {
+                let size: Option<i64> = row.get(3)?;
+                let mtime: Option<i64> = row.get(4)?;
+                Ok((
+                    row.get::<_, String>(0)?,
+                    OutputRow {
+                        hash: row.get(1)?,
+                        fingerprint: row.get(2)?,
+                        stat: size.zip(mtime).map(|(size, mtime_ns)| Stat {
+                            size: size as u64,
+                            mtime_ns,
+                        }),
+                    },
+                ))
+            })?
+            .collect::<rusqlite::Result<HashMap<_, _>>>()?;
+        Ok(Snapshot {
+            records,
+            outputs,
+            content_settings: self.meta("content_settings")?,
+            timezone: self.meta("timezone")?,
+        })
+    }
+
+    fn meta(&self, key: &str) -> rusqlite::Result<Option<String>> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+    }
+
+    /// Records outputs about to be written, before any of them is, so that a
+    /// build killed part way still knows which files are its own.
+    pub fn reserve_outputs(&mut self, paths: &[&str]) -> Result<(), Error> {
+        if paths.is_empty() {
+            return Ok(());
+        }
+        let result = (|| {
+            let tx = self.conn.transaction()?;
+            {
+                let mut stmt = tx.prepare_cached(
+                    "INSERT INTO outputs (path) VALUES (?1) ON CONFLICT (path) DO NOTHING",
+                )?;
+                for path in paths {
+                    stmt.execute([path])?;
+                }
+            }
+            tx.commit()
+        })();
+        result.map_err(|e| index_error(&self.path, e))
+    }
+
+    /// Applies one build's changes in one transaction.
+    pub fn commit(&mut self, changes: &Changes<'_>) -> Result<(), Error> {
+        let result = (|| {
+            let tx = self.conn.transaction()?;
+            apply(&tx, changes)?;
+            tx.commit()
+        })();
+        result.map_err(|e| index_error(&self.path, e))
+    }
+}
+
+fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
+    {
+        let mut retire = tx.prepare_cached("DELETE FROM posts WHERE id = ?1")?;
+        for id in changes.retired {
+            retire.execute([id.to_string()])?;
+        }
+    }
+    {
+        // Callers pass only rows that differ from the stored ones; the WHERE
+        // clause keeps the statement itself from rewriting an identical row
+        // when a caller does not.
+        let mut upsert = tx.prepare_cached(
+            "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
+                 source_hash, source_size, source_mtime_ns, title, url, summary, description,
+                 tags, draft, translation_key)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+             ON CONFLICT (id) DO UPDATE SET
+                 kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
+                 published_at = excluded.published_at, updated_at = excluded.updated_at,
+                 source_path = excluded.source_path, source_hash = excluded.source_hash,
+                 source_size = excluded.source_size, source_mtime_ns = excluded.source_mtime_ns,
+                 title = excluded.title, url = excluded.url, summary = excluded.summary,
+                 description = excluded.description, tags = excluded.tags,
+                 draft = excluded.draft, translation_key = excluded.translation_key
+             WHERE posts.source_hash IS NOT excluded.source_hash
+                OR posts.source_path IS NOT excluded.source_path
+                OR posts.url IS NOT excluded.url
+                OR posts.source_size IS NOT excluded.source_size
+                OR posts.source_mtime_ns IS NOT excluded.source_mtime_ns",
+        )?;
+        for r in &changes.upserts {
+            upsert.execute(params![
+                r.id.to_string(),
+                r.kind.as_str(),
+                r.slug,
+                r.lang,
+                r.published_at,
+                r.updated_at,
+                r.source.path,
+                r.source.hash,
+                r.source.stat.size as i64,
+                r.source.stat.mtime_ns,
+                r.title,
+                r.url,
+                r.summary,
+                r.description,
+                serde_json::to_string(&r.tags).unwrap_or_else(|_| "[]".into()),
+                r.draft,
+                r.translation_key,
+            ])?;
+        }
+    }
+    {
+        let mut restat = tx.prepare_cached(
+            "UPDATE posts SET source_size = ?2, source_mtime_ns = ?3 WHERE id = ?1",
+        )?;
+        for (id, stat) in &changes.restats {
+            restat.execute(params![id.to_string(), stat.size as i64, stat.mtime_ns])?;
+        }
+    }
+    {
+        let mut drop = tx.prepare_cached("DELETE FROM outputs WHERE path = ?1")?;
+        for path in &changes.dropped_outputs {
+            drop.execute([path])?;
+        }
+        let mut put = tx.prepare_cached(
+            "INSERT INTO outputs (path, hash, fingerprint, size, mtime_ns) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (path) DO UPDATE SET hash = excluded.hash, fingerprint = excluded.fingerprint,
+                 size = excluded.size, mtime_ns = excluded.mtime_ns",
+        )?;
+        for (path, row) in &changes.outputs {
+            put.execute(params![
+                path,
+                row.hash,
+                row.fingerprint,
+                row.stat.map(|s| s.size as i64),
+                row.stat.map(|s| s.mtime_ns),
+            ])?;
+        }
+    }
+    {
+        let mut meta = tx.prepare_cached(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value",
+        )?;
+        for (key, value) in &changes.meta {
+            meta.execute([key, value.as_str()])?;
+        }
+    }
+    Ok(())
+}
+
+fn corrupt(column: usize, what: &str) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(
+        column,
+        rusqlite::types::Type::Text,
+        format!("stored {what} is not valid").into(),
+    )
+}
+
+fn index_error(path: &Path, source: rusqlite::Error) -> Error {
+    Error::Index {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(slug: &str, hash: &str) -> Record {
+        Record {
+            id: PostId::derive(slug, "en", 1_700_000_000_000).unwrap(),
+            kind: Kind::Post,
+            slug: slug.into(),
+            lang: "en".into(),
+            published_at: 1_700_000_000_000,
+            updated_at: None,
+            source: SourceState {
+                path: format!("content/en/posts/{slug}.md"),
+                hash: hash.into(),
+                stat: Stat {
+                    size: 10,
+                    mtime_ns: 5,
+                },
+            },
+            title: "T".into(),
+            url: format!("/posts/{slug}/"),
+            summary: "<p>s</p>".into(),
+            description: None,
+            tags: vec!["a".into()],
+            draft: false,
+            translation_key: format!("posts/{slug}"),
+        }
+    }
+
+    fn changes_in(conn: &Connection) -> i64 {
+        conn.query_row("SELECT total_changes()", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn rows_round_trip_and_identical_upserts_write_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        let a = record("a", "h1");
+        index
+            .commit(&Changes {
+                upserts: vec![&a],
+                ..Changes::default()
+            })
+            .unwrap();
+        assert_eq!(index.snapshot().unwrap().records, vec![a.clone()]);
+
+        let before = changes_in(&index.conn);
+        index
+            .commit(&Changes {
+                upserts: vec![&a],
+                ..Changes::default()
+            })
+            .unwrap();
+        assert_eq!(
+            changes_in(&index.conn),
+            before,
+            "same hash must skip the write"
+        );
+
+        let mut edited = a.clone();
+        edited.source.hash = "h2".into();
+        edited.title = "New".into();
+        index
+            .commit(&Changes {
+                upserts: vec![&edited],
+                ..Changes::default()
+            })
+            .unwrap();
+        assert_eq!(index.snapshot().unwrap().records, vec![edited]);
+    }
+
+    #[test]
+    fn slug_and_lang_are_unique() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        let a = record("a", "h1");
+        let mut clash = record("a", "h1");
+        clash.id = PostId::derive("a", "en", 1).unwrap();
+        clash.source.path = "other.md".into();
+        let result = index.commit(&Changes {
+            upserts: vec![&a, &clash],
+            ..Changes::default()
+        });
+        assert!(result.is_err());
+        assert!(
+            index.snapshot().unwrap().records.is_empty(),
+            "the transaction rolled back"
+        );
+    }
+
+    #[test]
+    fn schema_version_is_recorded_and_wal_is_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("i.sqlite");
+        drop(Index::open(&path).unwrap());
+        let index = Index::open(&path).unwrap();
+        let version: i64 = index
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let mode: String = index
+            .conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+    }
+}

@@ -1,0 +1,151 @@
+//! The `folio` command line: parses arguments, calls the library, prints.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+use folio::{BuildOptions, BuildReport, Site};
+use indicatif::{ProgressBar, ProgressStyle};
+
+#[derive(Parser)]
+#[command(
+    name = "folio",
+    version,
+    about = "An incremental static-site generator for multilingual blogs"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build the site, rewriting only the pages that changed.
+    Build {
+        /// The site root (the folder holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// The output folder (default: `output_dir` of site.toml).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Publish drafts too.
+        #[arg(long)]
+        drafts: bool,
+        /// Print the report as JSON, with the written and deleted paths.
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Accept changed publication dates (the posts get new ids).
+        #[arg(long)]
+        accept_date_changes: bool,
+    },
+    /// Print the id of a source file.
+    Id {
+        /// A Markdown file under the site's content folder.
+        file: PathBuf,
+        /// The site root (the folder holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Build {
+            root,
+            out,
+            drafts,
+            json,
+            threads,
+            accept_date_changes,
+        } => build(root, out, drafts, json, threads, accept_date_changes),
+        Command::Id { file, root } => id(root, file),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn build(
+    root: PathBuf,
+    out: Option<PathBuf>,
+    drafts: bool,
+    json: bool,
+    threads: Option<usize>,
+    accept_date_changes: bool,
+) -> Result<(), folio::Error> {
+    let site = Site::open(root)?;
+    let bar = std::io::stderr().is_terminal().then(progress_bar);
+    let options = BuildOptions {
+        out_dir: out,
+        drafts,
+        threads,
+        accept_date_changes,
+        progress: bar.clone().map(|bar| {
+            Arc::new(move |p: folio::Progress| {
+                if p.done == 0 {
+                    bar.set_length(p.total as u64);
+                    bar.set_position(0);
+                    bar.set_message(p.stage.to_string());
+                } else {
+                    bar.set_position(p.done as u64);
+                }
+            }) as folio::ProgressFn
+        }),
+        ..BuildOptions::default()
+    };
+    let result = site.build(&options);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let report = result?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("a report always serializes")
+        );
+    } else {
+        println!("{}", summary(&report));
+    }
+    Ok(())
+}
+
+fn progress_bar() -> ProgressBar {
+    let bar = ProgressBar::hidden();
+    bar.set_style(
+        ProgressStyle::with_template("{msg:>7} [{bar:30}] {pos}/{len}")
+            .expect("the template is valid")
+            .progress_chars("=> "),
+    );
+    // Only builds long enough to watch get a bar.
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    bar
+}
+
+fn summary(report: &BuildReport) -> String {
+    format!(
+        "scanned {} files: {} parsed, {} unchanged; {} pages written, {} deleted in {:.2}s",
+        report.scanned,
+        report.parsed,
+        report.unchanged,
+        report.written.len(),
+        report.deleted.len(),
+        report.elapsed_ms as f64 / 1000.0
+    )
+}
+
+fn id(root: PathBuf, file: PathBuf) -> Result<(), folio::Error> {
+    let site = Site::open(root)?;
+    println!("{}", site.id_of(&file)?);
+    Ok(())
+}

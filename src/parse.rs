@@ -1,0 +1,946 @@
+//! A source's bytes → a [`Parsed`] document: its index row and its body HTML.
+//!
+//! Owns front matter (YAML `---` and TOML `+++` through gray_matter, Hugo-style
+//! JSON objects), the fields and their types, dates and the site time zone,
+//! slugs, and Markdown (pulldown-cmark with tables, footnotes, strikethrough,
+//! task lists and heading anchors). Pure: no I/O, so it runs on any thread and
+//! is tested without a disk.
+
+use std::collections::{HashMap, HashSet};
+
+use gray_matter::engine::{TOML, YAML};
+use gray_matter::{Matter, Pod};
+use jiff::civil;
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use unicode_normalization::UnicodeNormalization;
+
+use crate::config::Config;
+use crate::discover::{Kind, Source, Stat};
+use crate::error::ProblemKind;
+use crate::identify::PostId;
+
+/// Where a row's source is and what it held when it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceState {
+    pub path: String,
+    /// Hex SHA-256 of the file's bytes.
+    pub hash: String,
+    pub stat: Stat,
+}
+
+/// A document as the index stores it: everything list pages, feeds and
+/// translation links need, without the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub id: PostId,
+    pub kind: Kind,
+    pub slug: String,
+    pub lang: String,
+    /// Unix milliseconds; 0 for pages.
+    pub published_at: i64,
+    pub updated_at: Option<i64>,
+    pub source: SourceState,
+    pub title: String,
+    pub url: String,
+    /// HTML: the part before `<!-- more -->`, or else the first paragraph.
+    pub summary: String,
+    pub description: Option<String>,
+    pub tags: Vec<String>,
+    pub draft: bool,
+    pub translation_key: String,
+}
+
+/// A freshly read source.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub record: Record,
+    pub body_html: String,
+    /// The date was written without an offset and read in the site time zone.
+    pub date_is_local: bool,
+    /// Where `date` is written, for errors about it.
+    pub date_line: Option<usize>,
+}
+
+const FIELDS: &[&str] = &[
+    "title",
+    "date",
+    "slug",
+    "tags",
+    "draft",
+    "description",
+    "translation_key",
+    "updated",
+];
+
+const MORE_MARKER: &str = "<!-- more -->";
+
+/// Hex SHA-256 of a source's bytes.
+pub fn hash_bytes(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    out
+}
+
+/// A problem with a line in the source, where known.
+pub type ParseError = (Option<usize>, ProblemKind);
+
+/// Parses one source. `hash` is the hex SHA-256 of `bytes`.
+pub fn parse(
+    source: &Source,
+    bytes: &[u8],
+    hash: String,
+    config: &Config,
+) -> Result<Parsed, ParseError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        syntax(
+            Some(line),
+            "the file is not valid UTF-8",
+            "save the file as UTF-8",
+        )
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = if text.contains('\r') {
+        std::borrow::Cow::Owned(text.replace("\r\n", "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    let front = split_front_matter(&text)?;
+    let fields = Fields {
+        map: &front.map,
+        text: &text,
+        first_line: front.first_line,
+        last_line: front.last_line,
+    };
+    for key in front.map.keys() {
+        if !FIELDS.contains(&key.as_str()) {
+            return Err(fields.problem(
+                key,
+                "folio does not know this field".into(),
+                format!("the fields are: {}", FIELDS.join(", ")),
+            ));
+        }
+    }
+
+    let title = fields
+        .string("title")?
+        .filter(|t| !t.trim().is_empty())
+        .ok_or_else(|| {
+            fields.problem(
+                "title",
+                "is required".into(),
+                "add `title: …` to the front matter".into(),
+            )
+        })?;
+    let (file_date, file_slug) = split_date_prefix(&source.stem);
+    let date_line = fields.line_of("date");
+    let (published_at, date_is_local) = match fields.date("date", config)? {
+        Some(date) => date,
+        None => match (source.kind, file_date) {
+            (_, Some(date)) => (
+                config
+                    .timezone
+                    .to_timestamp(date.to_datetime(civil::Time::midnight()))
+                    .map_err(|e| fields.problem("date", e.to_string(), String::new()))?
+                    .as_millisecond(),
+                true,
+            ),
+            (Kind::Page, None) => (0, false),
+            (Kind::Post, None) => {
+                return Err(fields.problem(
+                    "date",
+                    "is required for a post".into(),
+                    "add `date: 2024-05-01` (or a full RFC 3339 date-time), or start the file name with the date (`2024-05-01-name.md`)".into(),
+                ));
+            }
+        },
+    };
+    let updated_at = fields.date("updated", config)?.map(|(ms, _)| ms);
+    let slug = match fields.string("slug")? {
+        Some(slug) => normalize_slug(&slug)
+            .map_err(|why| fields.problem("slug", why, "use letters, digits and dashes".into()))?,
+        None => normalize_slug(file_slug).map_err(|why| {
+            syntax(
+                None,
+                &format!("the slug taken from the file name {why}"),
+                "rename the file, or set `slug` in the front matter",
+            )
+        })?,
+    };
+    let id_ms = if source.kind == Kind::Page {
+        0
+    } else {
+        published_at
+    };
+    let id = PostId::derive(&slug, &source.lang, id_ms).map_err(|e| {
+        fields.problem(
+            "date",
+            format!(
+                "{} is outside the range an id can hold (1970 to 10889)",
+                crate::identify::format_ms(e.millis)
+            ),
+            "use a date after 1970-01-01".into(),
+        )
+    })?;
+    let tags = fields.tags()?;
+    let draft = fields.bool("draft")?.unwrap_or(false);
+    let description = fields.string("description")?;
+    let translation_key = fields
+        .string("translation_key")?
+        .unwrap_or_else(|| source.key.clone());
+
+    let (body_html, summary) = render_markdown(front.body);
+    let url = document_url(config, source.kind, &source.lang, &source.key, &slug);
+    Ok(Parsed {
+        record: Record {
+            id,
+            kind: source.kind,
+            slug,
+            lang: source.lang.clone(),
+            published_at: id_ms,
+            updated_at,
+            source: SourceState {
+                path: source.path.clone(),
+                hash,
+                stat: source.stat,
+            },
+            title,
+            url,
+            summary,
+            description,
+            tags,
+            draft,
+            translation_key,
+        },
+        body_html,
+        date_is_local,
+        date_line,
+    })
+}
+
+/// The URL of a document: posts at `<lang root>posts/<slug>/`, pages at
+/// `<lang root><section>/<slug>/`.
+pub fn document_url(config: &Config, kind: Kind, lang: &str, key: &str, slug: &str) -> String {
+    let root = config.language_root(lang);
+    let section = match kind {
+        Kind::Post => "posts",
+        Kind::Page => key.rsplit_once('/').map_or("", |(dir, _)| dir),
+    };
+    if section.is_empty() {
+        format!("{root}{slug}/")
+    } else {
+        format!("{root}{section}/{slug}/")
+    }
+}
+
+fn syntax(line: Option<usize>, message: &str, help: &str) -> ParseError {
+    (
+        line,
+        ProblemKind::Syntax {
+            message: message.to_owned(),
+            help: help.to_owned(),
+        },
+    )
+}
+
+struct FrontMatter<'a> {
+    map: Map<String, Value>,
+    body: &'a str,
+    /// The lines the front matter occupies, 1-based, to find a field's line.
+    first_line: usize,
+    last_line: usize,
+}
+
+fn split_front_matter(text: &str) -> Result<FrontMatter<'_>, ParseError> {
+    let first = text.lines().next().unwrap_or("").trim_end();
+    let missing = || {
+        syntax(
+            Some(1),
+            "the file has no front matter",
+            "start it with a `---` YAML block (or `+++` TOML, or a JSON object) holding at least `title`",
+        )
+    };
+    if first.starts_with('{') {
+        let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+        let value = match stream.next() {
+            Some(Ok(value)) => value,
+            Some(Err(e)) => {
+                return Err(syntax(
+                    Some(e.line()),
+                    &format!("the JSON front matter does not parse: {e}"),
+                    "fix the JSON object at the top of the file",
+                ));
+            }
+            None => return Err(missing()),
+        };
+        let end = stream.byte_offset();
+        let Value::Object(map) = value else {
+            return Err(missing());
+        };
+        return Ok(FrontMatter {
+            map,
+            body: &text[end..],
+            first_line: 1,
+            last_line: text[..end].matches('\n').count() + 1,
+        });
+    }
+    let (pod, matter_lines, body) = match first {
+        "---" => parse_delimited(Matter::<YAML>::new(), text, "YAML")?,
+        "+++" => {
+            let mut matter = Matter::<TOML>::new();
+            matter.delimiter = "+++".to_owned();
+            parse_delimited(matter, text, "TOML")?
+        }
+        _ => return Err(missing()),
+    };
+    let Value::Object(map) = pod_to_json(pod) else {
+        return Err(syntax(
+            Some(2),
+            "the front matter is not a table of fields",
+            "write one `field: value` per line",
+        ));
+    };
+    Ok(FrontMatter {
+        map,
+        body,
+        first_line: 2,
+        last_line: matter_lines + 1,
+    })
+}
+
+fn parse_delimited<'t, E: gray_matter::engine::Engine>(
+    matter: Matter<E>,
+    text: &'t str,
+    format: &str,
+) -> Result<(Pod, usize, &'t str), ParseError> {
+    let delimiter = matter.delimiter.clone();
+    // gray_matter leaves an unclosed block as body; find the closing line
+    // ourselves so that mistake gets its own message, and so that the body
+    // is borrowed from the source instead of rebuilt.
+    let mut offset = text.find('\n').map_or(text.len(), |i| i + 1);
+    let mut lines = 0;
+    let mut close = None;
+    for line in text[offset..].split_inclusive('\n') {
+        lines += 1;
+        if line.trim_end() == delimiter {
+            close = Some(offset + line.len());
+            break;
+        }
+        offset += line.len();
+    }
+    let Some(body_start) = close else {
+        return Err(syntax(
+            Some(1),
+            &format!("the {format} front matter opened here is never closed"),
+            &format!("add a line `{delimiter}` after the last field"),
+        ));
+    };
+    let parsed = matter.parse::<Pod>(&text[..body_start]).map_err(|e| {
+        syntax(
+            Some(2),
+            &format!("the {format} front matter does not parse: {e}"),
+            "fix the front matter syntax",
+        )
+    })?;
+    Ok((parsed.data.unwrap_or(Pod::Null), lines, &text[body_start..]))
+}
+
+fn pod_to_json(pod: Pod) -> Value {
+    match pod {
+        Pod::Null => Value::Null,
+        Pod::String(s) => Value::String(s),
+        Pod::Integer(i) => Value::from(i),
+        Pod::Float(f) => Value::from(f),
+        Pod::Boolean(b) => Value::Bool(b),
+        Pod::Array(items) => Value::Array(items.into_iter().map(pod_to_json).collect()),
+        Pod::Hash(map) => {
+            Value::Object(map.into_iter().map(|(k, v)| (k, pod_to_json(v))).collect())
+        }
+    }
+}
+
+/// Typed access to front matter fields, with errors that name the field and
+/// its line.
+struct Fields<'a> {
+    map: &'a Map<String, Value>,
+    text: &'a str,
+    first_line: usize,
+    last_line: usize,
+}
+
+impl Fields<'_> {
+    /// The line where `key` is written: the first front matter line that
+    /// starts with it as a YAML, TOML or JSON key.
+    fn line_of(&self, key: &str) -> Option<usize> {
+        let quoted = format!("\"{key}\"");
+        self.text
+            .lines()
+            .enumerate()
+            .skip(self.first_line - 1)
+            .take(self.last_line + 1 - self.first_line)
+            .find(|(_, line)| {
+                let line = line.trim_start();
+                [key, quoted.as_str()].iter().any(|k| {
+                    line.strip_prefix(k).is_some_and(|rest| {
+                        matches!(rest.trim_start().chars().next(), Some(':' | '='))
+                    })
+                })
+            })
+            .map(|(i, _)| i + 1)
+    }
+
+    fn problem(&self, field: &str, message: String, help: String) -> ParseError {
+        (
+            self.line_of(field),
+            ProblemKind::Field {
+                field: field.to_owned(),
+                message,
+                help,
+            },
+        )
+    }
+
+    fn wrong_type(&self, field: &str, expected: &str, value: &Value) -> ParseError {
+        let found = match value {
+            Value::Null => "nothing",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "a list",
+            Value::Object(_) => "a table",
+        };
+        self.problem(
+            field,
+            format!("expected {expected}, found {found}"),
+            format!("write `{field}` as {expected}"),
+        )
+    }
+
+    fn get(&self, field: &str) -> Option<&Value> {
+        self.map.get(field).filter(|v| !v.is_null())
+    }
+
+    /// A string; a number is taken as its text (`title: 1984`).
+    fn string(&self, field: &str) -> Result<Option<String>, ParseError> {
+        match self.get(field) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
+            Some(other) => Err(self.wrong_type(field, "a string", other)),
+        }
+    }
+
+    fn bool(&self, field: &str) -> Result<Option<bool>, ParseError> {
+        match self.get(field) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(self.wrong_type(field, "true or false", other)),
+        }
+    }
+
+    fn tags(&self) -> Result<Vec<String>, ParseError> {
+        let items = match self.get("tags") {
+            None => return Ok(Vec::new()),
+            Some(Value::Array(items)) => items,
+            Some(other) => return Err(self.wrong_type("tags", "a list of strings", other)),
+        };
+        let mut seen = HashSet::new();
+        let mut tags = Vec::new();
+        for item in items {
+            let tag = match item {
+                Value::String(s) => s.trim().to_owned(),
+                Value::Number(n) => n.to_string(),
+                other => return Err(self.wrong_type("tags", "a list of strings", other)),
+            };
+            if !tag.is_empty() && seen.insert(tag.clone()) {
+                tags.push(tag);
+            }
+        }
+        Ok(tags)
+    }
+
+    /// A date as (Unix ms, read in the site time zone).
+    fn date(&self, field: &str, config: &Config) -> Result<Option<(i64, bool)>, ParseError> {
+        let Some(text) = self.string(field)? else {
+            return Ok(None);
+        };
+        parse_date(&text, config).map(Some).map_err(|message| {
+            self.problem(
+                field,
+                message,
+                "write an RFC 3339 date-time (`2024-05-01T09:00:00+02:00`), a date-time read in the site time zone (`2024-05-01T09:00:00`) or a date (`2024-05-01`)".into(),
+            )
+        })
+    }
+}
+
+/// Reads a date: RFC 3339 with an offset, or a date-time or date without one,
+/// read in the site time zone. Returns (Unix ms, read in the site time zone).
+pub fn parse_date(text: &str, config: &Config) -> Result<(i64, bool), String> {
+    let text = text.trim();
+    if let Ok(timestamp) = text.parse::<jiff::Timestamp>() {
+        return Ok((timestamp.as_millisecond(), false));
+    }
+    let local = text
+        .parse::<civil::DateTime>()
+        .or_else(|_| {
+            text.parse::<civil::Date>()
+                .map(|d| d.to_datetime(civil::Time::midnight()))
+        })
+        .map_err(|_| format!("`{text}` is not a date"))?;
+    let timestamp = config
+        .timezone
+        .to_timestamp(local)
+        .map_err(|e| format!("`{text}` cannot be placed in {}: {e}", config.timezone_name))?;
+    Ok((timestamp.as_millisecond(), true))
+}
+
+/// Splits a leading `YYYY-MM-DD-` (or Jekyll's unpadded `YYYY-M-D-`) off a
+/// file stem. The rest is the slug; the date is used when front matter has none.
+fn split_date_prefix(stem: &str) -> (Option<civil::Date>, &str) {
+    let mut parts = stem.splitn(4, '-');
+    let (Some(y), Some(m), Some(d), Some(rest)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return (None, stem);
+    };
+    let digits = |s: &str, lens: std::ops::RangeInclusive<usize>| {
+        lens.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+    };
+    if !(digits(y, 4..=4) && digits(m, 1..=2) && digits(d, 1..=2)) || rest.is_empty() {
+        return (None, stem);
+    }
+    let (Ok(y), Ok(m), Ok(d)) = (y.parse::<i16>(), m.parse::<i8>(), d.parse::<i8>()) else {
+        return (None, stem);
+    };
+    match civil::Date::new(y, m, d) {
+        Ok(date) => (Some(date), rest),
+        Err(_) => (None, stem),
+    }
+}
+
+/// NFC-normalizes a slug, turns runs of white space into one dash, and refuses
+/// what could escape a URL path segment or the output folder.
+pub fn normalize_slug(raw: &str) -> Result<String, String> {
+    let slug: String = raw
+        .nfc()
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("-");
+    if slug.is_empty() {
+        return Err("is empty".into());
+    }
+    if slug.starts_with('.') {
+        return Err(format!("`{slug}` starts with a dot"));
+    }
+    if let Some(c) = slug
+        .chars()
+        .find(|c| matches!(c, '/' | '\\' | '?' | '#' | '%') || c.is_control())
+    {
+        return Err(format!("`{slug}` contains `{}`", c.escape_default()));
+    }
+    Ok(slug)
+}
+
+/// Renders Markdown to (body HTML, summary HTML).
+pub fn render_markdown(markdown: &str) -> (String, String) {
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES;
+    let events = with_heading_anchors(Parser::new_ext(markdown, options).collect());
+    let mut body = String::with_capacity(markdown.len() * 3 / 2);
+    html::push_html(&mut body, events.iter().cloned());
+
+    let summary = match markdown.find(MORE_MARKER) {
+        Some(at) => {
+            let mut summary = String::new();
+            let events = with_heading_anchors(Parser::new_ext(&markdown[..at], options).collect());
+            html::push_html(&mut summary, events.into_iter());
+            summary
+        }
+        None => first_paragraph(&events),
+    };
+    (body, summary.trim_end().to_owned())
+}
+
+fn first_paragraph(events: &[Event<'_>]) -> String {
+    let Some(start) = events
+        .iter()
+        .position(|e| matches!(e, Event::Start(Tag::Paragraph)))
+    else {
+        return String::new();
+    };
+    let end = events[start..]
+        .iter()
+        .position(|e| matches!(e, Event::End(TagEnd::Paragraph)))
+        .map_or(events.len(), |i| start + i + 1);
+    let mut html = String::new();
+    html::push_html(&mut html, events[start..end].iter().cloned());
+    html
+}
+
+/// Gives every heading an id (its text, slugified; `-1`, `-2`… when repeated)
+/// unless it has one (`{#id}`), and a trailing `#` link to itself.
+fn with_heading_anchors(mut events: Vec<Event<'_>>) -> Vec<Event<'_>> {
+    let mut used: HashMap<String, usize> = HashMap::new();
+    let mut i = 0;
+    while i < events.len() {
+        let Event::Start(Tag::Heading { id, .. }) = &events[i] else {
+            i += 1;
+            continue;
+        };
+        let end = events[i..]
+            .iter()
+            .position(|e| matches!(e, Event::End(TagEnd::Heading(_))))
+            .map_or(events.len(), |n| i + n);
+        let anchor = match id {
+            Some(id) => id.to_string(),
+            None => {
+                let text: String = events[i + 1..end]
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
+                        _ => None,
+                    })
+                    .collect();
+                let base = heading_id(&text);
+                let count = used.entry(base.clone()).or_insert(0);
+                let anchor = if *count == 0 {
+                    base
+                } else {
+                    format!("{base}-{count}")
+                };
+                *count += 1;
+                anchor
+            }
+        };
+        if let Event::Start(Tag::Heading { id, .. }) = &mut events[i] {
+            *id = Some(CowStr::from(anchor.clone()));
+        }
+        events.insert(
+            end,
+            Event::InlineHtml(CowStr::from(format!(
+                " <a class=\"anchor\" href=\"#{}\" aria-hidden=\"true\">#</a>",
+                html_attr(&anchor)
+            ))),
+        );
+        i = end + 2;
+    }
+    events
+}
+
+/// Lowercase letters and digits of any script, other runs become one dash.
+fn heading_id(text: &str) -> String {
+    let mut id = String::new();
+    for c in text.nfc() {
+        if c.is_alphanumeric() {
+            id.extend(c.to_lowercase());
+        } else if !id.is_empty() && !id.ends_with('-') {
+            id.push('-');
+        }
+    }
+    let id = id.trim_end_matches('-');
+    if id.is_empty() {
+        "section".to_owned()
+    } else {
+        id.to_owned()
+    }
+}
+
+fn html_attr(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn config(tz: &str) -> Config {
+        Config::parse(
+            &format!("title='t'\nbase_url='https://e.org'\ndefault_language='en'\ntimezone='{tz}'\n[languages.en]\nname='English'\n[languages.fr]\nname='Français'\n"),
+            Path::new("site.toml"),
+        )
+        .unwrap()
+    }
+
+    fn source(rel: &str) -> Source {
+        let config = config("UTC");
+        let mut s = crate::discover::classify(rel, &config).unwrap();
+        s.path = format!("content/{rel}");
+        s
+    }
+
+    fn run(rel: &str, text: &str) -> Result<Parsed, ParseError> {
+        parse_in(rel, text, "UTC")
+    }
+
+    fn parse_in(rel: &str, text: &str, tz: &str) -> Result<Parsed, ParseError> {
+        parse(
+            &source(rel),
+            text.as_bytes(),
+            hash_bytes(text.as_bytes()),
+            &config(tz),
+        )
+    }
+
+    #[track_caller]
+    fn field_error(result: Result<Parsed, ParseError>) -> (Option<usize>, String, String) {
+        match result.unwrap_err() {
+            (line, ProblemKind::Field { field, message, .. }) => (line, field, message),
+            other => panic!("expected a field error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn yaml_toml_and_json_front_matter_give_the_same_record() {
+        let yaml =
+            "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\ntags: [a, b]\n---\nBody *text*.\n";
+        let toml = "+++\ntitle = \"Hello\"\ndate = 2024-05-01T09:00:00Z\ntags = [\"a\", \"b\"]\n+++\nBody *text*.\n";
+        let json = "{\n  \"title\": \"Hello\",\n  \"date\": \"2024-05-01T09:00:00Z\",\n  \"tags\": [\"a\", \"b\"]\n}\n\nBody *text*.\n";
+        let records: Vec<Record> = [yaml, toml, json]
+            .iter()
+            .map(|text| {
+                let mut r = run("en/posts/hello-world.md", text).unwrap().record;
+                r.source.hash.clear();
+                r
+            })
+            .collect();
+        assert_eq!(records[0], records[1]);
+        assert_eq!(records[0], records[2]);
+        assert_eq!(records[0].id.to_string(), "01HWSP3MM02BC0VWVKC580KT23");
+        assert_eq!(records[0].tags, ["a", "b"]);
+        assert_eq!(records[0].url, "/posts/hello-world/");
+        assert_eq!(records[0].summary, "<p>Body <em>text</em>.</p>");
+    }
+
+    #[test]
+    fn bom_and_crlf_are_accepted() {
+        let text = "\u{feff}---\r\ntitle: Hi\r\ndate: 2024-05-01\r\n---\r\nLine one\r\n";
+        let parsed = run("en/posts/x.md", text).unwrap();
+        assert_eq!(parsed.record.title, "Hi");
+        assert!(!parsed.body_html.contains('\r'));
+    }
+
+    #[test]
+    fn unquoted_toml_dates_and_bare_dates_work() {
+        let parsed = run(
+            "posts/x.fr.md",
+            "+++\ntitle = \"x\"\ndate = 2024-06-12T08:30:00+02:00\n+++\n",
+        )
+        .unwrap();
+        assert_eq!(
+            parsed.record.published_at,
+            "2024-06-12T06:30:00Z"
+                .parse::<jiff::Timestamp>()
+                .unwrap()
+                .as_millisecond()
+        );
+        assert!(!parsed.date_is_local);
+        let parsed = run("posts/x.md", "+++\ntitle = \"x\"\ndate = 2024-06-12\n+++\n").unwrap();
+        assert!(parsed.date_is_local);
+    }
+
+    #[test]
+    fn dates_without_offset_are_read_in_the_site_time_zone() {
+        let text = "---\ntitle: x\ndate: 2024-05-01T11:00:00\n---\n";
+        let paris = parse_in("en/posts/x.md", text, "Europe/Paris").unwrap();
+        let utc = parse_in("en/posts/x.md", text, "UTC").unwrap();
+        assert_eq!(
+            utc.record.published_at - paris.record.published_at,
+            2 * 3600 * 1000
+        );
+        assert!(paris.date_is_local);
+        let spaced = parse_in(
+            "en/posts/x.md",
+            "---\ntitle: x\ndate: 2024-05-01 11:00:00\n---\n",
+            "Europe/Paris",
+        )
+        .unwrap();
+        assert_eq!(spaced.record.published_at, paris.record.published_at);
+    }
+
+    #[test]
+    fn file_name_gives_slug_and_date_but_front_matter_date_wins() {
+        let parsed = run("posts/2024-06-12-incremental.md", "---\ntitle: x\n---\n").unwrap();
+        assert_eq!(parsed.record.slug, "incremental");
+        assert_eq!(identify_date(&parsed), "2024-06-12T00:00:00Z");
+        let parsed = run("posts/2024-6-2-jekyll.md", "---\ntitle: x\n---\n").unwrap();
+        assert_eq!(parsed.record.slug, "jekyll");
+        assert_eq!(identify_date(&parsed), "2024-06-02T00:00:00Z");
+        let parsed = run(
+            "posts/2024-06-12-x.md",
+            "---\ntitle: x\ndate: 2025-01-01T00:00:00Z\n---\n",
+        )
+        .unwrap();
+        assert_eq!(identify_date(&parsed), "2025-01-01T00:00:00Z");
+        // Not a date: kept in the slug.
+        let parsed = run(
+            "posts/2024-13-40-odd.md",
+            "---\ntitle: x\ndate: 2024-01-01\n---\n",
+        )
+        .unwrap();
+        assert_eq!(parsed.record.slug, "2024-13-40-odd");
+    }
+
+    fn identify_date(parsed: &Parsed) -> String {
+        crate::identify::format_ms(parsed.record.published_at)
+    }
+
+    #[test]
+    fn slug_is_nfc_normalized_and_front_matter_slug_wins() {
+        let parsed = run(
+            "fr/posts/cafe\u{301}.md",
+            "---\ntitle: x\ndate: 2024-01-01\n---\n",
+        )
+        .unwrap();
+        assert_eq!(parsed.record.slug, "caf\u{e9}");
+        let parsed = run(
+            "fr/posts/x.md",
+            "---\ntitle: x\ndate: 2024-01-01\nslug: mon article\n---\n",
+        )
+        .unwrap();
+        assert_eq!(parsed.record.slug, "mon-article");
+        assert_eq!(parsed.record.url, "/fr/posts/mon-article/");
+    }
+
+    #[test]
+    fn slugs_that_could_escape_are_refused() {
+        for bad in ["../../etc", "a/b", ".hidden", "a?b", "%2e"] {
+            let text = format!("---\ntitle: x\ndate: 2024-01-01\nslug: \"{bad}\"\n---\n");
+            let (line, field, _) = field_error(run("en/posts/x.md", &text));
+            assert_eq!((line, field.as_str()), (Some(4), "slug"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn wrong_types_name_the_field_and_line() {
+        let (line, field, message) = field_error(run(
+            "en/posts/x.md",
+            "---\ndate: 2024-01-01\ntitle: [a, b]\n---\n",
+        ));
+        assert_eq!((line, field.as_str()), (Some(3), "title"));
+        assert!(message.contains("found a list"), "{message}");
+        let (line, field, _) = field_error(run(
+            "en/posts/x.md",
+            "---\ntitle: x\ndate: yesterday\n---\n",
+        ));
+        assert_eq!((line, field.as_str()), (Some(3), "date"));
+        let (line, field, _) = field_error(run(
+            "en/posts/x.md",
+            "---\ntitle: x\ndate: 2024-01-01\ndraft: maybe\n---\n",
+        ));
+        assert_eq!((line, field.as_str()), (Some(4), "draft"));
+        let (_, field, _) = field_error(run(
+            "en/posts/x.md",
+            "{\"title\": \"x\", \"date\": \"2024-01-01\", \"tags\": \"solo\"}\n",
+        ));
+        assert_eq!(field, "tags");
+    }
+
+    #[test]
+    fn missing_title_missing_date_and_unknown_fields_are_errors() {
+        assert_eq!(
+            field_error(run("en/posts/x.md", "---\ndate: 2024-01-01\n---\n")).1,
+            "title"
+        );
+        assert_eq!(
+            field_error(run("en/posts/x.md", "---\ntitle: x\n---\n")).1,
+            "date"
+        );
+        let (line, field, _) = field_error(run(
+            "en/posts/x.md",
+            "---\ntitle: x\ndate: 2024-01-01\ndarft: true\n---\n",
+        ));
+        assert_eq!((line, field.as_str()), (Some(4), "darft"));
+    }
+
+    #[test]
+    fn pages_need_no_date_and_get_timestamp_zero() {
+        let parsed = run("en/about.md", "---\ntitle: About\n---\nHi\n").unwrap();
+        assert_eq!(parsed.record.kind, Kind::Page);
+        assert_eq!(parsed.record.id.published_ms(), 0);
+        assert_eq!(parsed.record.url, "/about/");
+        let parsed = run("fr/docs/setup.md", "---\ntitle: Setup\n---\n").unwrap();
+        assert_eq!(parsed.record.url, "/fr/docs/setup/");
+    }
+
+    #[test]
+    fn unclosed_front_matter_and_bad_syntax_are_errors() {
+        assert!(matches!(
+            run("en/posts/x.md", "---\ntitle: x\n"),
+            Err((Some(1), ProblemKind::Syntax { .. }))
+        ));
+        assert!(matches!(
+            run("en/posts/x.md", "no front matter"),
+            Err((Some(1), ProblemKind::Syntax { .. }))
+        ));
+        assert!(matches!(
+            run("en/posts/x.md", "{\"title\": \n"),
+            Err((_, ProblemKind::Syntax { .. }))
+        ));
+        assert!(run("en/posts/x.md", "---\ntitle: [unclosed\n---\n").is_err());
+        let invalid = b"---\ntitle: x\n---\n\xff\n";
+        let result = parse(
+            &source("en/posts/x.md"),
+            invalid,
+            String::new(),
+            &config("UTC"),
+        );
+        assert!(matches!(result, Err((Some(4), ProblemKind::Syntax { .. }))));
+    }
+
+    #[test]
+    fn dates_before_1970_are_refused() {
+        let (_, field, message) = field_error(run(
+            "en/posts/x.md",
+            "---\ntitle: x\ndate: 1969-12-31\n---\n",
+        ));
+        assert_eq!(field, "date");
+        assert!(message.contains("outside the range"), "{message}");
+    }
+
+    #[test]
+    fn summary_comes_from_the_more_marker_or_the_first_paragraph() {
+        let (_, summary) = render_markdown("One.\n\nTwo.\n\n<!-- more -->\n\nThree.\n");
+        assert_eq!(summary, "<p>One.</p>\n<p>Two.</p>");
+        let (_, summary) = render_markdown("# Title\n\nFirst *para*.\n\nSecond.\n");
+        assert_eq!(summary, "<p>First <em>para</em>.</p>");
+    }
+
+    #[test]
+    fn markdown_extensions_and_heading_anchors() {
+        let (body, _) = render_markdown(
+            "## Intro\n\n## Intro\n\n## 日本語 見出し\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~ [^1]\n\n- [x] done\n\n[^1]: note\n",
+        );
+        assert!(
+            body.contains("<h2 id=\"intro\">Intro <a class=\"anchor\" href=\"#intro\""),
+            "{body}"
+        );
+        assert!(body.contains("<h2 id=\"intro-1\">"), "{body}");
+        assert!(body.contains("<h2 id=\"日本語-見出し\">"), "{body}");
+        assert!(body.contains("<table>"));
+        assert!(body.contains("<del>old</del>"));
+        assert!(body.contains("footnote-definition"));
+        assert!(body.contains("type=\"checkbox\""));
+    }
+}

@@ -1,0 +1,458 @@
+//! Templates, the contexts handed to them, and turning a planned page into
+//! bytes.
+//!
+//! Owns the theme: the site's `templates/` folder over the default theme
+//! embedded in the binary, the dependency closure of each template (what it
+//! extends, includes or imports, which is what a page's fingerprint covers),
+//! and the minijinja environment. A context is all a template can see; nothing
+//! in it comes from the clock.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use minijinja::{AutoEscape, Environment, Output, State, Value};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use walkdir::WalkDir;
+
+use crate::error::Error;
+use crate::parse::hex;
+
+pub const TEMPLATES_DIR: &str = "templates";
+
+/// The default theme, used for every template the site does not provide.
+const DEFAULT_THEME: &[(&str, &str)] = &[
+    ("base.html", include_str!("../templates/base.html")),
+    ("post.html", include_str!("../templates/post.html")),
+    ("list.html", include_str!("../templates/list.html")),
+    ("page.html", include_str!("../templates/page.html")),
+];
+
+/// Where a template's text came from, for error messages.
+#[derive(Debug, Clone)]
+enum Origin {
+    Site(PathBuf),
+    Default,
+}
+
+/// The templates of a site, with a hash of each one's dependency closure.
+pub struct Theme {
+    sources: BTreeMap<String, (String, Origin)>,
+    closure_hashes: BTreeMap<String, String>,
+}
+
+impl Theme {
+    /// Reads `<root>/templates` (every file, recursively; names use `/`) over
+    /// the embedded default theme.
+    pub fn load(root: &Path) -> Result<Theme, Error> {
+        let mut sources: BTreeMap<String, (String, Origin)> = DEFAULT_THEME
+            .iter()
+            .map(|(name, text)| ((*name).to_owned(), ((*text).to_owned(), Origin::Default)))
+            .collect();
+        let dir = root.join(TEMPLATES_DIR);
+        if dir.is_dir() {
+            for entry in WalkDir::new(&dir).sort_by_file_name() {
+                let entry = entry.map_err(|e| Error::io(&dir, e.into()))?;
+                if !entry.file_type().is_file() {
+                    continue;
+                }
+                let Some(name) = entry
+                    .path()
+                    .strip_prefix(&dir)
+                    .ok()
+                    .and_then(|p| p.to_str())
+                    .map(|p| p.replace('\\', "/"))
+                else {
+                    continue;
+                };
+                if name.split('/').any(|part| part.starts_with('.')) {
+                    continue;
+                }
+                let text = std::fs::read_to_string(entry.path())
+                    .map_err(|e| Error::io(entry.path(), e))?;
+                let shown = entry.path().strip_prefix(root).unwrap_or(entry.path());
+                sources.insert(name, (text, Origin::Site(shown.to_owned())));
+            }
+        }
+        Ok(Theme::from_sources(sources))
+    }
+
+    fn from_sources(sources: BTreeMap<String, (String, Origin)>) -> Theme {
+        let own_hash: BTreeMap<&str, String> = sources
+            .iter()
+            .map(|(name, (text, _))| (name.as_str(), hex(&Sha256::digest(text.as_bytes()))))
+            .collect();
+        let direct: BTreeMap<&str, Dependencies> = sources
+            .iter()
+            .map(|(name, (text, _))| (name.as_str(), dependencies(text)))
+            .collect();
+        let closure_hashes = sources
+            .keys()
+            .map(|name| {
+                let closure = closure(name, &direct);
+                let mut hasher = Sha256::new();
+                for member in &closure {
+                    hasher.update(member.as_bytes());
+                    hasher.update(b"\0");
+                    hasher.update(own_hash.get(member.as_str()).map_or("missing", |h| h));
+                    hasher.update(b"\0");
+                }
+                (name.clone(), hex(&hasher.finalize()))
+            })
+            .collect();
+        Theme {
+            sources,
+            closure_hashes,
+        }
+    }
+
+    /// The hash of `name` and of every template it reaches.
+    pub fn closure_hash(&self, name: &str) -> &str {
+        self.closure_hashes.get(name).map_or("", String::as_str)
+    }
+
+    fn shown_path(&self, name: &str) -> PathBuf {
+        match self.sources.get(name) {
+            Some((_, Origin::Site(path))) => path.clone(),
+            _ => PathBuf::from(format!("{TEMPLATES_DIR}/{name} (folio's default theme)")),
+        }
+    }
+
+    /// Compiles every template; a syntax error names its file and line.
+    pub fn environment(&self) -> Result<Environment<'_>, Error> {
+        let mut env = Environment::new();
+        env.set_formatter(escape_html_text);
+        for (name, (text, _)) in &self.sources {
+            env.add_template(name, text)
+                .map_err(|e| self.template_error(&e))?;
+        }
+        Ok(env)
+    }
+
+    pub fn template_error(&self, error: &minijinja::Error) -> Error {
+        let name = error.name().unwrap_or("?");
+        let mut message = error.kind().to_string();
+        if let Some(detail) = error.detail() {
+            message = format!("{message}: {detail}");
+        }
+        Error::Template {
+            path: self.shown_path(name),
+            line: error.line(),
+            message,
+        }
+    }
+
+    /// Renders `template` with `context`.
+    pub fn render(
+        &self,
+        env: &Environment<'_>,
+        template: &str,
+        context: &impl Serialize,
+    ) -> Result<String, Error> {
+        env.get_template(template)
+            .and_then(|t| t.render(Value::from(minijinja::value::Serde(context))))
+            .map_err(|e| self.template_error(&e))
+    }
+}
+
+/// minijinja's HTML escaping also escapes `/`, which turns every URL in an
+/// attribute into `&#x2f;` soup; `&<>"'` are all that HTML needs escaped.
+fn escape_html_text(
+    out: &mut Output,
+    state: &mut State,
+    value: &Value,
+) -> Result<(), minijinja::Error> {
+    if matches!(state.auto_escape(), AutoEscape::Html)
+        && !value.is_safe()
+        && let Some(text) = value.as_str()
+    {
+        let mut last = 0;
+        for (i, c) in text.char_indices() {
+            let escaped = match c {
+                '&' => "&amp;",
+                '<' => "&lt;",
+                '>' => "&gt;",
+                '"' => "&quot;",
+                '\'' => "&#39;",
+                _ => continue,
+            };
+            out.write_str(&text[last..i])?;
+            out.write_str(escaped)?;
+            last = i + 1;
+        }
+        return out.write_str(&text[last..]).map_err(Into::into);
+    }
+    minijinja::escape_formatter(out, state, value)
+}
+
+/// The templates a template names in `extends`, `include`, `import` and
+/// `from` tags. A tag whose target is not a string literal could be any
+/// template, so it makes the whole theme a dependency.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Dependencies {
+    named: BTreeSet<String>,
+    dynamic: bool,
+}
+
+fn dependencies(text: &str) -> Dependencies {
+    let mut deps = Dependencies::default();
+    let mut rest = text;
+    while let Some(start) = rest.find("{%") {
+        let after = &rest[start + 2..];
+        let Some(end) = after.find("%}") else { break };
+        let tag = after[..end].trim_matches(|c: char| c == '-' || c == '+' || c.is_whitespace());
+        rest = &after[end + 2..];
+        let keyword = tag.split_whitespace().next().unwrap_or("");
+        if !matches!(keyword, "extends" | "include" | "import" | "from") {
+            continue;
+        }
+        let literals = string_literals(&tag[keyword.len()..]);
+        let first_token = tag[keyword.len()..].trim_start();
+        if literals.is_empty()
+            || !(first_token.starts_with('"')
+                || first_token.starts_with('\'')
+                || first_token.starts_with('['))
+        {
+            deps.dynamic = true;
+        }
+        deps.named.extend(literals);
+    }
+    deps
+}
+
+fn string_literals(text: &str) -> Vec<String> {
+    let mut literals = Vec::new();
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '"' || c == '\'' {
+            let body = &text[i + 1..];
+            if let Some(close) = body.find(c) {
+                literals.push(body[..close].to_owned());
+                for _ in 0..body[..close].chars().count() + 1 {
+                    chars.next();
+                }
+            }
+        }
+    }
+    literals
+}
+
+fn closure(name: &str, direct: &BTreeMap<&str, Dependencies>) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![name.to_owned()];
+    while let Some(current) = stack.pop() {
+        if !seen.insert(current.clone()) {
+            continue;
+        }
+        if let Some(deps) = direct.get(current.as_str()) {
+            if deps.dynamic {
+                return direct.keys().map(|k| (*k).to_owned()).collect();
+            }
+            stack.extend(deps.named.iter().cloned());
+        }
+    }
+    seen
+}
+
+// ---- Contexts: exactly what each template sees ----
+
+/// The site as every page sees it, in that page's language.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SiteView {
+    pub title: String,
+    pub base_url: String,
+    pub default_language: String,
+    pub languages: Vec<LanguageLink>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LanguageLink {
+    pub code: String,
+    pub name: String,
+    pub home_url: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LangView {
+    pub code: String,
+    pub name: String,
+    pub dir: &'static str,
+}
+
+/// Another language's version of the page.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Translation {
+    pub code: String,
+    pub name: String,
+    pub url: String,
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PostView {
+    pub id: String,
+    pub title: String,
+    pub slug: String,
+    pub date: String,
+    pub date_iso: String,
+    pub updated: Option<String>,
+    pub updated_iso: Option<String>,
+    pub tags: Vec<String>,
+    pub description: Option<String>,
+    pub summary: String,
+    pub url: String,
+    /// Stands in for the body in the fingerprint: the body is a function of
+    /// the source bytes this hashes.
+    pub source_hash: String,
+    /// Filled only when the page is rendered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PageView {
+    pub title: String,
+    pub description: Option<String>,
+    pub url: String,
+    pub source_hash: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ListItem {
+    pub title: String,
+    pub url: String,
+    pub date: String,
+    pub date_iso: String,
+    pub summary: String,
+    pub description: Option<String>,
+    pub tags: Vec<String>,
+}
+
+/// The whole context of one page.
+#[derive(Debug, Clone, Serialize)]
+pub struct Context<'a> {
+    pub site: &'a SiteView,
+    pub lang: &'a LangView,
+    pub url: String,
+    pub translations: Vec<Translation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub post: Option<PostView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub posts: Option<Vec<ListItem>>,
+}
+
+impl Context<'_> {
+    /// Hands the body to whichever view the page has.
+    pub fn set_content(&mut self, html: String) {
+        if let Some(post) = &mut self.post {
+            post.content = Some(html);
+        } else if let Some(page) = &mut self.page {
+            page.content = Some(html);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn theme(templates: &[(&str, &str)]) -> Theme {
+        Theme::from_sources(
+            templates
+                .iter()
+                .map(|(n, t)| ((*n).to_owned(), ((*t).to_owned(), Origin::Default)))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn dependencies_are_read_from_tags() {
+        let deps = dependencies(
+            "{% extends \"base.html\" %}{%- include 'nav.html' -%}{% import \"m.html\" as m %}{% from 'f.html' import x %}{% include ['a.html', 'b.html'] %}{% if x %}{% endif %}",
+        );
+        let named: Vec<&str> = deps.named.iter().map(String::as_str).collect();
+        assert_eq!(
+            named,
+            [
+                "a.html",
+                "b.html",
+                "base.html",
+                "f.html",
+                "m.html",
+                "nav.html"
+            ]
+        );
+        assert!(!deps.dynamic);
+        assert!(dependencies("{% include template_name %}").dynamic);
+    }
+
+    #[test]
+    fn closure_hash_changes_with_what_a_template_reaches_only() {
+        let before = theme(&[
+            ("base.html", "B{% block c %}{% endblock %}"),
+            ("post.html", "{% extends 'base.html' %}"),
+            ("list.html", "L"),
+            ("unused.html", "U"),
+        ]);
+        let base_edited = theme(&[
+            ("base.html", "B2{% block c %}{% endblock %}"),
+            ("post.html", "{% extends 'base.html' %}"),
+            ("list.html", "L"),
+            ("unused.html", "U"),
+        ]);
+        let unused_edited = theme(&[
+            ("base.html", "B{% block c %}{% endblock %}"),
+            ("post.html", "{% extends 'base.html' %}"),
+            ("list.html", "L"),
+            ("unused.html", "U2"),
+        ]);
+        assert_ne!(
+            before.closure_hash("post.html"),
+            base_edited.closure_hash("post.html")
+        );
+        assert_eq!(
+            before.closure_hash("list.html"),
+            base_edited.closure_hash("list.html")
+        );
+        for name in ["base.html", "post.html", "list.html"] {
+            assert_eq!(before.closure_hash(name), unused_edited.closure_hash(name));
+        }
+    }
+
+    #[test]
+    fn escaping_leaves_slashes_alone() {
+        let theme = theme(&[(
+            "t.html",
+            "<a href=\"{{ url }}\">{{ text }}</a>{{ html|safe }}",
+        )]);
+        let env = theme.environment().unwrap();
+        let out = theme
+            .render(
+                &env,
+                "t.html",
+                &serde_json::json!({"url": "/fr/posts/x/", "text": "a<b & \"c\"", "html": "<p>x</p>"}),
+            )
+            .unwrap();
+        assert_eq!(
+            out,
+            "<a href=\"/fr/posts/x/\">a&lt;b &amp; &quot;c&quot;</a><p>x</p>"
+        );
+    }
+
+    #[test]
+    fn template_errors_name_the_template_and_line() {
+        let theme = theme(&[("bad.html", "line one\n{% if %}\n")]);
+        match theme.environment() {
+            Err(Error::Template { path, line, .. }) => {
+                assert!(path.to_string_lossy().contains("bad.html"));
+                assert_eq!(line, Some(2));
+            }
+            Err(other) => panic!("unexpected error {other}"),
+            Ok(_) => panic!("a syntax error must fail"),
+        }
+    }
+}

@@ -1,0 +1,576 @@
+//! A site and its build: the stages wired together.
+//!
+//! Owns the order of the pipeline and what passes between the stages; each
+//! stage's rules live in its own module. Everything that can fail on the
+//! content (parsing, the invariants, URLs, templates, foreign files) fails
+//! before the first output is written; the index changes in one transaction
+//! after the outputs are on disk, so a build killed in between is repaired by
+//! the next one.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::discover::{self, CONTENT_DIR, Source, Stat};
+use crate::error::{Error, Problem, ProblemKind};
+use crate::identify::{self, PostId, TimezoneChange};
+use crate::index::{Changes, Index, OutputRow};
+use crate::parse::{self, Parsed, Record};
+use crate::plan::{self, OutputPath, Views};
+use crate::render::{TEMPLATES_DIR, Theme};
+use crate::write::{self, Rendered};
+
+/// Where folio keeps its state, under the site root.
+pub const STATE_DIR: &str = ".folio";
+const INDEX_FILE: &str = "index.sqlite";
+const LOCK_FILE: &str = "build.lock";
+
+/// A folio site: a root folder with `site.toml`, `content/` and optionally
+/// `templates/`.
+#[derive(Debug, Clone)]
+pub struct Site {
+    root: PathBuf,
+    config: Config,
+}
+
+/// A build stage that reports progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    Parse,
+    Render,
+    Write,
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stage::Parse => "parse",
+            Stage::Render => "render",
+            Stage::Write => "write",
+        })
+    }
+}
+
+/// `done` of `total` items of `stage` are finished. Sent once with `done ==
+/// 0` when a stage starts, then after each item, from any thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub stage: Stage,
+    pub done: usize,
+    pub total: usize,
+}
+
+/// Receives [`Progress`] during a build.
+pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// How to build. `BuildOptions::default()` builds like `folio build`.
+#[derive(Clone, Default)]
+pub struct BuildOptions {
+    /// The output folder; `output_dir` of site.toml (relative to the root)
+    /// when `None`.
+    pub out_dir: Option<PathBuf>,
+    /// The index file; `.folio/index.sqlite` under the root when `None`.
+    pub index_path: Option<PathBuf>,
+    /// Publish drafts too.
+    pub drafts: bool,
+    /// Worker threads; rayon's default (one per core) when `None`. The output
+    /// is byte-identical whatever the number.
+    pub threads: Option<usize>,
+    /// Accept changed publication dates: the post gets a new id and its old
+    /// row is replaced. For dates that were never published.
+    pub accept_date_changes: bool,
+    pub progress: Option<ProgressFn>,
+}
+
+impl fmt::Debug for BuildOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BuildOptions")
+            .field("out_dir", &self.out_dir)
+            .field("index_path", &self.index_path)
+            .field("drafts", &self.drafts)
+            .field("threads", &self.threads)
+            .field("accept_date_changes", &self.accept_date_changes)
+            .field("progress", &self.progress.as_ref().map(|_| "…"))
+            .finish()
+    }
+}
+
+/// What a build did. Paths are relative to the output folder and sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct BuildReport {
+    /// Sources found under `content/`.
+    pub scanned: usize,
+    /// Sources read and parsed (changed, new, or not trusted by their stat).
+    pub parsed: usize,
+    /// Sources skipped on their stat alone, never opened.
+    pub unchanged: usize,
+    /// Pages rendered (their fingerprint changed or their file was not intact).
+    pub rendered: usize,
+    /// Output files written.
+    pub written: Vec<String>,
+    /// Output files deleted because no page produces them any more.
+    pub deleted: Vec<String>,
+    /// Index rows inserted or updated, and deleted.
+    pub rows_upserted: usize,
+    pub rows_deleted: usize,
+    /// Wall time of the build, for the summary line only: no output holds it.
+    pub elapsed_ms: u64,
+}
+
+impl Site {
+    /// Opens the site at `root`, reading and validating its `site.toml`.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Site, Error> {
+        let root = root.into();
+        let config = Config::load(&root)?;
+        Ok(Site { root, config })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The output folder a build with `options` writes to.
+    pub fn output_dir(&self, options: &BuildOptions) -> PathBuf {
+        let dir = options.out_dir.as_ref().unwrap_or(&self.config.output_dir);
+        self.root.join(dir)
+    }
+
+    /// The id of the source at `file` (relative to the current folder or
+    /// absolute), as `folio build` would derive it.
+    pub fn id_of(&self, file: &Path) -> Result<PostId, Error> {
+        let content = absolute(&self.root.join(CONTENT_DIR))?;
+        let file_abs = absolute(file)?;
+        let rel = file_abs
+            .strip_prefix(&content)
+            .ok()
+            .and_then(|p| p.to_str())
+            .map(|p| p.replace('\\', "/"))
+            .ok_or_else(|| {
+                Error::Content(vec![Problem::new(
+                    file,
+                    None,
+                    ProblemKind::Syntax {
+                        message: format!("not under {}", content.display()),
+                        help: "pass a Markdown file from the site's content folder".into(),
+                    },
+                )])
+            })?;
+        let mut source = discover::classify(&rel, &self.config)
+            .map_err(|kind| Error::Content(vec![Problem::new(file, None, kind)]))?;
+        source.path = format!("{CONTENT_DIR}/{rel}");
+        let bytes = fs::read(file).map_err(|e| Error::io(file, e))?;
+        let hash = parse::hash_bytes(&bytes);
+        parse::parse(&source, &bytes, hash, &self.config)
+            .map(|parsed| parsed.record.id)
+            .map_err(|(line, kind)| Error::Content(vec![Problem::new(file, line, kind)]))
+    }
+
+    /// Builds the site. On error nothing was written, except for an I/O error
+    /// while writing outputs, after which the next build converges.
+    pub fn build(&self, options: &BuildOptions) -> Result<BuildReport, Error> {
+        let started = Instant::now();
+        let mut report = match options.threads {
+            Some(threads) => rayon::ThreadPoolBuilder::new()
+                .num_threads(threads.max(1))
+                .build()
+                .map_err(|e| Error::io(&self.root, std::io::Error::other(e)))?
+                .install(|| self.build_in_pool(options))?,
+            None => self.build_in_pool(options)?,
+        };
+        report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        Ok(report)
+    }
+
+    fn build_in_pool(&self, options: &BuildOptions) -> Result<BuildReport, Error> {
+        let out_dir = self.checked_output_dir(options)?;
+        let index_path = options
+            .index_path
+            .clone()
+            .unwrap_or_else(|| self.root.join(STATE_DIR).join(INDEX_FILE));
+        let state_dir = index_path.parent().unwrap_or(&self.root).to_owned();
+        let lock = BuildLock::acquire(&state_dir)?;
+        let mut index = Index::open(&index_path)?;
+        let snapshot = index.snapshot()?;
+        let progress = Reporter::new(options.progress.clone());
+        let mut report = BuildReport::default();
+
+        // discover
+        let (sources, mut problems) = discover::discover(&self.root, &self.config)?;
+        report.scanned = sources.len();
+        let settings = self.config.content_settings();
+        let reparse_all = snapshot.content_settings.as_deref() != Some(settings.as_str());
+        let stored_by_path: HashMap<&str, &Record> = snapshot
+            .records
+            .iter()
+            .map(|r| (r.source.path.as_str(), r))
+            .collect();
+        let (unchanged, to_read): (Vec<&Source>, Vec<&Source>) = sources.iter().partition(|s| {
+            !reparse_all
+                && s.stat.mtime_ns < lock.started_ns
+                && stored_by_path.get(s.path.as_str()).is_some_and(|r| {
+                    r.source.stat == s.stat && r.source.stat.mtime_ns != Stat::RACY
+                })
+        });
+        report.unchanged = unchanged.len();
+        report.parsed = to_read.len();
+
+        // parse
+        progress.start(Stage::Parse, to_read.len());
+        let results: Vec<Result<Parsed, Problem>> = to_read
+            .par_iter()
+            .map(|source| {
+                let result = self.read_and_parse(source, lock.started_ns);
+                progress.advance(Stage::Parse);
+                result
+            })
+            .collect::<Result<_, Error>>()?;
+        let mut fresh = Vec::with_capacity(results.len());
+        for result in results {
+            match result {
+                Ok(parsed) => fresh.push(parsed),
+                Err(problem) => problems.push(problem),
+            }
+        }
+        if !problems.is_empty() {
+            problems.sort_by(|a, b| a.path.cmp(&b.path));
+            return Err(Error::Content(problems));
+        }
+
+        // identify
+        let unchanged_records: Vec<&Record> = unchanged
+            .iter()
+            .filter_map(|s| stored_by_path.get(s.path.as_str()).copied())
+            .collect();
+        let timezone_change = match &snapshot.timezone {
+            Some(old) if reparse_all && *old != self.config.timezone_name => Some(TimezoneChange {
+                old,
+                new: &self.config.timezone_name,
+            }),
+            _ => None,
+        };
+        let verdict = identify::check(
+            &fresh,
+            &unchanged_records,
+            &snapshot.records,
+            timezone_change,
+            options.accept_date_changes,
+        )?;
+
+        // plan
+        let mut current: Vec<Record> = unchanged_records
+            .iter()
+            .map(|r| (*r).clone())
+            .chain(fresh.iter().map(|p| p.record.clone()))
+            .collect();
+        current.sort_by(|a, b| a.source.path.cmp(&b.source.path));
+        let theme = Theme::load(&self.root)?;
+        let env = theme.environment()?;
+        let views = Views::new(&self.config);
+        let mut pages = plan::pages(&self.config, &views, &theme, &current, options.drafts)?;
+        let produced: HashSet<&str> = pages.iter().map(|p| p.output.as_str()).collect();
+        let stale: Vec<String> = snapshot
+            .outputs
+            .keys()
+            .filter(|path| !produced.contains(path.as_str()))
+            .cloned()
+            .collect();
+        drop(produced);
+        let needs_render: Vec<bool> = pages
+            .par_iter()
+            .map(|page| {
+                snapshot
+                    .outputs
+                    .get(page.output.as_str())
+                    .is_none_or(|row| {
+                        row.fingerprint.as_deref() != Some(page.fingerprint.as_str())
+                            || !intact(&out_dir, &page.output, row)
+                    })
+            })
+            .collect();
+        let mut selected = Vec::new();
+        for (page, render) in pages.drain(..).zip(needs_render) {
+            if render {
+                selected.push(page);
+            }
+        }
+        report.rendered = selected.len();
+
+        // render
+        let fresh_by_path: HashMap<&str, &Parsed> = fresh
+            .iter()
+            .map(|p| (p.record.source.path.as_str(), p))
+            .collect();
+        progress.start(Stage::Render, selected.len());
+        let mut rendered: Vec<Rendered> = selected
+            .into_par_iter()
+            .map(|mut page| {
+                if let Some(i) = page.body_of {
+                    let record = &current[i];
+                    let body = match fresh_by_path.get(record.source.path.as_str()) {
+                        Some(parsed) => parsed.body_html.clone(),
+                        None => self.reread_body(record)?,
+                    };
+                    page.context.set_content(body);
+                }
+                let html = theme.render(&env, page.template, &page.context)?;
+                progress.advance(Stage::Render);
+                Ok(Rendered {
+                    output: page.output,
+                    bytes: html.into_bytes(),
+                    fingerprint: page.fingerprint,
+                })
+            })
+            .collect::<Result<_, Error>>()?;
+        rendered.sort_by(|a, b| a.output.cmp(&b.output));
+
+        // write: the last checks, then the first write
+        let adopted: HashSet<&OutputPath> =
+            write::check_foreign(&out_dir, &rendered, &snapshot.outputs)?
+                .into_iter()
+                .collect();
+        let new_paths: Vec<&str> = rendered
+            .iter()
+            .map(|r| r.output.as_str())
+            .filter(|p| !snapshot.outputs.contains_key(*p))
+            .collect();
+        index.reserve_outputs(&new_paths)?;
+        progress.start(Stage::Write, rendered.len());
+        let written: Vec<write::Written> = rendered
+            .par_iter()
+            .map(|page| {
+                let stored = snapshot.outputs.get(page.output.as_str());
+                let result = write::write_page(&out_dir, page, stored);
+                progress.advance(Stage::Write);
+                result
+            })
+            .collect::<Result<_, Error>>()?;
+        for path in &stale {
+            let confined = OutputPath::new(path).ok_or_else(|| Error::Index {
+                path: index.path().to_owned(),
+                source: rusqlite::Error::InvalidPath(path.into()),
+            })?;
+            if write::prune(&out_dir, &confined)? {
+                report.deleted.push(path.clone());
+            }
+        }
+        report.written = written
+            .iter()
+            .filter(|w| w.changed && !adopted.contains(&w.output))
+            .map(|w| w.output.to_string())
+            .collect();
+
+        // index
+        let stored_by_id: HashMap<PostId, &Record> =
+            snapshot.records.iter().map(|r| (r.id, r)).collect();
+        let retired: HashSet<PostId> = verdict.retired.iter().copied().collect();
+        let mut changes = Changes {
+            retired: &verdict.retired,
+            dropped_outputs: stale,
+            meta: vec![
+                ("content_settings", settings),
+                ("timezone", self.config.timezone_name.clone()),
+            ],
+            ..Changes::default()
+        };
+        for parsed in &fresh {
+            let record = &parsed.record;
+            match stored_by_id.get(&record.id) {
+                Some(stored) if !retired.contains(&record.id) && same_content(stored, record) => {
+                    if stored.source.stat != record.source.stat {
+                        changes.restats.push((&record.id, record.source.stat));
+                    }
+                }
+                _ => changes.upserts.push(record),
+            }
+        }
+        changes.outputs = written
+            .into_iter()
+            .filter(|w| snapshot.outputs.get(w.output.as_str()) != Some(&w.row))
+            .map(|w| (w.output.to_string(), w.row))
+            .collect();
+        report.rows_upserted = changes.upserts.len();
+        report.rows_deleted = changes.retired.len();
+        index.commit(&changes)?;
+        report.deleted.sort();
+        drop(lock);
+        Ok(report)
+    }
+
+    fn read_and_parse(
+        &self,
+        source: &Source,
+        started_ns: i64,
+    ) -> Result<Result<Parsed, Problem>, Error> {
+        let path = self.root.join(&source.path);
+        let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let hash = parse::hash_bytes(&bytes);
+        Ok(parse::parse(source, &bytes, hash, &self.config)
+            .map(|mut parsed| {
+                parsed.record.source.stat = source.stat.settled(started_ns);
+                parsed
+            })
+            .map_err(|(line, kind)| Problem::new(&source.path, line, kind)))
+    }
+
+    /// The body of an unchanged source whose page must be rendered again (a
+    /// template or a translation changed). Its bytes must still be the ones
+    /// the index knows: metadata and body come from the same version.
+    fn reread_body(&self, record: &Record) -> Result<String, Error> {
+        let path = self.root.join(&record.source.path);
+        let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        if parse::hash_bytes(&bytes) != record.source.hash {
+            return Err(Error::Content(vec![Problem::new(
+                &record.source.path,
+                None,
+                ProblemKind::Syntax {
+                    message: "the file changed while folio was building".into(),
+                    help: "build again".into(),
+                },
+            )]));
+        }
+        self.reparse(record, &bytes).map_err(|(line, kind)| {
+            Error::Content(vec![Problem::new(&record.source.path, line, kind)])
+        })
+    }
+
+    fn reparse(&self, record: &Record, bytes: &[u8]) -> Result<String, parse::ParseError> {
+        let rel = record
+            .source
+            .path
+            .strip_prefix(&format!("{CONTENT_DIR}/"))
+            .unwrap_or(&record.source.path);
+        let mut source = discover::classify(rel, &self.config).map_err(|kind| (None, kind))?;
+        source.path = record.source.path.clone();
+        parse::parse(&source, bytes, record.source.hash.clone(), &self.config).map(|p| p.body_html)
+    }
+
+    fn checked_output_dir(&self, options: &BuildOptions) -> Result<PathBuf, Error> {
+        let out = absolute(&self.output_dir(options))?;
+        let root = absolute(&self.root)?;
+        let reserved = [CONTENT_DIR, TEMPLATES_DIR, STATE_DIR].map(|d| root.join(d));
+        if root.starts_with(&out) || reserved.iter().any(|r| out.starts_with(r)) {
+            return Err(Error::Config {
+                path: self.root.join(crate::config::CONFIG_FILE),
+                line: None,
+                message: format!(
+                    "the output folder {} would hold or overwrite the site's own files",
+                    out.display()
+                ),
+                help: "choose an output folder of its own, such as `public`".into(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The content columns are equal: only the source's stat may differ.
+fn same_content(stored: &Record, fresh: &Record) -> bool {
+    let mut fresh = fresh.clone();
+    fresh.source.stat = stored.source.stat;
+    *stored == fresh
+}
+
+/// The output file is the one folio last wrote, by its stat.
+fn intact(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> bool {
+    row.hash.is_some()
+        && row.stat.is_some()
+        && fs::metadata(write::target(out_dir, output))
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| Stat::of(&m))
+            == row.stat
+}
+
+fn absolute(path: &Path) -> Result<PathBuf, Error> {
+    std::path::absolute(path).map_err(|e| Error::io(path, e))
+}
+
+/// Serializes builds of one site, and stamps the build's start with the file
+/// system's clock, the one that stamped the sources' mtimes.
+struct BuildLock {
+    _file: fs::File,
+    started_ns: i64,
+}
+
+impl BuildLock {
+    fn acquire(state_dir: &Path) -> Result<BuildLock, Error> {
+        fs::create_dir_all(state_dir).map_err(|e| Error::io(state_dir, e))?;
+        let path = state_dir.join(LOCK_FILE);
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => return Err(Error::Busy { path }),
+            Err(fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+        }
+        use std::io::{Seek, Write};
+        let stamp = (|| {
+            file.set_len(0)?;
+            file.seek(std::io::SeekFrom::Start(0))?;
+            file.write_all(b"a folio build holds this lock\n")?;
+            file.metadata()?.modified()
+        })()
+        .map_err(|e| Error::io(&path, e))?;
+        Ok(BuildLock {
+            _file: file,
+            started_ns: discover::nanos_since_epoch(stamp),
+        })
+    }
+}
+
+/// Counts finished items per stage and forwards them to the callback.
+struct Reporter {
+    callback: Option<ProgressFn>,
+    done: AtomicUsize,
+    total: AtomicUsize,
+}
+
+impl Reporter {
+    fn new(callback: Option<ProgressFn>) -> Reporter {
+        Reporter {
+            callback,
+            done: AtomicUsize::new(0),
+            total: AtomicUsize::new(0),
+        }
+    }
+
+    fn start(&self, stage: Stage, total: usize) {
+        self.done.store(0, Ordering::SeqCst);
+        self.total.store(total, Ordering::SeqCst);
+        if let Some(callback) = &self.callback {
+            callback(Progress {
+                stage,
+                done: 0,
+                total,
+            });
+        }
+    }
+
+    fn advance(&self, stage: Stage) {
+        if let Some(callback) = &self.callback {
+            let done = self.done.fetch_add(1, Ordering::SeqCst) + 1;
+            callback(Progress {
+                stage,
+                done,
+                total: self.total.load(Ordering::SeqCst),
+            });
+        }
+    }
+}
