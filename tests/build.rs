@@ -1,0 +1,360 @@
+//! End-to-end builds of real sites in temp dirs: bytes on disk, rows in the
+//! index, and which files were (not) rewritten.
+
+mod util;
+
+use folio::{BuildOptions, Error, ProblemKind};
+use util::{TestSite, post, rewritten};
+
+#[test]
+fn second_build_writes_nothing_and_reads_no_source() {
+    let site = TestSite::with_posts();
+    let first = site.build();
+    assert_eq!(first.scanned, 6);
+    assert_eq!(first.parsed, 6);
+    assert!(
+        first
+            .written
+            .contains(&"posts/hello-world/index.html".to_owned())
+    );
+    assert!(first.written.contains(&"fr/index.html".to_owned()));
+    let before = site.output_identities();
+    let rows_before = site.rows();
+
+    let second = site.build();
+    assert_eq!(second.parsed, 0, "no source may be read");
+    assert_eq!(second.unchanged, 6);
+    assert_eq!(second.rendered, 0, "no page may be rendered");
+    assert!(second.written.is_empty(), "{:?}", second.written);
+    assert!(second.deleted.is_empty());
+    assert_eq!(second.rows_upserted, 0);
+    assert_eq!(site.output_identities(), before);
+    assert_eq!(site.rows(), rows_before);
+}
+
+#[test]
+fn editing_a_body_rewrites_that_post_and_only_the_pages_showing_its_summary() {
+    let site = TestSite::with_posts();
+    site.build();
+
+    // After the summary: only the post's own page shows it.
+    let before = site.output_identities();
+    site.write(
+        "content/en/posts/hello-world.md",
+        &post(
+            "Hello",
+            "2024-05-01T09:00:00Z",
+            "First paragraph.\n\nSecond paragraph, edited.",
+        ),
+    );
+    let report = site.build();
+    assert_eq!(report.parsed, 1);
+    assert_eq!(report.written, ["posts/hello-world/index.html"]);
+    assert_eq!(
+        rewritten(&before, &site.output_identities()),
+        report.written
+    );
+    assert!(
+        site.read("public/posts/hello-world/index.html")
+            .contains("Second paragraph, edited.")
+    );
+
+    // The summary itself: the English home shows it too.
+    let before = site.output_identities();
+    site.write(
+        "content/en/posts/hello-world.md",
+        &post(
+            "Hello",
+            "2024-05-01T09:00:00Z",
+            "First paragraph, edited.\n\nSecond paragraph, edited.",
+        ),
+    );
+    let report = site.build();
+    assert_eq!(
+        report.written,
+        ["index.html", "posts/hello-world/index.html"]
+    );
+    assert_eq!(
+        rewritten(&before, &site.output_identities()),
+        report.written
+    );
+    assert!(
+        site.read("public/index.html")
+            .contains("First paragraph, edited.")
+    );
+}
+
+#[test]
+fn editing_a_title_rewrites_its_translations_switchers() {
+    let site = TestSite::with_posts();
+    site.build();
+    let before = site.output_identities();
+    site.write(
+        "content/fr/posts/hello-world.md",
+        &post(
+            "Salut",
+            "2024-05-01T09:00:00Z",
+            "Premier paragraphe.\n\nDeuxième.",
+        ),
+    );
+    let report = site.build();
+    // The French post and home show the title; the English and Japanese
+    // versions link to it with its title.
+    assert_eq!(
+        report.written,
+        [
+            "fr/index.html",
+            "fr/posts/hello-world/index.html",
+            "ja/posts/hello-world/index.html",
+            "posts/hello-world/index.html"
+        ]
+    );
+    assert_eq!(
+        rewritten(&before, &site.output_identities()),
+        report.written
+    );
+}
+
+#[test]
+fn changed_date_is_refused_before_any_write() {
+    let site = TestSite::with_posts();
+    site.build();
+    let tree = site.output_tree();
+    let rows = site.rows();
+    let outputs = site.query("SELECT * FROM outputs ORDER BY path");
+
+    site.write(
+        "content/fr/posts/hello-world.md",
+        &post(
+            "Bonjour",
+            "2024-05-02T09:00:00Z",
+            "Premier paragraphe, modifié.",
+        ),
+    );
+    // An unrelated edit in the same build must not be written either.
+    site.write(
+        "content/en/about.md",
+        "---\ntitle: About us\n---\nChanged.\n",
+    );
+    let err = site.try_build().unwrap_err();
+    let Error::Content(problems) = &err else {
+        panic!("expected a content error, got {err}")
+    };
+    assert_eq!(problems.len(), 1);
+    assert_eq!(
+        problems[0].path.to_str(),
+        Some("content/fr/posts/hello-world.md")
+    );
+    assert_eq!(problems[0].line, Some(3));
+    assert!(matches!(
+        &problems[0].kind,
+        ProblemKind::DateChanged { old, new, .. } if old == "2024-05-01T09:00:00Z" && new == "2024-05-02T09:00:00Z"
+    ));
+    let message = err.to_string();
+    for needle in [
+        "content/fr/posts/hello-world.md:3",
+        "2024-05-01T09:00:00Z",
+        "2024-05-02T09:00:00Z",
+        "updated",
+        "slug",
+        "--accept-date-changes",
+    ] {
+        assert!(
+            message.contains(needle),
+            "message lacks {needle:?}:\n{message}"
+        );
+    }
+    assert_eq!(site.output_tree(), tree, "no page may change");
+    assert_eq!(site.rows(), rows, "no row may change");
+    assert_eq!(site.query("SELECT * FROM outputs ORDER BY path"), outputs);
+
+    // The CLI says the same on stderr and exits 1.
+    let out = site.cli(&["build"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2024-05-02T09:00:00Z"));
+    assert_eq!(site.output_tree(), tree);
+}
+
+#[test]
+fn accepting_a_date_change_replaces_the_row() {
+    let site = TestSite::with_posts();
+    site.build();
+    site.write(
+        "content/fr/posts/hello-world.md",
+        &post("Bonjour", "2024-05-02T09:00:00Z", "Premier."),
+    );
+    let report = site
+        .build_with(&BuildOptions {
+            accept_date_changes: true,
+            ..BuildOptions::default()
+        })
+        .unwrap();
+    assert_eq!(report.rows_deleted, 1);
+    let ids = site.query("SELECT id FROM posts WHERE slug = 'hello-world' AND lang = 'fr'");
+    let expected = site
+        .site()
+        .id_of(&site.path("content/fr/posts/hello-world.md"))
+        .unwrap();
+    assert_ne!(expected.to_string(), "01HWSP3MM0WH8KC7X90Y5108NS");
+    assert_eq!(ids, [expected.to_string()]);
+    assert!(site.build().written.is_empty());
+}
+
+#[test]
+fn duplicate_slug_and_language_names_both_files() {
+    let site = TestSite::with_posts();
+    site.build();
+    let tree = site.output_tree();
+    // content/en/posts/hello-world.md and content/posts/hello-world.md are both (hello-world, en).
+    site.write(
+        "content/posts/hello-world.md",
+        &post("Other", "2024-08-01", "x"),
+    );
+    let err = site.try_build().unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.contains("content/posts/hello-world.md"),
+        "{message}"
+    );
+    assert!(
+        message.contains("content/en/posts/hello-world.md"),
+        "{message}"
+    );
+    assert!(
+        matches!(&err, Error::Content(p) if matches!(p[0].kind, ProblemKind::DuplicateSlug { .. }))
+    );
+    assert_eq!(site.output_tree(), tree);
+
+    // Both new in the same build: still both named.
+    let fresh = TestSite::new();
+    fresh.write("content/posts/x.md", &post("A", "2024-01-01", "a"));
+    fresh.write(
+        "content/en/posts/y.md",
+        "---\ntitle: B\ndate: 2024-01-02\nslug: x\n---\nb\n",
+    );
+    let message = fresh.try_build().unwrap_err().to_string();
+    assert!(
+        message.contains("content/posts/x.md") && message.contains("content/en/posts/y.md"),
+        "{message}"
+    );
+    assert!(!fresh.out().exists(), "nothing is written");
+}
+
+#[test]
+fn deleting_a_post_removes_its_page_and_row_but_not_user_files() {
+    let site = TestSite::with_posts();
+    site.build();
+    site.write("public/CNAME", "example.org\n");
+    site.write("public/posts/hello-world/notes.txt", "mine\n");
+    assert_eq!(
+        site.query(
+            "SELECT count(*) FROM posts WHERE source_path = 'content/en/posts/hello-world.md'"
+        ),
+        ["1"]
+    );
+
+    site.remove("content/en/posts/hello-world.md");
+    let report = site.build();
+    assert_eq!(report.deleted, ["posts/hello-world/index.html"]);
+    assert_eq!(report.rows_deleted, 1);
+    assert!(!site.path("public/posts/hello-world/index.html").exists());
+    assert_eq!(
+        site.query(
+            "SELECT count(*) FROM posts WHERE source_path = 'content/en/posts/hello-world.md'"
+        ),
+        ["0"]
+    );
+    assert_eq!(
+        site.query("SELECT count(*) FROM outputs WHERE path = 'posts/hello-world/index.html'"),
+        ["0"]
+    );
+    assert_eq!(site.read("public/CNAME"), "example.org\n");
+    assert_eq!(site.read("public/posts/hello-world/notes.txt"), "mine\n");
+    // The home no longer lists it; the translations no longer link to it.
+    assert!(
+        !site
+            .read("public/index.html")
+            .contains("/posts/hello-world/")
+    );
+    assert!(
+        !site
+            .read("public/fr/posts/hello-world/index.html")
+            .contains("href=\"/posts/hello-world/\"")
+    );
+    assert!(
+        report
+            .written
+            .contains(&"fr/posts/hello-world/index.html".to_owned())
+    );
+}
+
+#[test]
+fn a_file_folio_did_not_write_is_never_overwritten() {
+    let site = TestSite::with_posts();
+    site.write("public/posts/new-post/index.html", "hand-made\n");
+    site.write(
+        "content/en/posts/new-post.md",
+        &post("New", "2024-09-01", "x"),
+    );
+    let err = site.try_build().unwrap_err();
+    assert!(
+        err.to_string().contains("public/posts/new-post/index.html"),
+        "{err}"
+    );
+    assert_eq!(site.read("public/posts/new-post/index.html"), "hand-made\n");
+    assert!(
+        !site.path("public/index.html").exists(),
+        "nothing is written"
+    );
+}
+
+#[test]
+fn fresh_folders_give_byte_identical_output_with_one_or_four_threads() {
+    let a = TestSite::with_posts();
+    let b = TestSite::with_posts();
+    a.build_with(&BuildOptions {
+        threads: Some(1),
+        ..BuildOptions::default()
+    })
+    .unwrap();
+    b.build_with(&BuildOptions {
+        threads: Some(4),
+        ..BuildOptions::default()
+    })
+    .unwrap();
+    let (ta, tb) = (a.output_tree(), b.output_tree());
+    assert_eq!(ta.len(), 9);
+    assert_eq!(ta, tb);
+    assert_eq!(a.content_rows(), b.content_rows());
+}
+
+#[test]
+fn ids_match_the_design_vectors_and_are_stored() {
+    let site = TestSite::with_posts();
+    site.build();
+    let rows = site.query("SELECT id, lang FROM posts WHERE slug = 'hello-world' ORDER BY lang");
+    assert_eq!(rows.len(), 3);
+    assert!(
+        rows[0].contains("01HWSP3MM02BC0VWVKC580KT23") && rows[0].contains("en"),
+        "{rows:?}"
+    );
+    assert!(
+        rows[1].contains("01HWSP3MM0WH8KC7X90Y5108NS") && rows[1].contains("fr"),
+        "{rows:?}"
+    );
+    let id = site
+        .site()
+        .id_of(&site.path("content/en/posts/hello-world.md"))
+        .unwrap();
+    assert_eq!(id.to_string(), "01HWSP3MM02BC0VWVKC580KT23");
+    // The columns the issue names, with the values they must hold.
+    let row = site.query(
+        "SELECT slug, lang, published_at, source_path, length(source_hash), title, url FROM posts WHERE id = '01HWSP3MM02BC0VWVKC580KT23'",
+    );
+    assert_eq!(
+        row,
+        [
+            "hello-world | en | 1714554000000 | content/en/posts/hello-world.md | 64 | Hello | /posts/hello-world/"
+        ]
+    );
+}

@@ -1,0 +1,246 @@
+//! A site in a temp dir: write sources, build through the library or the
+//! binary, and look at the output tree and the index.
+
+#![allow(dead_code)] // each test crate uses its own part of the helper
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use folio::{BuildOptions, BuildReport, Site};
+
+pub const SITE_TOML: &str = r#"title = "Test"
+base_url = "https://example.org"
+default_language = "en"
+
+[languages.en]
+name = "English"
+
+[languages.fr]
+name = "Français"
+
+[languages.ja]
+name = "日本語"
+"#;
+
+/// Source mtimes are set from this fake clock, in the past, one second
+/// apart: a build never mistakes them for "racy", and an edit always moves
+/// the mtime, as it does on a real disk.
+static FAKE_CLOCK: AtomicI64 = AtomicI64::new(1_600_000_000);
+
+pub struct TestSite {
+    dir: tempfile::TempDir,
+}
+
+impl TestSite {
+    /// A site with the three-language site.toml and no content.
+    pub fn new() -> TestSite {
+        let site = TestSite {
+            dir: tempfile::tempdir().expect("temp dir"),
+        };
+        site.write("site.toml", SITE_TOML);
+        site
+    }
+
+    /// A site with a few posts in three languages and a page.
+    pub fn with_posts() -> TestSite {
+        let site = TestSite::new();
+        site.write(
+            "content/en/posts/hello-world.md",
+            &post(
+                "Hello",
+                "2024-05-01T09:00:00Z",
+                "First paragraph.\n\nSecond paragraph.",
+            ),
+        );
+        site.write(
+            "content/fr/posts/hello-world.md",
+            &post(
+                "Bonjour",
+                "2024-05-01T09:00:00Z",
+                "Premier paragraphe.\n\nDeuxième.",
+            ),
+        );
+        site.write(
+            "content/ja/posts/hello-world.md",
+            &post("こんにちは", "2024-05-01T09:00:00Z", "最初の段落。"),
+        );
+        site.write(
+            "content/posts/2024-06-12-second.md",
+            "---\ntitle: Second\ntags: [a, b]\n---\nThe second post.\n\nMore.\n",
+        );
+        site.write(
+            "content/posts/third.fr.md",
+            "+++\ntitle = \"Troisième\"\ndate = 2024-07-01T10:00:00+02:00\n+++\nLe troisième.\n",
+        );
+        site.write(
+            "content/en/about.md",
+            "---\ntitle: About\n---\nAbout this site.\n",
+        );
+        site
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root().join(rel)
+    }
+
+    pub fn out(&self) -> PathBuf {
+        self.path("public")
+    }
+
+    /// Writes a file and gives it the next fake mtime.
+    pub fn write(&self, rel: &str, text: &str) {
+        self.write_bytes(rel, text.as_bytes());
+    }
+
+    pub fn write_bytes(&self, rel: &str, bytes: &[u8]) {
+        let path = self.path(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        self.touch(rel);
+    }
+
+    /// Moves a file's mtime on without changing it.
+    pub fn touch(&self, rel: &str) {
+        let seconds = FAKE_CLOCK.fetch_add(1, Ordering::SeqCst);
+        filetime::set_file_mtime(
+            self.path(rel),
+            filetime::FileTime::from_unix_time(seconds, 0),
+        )
+        .unwrap();
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+
+    pub fn remove(&self, rel: &str) {
+        std::fs::remove_file(self.path(rel)).unwrap();
+    }
+
+    pub fn site(&self) -> Site {
+        Site::open(self.root()).expect("site opens")
+    }
+
+    pub fn build(&self) -> BuildReport {
+        self.try_build()
+            .unwrap_or_else(|e| panic!("build failed:\n{e}"))
+    }
+
+    pub fn try_build(&self) -> Result<BuildReport, folio::Error> {
+        self.site().build(&BuildOptions::default())
+    }
+
+    pub fn build_with(&self, options: &BuildOptions) -> Result<BuildReport, folio::Error> {
+        self.site().build(options)
+    }
+
+    /// Runs the `folio` binary in the site root.
+    pub fn cli(&self, args: &[&str]) -> Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
+            .args(args)
+            .current_dir(self.root())
+            .output()
+            .expect("folio runs")
+    }
+
+    /// Every file under `dir`, relative, with its bytes.
+    pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+        walkdir::WalkDir::new(dir)
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                let rel = e
+                    .path()
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                (rel, std::fs::read(e.path()).unwrap())
+            })
+            .collect()
+    }
+
+    pub fn output_tree(&self) -> BTreeMap<String, Vec<u8>> {
+        TestSite::tree(&self.out())
+    }
+
+    /// (inode, mtime) of every output file: a file written again, even with
+    /// the same bytes, gets a new inode (temp file + rename).
+    pub fn output_identities(&self) -> BTreeMap<String, (u64, i64, i64)> {
+        walkdir::WalkDir::new(self.out())
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                let meta = e.metadata().unwrap();
+                let rel = e
+                    .path()
+                    .strip_prefix(self.out())
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                (rel, (meta.ino(), meta.mtime(), meta.mtime_nsec()))
+            })
+            .collect()
+    }
+
+    /// The index's posts table, one line per row, every column.
+    pub fn rows(&self) -> Vec<String> {
+        self.query("SELECT * FROM posts ORDER BY id")
+    }
+
+    /// The posts table without the stat columns, which describe this folder's
+    /// files rather than the content.
+    pub fn content_rows(&self) -> Vec<String> {
+        self.query(
+            "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash, title, url,
+                    summary, description, tags, draft, translation_key FROM posts ORDER BY id",
+        )
+    }
+
+    pub fn query(&self, sql: &str) -> Vec<String> {
+        let conn = rusqlite::Connection::open(self.path(".folio/index.sqlite")).unwrap();
+        let mut stmt = conn.prepare(sql).unwrap();
+        let columns = stmt.column_count();
+        stmt.query_map([], |row| {
+            Ok((0..columns)
+                .map(|i| match row.get_ref(i).unwrap() {
+                    rusqlite::types::ValueRef::Null => "NULL".to_owned(),
+                    rusqlite::types::ValueRef::Integer(n) => n.to_string(),
+                    rusqlite::types::ValueRef::Real(x) => x.to_string(),
+                    rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                    rusqlite::types::ValueRef::Blob(b) => format!("{b:?}"),
+                })
+                .collect::<Vec<_>>()
+                .join(" | "))
+        })
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect()
+    }
+}
+
+/// A post with YAML front matter.
+pub fn post(title: &str, date: &str, body: &str) -> String {
+    format!("---\ntitle: {title}\ndate: {date}\n---\n{body}\n")
+}
+
+/// Files whose identity changed between two snapshots, or that appeared.
+pub fn rewritten(
+    before: &BTreeMap<String, (u64, i64, i64)>,
+    after: &BTreeMap<String, (u64, i64, i64)>,
+) -> Vec<String> {
+    after
+        .iter()
+        .filter(|(path, id)| before.get(*path) != Some(id))
+        .map(|(path, _)| path.clone())
+        .collect()
+}
