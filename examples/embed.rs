@@ -1,0 +1,108 @@
+//! Embedding folio as one step of another tool's build, the way a larger
+//! pipeline (a docs toolchain, an app bundler) would: its own output and state
+//! folders, its own progress display, and the report to decide what to upload.
+//!
+//! Run it on the example site: `cargo run --example embed -- . /tmp/dist`.
+//! `cargo test` runs it too, on a copy of this repository's site.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use folio::{BuildOptions, BuildReport, Site, Stage};
+
+/// The host tool's build step: returns the files its deploy stage must upload
+/// and the ones it must delete remotely.
+fn build_step(site_root: &Path, dist: &Path) -> Result<(BuildReport, usize), folio::Error> {
+    let site = Site::open(site_root)?;
+    let rendered = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&rendered);
+    let options = BuildOptions {
+        out_dir: Some(dist.join("site")),
+        // The host keeps its caches in its own folder, not in the site.
+        index_path: Some(dist.join(".cache/folio.sqlite")),
+        progress: Some(Arc::new(move |p| {
+            if p.stage == Stage::Render && p.done > 0 {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
+        })),
+        ..BuildOptions::default()
+    };
+    let report = site.build(&options)?;
+    Ok((report, rendered.load(Ordering::Relaxed)))
+}
+
+fn main() -> std::process::ExitCode {
+    let mut args = std::env::args_os().skip(1).map(PathBuf::from);
+    let root = args.next().unwrap_or_else(|| PathBuf::from("."));
+    let dist = args
+        .next()
+        .unwrap_or_else(|| std::env::temp_dir().join("folio-embed"));
+    match build_step(&root, &dist) {
+        Ok((report, rendered)) => {
+            println!("rendered {rendered} pages");
+            for path in &report.written {
+                println!("upload {path}");
+            }
+            for path in &report.deleted {
+                println!("delete {path}");
+            }
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("site step failed: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy_dir(from: &Path, to: &Path) {
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let target = to.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+                copy_dir(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn the_build_step_builds_the_repository_site_and_reports_uploads() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let work = tempfile::tempdir().unwrap();
+        let site = work.path().join("site");
+        for part in ["content", "templates"] {
+            std::fs::create_dir_all(site.join(part)).unwrap();
+            copy_dir(&repo.join(part), &site.join(part));
+        }
+        std::fs::copy(repo.join("site.toml"), site.join("site.toml")).unwrap();
+        let dist = work.path().join("dist");
+
+        let (report, rendered) = build_step(&site, &dist).unwrap();
+        assert!(
+            report
+                .written
+                .contains(&"ja/posts/kyoto-autumn/index.html".to_owned())
+        );
+        assert!(
+            report
+                .written
+                .contains(&"fr/posts/carnet-de-voyage/index.html".to_owned())
+        );
+        assert_eq!(rendered, report.rendered);
+        assert_eq!(report.written.len(), report.rendered);
+        assert!(dist.join("site/index.html").is_file());
+        assert!(dist.join(".cache/folio.sqlite").is_file());
+
+        let (again, rendered) = build_step(&site, &dist).unwrap();
+        assert!(again.written.is_empty() && again.deleted.is_empty());
+        assert_eq!(rendered, 0);
+    }
+}

@@ -1,0 +1,129 @@
+//! The `folio` binary: its output, its exit codes, its flags.
+
+mod util;
+
+use util::{TestSite, post};
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn build_ends_with_one_summary_line() {
+    let site = TestSite::with_posts();
+    let out = site.cli(&["build"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.starts_with("scanned 6 files: 6 parsed, 0 unchanged; 9 pages written, 0 deleted in "),
+        "{text}"
+    );
+    assert!(
+        stderr(&out).is_empty(),
+        "no progress bar when not on a terminal: {}",
+        stderr(&out)
+    );
+    let again = stdout(&site.cli(&["build"]));
+    assert!(
+        again.starts_with("scanned 6 files: 0 parsed, 6 unchanged; 0 pages written, 0 deleted in "),
+        "{again}"
+    );
+}
+
+#[test]
+fn json_report_lists_written_and_deleted_paths() {
+    let site = TestSite::with_posts();
+    site.cli(&["build"]);
+    site.remove("content/posts/third.fr.md");
+    let out = site.cli(&["build", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(
+        report["deleted"],
+        serde_json::json!(["fr/posts/third/index.html"])
+    );
+    assert_eq!(report["written"], serde_json::json!(["fr/index.html"]));
+    assert_eq!(report["scanned"], 5);
+    assert_eq!(report["parsed"], 0);
+}
+
+#[test]
+fn root_and_out_flags_choose_the_folders() {
+    let site = TestSite::with_posts();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out_dir = elsewhere.path().join("dist");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
+        .args(["build", "--root"])
+        .arg(site.root())
+        .arg("--out")
+        .arg(&out_dir)
+        .current_dir(elsewhere.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out_dir.join("posts/hello-world/index.html").is_file());
+    assert!(!site.out().exists());
+}
+
+#[test]
+fn id_prints_the_id_of_a_source() {
+    let site = TestSite::with_posts();
+    let out = site.cli(&["id", "content/fr/posts/hello-world.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "01HWSP3MM0WH8KC7X90Y5108NS\n");
+    let out = site.cli(&["id", "site.toml"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn exit_codes_tell_content_errors_from_usage_errors() {
+    let site = TestSite::with_posts();
+    site.write("content/en/posts/broken.md", "---\ntitle: [a\n---\n");
+    let out = site.cli(&["build"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("content/en/posts/broken.md"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!site.out().exists());
+
+    assert_eq!(
+        site.cli(&["build", "--no-such-flag"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(site.cli(&["frobnicate"]).status.code(), Some(2));
+
+    let empty = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
+        .arg("build")
+        .current_dir(empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("site.toml"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_site_without_templates_uses_the_default_theme() {
+    let site = TestSite::new();
+    site.write(
+        "content/ja/posts/kyoto.md",
+        &post("京都の秋", "2024-11-20T10:00:00+09:00", "紅葉が見頃です。"),
+    );
+    let out = site.cli(&["build"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let html = site.read("public/ja/posts/kyoto/index.html");
+    assert!(html.starts_with("<!doctype html>"));
+    assert!(html.contains("<html lang=\"ja\" dir=\"ltr\">"));
+    assert!(html.contains("<h1>京都の秋</h1>"));
+    assert!(
+        html.contains("<time datetime=\"2024-11-20T01:00:00+00:00\">2024-11-20</time>"),
+        "{html}"
+    );
+}

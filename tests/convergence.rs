@@ -1,0 +1,321 @@
+//! Re-runs, interrupted runs, config changes and edits that are not content
+//! changes: the index and the output converge, and nothing is written twice.
+
+mod util;
+
+use folio::{BuildOptions, Error};
+use util::{TestSite, post, rewritten};
+
+#[test]
+fn a_build_killed_before_its_index_commit_is_repaired_by_the_next() {
+    let site = TestSite::with_posts();
+    site.build();
+    // Simulate a kill after the outputs were written but before the index
+    // transaction: run a build, then put the index back as it was.
+    let index = site.path(".folio/index.sqlite");
+    let saved = std::fs::read(&index).unwrap();
+    site.write(
+        "content/en/posts/hello-world.md",
+        &post(
+            "Hello again",
+            "2024-05-01T09:00:00Z",
+            "New first.\n\nNew second.",
+        ),
+    );
+    site.remove("content/posts/third.fr.md");
+    site.write(
+        "content/en/posts/fresh.md",
+        &post("Fresh", "2024-10-01", "Fresh post."),
+    );
+    site.build();
+    std::fs::write(&index, saved).unwrap();
+    let _ = std::fs::remove_file(site.path(".folio/index.sqlite-wal"));
+    let _ = std::fs::remove_file(site.path(".folio/index.sqlite-shm"));
+
+    let before = site.output_identities();
+    let repair = site.build();
+    assert!(
+        repair.written.is_empty(),
+        "the bytes on disk are already right: {:?}",
+        repair.written
+    );
+    assert_eq!(
+        rewritten(&before, &site.output_identities()),
+        Vec::<String>::new()
+    );
+
+    let clean = TestSite::with_posts();
+    clean.write(
+        "content/en/posts/hello-world.md",
+        &post(
+            "Hello again",
+            "2024-05-01T09:00:00Z",
+            "New first.\n\nNew second.",
+        ),
+    );
+    clean.remove("content/posts/third.fr.md");
+    clean.write(
+        "content/en/posts/fresh.md",
+        &post("Fresh", "2024-10-01", "Fresh post."),
+    );
+    clean.build();
+    assert_eq!(site.output_tree(), clean.output_tree());
+    assert_eq!(site.content_rows(), clean.content_rows());
+    assert!(site.build().written.is_empty());
+}
+
+#[test]
+fn outputs_reserved_by_a_killed_build_are_still_pruned() {
+    let site = TestSite::with_posts();
+    site.build();
+    // A killed build reserved and wrote a page, then died; its source is gone.
+    site.write("public/posts/ghost/index.html", "half a build\n");
+    site.query("INSERT INTO outputs (path) VALUES ('posts/ghost/index.html') RETURNING path");
+    let report = site.build();
+    assert_eq!(report.deleted, ["posts/ghost/index.html"]);
+    assert!(!site.path("public/posts/ghost").exists());
+}
+
+#[test]
+fn a_timezone_change_that_moves_dates_is_reported_once() {
+    let site = TestSite::new();
+    site.write(
+        "site.toml",
+        &format!("timezone = \"Europe/Paris\"\n{}", util::SITE_TOML),
+    );
+    site.write(
+        "content/en/posts/a.md",
+        &post("A", "2024-01-01T10:00:00", "a"),
+    );
+    site.write("content/en/posts/b.md", &post("B", "2024-01-02", "b"));
+    site.write(
+        "content/en/posts/c.md",
+        &post("C", "2024-01-03T10:00:00Z", "c"),
+    );
+    site.build();
+    let tree = site.output_tree();
+    let rows = site.rows();
+
+    site.write(
+        "site.toml",
+        &format!("timezone = \"Asia/Tokyo\"\n{}", util::SITE_TOML),
+    );
+    let err = site.try_build().unwrap_err();
+    match &err {
+        Error::TimezoneMovedDates { old, new, files } => {
+            assert_eq!((old.as_str(), new.as_str()), ("Europe/Paris", "Asia/Tokyo"));
+            let files: Vec<_> = files
+                .iter()
+                .map(|f| f.to_string_lossy().into_owned())
+                .collect();
+            assert_eq!(files, ["content/en/posts/a.md", "content/en/posts/b.md"]);
+        }
+        other => panic!("expected one config error, got {other}"),
+    }
+    assert!(err.to_string().starts_with("site.toml:"), "{err}");
+    assert_eq!(site.output_tree(), tree);
+    assert_eq!(site.rows(), rows);
+
+    // A time zone change that moves no date is fine.
+    site.write(
+        "site.toml",
+        &format!("timezone = \"Europe/Berlin\"\n{}", util::SITE_TOML),
+    );
+    let report = site.build();
+    assert_eq!(
+        report.parsed, 3,
+        "a content setting changed: every source is read again"
+    );
+    assert!(report.written.is_empty());
+}
+
+#[test]
+fn changing_a_slug_moves_the_page() {
+    let site = TestSite::with_posts();
+    site.build();
+    site.write(
+        "content/en/posts/hello-world.md",
+        "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\nslug: hello\n---\nFirst paragraph.\n",
+    );
+    let report = site.build();
+    assert_eq!(report.deleted, ["posts/hello-world/index.html"]);
+    assert!(
+        report
+            .written
+            .contains(&"posts/hello/index.html".to_owned())
+    );
+    assert_eq!(
+        site.query("SELECT slug FROM posts WHERE source_path = 'content/en/posts/hello-world.md'"),
+        ["hello"]
+    );
+    assert!(
+        site.read("public/fr/posts/hello-world/index.html")
+            .contains("href=\"/posts/hello/\"")
+    );
+}
+
+#[test]
+fn renaming_a_file_without_changing_it_rewrites_nothing() {
+    let site = TestSite::with_posts();
+    site.build();
+    let text = site.read("content/en/posts/hello-world.md");
+    site.remove("content/en/posts/hello-world.md");
+    site.write("content/posts/hello-world.md", &text);
+    let report = site.build();
+    assert!(report.written.is_empty(), "{:?}", report.written);
+    assert!(report.deleted.is_empty());
+    assert_eq!(
+        site.query("SELECT source_path FROM posts WHERE id = '01HWSP3MM02BC0VWVKC580KT23'"),
+        ["content/posts/hello-world.md"]
+    );
+}
+
+#[test]
+fn touching_a_file_reads_it_once_and_writes_nothing() {
+    let site = TestSite::with_posts();
+    site.build();
+    let rows = site.content_rows();
+    site.touch("content/fr/posts/hello-world.md");
+    let report = site.build();
+    assert_eq!(report.parsed, 1);
+    assert!(report.written.is_empty());
+    assert_eq!(
+        report.rows_upserted, 0,
+        "same hash: only the stat is refreshed"
+    );
+    assert_eq!(site.content_rows(), rows);
+    assert_eq!(site.build().parsed, 0);
+}
+
+#[test]
+fn a_source_modified_during_a_build_is_read_again_by_the_next() {
+    let site = TestSite::with_posts();
+    // An mtime at or after the build's start cannot be trusted: the file may
+    // change again within the same tick without its stat changing.
+    let future = filetime::FileTime::from_unix_time(4_000_000_000, 0);
+    filetime::set_file_mtime(site.path("content/en/about.md"), future).unwrap();
+    site.build();
+    assert_eq!(
+        site.query("SELECT source_mtime_ns FROM posts WHERE source_path = 'content/en/about.md'"),
+        ["-1"]
+    );
+    let report = site.build();
+    assert_eq!(report.parsed, 1);
+    assert!(report.written.is_empty());
+}
+
+#[test]
+fn drafts_are_built_only_on_request_and_keep_their_row() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/posts/idea.md",
+        "---\ntitle: Idea\ndate: 2024-09-01\ndraft: true\n---\nNot yet.\n",
+    );
+    site.build();
+    assert!(!site.path("public/posts/idea/index.html").exists());
+    assert!(!site.read("public/index.html").contains("Idea"));
+    assert_eq!(
+        site.query("SELECT draft FROM posts WHERE slug = 'idea'"),
+        ["1"]
+    );
+
+    let with = site
+        .build_with(&BuildOptions {
+            drafts: true,
+            ..BuildOptions::default()
+        })
+        .unwrap();
+    assert_eq!(with.written, ["index.html", "posts/idea/index.html"]);
+    let without = site.build();
+    assert_eq!(without.deleted, ["posts/idea/index.html"]);
+    assert_eq!(
+        site.query("SELECT count(*) FROM posts WHERE slug = 'idea'"),
+        ["1"]
+    );
+}
+
+#[test]
+fn every_invalid_source_is_reported_at_once_and_nothing_is_written() {
+    let site = TestSite::with_posts();
+    site.write("content/posts/x.de.md", &post("X", "2024-01-01", "x"));
+    site.write(
+        "content/en/posts/bad-tags.md",
+        "---\ntitle: T\ndate: 2024-01-01\ntags: solo\n---\n",
+    );
+    site.write("content/fr/posts/no-date.md", "---\ntitle: T\n---\n");
+    let err = site.try_build().unwrap_err();
+    let message = err.to_string();
+    for needle in [
+        "content/posts/x.de.md: language `de` is not declared",
+        "content/en/posts/bad-tags.md:4: field `tags`: expected a list of strings, found a string",
+        "content/fr/posts/no-date.md: field `date`: is required for a post",
+        "3 problems",
+    ] {
+        assert!(message.contains(needle), "lacks {needle:?}:\n{message}");
+    }
+    assert!(!site.out().exists());
+    assert!(site.query("SELECT count(*) FROM posts") == ["0"]);
+}
+
+#[test]
+fn template_edits_rerender_exactly_the_pages_that_use_them() {
+    let site = TestSite::with_posts();
+    for name in ["base.html", "post.html", "list.html", "page.html"] {
+        let default =
+            std::fs::read_to_string(format!("{}/templates/{name}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        site.write(&format!("templates/{name}"), &default);
+    }
+    let first = site.build();
+    assert_eq!(first.rendered, 9);
+    assert_eq!(site.build().rendered, 0);
+
+    let edit = |name: &str, marker: &str| {
+        let text = site.read(&format!("templates/{name}"));
+        site.write(
+            &format!("templates/{name}"),
+            &text.replacen(
+                "{% block content %}",
+                &format!("{{% block content %}}{marker}"),
+                1,
+            ),
+        );
+    };
+    edit("post.html", "<!-- post -->");
+    let report = site.build();
+    assert_eq!(report.rendered, 5);
+    assert_eq!(
+        report
+            .written
+            .iter()
+            .filter(|p| p.contains("posts/"))
+            .count(),
+        5
+    );
+    assert_eq!(report.written.len(), 5);
+
+    let text = site.read("templates/base.html");
+    site.write(
+        "templates/base.html",
+        &text.replace("<main", "<!-- base --><main"),
+    );
+    assert_eq!(site.build().written.len(), 9);
+
+    site.write("templates/unused.html", "nothing extends me");
+    let report = site.build();
+    assert_eq!((report.rendered, report.written.len()), (0, 0));
+}
+
+#[test]
+fn an_output_folder_that_would_overwrite_the_site_is_refused() {
+    let site = TestSite::with_posts();
+    for out in [".", "content", "content/en", "templates"] {
+        let err = site
+            .build_with(&BuildOptions {
+                out_dir: Some(out.into()),
+                ..BuildOptions::default()
+            })
+            .unwrap_err();
+        assert!(matches!(err, Error::Config { .. }), "{out}: {err}");
+    }
+}
