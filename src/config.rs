@@ -28,6 +28,25 @@ struct RawConfig {
     output_dir: PathBuf,
     #[serde(default)]
     default_language_in_subdir: bool,
+    #[serde(default = "default_permalink")]
+    permalink: String,
+    #[serde(default = "default_paginate")]
+    paginate: usize,
+    #[serde(default = "default_feed_limit")]
+    feed_limit: usize,
+    author: Option<String>,
+}
+
+fn default_permalink() -> String {
+    "/{lang}/posts/{slug}/".to_owned()
+}
+
+fn default_paginate() -> usize {
+    10
+}
+
+fn default_feed_limit() -> usize {
+    20
 }
 
 fn default_timezone() -> String {
@@ -39,13 +58,16 @@ fn default_output_dir() -> PathBuf {
 }
 
 /// One `[languages.<code>]` table.
-#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Language {
     /// The name shown to readers, in the language itself ("Français").
     pub name: String,
     /// The site title in this language; the site's `title` when absent.
     pub title: Option<String>,
+    /// The theme's words in this language, over `i18n/<code>.toml`.
+    #[serde(default)]
+    pub i18n: BTreeMap<String, toml::Value>,
 }
 
 /// The validated site configuration.
@@ -62,7 +84,18 @@ pub struct Config {
     /// As written in site.toml (relative to the root unless absolute).
     pub output_dir: PathBuf,
     pub default_language_in_subdir: bool,
+    /// The URL pattern of posts: `{lang}`, `{slug}`, `{year}`, `{month}`,
+    /// `{day}`; `{lang}` is empty for a default language at the root.
+    pub permalink: String,
+    /// Posts per list page (home and tag pages).
+    pub paginate: usize,
+    /// Entries per Atom feed.
+    pub feed_limit: usize,
+    /// The feeds' author; the site title when absent.
+    pub author: Option<String>,
 }
+
+const PERMALINK_FIELDS: &[&str] = &["lang", "slug", "year", "month", "day"];
 
 impl Config {
     /// Reads and validates `<root>/site.toml`.
@@ -123,6 +156,18 @@ impl Config {
                 "use a name such as `UTC`, `Europe/Paris` or `Asia/Tokyo`",
             )
         })?;
+        check_permalink(&raw.permalink).map_err(|why| {
+            invalid(
+                format!("permalink `{}` {why}", raw.permalink),
+                "write a path such as `/{lang}/posts/{slug}/` or `/{lang}/{year}/{month}/{slug}/`",
+            )
+        })?;
+        if raw.paginate == 0 || raw.feed_limit == 0 {
+            return Err(invalid(
+                "paginate and feed_limit must be at least 1".into(),
+                "leave them out for the defaults (10 and 20)",
+            ));
+        }
         if raw.output_dir.as_os_str().is_empty() {
             return Err(invalid(
                 "output_dir is empty".into(),
@@ -138,6 +183,10 @@ impl Config {
             timezone,
             output_dir: raw.output_dir,
             default_language_in_subdir: raw.default_language_in_subdir,
+            permalink: raw.permalink,
+            paginate: raw.paginate,
+            feed_limit: raw.feed_limit,
+            author: raw.author,
         })
     }
 
@@ -182,13 +231,68 @@ impl Config {
     /// Markdown rendering rules come with the binary.
     pub fn content_settings(&self) -> String {
         format!(
-            "folio {}; timezone {}; default_language {}; default_language_in_subdir {}",
+            "folio {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}",
             env!("CARGO_PKG_VERSION"),
             self.timezone_name,
             self.default_language,
-            self.default_language_in_subdir
+            self.default_language_in_subdir,
+            self.permalink,
         )
     }
+}
+
+/// A permalink starts and ends with `/`, holds `{slug}`, and names only the
+/// fields it can be given.
+fn check_permalink(pattern: &str) -> Result<(), String> {
+    if !pattern.starts_with('/') || !pattern.ends_with('/') {
+        return Err("must start and end with `/`".into());
+    }
+    if !pattern.contains("{slug}") {
+        return Err("must contain `{slug}`, or two posts would share a URL".into());
+    }
+    let mut rest = pattern;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            return Err("has an unclosed `{`".into());
+        };
+        let field = &rest[open + 1..open + close];
+        if !PERMALINK_FIELDS.contains(&field) {
+            return Err(format!(
+                "names `{{{field}}}`; the fields are {}",
+                PERMALINK_FIELDS
+                    .iter()
+                    .map(|f| format!("{{{f}}}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        rest = &rest[open + close + 1..];
+    }
+    if pattern.split('/').any(|s| s == "." || s == "..") {
+        return Err("must not contain `.` or `..` segments".into());
+    }
+    Ok(())
+}
+
+/// What a URL path segment keeps as is: RFC 3986's unreserved characters.
+const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// The one URL rule: a file is named with the Unicode text itself, and every
+/// link to it is the percent-encoded UTF-8 of that text.
+pub fn encode_segment(segment: &str) -> String {
+    percent_encoding::utf8_percent_encode(segment, SEGMENT).to_string()
+}
+
+/// The Unicode segment behind an encoded one; `None` if it is not UTF-8.
+pub fn decode_segment(segment: &str) -> Option<String> {
+    percent_encoding::percent_decode_str(segment)
+        .decode_utf8()
+        .ok()
+        .map(|s| s.into_owned())
 }
 
 /// The text direction of a language, from its primary subtag.
@@ -283,6 +387,40 @@ title = "T (fr)"
         assert!(!is_language_code(""));
         let text = MINIMAL.replace("[languages.fr]", "[languages.\"..\"]");
         assert!(parse(&text).is_err());
+    }
+
+    #[test]
+    fn permalinks_are_checked() {
+        for good in [
+            "/{lang}/posts/{slug}/",
+            "/{lang}/{year}/{month}/{day}/{slug}/",
+            "/{slug}/",
+        ] {
+            assert!(check_permalink(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "/{lang}/posts/",
+            "{slug}/",
+            "/{slug}",
+            "/{slug}/{hour}/",
+            "/../{slug}/",
+            "/{slug/",
+        ] {
+            assert!(check_permalink(bad).is_err(), "{bad}");
+        }
+        let text = format!("permalink = \"/{{title}}/\"\n{MINIMAL}");
+        assert!(parse(&text).unwrap_err().to_string().contains("{title}"));
+    }
+
+    #[test]
+    fn segments_round_trip_through_percent_encoding() {
+        for text in ["hello-world", "京都の秋", "привет", "مرحبا", "a b", "100%"] {
+            let encoded = encode_segment(text);
+            assert!(encoded.is_ascii(), "{encoded}");
+            assert_eq!(decode_segment(&encoded).as_deref(), Some(text));
+        }
+        assert_eq!(encode_segment("京都"), "%E4%BA%AC%E9%83%BD");
+        assert_eq!(encode_segment("a.b_c~d-e"), "a.b_c~d-e");
     }
 
     #[test]

@@ -20,6 +20,7 @@
 pub mod config;
 pub mod discover;
 pub mod error;
+pub mod i18n;
 pub mod identify;
 pub mod index;
 pub mod parse;

@@ -33,6 +33,9 @@ enum Command {
         /// Publish drafts too.
         #[arg(long)]
         drafts: bool,
+        /// Publish posts dated in the future too.
+        #[arg(long)]
+        future: bool,
         /// Print the report as JSON, with the written and deleted paths.
         #[arg(long)]
         json: bool,
@@ -60,10 +63,18 @@ fn main() -> ExitCode {
             root,
             out,
             drafts,
+            future,
             json,
             threads,
             accept_date_changes,
-        } => build(root, out, drafts, json, threads, accept_date_changes),
+        } => build(
+            root,
+            out,
+            Publish { drafts, future },
+            json,
+            threads,
+            accept_date_changes,
+        ),
         Command::Id { file, root } => id(root, file),
     };
     match result {
@@ -75,10 +86,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// Which unpublished posts to publish anyway.
+struct Publish {
+    drafts: bool,
+    future: bool,
+}
+
 fn build(
     root: PathBuf,
     out: Option<PathBuf>,
-    drafts: bool,
+    publish: Publish,
     json: bool,
     threads: Option<usize>,
     accept_date_changes: bool,
@@ -87,7 +104,8 @@ fn build(
     let bar = std::io::stderr().is_terminal().then(progress_bar);
     let options = BuildOptions {
         out_dir: out,
-        drafts,
+        drafts: publish.drafts,
+        future: publish.future,
         threads,
         accept_date_changes,
         progress: bar.clone().map(|bar| {
@@ -108,6 +126,9 @@ fn build(
         bar.finish_and_clear();
     }
     let report = result?;
+    for warning in &report.warnings {
+        eprintln!("warning: {warning}");
+    }
     if json {
         println!(
             "{}",

@@ -204,7 +204,7 @@ pub fn parse(
         .unwrap_or_else(|| source.key.clone());
 
     let (body_html, summary) = render_markdown(front.body);
-    let url = document_url(config, source.kind, &source.lang, &source.key, &slug);
+    let url = document_url(config, source.kind, &source.lang, &source.key, &slug, id_ms);
     Ok(Parsed {
         record: Record {
             id,
@@ -232,19 +232,55 @@ pub fn parse(
     })
 }
 
-/// The URL of a document: posts at `<lang root>posts/<slug>/`, pages at
-/// `<lang root><section>/<slug>/`.
-pub fn document_url(config: &Config, kind: Kind, lang: &str, key: &str, slug: &str) -> String {
-    let root = config.language_root(lang);
-    let section = match kind {
-        Kind::Post => "posts",
-        Kind::Page => key.rsplit_once('/').map_or("", |(dir, _)| dir),
-    };
-    if section.is_empty() {
-        format!("{root}{slug}/")
-    } else {
-        format!("{root}{section}/{slug}/")
+/// The URL of a document, percent-encoded: posts by the site's permalink
+/// pattern, pages at `<lang root><section>/<slug>/`.
+pub fn document_url(
+    config: &Config,
+    kind: Kind,
+    lang: &str,
+    key: &str,
+    slug: &str,
+    published_ms: i64,
+) -> String {
+    let slug = crate::config::encode_segment(slug);
+    match kind {
+        Kind::Post => {
+            let at_root = lang == config.default_language && !config.default_language_in_subdir;
+            let date = jiff::Timestamp::from_millisecond(published_ms)
+                .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
+                .to_zoned_datetime(config.timezone.clone());
+            let url = config
+                .permalink
+                .replace("{lang}", if at_root { "" } else { lang })
+                .replace("{year}", &format!("{:04}", date.year()))
+                .replace("{month}", &format!("{:02}", date.month()))
+                .replace("{day}", &format!("{:02}", date.day()))
+                .replace("{slug}", &slug);
+            collapse_slashes(&url)
+        }
+        Kind::Page => {
+            let mut url = config.language_root(lang);
+            if let Some((section, _)) = key.rsplit_once('/') {
+                for part in section.split('/') {
+                    url.push_str(&crate::config::encode_segment(part));
+                    url.push('/');
+                }
+            }
+            url.push_str(&slug);
+            url.push('/');
+            url
+        }
     }
+}
+
+fn collapse_slashes(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        if !(c == '/' && out.ends_with('/')) {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn syntax(line: Option<usize>, message: &str, help: &str) -> ParseError {
@@ -882,6 +918,33 @@ mod tests {
         assert_eq!(parsed.record.url, "/about/");
         let parsed = run("fr/docs/setup.md", "---\ntitle: Setup\n---\n").unwrap();
         assert_eq!(parsed.record.url, "/fr/docs/setup/");
+    }
+
+    #[test]
+    fn urls_follow_the_permalink_and_percent_encode_unicode() {
+        let mut config = config("Asia/Tokyo");
+        config.permalink = "/{lang}/{year}/{month}/{day}/{slug}/".into();
+        let ms = "2024-05-01T20:00:00Z"
+            .parse::<jiff::Timestamp>()
+            .unwrap()
+            .as_millisecond();
+        assert_eq!(
+            document_url(&config, Kind::Post, "en", "posts/x", "x", ms),
+            "/2024/05/02/x/"
+        );
+        assert_eq!(
+            document_url(&config, Kind::Post, "fr", "posts/x", "été", ms),
+            "/fr/2024/05/02/%C3%A9t%C3%A9/"
+        );
+        config.default_language_in_subdir = true;
+        assert_eq!(
+            document_url(&config, Kind::Post, "en", "posts/x", "x", ms),
+            "/en/2024/05/02/x/"
+        );
+        assert_eq!(
+            document_url(&config, Kind::Page, "fr", "guides/démarrer", "démarrer", 0),
+            "/fr/guides/d%C3%A9marrer/"
+        );
     }
 
     #[test]

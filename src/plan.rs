@@ -1,11 +1,13 @@
 //! Which pages the site has, what each one is rendered from, and which of
 //! them must be rendered again.
 //!
-//! Owns the site's page model (a page per visible document, a home per
-//! language), URLs turned into output paths, and fingerprints: the hash of a
-//! page's template closure and of its exact context, where a body is stood in
-//! for by its source hash. A page whose fingerprint is unchanged and whose
-//! output file is intact is not rendered.
+//! Owns the site's page model: a page per visible document, and per language
+//! a paginated home, tag pages, an Atom feed; a sitemap and robots.txt for
+//! the site; translations, `hreflang` alternates and the language switcher;
+//! URLs turned into output paths; and fingerprints: the hash of a page's
+//! template closure and of its exact context, where a body is stood in for by
+//! its source hash. A page whose fingerprint is unchanged and whose output
+//! file is intact is not rendered.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -13,13 +15,17 @@ use std::path::PathBuf;
 
 use jiff::Timestamp;
 use sha2::{Digest, Sha256};
+use unicode_normalization::UnicodeNormalization;
 
-use crate::config::{Config, text_direction};
+use crate::config::{Config, encode_segment, text_direction};
 use crate::discover::Kind;
 use crate::error::{Error, Problem, ProblemKind};
+use crate::i18n::{I18n, Strings};
+use crate::identify::format_ms;
 use crate::parse::{Record, hex};
 use crate::render::{
-    Context, LangView, LanguageLink, ListItem, PageView, PostView, SiteView, Theme, Translation,
+    Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
+    Paginator, PostView, SiteView, SitemapEntry, SwitchLink, TagLink, Theme,
 };
 
 /// A path relative to the output folder, `/`-separated, that cannot leave it:
@@ -36,14 +42,25 @@ impl OutputPath {
         confined.then(|| OutputPath(path.to_owned()))
     }
 
-    /// The file a page at `url` (`/fr/posts/x/`) is written to.
+    /// The file a page at `url` (`/fr/posts/x/`, percent-encoded) is
+    /// written to: its segments decoded, then `index.html`. A URL ending in
+    /// a file name (`/fr/atom.xml`) is that file.
     pub fn for_url(url: &str) -> Option<OutputPath> {
-        let dir = url.trim_matches('/');
-        if dir.is_empty() {
-            OutputPath::new("index.html")
-        } else {
-            OutputPath::new(&format!("{dir}/index.html"))
+        let parts: Vec<&str> = url.strip_prefix('/')?.split('/').collect();
+        let (last, dirs) = parts.split_last()?;
+        let mut segments = Vec::with_capacity(parts.len());
+        for dir in dirs {
+            segments.push(crate::config::decode_segment(dir)?);
         }
+        segments.push(if last.is_empty() {
+            "index.html".to_owned()
+        } else {
+            crate::config::decode_segment(last)?
+        });
+        if segments.iter().any(|s| s.contains('/')) {
+            return None;
+        }
+        OutputPath::new(&segments.join("/"))
     }
 
     pub fn as_str(&self) -> &str {
@@ -57,7 +74,7 @@ impl fmt::Display for OutputPath {
     }
 }
 
-/// One output page.
+/// One output file.
 pub struct Page<'a> {
     pub output: OutputPath,
     pub template: &'static str,
@@ -67,14 +84,31 @@ pub struct Page<'a> {
     pub fingerprint: String,
 }
 
-/// Per-language views shared by every page of that language.
-pub struct Views {
-    sites: BTreeMap<String, SiteView>,
-    langs: BTreeMap<String, LangView>,
+/// Which documents are published.
+#[derive(Debug, Clone, Copy)]
+pub struct Visibility {
+    pub drafts: bool,
+    pub future: bool,
+    /// Posts dated after this (Unix ms) are future posts.
+    pub now_ms: i64,
 }
 
-impl Views {
-    pub fn new(config: &Config) -> Views {
+impl Visibility {
+    pub fn shows(&self, record: &Record) -> bool {
+        (self.drafts || !record.draft)
+            && (self.future || record.kind == Kind::Page || record.published_at <= self.now_ms)
+    }
+}
+
+/// Per-language views shared by every page of that language.
+pub struct Views<'i> {
+    sites: BTreeMap<String, SiteView>,
+    langs: BTreeMap<String, LangView>,
+    i18n: &'i I18n,
+}
+
+impl<'i> Views<'i> {
+    pub fn new(config: &Config, i18n: &'i I18n) -> Views<'i> {
         let languages: Vec<LanguageLink> = config
             .ordered_languages()
             .map(|(code, lang)| LanguageLink {
@@ -104,49 +138,213 @@ impl Views {
                     code: code.clone(),
                     name: lang.name.clone(),
                     dir: text_direction(code),
+                    home_url: config.language_root(code),
+                    tags_url: tags_url(config, code),
                 };
                 (code.clone(), view)
             })
             .collect();
-        Views { sites, langs }
+        Views { sites, langs, i18n }
     }
 }
 
-/// Lists every page of the site. `records` are all current documents;
-/// drafts are left out unless `drafts`.
-pub fn pages<'a>(
-    config: &Config,
-    views: &'a Views,
-    theme: &Theme,
-    records: &[Record],
-    drafts: bool,
-) -> Result<Vec<Page<'a>>, Error> {
-    let visible: Vec<usize> = (0..records.len())
-        .filter(|&i| drafts || !records[i].draft)
-        .collect();
-    let language_order: HashMap<&str, usize> = config
-        .ordered_languages()
-        .enumerate()
-        .map(|(i, (code, _))| (code.as_str(), i))
-        .collect();
-    let mut groups: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
-    for &i in &visible {
-        let r = &records[i];
-        groups
-            .entry((r.kind, r.translation_key.as_str()))
-            .or_default()
-            .push(i);
+/// The URLs of a language's generated pages.
+fn home_url(config: &Config, lang: &str, page: usize) -> String {
+    let root = config.language_root(lang);
+    if page <= 1 {
+        root
+    } else {
+        format!("{root}page/{page}/")
     }
-    for members in groups.values_mut() {
-        members.sort_by_key(|&i| language_order.get(records[i].lang.as_str()).copied());
+}
+
+fn tags_url(config: &Config, lang: &str) -> String {
+    format!("{}tags/", config.language_root(lang))
+}
+
+fn tag_url(config: &Config, lang: &str, slug: &str, page: usize) -> String {
+    let base = format!("{}{}/", tags_url(config, lang), encode_segment(slug));
+    if page <= 1 {
+        base
+    } else {
+        format!("{base}page/{page}/")
+    }
+}
+
+pub fn feed_url(config: &Config, lang: &str) -> String {
+    format!("{}atom.xml", config.language_root(lang))
+}
+
+/// A tag's URL segment: lowercase, white space and URL-breaking characters
+/// turned into dashes, NFC.
+pub fn tag_slug(name: &str) -> String {
+    let mut slug = String::new();
+    for c in name.nfc().flat_map(char::to_lowercase) {
+        if c.is_whitespace() || matches!(c, '/' | '\\' | '?' | '#' | '%') || c.is_control() {
+            if !slug.ends_with('-') {
+                slug.push('-');
+            }
+        } else {
+            slug.push(c);
+        }
+    }
+    let slug = slug.trim_matches(|c| c == '-' || c == '.');
+    if slug.is_empty() {
+        "tag".to_owned()
+    } else {
+        slug.to_owned()
+    }
+}
+
+/// The site seen from one build: what is visible, in which order, and how
+/// documents relate.
+struct Model<'r> {
+    records: &'r [Record],
+    /// Visible posts per language, newest first.
+    posts_by_lang: BTreeMap<&'r str, Vec<usize>>,
+    /// Visible documents by (kind, translation key), in language order.
+    groups: HashMap<(Kind, &'r str), Vec<usize>>,
+    /// Tags per language: slug → (shown name, visible posts newest first).
+    tags_by_lang: BTreeMap<&'r str, BTreeMap<String, (String, Vec<usize>)>>,
+    visible: Vec<usize>,
+}
+
+impl<'r> Model<'r> {
+    fn new(config: &Config, records: &'r [Record], visibility: Visibility) -> Model<'r> {
+        let language_order: HashMap<&str, usize> = config
+            .ordered_languages()
+            .enumerate()
+            .map(|(i, (code, _))| (code.as_str(), i))
+            .collect();
+        let visible: Vec<usize> = (0..records.len())
+            .filter(|&i| visibility.shows(&records[i]))
+            .collect();
+        let mut groups: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
+        let mut posts_by_lang: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for &i in &visible {
+            let r = &records[i];
+            groups
+                .entry((r.kind, r.translation_key.as_str()))
+                .or_default()
+                .push(i);
+            if r.kind == Kind::Post {
+                posts_by_lang.entry(r.lang.as_str()).or_default().push(i);
+            }
+        }
+        for members in groups.values_mut() {
+            members.sort_by_key(|&i| language_order.get(records[i].lang.as_str()).copied());
+        }
+        for posts in posts_by_lang.values_mut() {
+            posts.sort_by(|&a, &b| {
+                let (a, b) = (&records[a], &records[b]);
+                b.published_at
+                    .cmp(&a.published_at)
+                    .then_with(|| a.slug.cmp(&b.slug))
+            });
+        }
+        let mut tags_by_lang: BTreeMap<&str, BTreeMap<String, (String, Vec<usize>)>> =
+            BTreeMap::new();
+        for (lang, posts) in &posts_by_lang {
+            let tags = tags_by_lang.entry(lang).or_default();
+            for &i in posts {
+                for name in &records[i].tags {
+                    let entry = tags
+                        .entry(tag_slug(name))
+                        .or_insert_with(|| (name.clone(), Vec::new()));
+                    // Spellings that share a slug show as the smallest one,
+                    // whatever order the posts come in.
+                    if *name < entry.0 {
+                        entry.0 = name.clone();
+                    }
+                    entry.1.push(i);
+                }
+            }
+        }
+        Model {
+            records,
+            posts_by_lang,
+            groups,
+            tags_by_lang,
+            visible,
+        }
     }
 
-    let mut pages = Vec::new();
-    let mut claimed: HashMap<OutputPath, PathBuf> = HashMap::new();
-    let mut problems = Vec::new();
-    let mut claim = |output: &OutputPath, by: &str, problems: &mut Vec<Problem>| {
-        if let Some(other) = claimed.insert(output.clone(), PathBuf::from(by)) {
-            problems.push(Problem::new(
+    fn translations_of(&self, i: usize) -> &[usize] {
+        let r = &self.records[i];
+        &self.groups[&(r.kind, r.translation_key.as_str())]
+    }
+}
+
+/// Builds every page of the site. `records` are all current documents.
+pub fn pages<'a>(
+    config: &Config,
+    views: &'a Views<'_>,
+    theme: &Theme,
+    records: &[Record],
+    visibility: Visibility,
+) -> Result<Vec<Page<'a>>, Error> {
+    let model = Model::new(config, records, visibility);
+    let mut builder = Builder {
+        config,
+        views,
+        pages: Vec::new(),
+        claimed: HashMap::new(),
+        problems: Vec::new(),
+    };
+
+    for (code, _) in config.ordered_languages() {
+        builder.language_pages(&model, code);
+    }
+    for &i in &model.visible {
+        builder.document_page(&model, i);
+    }
+    builder.site_pages();
+
+    let Builder {
+        mut pages,
+        mut problems,
+        ..
+    } = builder;
+    if !problems.is_empty() {
+        problems.sort_by(|a, b| a.path.cmp(&b.path));
+        return Err(Error::Content(problems));
+    }
+    for page in &mut pages {
+        page.fingerprint = fingerprint(theme, page.template, &page.context);
+    }
+    Ok(pages)
+}
+
+struct Builder<'c, 'a> {
+    config: &'c Config,
+    views: &'a Views<'a>,
+    pages: Vec<Page<'a>>,
+    claimed: HashMap<OutputPath, PathBuf>,
+    problems: Vec<Problem>,
+}
+
+impl<'a> Builder<'_, 'a> {
+    fn push(
+        &mut self,
+        by: &str,
+        url: &str,
+        template: &'static str,
+        context: Context<'a>,
+        body_of: Option<usize>,
+    ) {
+        let Some(output) = OutputPath::for_url(url) else {
+            self.problems.push(Problem::new(
+                by,
+                None,
+                ProblemKind::Syntax {
+                    message: format!("the URL {url} would leave the output folder"),
+                    help: "change the slug".into(),
+                },
+            ));
+            return;
+        };
+        if let Some(other) = self.claimed.insert(output.clone(), PathBuf::from(by)) {
+            self.problems.push(Problem::new(
                 by,
                 None,
                 ProblemKind::OutputCollision {
@@ -154,50 +352,254 @@ pub fn pages<'a>(
                     other,
                 },
             ));
+            return;
         }
-    };
+        self.pages.push(Page {
+            output,
+            template,
+            context,
+            body_of,
+            fingerprint: String::new(),
+        });
+    }
 
-    for &i in &visible {
-        let record = &records[i];
-        let (Some(site), Some(lang)) =
-            (views.sites.get(&record.lang), views.langs.get(&record.lang))
-        else {
-            continue;
-        };
-        let Some(output) = OutputPath::for_url(&record.url) else {
-            problems.push(Problem::new(
-                &record.source.path,
-                None,
-                ProblemKind::Syntax {
-                    message: format!("the URL {} would leave the output folder", record.url),
-                    help: "change the slug".into(),
-                },
-            ));
-            continue;
-        };
-        claim(&output, &record.source.path, &mut problems);
-        let translations = groups[&(record.kind, record.translation_key.as_str())]
-            .iter()
-            .filter(|&&j| j != i)
-            .map(|&j| Translation {
-                code: records[j].lang.clone(),
-                name: config.languages[&records[j].lang].name.clone(),
-                url: records[j].url.clone(),
-                title: records[j].title.clone(),
+    /// The common part of a context. `alternates` are the page's versions,
+    /// itself included; the switcher falls back to each language's home.
+    fn context(&self, lang: &str, url: String, alternates: Vec<Alternate>) -> Context<'a> {
+        let config = self.config;
+        let x_default = (alternates.len() > 1).then(|| {
+            alternates
+                .iter()
+                .find(|a| a.code == config.default_language)
+                .map_or_else(
+                    || config.language_root(&config.default_language),
+                    |a| a.url.clone(),
+                )
+        });
+        let switcher = config
+            .ordered_languages()
+            .map(|(code, language)| {
+                let translation = alternates.iter().find(|a| a.code == *code);
+                SwitchLink {
+                    code: code.clone(),
+                    name: language.name.clone(),
+                    url: translation.map_or_else(|| config.language_root(code), |a| a.url.clone()),
+                    current: code == lang,
+                    translated: translation.is_some(),
+                }
             })
             .collect();
-        let mut context = Context {
-            site,
-            lang,
-            url: record.url.clone(),
-            translations,
+        Context {
+            site: &self.views.sites[lang],
+            lang: &self.views.langs[lang],
+            i18n: &self.views.i18n.strings(lang).text,
+            feed_url: feed_url(config, lang),
+            url,
+            alternates,
+            x_default,
+            switcher,
             post: None,
             page: None,
             posts: None,
+            paginator: None,
+            tag: None,
+            tags: None,
+            feed: None,
+            entries: None,
+            sitemap: None,
+        }
+    }
+
+    /// The same generated page in every language, for `hreflang`.
+    fn every_language(&self, url_of: impl Fn(&str) -> String) -> Vec<Alternate> {
+        self.config
+            .ordered_languages()
+            .map(|(code, _)| Alternate {
+                code: code.clone(),
+                url: url_of(code),
+            })
+            .collect()
+    }
+
+    fn language_pages(&mut self, model: &Model<'_>, lang: &str) {
+        let config = self.config;
+        let strings = self.views.i18n.strings(lang);
+        let empty = Vec::new();
+        let posts = model.posts_by_lang.get(lang).unwrap_or(&empty);
+        let tags = model.tags_by_lang.get(lang);
+        let tag_links =
+            |indices: &[usize]| -> Vec<TagLink> { tag_links(config, tags, model.records, indices) };
+
+        // Home, paginated.
+        let chunks: Vec<&[usize]> = if posts.is_empty() {
+            vec![&[]]
+        } else {
+            posts.chunks(config.paginate).collect()
         };
+        for (n, chunk) in chunks.iter().enumerate() {
+            let page = n + 1;
+            let url = home_url(config, lang, page);
+            let alternates = if page == 1 {
+                self.every_language(|code| home_url(config, code, 1))
+            } else {
+                vec![Alternate {
+                    code: lang.to_owned(),
+                    url: url.clone(),
+                }]
+            };
+            let mut context = self.context(lang, url.clone(), alternates);
+            context.posts = Some(
+                chunk
+                    .iter()
+                    .map(|&i| list_item(config, strings, &model.records[i], tag_links(&[i])))
+                    .collect(),
+            );
+            context.paginator = Some(paginator(page, chunks.len(), |p| home_url(config, lang, p)));
+            self.push(
+                &format!("(home of {lang}, page {page})"),
+                &url,
+                "list.html",
+                context,
+                None,
+            );
+        }
+
+        // Tags: an index, and a paginated list per tag.
+        let url = tags_url(config, lang);
+        let alternates = self.every_language(|code| tags_url(config, code));
+        let mut context = self.context(lang, url.clone(), alternates);
+        context.tags = Some(
+            tags.into_iter()
+                .flatten()
+                .map(|(slug, (name, posts))| TagLink {
+                    name: name.clone(),
+                    url: tag_url(config, lang, slug, 1),
+                    count: posts.len(),
+                })
+                .collect(),
+        );
+        self.push(
+            &format!("(tags of {lang})"),
+            &url,
+            "tags.html",
+            context,
+            None,
+        );
+        for (slug, (name, tagged)) in tags.into_iter().flatten() {
+            let chunks: Vec<&[usize]> = tagged.chunks(config.paginate).collect();
+            for (n, chunk) in chunks.iter().enumerate() {
+                let page = n + 1;
+                let url = tag_url(config, lang, slug, page);
+                let alternates = vec![Alternate {
+                    code: lang.to_owned(),
+                    url: url.clone(),
+                }];
+                let mut context = self.context(lang, url.clone(), alternates);
+                context.tag = Some(TagLink {
+                    name: name.clone(),
+                    url: tag_url(config, lang, slug, 1),
+                    count: tagged.len(),
+                });
+                context.posts = Some(
+                    chunk
+                        .iter()
+                        .map(|&i| list_item(config, strings, &model.records[i], tag_links(&[i])))
+                        .collect(),
+                );
+                context.paginator = Some(paginator(page, chunks.len(), |p| {
+                    tag_url(config, lang, slug, p)
+                }));
+                self.push(
+                    &format!("(tag `{name}` of {lang}, page {page})"),
+                    &url,
+                    "list.html",
+                    context,
+                    None,
+                );
+            }
+        }
+
+        // The Atom feed.
+        let url = feed_url(config, lang);
+        let entries: Vec<FeedEntry> = posts
+            .iter()
+            .take(config.feed_limit)
+            .map(|&i| {
+                let r = &model.records[i];
+                FeedEntry {
+                    id: format!("urn:uuid:{}", r.id.to_uuid()),
+                    title: r.title.clone(),
+                    url: format!("{}{}", config.base_url, r.url),
+                    published: format_ms(r.published_at),
+                    updated: format_ms(r.updated_at.unwrap_or(r.published_at)),
+                    summary: r.summary.clone(),
+                    tags: r.tags.clone(),
+                }
+            })
+            .collect();
+        let updated = posts
+            .iter()
+            .take(config.feed_limit)
+            .map(|&i| {
+                let r = &model.records[i];
+                r.updated_at.unwrap_or(r.published_at).max(r.published_at)
+            })
+            .max()
+            .unwrap_or(0);
+        let mut context = self.context(lang, url.clone(), Vec::new());
+        context.feed = Some(FeedView {
+            id: format!("{}{url}", config.base_url),
+            title: config.title_in(lang).to_owned(),
+            home_url: format!("{}{}", config.base_url, config.language_root(lang)),
+            updated: format_ms(updated),
+            author: config
+                .author
+                .clone()
+                .unwrap_or_else(|| config.title.clone()),
+        });
+        context.entries = Some(entries);
+        self.push(
+            &format!("(feed of {lang})"),
+            &url,
+            "atom.xml",
+            context,
+            None,
+        );
+    }
+
+    fn document_page(&mut self, model: &Model<'_>, i: usize) {
+        let config = self.config;
+        let record = &model.records[i];
+        let alternates = model
+            .translations_of(i)
+            .iter()
+            .map(|&j| Alternate {
+                code: model.records[j].lang.clone(),
+                url: model.records[j].url.clone(),
+            })
+            .collect();
+        let mut context = self.context(&record.lang, record.url.clone(), alternates);
         let template = match record.kind {
             Kind::Post => {
-                context.post = Some(post_view(config, record));
+                let strings = self.views.i18n.strings(&record.lang);
+                let siblings = &model.posts_by_lang[record.lang.as_str()];
+                let at = siblings.iter().position(|&j| j == i).unwrap_or(0);
+                let link = |j: Option<&usize>| {
+                    j.map(|&j| Link {
+                        title: model.records[j].title.clone(),
+                        url: model.records[j].url.clone(),
+                    })
+                };
+                let tags = tag_links(
+                    config,
+                    model.tags_by_lang.get(record.lang.as_str()),
+                    model.records,
+                    &[i],
+                );
+                let mut view = post_view(config, strings, record, tags);
+                view.newer = link(at.checked_sub(1).and_then(|k| siblings.get(k)));
+                view.older = link(siblings.get(at + 1));
+                context.post = Some(view);
                 "post.html"
             }
             Kind::Page => {
@@ -211,67 +613,73 @@ pub fn pages<'a>(
                 "page.html"
             }
         };
-        pages.push(Page {
-            output,
-            template,
-            context,
-            body_of: Some(i),
-            fingerprint: String::new(),
-        });
+        self.push(&record.source.path, &record.url, template, context, Some(i));
     }
 
-    for (code, _) in config.ordered_languages() {
-        let (site, lang) = (&views.sites[code], &views.langs[code]);
-        let mut posts: Vec<&Record> = visible
+    /// The sitemap (every HTML page with its alternates) and robots.txt.
+    fn site_pages(&mut self) {
+        let config = self.config;
+        let absolute = |url: &str| format!("{}{url}", config.base_url);
+        let mut entries: Vec<SitemapEntry> = self
+            .pages
             .iter()
-            .map(|&i| &records[i])
-            .filter(|r| r.kind == Kind::Post && r.lang == *code)
-            .collect();
-        posts.sort_by(|a, b| {
-            b.published_at
-                .cmp(&a.published_at)
-                .then_with(|| a.slug.cmp(&b.slug))
-        });
-        let url = config.language_root(code);
-        let Some(output) = OutputPath::for_url(&url) else {
-            continue;
-        };
-        claim(&output, &format!("(home of {code})"), &mut problems);
-        let translations = config
-            .ordered_languages()
-            .filter(|(other, _)| *other != code)
-            .map(|(other, language)| Translation {
-                code: other.clone(),
-                name: language.name.clone(),
-                url: config.language_root(other),
-                title: config.title_in(other).to_owned(),
+            .filter(|p| p.template.ends_with(".html"))
+            .map(|p| SitemapEntry {
+                loc: absolute(&p.context.url),
+                alternates: p
+                    .context
+                    .alternates
+                    .iter()
+                    .filter(|_| p.context.alternates.len() > 1)
+                    .map(|a| Alternate {
+                        code: a.code.clone(),
+                        url: absolute(&a.url),
+                    })
+                    .collect(),
+                x_default: p.context.x_default.as_deref().map(absolute),
             })
             .collect();
-        pages.push(Page {
-            output,
-            template: "list.html",
-            context: Context {
-                site,
-                lang,
-                url,
-                translations,
-                post: None,
-                page: None,
-                posts: Some(posts.iter().map(|r| list_item(config, r)).collect()),
-            },
-            body_of: None,
-            fingerprint: String::new(),
-        });
+        entries.sort_by(|a, b| a.loc.cmp(&b.loc));
+        let lang = config.default_language.clone();
+        let mut context = self.context(&lang, "/sitemap.xml".to_owned(), Vec::new());
+        context.sitemap = Some(entries);
+        self.push("(sitemap)", "/sitemap.xml", "sitemap.xml", context, None);
+        let context = self.context(&lang, "/robots.txt".to_owned(), Vec::new());
+        self.push("(robots.txt)", "/robots.txt", "robots.txt", context, None);
     }
+}
 
-    if !problems.is_empty() {
-        problems.sort_by(|a, b| a.path.cmp(&b.path));
-        return Err(Error::Content(problems));
+fn paginator(current: usize, total: usize, url_of: impl Fn(usize) -> String) -> Paginator {
+    Paginator {
+        current,
+        total,
+        newer_url: (current > 1).then(|| url_of(current - 1)),
+        older_url: (current < total).then(|| url_of(current + 1)),
     }
-    for page in &mut pages {
-        page.fingerprint = fingerprint(theme, page.template, &page.context);
-    }
-    Ok(pages)
+}
+
+/// The tags of the posts at `indices`, linked to their language's tag pages.
+fn tag_links(
+    config: &Config,
+    tags: Option<&BTreeMap<String, (String, Vec<usize>)>>,
+    records: &[Record],
+    indices: &[usize],
+) -> Vec<TagLink> {
+    indices
+        .iter()
+        .flat_map(|&i| &records[i].tags)
+        .map(|name| {
+            let slug = tag_slug(name);
+            let count = tags
+                .and_then(|t| t.get(&slug))
+                .map_or(0, |(_, posts)| posts.len());
+            TagLink {
+                name: name.clone(),
+                url: tag_url(config, &records[indices[0]].lang, &slug, 1),
+                count,
+            }
+        })
+        .collect()
 }
 
 /// The hash of everything a page is rendered from.
@@ -300,50 +708,64 @@ impl std::io::Write for HashWriter<'_> {
     }
 }
 
-fn post_view(config: &Config, record: &Record) -> PostView {
-    let (date, date_iso) = display_dates(config, record.published_at);
-    let updated = record.updated_at.map(|ms| display_dates(config, ms));
+fn post_view(config: &Config, strings: &Strings, record: &Record, tags: Vec<TagLink>) -> PostView {
+    let date = DisplayDate::new(config, strings, record.published_at);
+    let updated = record
+        .updated_at
+        .map(|ms| DisplayDate::new(config, strings, ms));
     PostView {
         id: record.id.to_string(),
         title: record.title.clone(),
         slug: record.slug.clone(),
-        date,
-        date_iso,
-        updated: updated.as_ref().map(|(d, _)| d.clone()),
-        updated_iso: updated.map(|(_, iso)| iso),
-        tags: record.tags.clone(),
+        date: date.ymd,
+        date_display: date.display,
+        date_iso: date.iso,
+        updated: updated.as_ref().map(|d| d.ymd.clone()),
+        updated_display: updated.as_ref().map(|d| d.display.clone()),
+        updated_iso: updated.map(|d| d.iso),
+        tags,
         description: record.description.clone(),
         summary: record.summary.clone(),
         url: record.url.clone(),
+        newer: None,
+        older: None,
         source_hash: record.source.hash.clone(),
         content: None,
     }
 }
 
-fn list_item(config: &Config, record: &Record) -> ListItem {
-    let (date, date_iso) = display_dates(config, record.published_at);
+fn list_item(config: &Config, strings: &Strings, record: &Record, tags: Vec<TagLink>) -> ListItem {
+    let date = DisplayDate::new(config, strings, record.published_at);
     ListItem {
         title: record.title.clone(),
         url: record.url.clone(),
-        date,
-        date_iso,
+        date: date.ymd,
+        date_display: date.display,
+        date_iso: date.iso,
         summary: record.summary.clone(),
         description: record.description.clone(),
-        tags: record.tags.clone(),
+        tags,
     }
 }
 
-/// (`YYYY-MM-DD`, RFC 3339 with offset), both in the site time zone.
-fn display_dates(config: &Config, ms: i64) -> (String, String) {
-    match Timestamp::from_millisecond(ms) {
-        Ok(ts) => {
-            let zoned = ts.to_zoned_datetime(config.timezone.clone());
-            (
-                zoned.strftime("%Y-%m-%d").to_string(),
-                zoned.strftime("%Y-%m-%dT%H:%M:%S%:z").to_string(),
-            )
+/// A date in the site time zone: `YYYY-MM-DD`, the language's own format,
+/// and RFC 3339 with the offset.
+struct DisplayDate {
+    ymd: String,
+    display: String,
+    iso: String,
+}
+
+impl DisplayDate {
+    fn new(config: &Config, strings: &Strings, ms: i64) -> DisplayDate {
+        let zoned = Timestamp::from_millisecond(ms)
+            .unwrap_or(Timestamp::UNIX_EPOCH)
+            .to_zoned_datetime(config.timezone.clone());
+        DisplayDate {
+            ymd: zoned.strftime("%Y-%m-%d").to_string(),
+            display: strings.format_date(&zoned),
+            iso: zoned.strftime("%Y-%m-%dT%H:%M:%S%:z").to_string(),
         }
-        Err(_) => (String::new(), String::new()),
     }
 }
 
@@ -362,28 +784,50 @@ mod tests {
             OutputPath::for_url("/ja/posts/京都/").unwrap().as_str(),
             "ja/posts/京都/index.html"
         );
-        for bad in ["/../x/", "/a/../../b/", "/a//b/", "/./x/", "/a\\..\\b/"] {
+        assert_eq!(
+            OutputPath::for_url("/ja/posts/%E4%BA%AC%E9%83%BD/")
+                .unwrap()
+                .as_str(),
+            "ja/posts/京都/index.html"
+        );
+        assert_eq!(
+            OutputPath::for_url("/fr/atom.xml").unwrap().as_str(),
+            "fr/atom.xml"
+        );
+        for bad in [
+            "/../x/",
+            "/a/../../b/",
+            "/a//b/",
+            "/./x/",
+            "/a\\..\\b/",
+            "/%2E%2E/x/",
+            "/a%2Fb/",
+            "/%FF/",
+        ] {
             assert!(OutputPath::for_url(bad).is_none(), "{bad}");
         }
     }
 
     #[test]
-    fn dates_are_shown_in_the_site_time_zone() {
-        let config = Config::parse(
-            "title='t'\nbase_url='x'\ndefault_language='en'\ntimezone='Asia/Tokyo'\n[languages.en]\nname='E'\n",
-            std::path::Path::new("site.toml"),
-        )
-        .unwrap();
-        let ms = "2024-05-01T20:00:00Z"
-            .parse::<Timestamp>()
-            .unwrap()
-            .as_millisecond();
+    fn tag_slugs_are_lowercase_and_url_safe() {
+        assert_eq!(tag_slug("Rust"), "rust");
+        assert_eq!(tag_slug("Static sites"), "static-sites");
+        assert_eq!(tag_slug("a/b?c"), "a-b-c");
+        assert_eq!(tag_slug("多言語"), "多言語");
+        assert_eq!(tag_slug("../"), "tag");
+    }
+
+    #[test]
+    fn pagination_links_point_both_ways() {
+        let p = paginator(1, 3, |n| format!("/page/{n}/"));
         assert_eq!(
-            display_dates(&config, ms),
-            (
-                "2024-05-02".to_owned(),
-                "2024-05-02T05:00:00+09:00".to_owned()
-            )
+            (p.newer_url, p.older_url.as_deref()),
+            (None, Some("/page/2/"))
+        );
+        let p = paginator(3, 3, |n| format!("/page/{n}/"));
+        assert_eq!(
+            (p.newer_url.as_deref(), p.older_url),
+            (Some("/page/2/"), None)
         );
     }
 }

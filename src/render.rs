@@ -26,6 +26,10 @@ const DEFAULT_THEME: &[(&str, &str)] = &[
     ("post.html", include_str!("../templates/post.html")),
     ("list.html", include_str!("../templates/list.html")),
     ("page.html", include_str!("../templates/page.html")),
+    ("tags.html", include_str!("../templates/tags.html")),
+    ("atom.xml", include_str!("../templates/atom.xml")),
+    ("sitemap.xml", include_str!("../templates/sitemap.xml")),
+    ("robots.txt", include_str!("../templates/robots.txt")),
 ];
 
 /// Where a template's text came from, for error messages.
@@ -122,6 +126,7 @@ impl Theme {
     pub fn environment(&self) -> Result<Environment<'_>, Error> {
         let mut env = Environment::new();
         env.set_formatter(escape_html_text);
+        env.add_function("t", translate);
         for (name, (text, _)) in &self.sources {
             env.add_template(name, text)
                 .map_err(|e| self.template_error(&e))?;
@@ -277,15 +282,39 @@ pub struct LangView {
     pub code: String,
     pub name: String,
     pub dir: &'static str,
+    pub home_url: String,
+    pub tags_url: String,
 }
 
-/// Another language's version of the page.
+/// A version of the page in a language (for `hreflang`), itself included.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Translation {
+pub struct Alternate {
+    pub code: String,
+    pub url: String,
+}
+
+/// One entry of the language switcher: the page's own translation, or that
+/// language's home when there is none.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SwitchLink {
     pub code: String,
     pub name: String,
     pub url: String,
+    pub current: bool,
+    pub translated: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Link {
     pub title: String,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TagLink {
+    pub name: String,
+    pub url: String,
+    pub count: usize,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -293,14 +322,20 @@ pub struct PostView {
     pub id: String,
     pub title: String,
     pub slug: String,
+    /// `YYYY-MM-DD` in the site time zone.
     pub date: String,
+    /// In the language's own format, month names included.
+    pub date_display: String,
     pub date_iso: String,
     pub updated: Option<String>,
+    pub updated_display: Option<String>,
     pub updated_iso: Option<String>,
-    pub tags: Vec<String>,
+    pub tags: Vec<TagLink>,
     pub description: Option<String>,
     pub summary: String,
     pub url: String,
+    pub newer: Option<Link>,
+    pub older: Option<Link>,
     /// Stands in for the body in the fingerprint: the body is a function of
     /// the source bytes this hashes.
     pub source_hash: String,
@@ -324,25 +359,81 @@ pub struct ListItem {
     pub title: String,
     pub url: String,
     pub date: String,
+    pub date_display: String,
     pub date_iso: String,
     pub summary: String,
     pub description: Option<String>,
+    pub tags: Vec<TagLink>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Paginator {
+    pub current: usize,
+    pub total: usize,
+    pub newer_url: Option<String>,
+    pub older_url: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FeedView {
+    /// The feed's own absolute URL, which is also its Atom id.
+    pub id: String,
+    pub title: String,
+    pub home_url: String,
+    pub updated: String,
+    pub author: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FeedEntry {
+    /// `urn:uuid:` + the post's id: stable across edits.
+    pub id: String,
+    pub title: String,
+    pub url: String,
+    pub published: String,
+    pub updated: String,
+    pub summary: String,
     pub tags: Vec<String>,
 }
 
-/// The whole context of one page.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SitemapEntry {
+    pub loc: String,
+    pub alternates: Vec<Alternate>,
+    pub x_default: Option<String>,
+}
+
+/// The whole context of one page. Every page has the common part; the
+/// optional parts depend on its template.
 #[derive(Debug, Clone, Serialize)]
 pub struct Context<'a> {
     pub site: &'a SiteView,
     pub lang: &'a LangView,
+    /// The language's words, reached through `t("key")`.
+    pub i18n: &'a BTreeMap<String, String>,
     pub url: String,
-    pub translations: Vec<Translation>,
+    pub feed_url: String,
+    pub alternates: Vec<Alternate>,
+    pub x_default: Option<String>,
+    pub switcher: Vec<SwitchLink>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub post: Option<PostView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<PageView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub posts: Option<Vec<ListItem>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paginator: Option<Paginator>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<TagLink>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<TagLink>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feed: Option<FeedView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entries: Option<Vec<FeedEntry>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sitemap: Option<Vec<SitemapEntry>>,
 }
 
 impl Context<'_> {
@@ -354,6 +445,23 @@ impl Context<'_> {
             page.content = Some(html);
         }
     }
+}
+
+/// `t("key")`: the word for `key` in the page's language, from the `i18n`
+/// table of its context (so the fingerprint covers it).
+fn translate(state: &State, key: &str) -> Result<Value, minijinja::Error> {
+    let text = state
+        .lookup("i18n")
+        .and_then(|table| table.get_attr(key).ok())
+        .filter(|v| !v.is_undefined() && !v.is_none());
+    text.ok_or_else(|| {
+        minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            format!(
+                "no i18n text for `{key}` in any language; add `{key} = \"…\"` to i18n/<lang>.toml"
+            ),
+        )
+    })
 }
 
 #[cfg(test)]

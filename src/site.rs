@@ -21,10 +21,11 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::discover::{self, CONTENT_DIR, Source, Stat};
 use crate::error::{Error, Problem, ProblemKind};
+use crate::i18n::I18n;
 use crate::identify::{self, PostId, TimezoneChange};
 use crate::index::{Changes, Index, OutputRow};
 use crate::parse::{self, Parsed, Record};
-use crate::plan::{self, OutputPath, Views};
+use crate::plan::{self, OutputPath, Views, Visibility};
 use crate::render::{TEMPLATES_DIR, Theme};
 use crate::write::{self, Rendered};
 
@@ -85,6 +86,13 @@ pub struct BuildOptions {
     /// Worker threads; rayon's default (one per core) when `None`. The output
     /// is byte-identical whatever the number.
     pub threads: Option<usize>,
+    /// Publish posts dated in the future too.
+    pub future: bool,
+    /// The moment (Unix ms) after which a post is in the future. When
+    /// `None`: `SOURCE_DATE_EPOCH` (seconds) if set, else the system clock.
+    /// This is the only use of the clock, and it decides which posts are
+    /// published, never what a page says.
+    pub now_ms: Option<i64>,
     /// Accept changed publication dates: the post gets a new id and its old
     /// row is replaced. For dates that were never published.
     pub accept_date_changes: bool,
@@ -97,6 +105,8 @@ impl fmt::Debug for BuildOptions {
             .field("out_dir", &self.out_dir)
             .field("index_path", &self.index_path)
             .field("drafts", &self.drafts)
+            .field("future", &self.future)
+            .field("now_ms", &self.now_ms)
             .field("threads", &self.threads)
             .field("accept_date_changes", &self.accept_date_changes)
             .field("progress", &self.progress.as_ref().map(|_| "…"))
@@ -122,6 +132,9 @@ pub struct BuildReport {
     /// Index rows inserted or updated, and deleted.
     pub rows_upserted: usize,
     pub rows_deleted: usize,
+    /// Things worth fixing that did not stop the build (a missing
+    /// translation of a theme word).
+    pub warnings: Vec<String>,
     /// Wall time of the build, for the summary line only: no output holds it.
     pub elapsed_ms: u64,
 }
@@ -278,8 +291,15 @@ impl Site {
         current.sort_by(|a, b| a.source.path.cmp(&b.source.path));
         let theme = Theme::load(&self.root)?;
         let env = theme.environment()?;
-        let views = Views::new(&self.config);
-        let mut pages = plan::pages(&self.config, &views, &theme, &current, options.drafts)?;
+        let i18n = I18n::load(&self.root, &self.config)?;
+        report.warnings = i18n.warnings.clone();
+        let views = Views::new(&self.config, &i18n);
+        let visibility = Visibility {
+            drafts: options.drafts,
+            future: options.future,
+            now_ms: options.now_ms.unwrap_or_else(now_ms),
+        };
+        let mut pages = plan::pages(&self.config, &views, &theme, &current, visibility)?;
         let produced: HashSet<&str> = pages.iter().map(|p| p.output.as_str()).collect();
         let stale: Vec<String> = snapshot
             .outputs
@@ -492,6 +512,15 @@ fn intact(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> bool {
             .filter(|m| m.is_file())
             .map(|m| Stat::of(&m))
             == row.stat
+}
+
+/// `SOURCE_DATE_EPOCH` (the reproducible-builds convention) or the clock.
+fn now_ms() -> i64 {
+    std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .map(|seconds| seconds.saturating_mul(1000))
+        .unwrap_or_else(|| jiff::Timestamp::now().as_millisecond())
 }
 
 fn absolute(path: &Path) -> Result<PathBuf, Error> {

@@ -59,7 +59,7 @@ fn editing_a_body_rewrites_that_post_and_only_the_pages_showing_its_summary() {
             .contains("Second paragraph, edited.")
     );
 
-    // The summary itself: the English home shows it too.
+    // The summary itself: the English home and feed show it too.
     let before = site.output_identities();
     site.write(
         "content/en/posts/hello-world.md",
@@ -72,7 +72,7 @@ fn editing_a_body_rewrites_that_post_and_only_the_pages_showing_its_summary() {
     let report = site.build();
     assert_eq!(
         report.written,
-        ["index.html", "posts/hello-world/index.html"]
+        ["atom.xml", "index.html", "posts/hello-world/index.html"]
     );
     assert_eq!(
         rewritten(&before, &site.output_identities()),
@@ -85,7 +85,7 @@ fn editing_a_body_rewrites_that_post_and_only_the_pages_showing_its_summary() {
 }
 
 #[test]
-fn editing_a_title_rewrites_its_translations_switchers() {
+fn editing_a_title_rewrites_the_pages_that_show_it() {
     let site = TestSite::with_posts();
     site.build();
     let before = site.output_identities();
@@ -98,15 +98,15 @@ fn editing_a_title_rewrites_its_translations_switchers() {
         ),
     );
     let report = site.build();
-    // The French post and home show the title; the English and Japanese
-    // versions link to it with its title.
+    // The post, the French home and feed show the title, and so does the
+    // link from its older neighbour; the switchers show language names only.
     assert_eq!(
         report.written,
         [
+            "fr/atom.xml",
             "fr/index.html",
             "fr/posts/hello-world/index.html",
-            "ja/posts/hello-world/index.html",
-            "posts/hello-world/index.html"
+            "fr/posts/third/index.html"
         ]
     );
     assert_eq!(
@@ -323,7 +323,7 @@ fn fresh_folders_give_byte_identical_output_with_one_or_four_threads() {
     })
     .unwrap();
     let (ta, tb) = (a.output_tree(), b.output_tree());
-    assert_eq!(ta.len(), 9);
+    assert_eq!(ta.len(), 19);
     assert_eq!(ta, tb);
     assert_eq!(a.content_rows(), b.content_rows());
 }

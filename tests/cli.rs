@@ -20,7 +20,7 @@ fn build_ends_with_one_summary_line() {
     let text = stdout(&out);
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(
-        text.starts_with("scanned 6 files: 6 parsed, 0 unchanged; 9 pages written, 0 deleted in "),
+        text.starts_with("scanned 6 files: 6 parsed, 0 unchanged; 19 pages written, 0 deleted in "),
         "{text}"
     );
     assert!(
@@ -47,7 +47,17 @@ fn json_report_lists_written_and_deleted_paths() {
         report["deleted"],
         serde_json::json!(["fr/posts/third/index.html"])
     );
-    assert_eq!(report["written"], serde_json::json!(["fr/index.html"]));
+    // The French home and feed listed it, its neighbour linked to it, the
+    // sitemap had it.
+    assert_eq!(
+        report["written"],
+        serde_json::json!([
+            "fr/atom.xml",
+            "fr/index.html",
+            "fr/posts/hello-world/index.html",
+            "sitemap.xml"
+        ])
+    );
     assert_eq!(report["scanned"], 5);
     assert_eq!(report["parsed"], 0);
 }
@@ -123,7 +133,7 @@ fn a_site_without_templates_uses_the_default_theme() {
     assert!(html.contains("<html lang=\"ja\" dir=\"ltr\">"));
     assert!(html.contains("<h1>京都の秋</h1>"));
     assert!(
-        html.contains("<time datetime=\"2024-11-20T01:00:00+00:00\">2024-11-20</time>"),
+        html.contains("<time datetime=\"2024-11-20T01:00:00+00:00\">2024年11月20日</time>"),
         "{html}"
     );
 }

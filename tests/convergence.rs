@@ -225,7 +225,17 @@ fn drafts_are_built_only_on_request_and_keep_their_row() {
             ..BuildOptions::default()
         })
         .unwrap();
-    assert_eq!(with.written, ["index.html", "posts/idea/index.html"]);
+    // The draft's neighbour links to it; the home, feed and sitemap list it.
+    assert_eq!(
+        with.written,
+        [
+            "atom.xml",
+            "index.html",
+            "posts/idea/index.html",
+            "posts/second/index.html",
+            "sitemap.xml"
+        ]
+    );
     let without = site.build();
     assert_eq!(without.deleted, ["posts/idea/index.html"]);
     assert_eq!(
@@ -267,7 +277,7 @@ fn template_edits_rerender_exactly_the_pages_that_use_them() {
         site.write(&format!("templates/{name}"), &default);
     }
     let first = site.build();
-    assert_eq!(first.rendered, 9);
+    assert_eq!(first.rendered, 19);
     assert_eq!(site.build().rendered, 0);
 
     let edit = |name: &str, marker: &str| {
@@ -299,7 +309,8 @@ fn template_edits_rerender_exactly_the_pages_that_use_them() {
         "templates/base.html",
         &text.replace("<main", "<!-- base --><main"),
     );
-    assert_eq!(site.build().written.len(), 9);
+    // Every HTML page; the feeds, the sitemap and robots.txt do not extend it.
+    assert_eq!(site.build().written.len(), 14);
 
     site.write("templates/unused.html", "nothing extends me");
     let report = site.build();
