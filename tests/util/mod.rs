@@ -244,3 +244,50 @@ pub fn rewritten(
         .map(|(path, _)| path.clone())
         .collect()
 }
+
+impl TestSite {
+    /// The output of a clean build of the same sources in a fresh folder.
+    pub fn clean_build_tree(&self) -> BTreeMap<String, Vec<u8>> {
+        let fresh = tempfile::tempdir().unwrap();
+        for entry in walkdir::WalkDir::new(self.root()) {
+            let entry = entry.unwrap();
+            let rel = entry.path().strip_prefix(self.root()).unwrap();
+            let first = rel
+                .components()
+                .next()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned());
+            if matches!(first.as_deref(), Some("public" | ".folio")) || !entry.file_type().is_file()
+            {
+                continue;
+            }
+            let target = fresh.path().join(rel);
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+        Site::open(fresh.path())
+            .unwrap()
+            .build(&BuildOptions::default())
+            .unwrap();
+        TestSite::tree(&fresh.path().join("public"))
+    }
+
+    /// Builds, checks that exactly `expected_written` were written (by the
+    /// report and by the files' identities) and `expected_deleted` deleted,
+    /// and that the result equals a clean build.
+    #[track_caller]
+    pub fn assert_rebuild(&self, expected_written: &[&str], expected_deleted: &[&str]) {
+        let before = self.output_identities();
+        let report = self.build();
+        assert_eq!(report.written, expected_written, "written");
+        assert_eq!(report.deleted, expected_deleted, "deleted");
+        assert_eq!(
+            rewritten(&before, &self.output_identities()),
+            expected_written,
+            "files on disk"
+        );
+        assert!(
+            self.output_tree() == self.clean_build_tree(),
+            "differs from a clean build"
+        );
+    }
+}
