@@ -357,24 +357,22 @@ fn pagination_boundaries() {
             );
         }
         site.build();
-        for (home, tag) in [("index.html", "tags/all/index.html")] {
-            let first = site.read(&format!("public/{home}"));
-            assert_eq!(
-                first.matches("<article class=\"entry\">").count(),
-                posts.min(3),
-                "{posts} posts"
-            );
-            assert!(
-                first.contains(&format!("<h2><a href=\"/posts/p{}/\">", posts - 1)),
-                "newest first"
-            );
-            assert_eq!(
-                site.read(&format!("public/{tag}"))
-                    .matches("<article class=\"entry\">")
-                    .count(),
-                posts.min(3)
-            );
-        }
+        let first = site.read("public/index.html");
+        assert_eq!(
+            first.matches("<article class=\"entry\">").count(),
+            posts.min(3),
+            "{posts} posts"
+        );
+        assert!(
+            first.contains(&format!("<h2><a href=\"/posts/p{}/\">", posts - 1)),
+            "newest first"
+        );
+        assert_eq!(
+            site.read("public/tags/all/index.html")
+                .matches("<article class=\"entry\">")
+                .count(),
+            posts.min(3)
+        );
         for page in 2..=pages {
             let html = site.read(&format!("public/page/{page}/index.html"));
             let expected = if page == pages {
