@@ -225,14 +225,15 @@ impl Config {
             .unwrap_or(&self.title)
     }
 
-    /// The settings that change what parsing a source yields (its date, url,
-    /// row). When these differ from the ones the index was built with, every
+    /// The settings that change what parsing a source yields (its language,
+    /// date, url, row). When these differ from the ones the index was built with, every
     /// source is parsed again. The folio version is part of it because the
     /// Markdown rendering rules come with the binary.
     pub fn content_settings(&self) -> String {
         format!(
-            "folio {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}",
+            "folio {}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}",
             env!("CARGO_PKG_VERSION"),
+            self.language_codes().join(","),
             self.timezone_name,
             self.default_language,
             self.default_language_in_subdir,

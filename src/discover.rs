@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use unicode_normalization::UnicodeNormalization;
 use walkdir::WalkDir;
 
 use crate::config::{self, Config};
@@ -173,6 +174,9 @@ fn relative(root: &Path, path: &Path) -> PathBuf {
 /// Places a path relative to `content/` in the layout: `<lang>/posts/x.md`,
 /// `posts/x.<lang>.md`, `x.md` (default language), `<lang>/about.md`.
 pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
+    // Keys and slugs come from the name in NFC, so a checkout on a file
+    // system that stores NFD (macOS) links and names pages the same way.
+    let rel: String = rel.nfc().collect();
     let parts: Vec<&str> = rel.split('/').collect();
     let (file, dirs) = parts.split_last().ok_or_else(|| ProblemKind::Syntax {
         message: "empty path".into(),
@@ -185,10 +189,10 @@ pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
 
     let (dir_lang, section) = match dirs.split_first() {
         Some((first, rest)) if config.is_language(first) => (Some(*first), rest),
-        // A language-shaped folder holding a posts section is meant as a
-        // language; anything else may well be an ordinary section name.
+        // A language folder holding a posts section is meant as a language;
+        // anything else may well be an ordinary section name.
         Some((first, rest))
-            if config::is_language_code(first) && rest.first() == Some(&POSTS_SECTION) =>
+            if looks_like_language(first) && rest.first() == Some(&POSTS_SECTION) =>
         {
             return Err(undeclared(first));
         }
@@ -201,7 +205,7 @@ pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
         .unwrap_or(file);
     let (stem, file_lang) = match name.rsplit_once('.') {
         Some((stem, suffix)) if config.is_language(suffix) => (stem, Some(suffix)),
-        Some((_, suffix)) if config::is_language_code(suffix) => return Err(undeclared(suffix)),
+        Some((_, suffix)) if looks_like_language(suffix) => return Err(undeclared(suffix)),
         _ => (name, None),
     };
     let lang = match (dir_lang, file_lang) {
@@ -238,6 +242,31 @@ pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
             mtime_ns: Stat::RACY,
         },
     })
+}
+
+/// ISO 639-1: the two-letter codes a language suffix or folder is written
+/// with. Anything else after a dot (`node.js`, `notes.v2`) is part of the
+/// name, not a language.
+const ISO_639_1: &[&str] = &[
+    "aa", "ab", "ae", "af", "ak", "am", "an", "ar", "as", "av", "ay", "az", "ba", "be", "bg", "bh",
+    "bi", "bm", "bn", "bo", "br", "bs", "ca", "ce", "ch", "co", "cr", "cs", "cu", "cv", "cy", "da",
+    "de", "dv", "dz", "ee", "el", "en", "eo", "es", "et", "eu", "fa", "ff", "fi", "fj", "fo", "fr",
+    "fy", "ga", "gd", "gl", "gn", "gu", "gv", "ha", "he", "hi", "ho", "hr", "ht", "hu", "hy", "hz",
+    "ia", "id", "ie", "ig", "ii", "ik", "io", "is", "it", "iu", "ja", "jv", "ka", "kg", "ki", "kj",
+    "kk", "kl", "km", "kn", "ko", "kr", "ks", "ku", "kv", "kw", "ky", "la", "lb", "lg", "li", "ln",
+    "lo", "lt", "lu", "lv", "mg", "mh", "mi", "mk", "ml", "mn", "mr", "ms", "mt", "my", "na", "nb",
+    "nd", "ne", "ng", "nl", "nn", "no", "nr", "nv", "ny", "oc", "oj", "om", "or", "os", "pa", "pi",
+    "pl", "ps", "pt", "qu", "rm", "rn", "ro", "ru", "rw", "sa", "sc", "sd", "se", "sg", "si", "sk",
+    "sl", "sm", "sn", "so", "sq", "sr", "ss", "st", "su", "sv", "sw", "ta", "te", "tg", "th", "ti",
+    "tk", "tl", "tn", "to", "tr", "ts", "tt", "tw", "ty", "ug", "uk", "ur", "uz", "ve", "vi", "vo",
+    "wa", "wo", "xh", "yi", "yo", "za", "zh", "zu",
+];
+
+/// A declared-looking language code (`de`, `pt-BR`) that is not declared
+/// would be an error; this tells a language from a name with a dot in it.
+fn looks_like_language(code: &str) -> bool {
+    let primary = code.split('-').next().unwrap_or(code);
+    config::is_language_code(code) && ISO_639_1.contains(&primary)
 }
 
 #[cfg(test)]
@@ -294,8 +323,28 @@ mod tests {
         assert!(matches!(err, ProblemKind::UndeclaredLanguage { ref lang, .. } if lang == "de"));
         let err = classify("de/posts/x.md", &config()).unwrap_err();
         assert!(matches!(err, ProblemKind::UndeclaredLanguage { ref lang, .. } if lang == "de"));
-        // An ordinary section whose name happens to be short is not a language.
+        // An ordinary section whose name happens to be short is not a language,
+        // and neither is the end of a dotted name.
         assert_eq!(place("faq/x.md").0, "en");
+        assert_eq!(
+            place("posts/why-node.js.md"),
+            (
+                "en".into(),
+                Kind::Post,
+                "posts/why-node.js".into(),
+                "why-node.js".into()
+            )
+        );
+        assert_eq!(place("posts/notes.txt.md").3, "notes.txt");
+        assert!(classify("posts/x.pt-BR.md", &config()).is_err());
+    }
+
+    #[test]
+    fn keys_are_nfc_whatever_the_file_system_stores() {
+        assert_eq!(
+            place("fr/posts/e\u{301}te\u{301}.md").2,
+            "posts/\u{e9}t\u{e9}"
+        );
     }
 
     #[test]

@@ -76,6 +76,8 @@ const FIELDS: &[&str] = &[
 
 const MORE_MARKER: &str = "<!-- more -->";
 
+const MAX_SLUG_BYTES: usize = 200;
+
 /// Hex SHA-256 of a source's bytes.
 pub fn hash_bytes(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
@@ -584,11 +586,22 @@ pub fn normalize_slug(raw: &str) -> Result<String, String> {
     if slug.starts_with('.') {
         return Err(format!("`{slug}` starts with a dot"));
     }
-    if let Some(c) = slug
-        .chars()
-        .find(|c| matches!(c, '/' | '\\' | '?' | '#' | '%') || c.is_control())
-    {
+    // Beyond what breaks a URL, the characters Windows refuses in a file
+    // name: the same sources must build on every system.
+    if let Some(c) = slug.chars().find(|c| {
+        matches!(
+            c,
+            '/' | '\\' | '?' | '#' | '%' | ':' | '*' | '"' | '<' | '>' | '|'
+        ) || c.is_control()
+    }) {
         return Err(format!("`{slug}` contains `{}`", c.escape_default()));
+    }
+    // File systems cap a name at 255 bytes; leave room for the temp name.
+    if slug.len() > MAX_SLUG_BYTES {
+        return Err(format!(
+            "is {} bytes long; a slug becomes a folder name and may be at most {MAX_SLUG_BYTES} bytes",
+            slug.len()
+        ));
     }
     Ok(slug)
 }
@@ -861,7 +874,17 @@ mod tests {
 
     #[test]
     fn slugs_that_could_escape_are_refused() {
-        for bad in ["../../etc", "a/b", ".hidden", "a?b", "%2e"] {
+        let long = "京".repeat(70);
+        for bad in [
+            "../../etc",
+            "a/b",
+            ".hidden",
+            "a?b",
+            "%2e",
+            "C:",
+            "a|b",
+            long.as_str(),
+        ] {
             let text = format!("---\ntitle: x\ndate: 2024-01-01\nslug: \"{bad}\"\n---\n");
             let (line, field, _) = field_error(run("en/posts/x.md", &text));
             assert_eq!((line, field.as_str()), (Some(4), "slug"), "{bad}");

@@ -216,8 +216,11 @@ impl<'r> Model<'r> {
             .enumerate()
             .map(|(i, (code, _))| (code.as_str(), i))
             .collect();
+        // Rows are re-derived whenever the declared languages change, so a
+        // row of an undeclared language cannot reach this; the filter keeps
+        // the views' lookups total all the same.
         let visible: Vec<usize> = (0..records.len())
-            .filter(|&i| visibility.shows(&records[i]))
+            .filter(|&i| visibility.shows(&records[i]) && config.is_language(&records[i].lang))
             .collect();
         let mut groups: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
         let mut posts_by_lang: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
@@ -303,8 +306,10 @@ pub fn pages<'a>(
     let Builder {
         mut pages,
         mut problems,
+        claimed,
         ..
     } = builder;
+    problems.extend(nested_or_case_collisions(&claimed));
     if !problems.is_empty() {
         problems.sort_by(|a, b| a.path.cmp(&b.path));
         return Err(Error::Content(problems));
@@ -647,6 +652,50 @@ impl<'a> Builder<'_, 'a> {
         let context = self.context(&lang, "/robots.txt".to_owned(), Vec::new());
         self.push("(robots.txt)", "/robots.txt", "robots.txt", context, None);
     }
+}
+
+/// Outputs that cannot coexist on disk although their paths differ: one
+/// inside a folder that is another's file (`index.html/index.html`), or two
+/// that differ only in case (one file on macOS and Windows).
+fn nested_or_case_collisions(claimed: &HashMap<OutputPath, PathBuf>) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut by_folded: BTreeMap<String, Vec<&OutputPath>> = BTreeMap::new();
+    for output in claimed.keys() {
+        by_folded
+            .entry(output.as_str().nfc().flat_map(char::to_lowercase).collect())
+            .or_default()
+            .push(output);
+        let path = output.as_str();
+        for (at, _) in path.match_indices('/') {
+            if let Some((file, other)) = claimed.get_key_value(&OutputPath(path[..at].to_owned())) {
+                problems.push(Problem::new(
+                    &claimed[output],
+                    None,
+                    ProblemKind::OutputCollision {
+                        output: format!("{output} (inside {file}, a file)"),
+                        other: other.clone(),
+                    },
+                ));
+            }
+        }
+    }
+    for mut outputs in by_folded.into_values().filter(|o| o.len() > 1) {
+        outputs.sort();
+        for later in &outputs[1..] {
+            problems.push(Problem::new(
+                &claimed[*later],
+                None,
+                ProblemKind::OutputCollision {
+                    output: format!(
+                        "{later} (the same file as {} where case is ignored)",
+                        outputs[0]
+                    ),
+                    other: claimed[outputs[0]].clone(),
+                },
+            ));
+        }
+    }
+    problems
 }
 
 fn paginator(current: usize, total: usize, url_of: impl Fn(usize) -> String) -> Paginator {

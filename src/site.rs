@@ -25,9 +25,9 @@ use crate::i18n::I18n;
 use crate::identify::{self, PostId, TimezoneChange};
 use crate::index::{Changes, Index, OutputRow};
 use crate::parse::{self, Parsed, Record};
-use crate::plan::{self, OutputPath, Views, Visibility};
+use crate::plan::{self, OutputPath, Page, Views, Visibility};
 use crate::render::{TEMPLATES_DIR, Theme};
-use crate::write::{self, Rendered};
+use crate::write::{self, Pruned, Rendered};
 
 /// Where folio keeps its state, under the site root.
 pub const STATE_DIR: &str = ".folio";
@@ -200,14 +200,52 @@ impl Site {
                 .num_threads(threads.max(1))
                 .build()
                 .map_err(|e| Error::io(&self.root, std::io::Error::other(e)))?
-                .install(|| self.build_in_pool(options))?,
-            None => self.build_in_pool(options)?,
+                .install(|| self.build_with_retry(options))?,
+            None => self.build_with_retry(options)?,
         };
         report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         Ok(report)
     }
 
-    fn build_in_pool(&self, options: &BuildOptions) -> Result<BuildReport, Error> {
+    /// A source whose bytes changed while its size and mtime did not (`cp
+    /// -p`, `rsync -t`) is trusted by its stat until its page must be
+    /// rendered again; then its bytes disagree with its row. Nothing has been
+    /// written at that point, so the build starts over once, reading those
+    /// sources.
+    fn build_with_retry(&self, options: &BuildOptions) -> Result<BuildReport, Error> {
+        match self.build_once(options, &HashSet::new())? {
+            Attempt::Built(report) => Ok(report),
+            Attempt::StatLied(paths) => match self.build_once(options, &paths)? {
+                Attempt::Built(report) => Ok(report),
+                Attempt::StatLied(paths) => {
+                    let mut paths: Vec<String> = paths.into_iter().collect();
+                    paths.sort();
+                    Err(Error::Content(
+                        paths
+                            .iter()
+                            .map(|path| {
+                                Problem::new(
+                                    path,
+                                    None,
+                                    ProblemKind::Syntax {
+                                        message: "the file keeps changing while folio builds"
+                                            .into(),
+                                        help: "build again once it is saved".into(),
+                                    },
+                                )
+                            })
+                            .collect(),
+                    ))
+                }
+            },
+        }
+    }
+
+    fn build_once(
+        &self,
+        options: &BuildOptions,
+        force_read: &HashSet<String>,
+    ) -> Result<Attempt, Error> {
         let out_dir = self.checked_output_dir(options)?;
         let index_path = options
             .index_path
@@ -216,9 +254,19 @@ impl Site {
         let state_dir = index_path.parent().unwrap_or(&self.root).to_owned();
         let lock = BuildLock::acquire(&state_dir)?;
         let mut index = Index::open(&index_path)?;
-        let snapshot = index.snapshot()?;
+        let mut snapshot = index.snapshot()?;
         let progress = Reporter::new(options.progress.clone());
         let mut report = BuildReport::default();
+
+        // The outputs the index knows are files in one folder; building into
+        // another, none of that folder's files is folio's.
+        let out_key = out_dir.to_string_lossy().into_owned();
+        let forgotten_outputs: Vec<String> = match &snapshot.output_dir {
+            Some(previous) if *previous != out_key => {
+                snapshot.outputs.drain().map(|(path, _)| path).collect()
+            }
+            _ => Vec::new(),
+        };
 
         // discover
         let (sources, mut problems) = discover::discover(&self.root, &self.config)?;
@@ -232,6 +280,7 @@ impl Site {
             .collect();
         let (unchanged, to_read): (Vec<&Source>, Vec<&Source>) = sources.iter().partition(|s| {
             !reparse_all
+                && !force_read.contains(&s.path)
                 && s.stat.mtime_ns < lock.started_ns
                 && stored_by_path.get(s.path.as_str()).is_some_and(|r| {
                     r.source.stat == s.stat && r.source.stat.mtime_ns != Stat::RACY
@@ -299,14 +348,14 @@ impl Site {
             future: options.future,
             now_ms: options.now_ms.unwrap_or_else(now_ms),
         };
-        let mut pages = plan::pages(&self.config, &views, &theme, &current, visibility)?;
+        let pages = plan::pages(&self.config, &views, &theme, &current, visibility)?;
         let produced: HashSet<&str> = pages.iter().map(|p| p.output.as_str()).collect();
-        let stale: Vec<String> = snapshot
+        let mut stale: Vec<(&String, &OutputRow)> = snapshot
             .outputs
-            .keys()
-            .filter(|path| !produced.contains(path.as_str()))
-            .cloned()
+            .iter()
+            .filter(|(path, _)| !produced.contains(path.as_str()))
             .collect();
+        stale.sort_by(|a, b| a.0.cmp(b.0));
         drop(produced);
         let needs_render: Vec<bool> = pages
             .par_iter()
@@ -320,30 +369,54 @@ impl Site {
                     })
             })
             .collect();
-        let mut selected = Vec::new();
-        for (page, render) in pages.drain(..).zip(needs_render) {
-            if render {
-                selected.push(page);
-            }
-        }
+        let selected: Vec<Page<'_>> = pages
+            .into_iter()
+            .zip(needs_render)
+            .filter_map(|(page, render)| render.then_some(page))
+            .collect();
         report.rendered = selected.len();
 
-        // render
+        // The bodies of unchanged sources whose pages are rendered again.
         let fresh_by_path: HashMap<&str, &Parsed> = fresh
             .iter()
             .map(|p| (p.record.source.path.as_str(), p))
             .collect();
+        let reread: Vec<usize> = selected
+            .iter()
+            .filter_map(|page| page.body_of)
+            .filter(|&i| !fresh_by_path.contains_key(current[i].source.path.as_str()))
+            .collect();
+        let reread_bodies: Vec<(usize, Option<String>)> = reread
+            .par_iter()
+            .map(|&i| Ok((i, self.reread_body(&current[i])?)))
+            .collect::<Result<_, Error>>()?;
+        let lied: HashSet<String> = reread_bodies
+            .iter()
+            .filter(|(_, body)| body.is_none())
+            .map(|(i, _)| current[*i].source.path.clone())
+            .collect();
+        if !lied.is_empty() {
+            return Ok(Attempt::StatLied(lied));
+        }
+        let mut bodies: HashMap<usize, String> = reread_bodies
+            .into_iter()
+            .filter_map(|(i, body)| body.map(|b| (i, b)))
+            .collect();
+        for page in &selected {
+            if let Some(i) = page.body_of
+                && let Some(parsed) = fresh_by_path.get(current[i].source.path.as_str())
+            {
+                bodies.insert(i, parsed.body_html.clone());
+            }
+        }
+
+        // render
         progress.start(Stage::Render, selected.len());
         let mut rendered: Vec<Rendered> = selected
             .into_par_iter()
             .map(|mut page| {
-                if let Some(i) = page.body_of {
-                    let record = &current[i];
-                    let body = match fresh_by_path.get(record.source.path.as_str()) {
-                        Some(parsed) => parsed.body_html.clone(),
-                        None => self.reread_body(record)?,
-                    };
-                    page.context.set_content(body);
+                if let Some(body) = page.body_of.and_then(|i| bodies.get(&i)) {
+                    page.context.set_content(body.clone());
                 }
                 let html = theme.render(&env, page.template, &page.context)?;
                 progress.advance(Stage::Render);
@@ -377,13 +450,18 @@ impl Site {
                 result
             })
             .collect::<Result<_, Error>>()?;
-        for path in &stale {
+        for (path, row) in &stale {
             let confined = OutputPath::new(path).ok_or_else(|| Error::Index {
                 path: index.path().to_owned(),
                 source: rusqlite::Error::InvalidPath(path.into()),
             })?;
-            if write::prune(&out_dir, &confined)? {
-                report.deleted.push(path.clone());
+            match write::prune(&out_dir, &confined, row)? {
+                Pruned::Deleted => report.deleted.push((*path).clone()),
+                Pruned::Missing => {}
+                Pruned::Kept => report.warnings.push(format!(
+                    "{}: left in place: it changed since folio wrote it, and no page produces it any more",
+                    write::target(&out_dir, &confined).display()
+                )),
             }
         }
         report.written = written
@@ -398,10 +476,15 @@ impl Site {
         let retired: HashSet<PostId> = verdict.retired.iter().copied().collect();
         let mut changes = Changes {
             retired: &verdict.retired,
-            dropped_outputs: stale,
+            dropped_outputs: stale
+                .iter()
+                .map(|(path, _)| (*path).clone())
+                .chain(forgotten_outputs)
+                .collect(),
             meta: vec![
                 ("content_settings", settings),
                 ("timezone", self.config.timezone_name.clone()),
+                ("output_dir", out_key),
             ],
             ..Changes::default()
         };
@@ -424,9 +507,8 @@ impl Site {
         report.rows_upserted = changes.upserts.len();
         report.rows_deleted = changes.retired.len();
         index.commit(&changes)?;
-        report.deleted.sort();
         drop(lock);
-        Ok(report)
+        Ok(Attempt::Built(report))
     }
 
     fn read_and_parse(
@@ -446,24 +528,23 @@ impl Site {
     }
 
     /// The body of an unchanged source whose page must be rendered again (a
-    /// template or a translation changed). Its bytes must still be the ones
-    /// the index knows: metadata and body come from the same version.
-    fn reread_body(&self, record: &Record) -> Result<String, Error> {
+    /// template or a translation changed), or `None` if its bytes are no
+    /// longer the ones its row was made from.
+    fn reread_body(&self, record: &Record) -> Result<Option<String>, Error> {
         let path = self.root.join(&record.source.path);
-        let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(&path, e)),
+        };
         if parse::hash_bytes(&bytes) != record.source.hash {
-            return Err(Error::Content(vec![Problem::new(
-                &record.source.path,
-                None,
-                ProblemKind::Syntax {
-                    message: "the file changed while folio was building".into(),
-                    help: "build again".into(),
-                },
-            )]));
+            return Ok(None);
         }
-        self.reparse(record, &bytes).map_err(|(line, kind)| {
-            Error::Content(vec![Problem::new(&record.source.path, line, kind)])
-        })
+        self.reparse(record, &bytes)
+            .map(Some)
+            .map_err(|(line, kind)| {
+                Error::Content(vec![Problem::new(&record.source.path, line, kind)])
+            })
     }
 
     fn reparse(&self, record: &Record, bytes: &[u8]) -> Result<String, parse::ParseError> {
@@ -478,8 +559,8 @@ impl Site {
     }
 
     fn checked_output_dir(&self, options: &BuildOptions) -> Result<PathBuf, Error> {
-        let out = absolute(&self.output_dir(options))?;
-        let root = absolute(&self.root)?;
+        let out = lexical(&absolute(&self.output_dir(options))?);
+        let root = lexical(&absolute(&self.root)?);
         let reserved = [CONTENT_DIR, TEMPLATES_DIR, STATE_DIR].map(|d| root.join(d));
         if root.starts_with(&out) || reserved.iter().any(|r| out.starts_with(r)) {
             return Err(Error::Config {
@@ -525,6 +606,29 @@ fn now_ms() -> i64 {
 
 fn absolute(path: &Path) -> Result<PathBuf, Error> {
     std::path::absolute(path).map_err(|e| Error::io(path, e))
+}
+
+/// `..` and `.` resolved on the text of the path, so `public/..` is seen as
+/// the root it names.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// How one build attempt ended.
+enum Attempt {
+    Built(BuildReport),
+    /// These unchanged-by-stat sources hold other bytes than their rows.
+    StatLied(HashSet<String>),
 }
 
 /// Serializes builds of one site, and stamps the build's start with the file

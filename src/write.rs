@@ -102,6 +102,10 @@ pub fn write_page(
         || (on_disk.is_some_and(|s| s.size == page.bytes.len() as u64)
             && fs::read(&path).is_ok_and(|existing| existing == page.bytes));
     let stat = if identical {
+        if stored.is_some_and(|row| row.hash.is_none()) {
+            // A killed build reserved this page; its temp file may remain.
+            let _ = fs::remove_file(temp_path(&path));
+        }
         on_disk
     } else {
         Some(write_atomically(&path, &page.bytes)?)
@@ -146,16 +150,37 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<Stat, Error> {
     }
 }
 
-/// Deletes an output folio wrote earlier and no page produces any more, then
-/// the folders that deleting it left empty (never the output folder itself).
-/// Returns whether a file was there to delete.
-pub fn prune(out_dir: &Path, output: &OutputPath) -> Result<bool, Error> {
+/// What pruning did with an output no page produces any more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pruned {
+    Deleted,
+    /// Already gone.
+    Missing,
+    /// Changed since folio wrote it: someone else's now, left in place.
+    Kept,
+}
+
+/// Deletes an output folio wrote earlier and no page produces any more (and
+/// the temp file a killed write may have left beside it), then the folders
+/// that deleting it left empty, never the output folder itself.
+pub fn prune(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pruned, Error> {
     let path = target(out_dir, output);
-    let existed = match fs::remove_file(&path) {
-        Ok(()) => true,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+    let _ = fs::remove_file(temp_path(&path));
+    let on_disk = match fs::symlink_metadata(&path) {
+        Ok(meta) if meta.is_file() => Stat::of(&meta),
+        Ok(_) => return Ok(Pruned::Kept),
+        Err(e) if is_absent(&e) => return Ok(Pruned::Missing),
         Err(e) => return Err(Error::io(&path, e)),
     };
+    // A pending row (hash unset) is a write a killed build started: ours.
+    if row.hash.is_some() && row.stat != Some(on_disk) {
+        return Ok(Pruned::Kept);
+    }
+    match fs::remove_file(&path) {
+        Ok(()) => {}
+        Err(e) if is_absent(&e) => return Ok(Pruned::Missing),
+        Err(e) => return Err(Error::io(&path, e)),
+    }
     let mut dir = path.parent();
     while let Some(d) = dir {
         if d == out_dir || !d.starts_with(out_dir) || fs::remove_dir(d).is_err() {
@@ -163,12 +188,50 @@ pub fn prune(out_dir: &Path, output: &OutputPath) -> Result<bool, Error> {
         }
         dir = d.parent();
     }
-    Ok(existed)
+    Ok(Pruned::Deleted)
+}
+
+/// Not there, or a file stands where a folder of the path should be.
+fn is_absent(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+    )
+}
+
+fn temp_path(path: &Path) -> PathBuf {
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{file_name}.folio-tmp"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_changed_since_folio_wrote_it_is_not_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let written = write_page(dir.path(), &page("a/index.html", "x"), None).unwrap();
+        fs::write(dir.path().join("a/index.html"), "the user's now, longer").unwrap();
+        let path = OutputPath::new("a/index.html").unwrap();
+        assert_eq!(
+            prune(dir.path(), &path, &written.row).unwrap(),
+            Pruned::Kept
+        );
+        assert!(dir.path().join("a/index.html").exists());
+        // A pending row is a write folio itself started: removed with its temp file.
+        fs::write(dir.path().join("a/.index.html.folio-tmp"), "half").unwrap();
+        let pending = OutputRow {
+            hash: None,
+            fingerprint: None,
+            stat: None,
+        };
+        assert_eq!(prune(dir.path(), &path, &pending).unwrap(), Pruned::Deleted);
+        assert!(!dir.path().join("a").exists());
+    }
 
     fn page(path: &str, bytes: &str) -> Rendered {
         Rendered {
@@ -217,13 +280,27 @@ mod tests {
     fn pruning_removes_emptied_folders_but_not_the_output_folder() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("public");
-        write_page(&out, &page("fr/posts/x/index.html", "x"), None).unwrap();
-        write_page(&out, &page("fr/index.html", "h"), None).unwrap();
-        assert!(prune(&out, &OutputPath::new("fr/posts/x/index.html").unwrap()).unwrap());
+        let x = write_page(&out, &page("fr/posts/x/index.html", "x"), None).unwrap();
+        let home = write_page(&out, &page("fr/index.html", "h"), None).unwrap();
+        let path = |p: &str| OutputPath::new(p).unwrap();
+        assert_eq!(
+            prune(&out, &path("fr/posts/x/index.html"), &x.row).unwrap(),
+            Pruned::Deleted
+        );
         assert!(!out.join("fr/posts").exists());
         assert!(out.join("fr/index.html").exists());
-        assert!(prune(&out, &OutputPath::new("fr/index.html").unwrap()).unwrap());
+        assert_eq!(
+            prune(&out, &path("fr/index.html"), &home.row).unwrap(),
+            Pruned::Deleted
+        );
         assert!(out.is_dir());
-        assert!(!prune(&out, &OutputPath::new("fr/index.html").unwrap()).unwrap());
+        assert_eq!(
+            prune(&out, &path("fr/index.html"), &home.row).unwrap(),
+            Pruned::Missing
+        );
+        assert_eq!(
+            prune(&out, &path("fr/index.html/index.html"), &home.row).unwrap(),
+            Pruned::Missing
+        );
     }
 }

@@ -320,7 +320,15 @@ fn template_edits_rerender_exactly_the_pages_that_use_them() {
 #[test]
 fn an_output_folder_that_would_overwrite_the_site_is_refused() {
     let site = TestSite::with_posts();
-    for out in [".", "content", "content/en", "templates"] {
+    for out in [
+        ".",
+        "content",
+        "content/en",
+        "templates",
+        "public/..",
+        "public/../content",
+        ".folio",
+    ] {
         let err = site
             .build_with(&BuildOptions {
                 out_dir: Some(out.into()),
@@ -329,4 +337,159 @@ fn an_output_folder_that_would_overwrite_the_site_is_refused() {
             .unwrap_err();
         assert!(matches!(err, Error::Config { .. }), "{out}: {err}");
     }
+}
+
+#[test]
+fn building_into_another_folder_never_touches_that_folders_own_files() {
+    let site = TestSite::with_posts();
+    site.build();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let dist = elsewhere.path().join("dist");
+    std::fs::create_dir_all(dist.join("about")).unwrap();
+    std::fs::write(dist.join("about/index.html"), "hand-made").unwrap();
+    let to_dist = BuildOptions {
+        out_dir: Some(dist.clone()),
+        ..BuildOptions::default()
+    };
+    let err = site.build_with(&to_dist).unwrap_err();
+    assert!(err.to_string().contains("about/index.html"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dist.join("about/index.html")).unwrap(),
+        "hand-made"
+    );
+
+    std::fs::remove_file(dist.join("about/index.html")).unwrap();
+    site.build_with(&to_dist).unwrap();
+    // Back to public/: its files are not the index's any more, but they
+    // hold exactly what folio would write, so they are adopted, not refused.
+    let report = site.build();
+    assert!(report.written.is_empty(), "{:?}", report.written);
+    site.remove("content/en/about.md");
+    let third = elsewhere.path().join("third");
+    std::fs::create_dir_all(third.join("about")).unwrap();
+    std::fs::write(third.join("about/index.html"), "mine").unwrap();
+    let report = site
+        .build_with(&BuildOptions {
+            out_dir: Some(third.clone()),
+            ..BuildOptions::default()
+        })
+        .unwrap();
+    assert!(report.deleted.is_empty());
+    assert_eq!(
+        std::fs::read_to_string(third.join("about/index.html")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+fn outputs_that_cannot_coexist_on_disk_are_refused_before_any_write() {
+    let site = TestSite::new();
+    site.write("content/en/posts/a.md", &post("A", "2024-01-01", "a"));
+    // A page at /index.html/ would need index.html to be a folder and a file.
+    site.write(
+        "content/en/odd.md",
+        "---\ntitle: Odd\nslug: index.html\n---\n",
+    );
+    let message = site.try_build().unwrap_err().to_string();
+    assert!(
+        message.contains("content/en/odd.md") && message.contains("inside index.html"),
+        "{message}"
+    );
+    assert!(!site.out().exists());
+
+    let site = TestSite::new();
+    site.write(
+        "content/en/posts/a.md",
+        "---\ntitle: A\ndate: 2024-01-01\nslug: Hello\n---\n",
+    );
+    site.write(
+        "content/en/posts/b.md",
+        "---\ntitle: B\ndate: 2024-01-02\nslug: hello\n---\n",
+    );
+    let message = site.try_build().unwrap_err().to_string();
+    assert!(message.contains("where case is ignored"), "{message}");
+    assert!(!site.out().exists());
+}
+
+#[test]
+fn a_config_change_rederives_rows_and_the_next_build_writes_nothing() {
+    let site = TestSite::new();
+    site.write(
+        "site.toml",
+        &format!("timezone = \"UTC\"\n{}", util::SITE_TOML),
+    );
+    site.write(
+        "content/en/posts/a.md",
+        "---\ntitle: A\ndate: 2024-01-01T00:00:00Z\nupdated: 2024-06-01T01:00:00\n---\nA.\n",
+    );
+    site.build();
+    site.write(
+        "site.toml",
+        &format!("timezone = \"Asia/Tokyo\"\n{}", util::SITE_TOML),
+    );
+    let report = site.build();
+    assert_eq!(
+        report.rows_upserted, 1,
+        "`updated` moved with the time zone"
+    );
+    assert!(
+        site.read("public/posts/a/index.html")
+            .contains("datetime=\"2024-06-01T01:00:00+09:00\"")
+    );
+    let again = site.build();
+    assert!(again.written.is_empty(), "{:?}", again.written);
+}
+
+#[test]
+fn removing_a_language_reports_its_files_instead_of_failing() {
+    let site = TestSite::with_posts();
+    site.build();
+    site.write(
+        "site.toml",
+        &util::SITE_TOML.replace("[languages.fr]\nname = \"Français\"\n", ""),
+    );
+    let err = site.try_build().unwrap_err();
+    let Error::Content(problems) = &err else {
+        panic!("{err}")
+    };
+    assert!(problems.iter().all(|p| matches!(&p.kind, folio::ProblemKind::UndeclaredLanguage { lang, .. } if lang == "fr")), "{err}");
+    assert_eq!(problems.len(), 2, "{err}");
+}
+
+#[test]
+fn a_source_whose_stat_did_not_change_but_whose_bytes_did_is_read_again() {
+    let site = TestSite::with_posts();
+    site.build();
+    // Same size, same mtime, other bytes: what `cp -p` or `rsync -t` can do.
+    let path = site.path("content/fr/posts/hello-world.md");
+    let mtime = filetime::FileTime::from_last_modification_time(&std::fs::metadata(&path).unwrap());
+    let text = site
+        .read("content/fr/posts/hello-world.md")
+        .replace("Premier", "PREMIER");
+    std::fs::write(&path, text).unwrap();
+    filetime::set_file_mtime(&path, mtime).unwrap();
+    // Nothing forces its page to render: the stat is trusted, as designed.
+    assert_eq!(site.build().parsed, 0);
+    // A template edit renders it again; its bytes then disagree with its row
+    // and the build reads it instead of mixing old and new.
+    site.write(
+        "templates/post.html",
+        &std::fs::read_to_string(format!(
+            "{}/templates/post.html",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+        .replace("<article", "<article data-v=\"2\""),
+    );
+    let report = site.build();
+    assert!(report.parsed >= 1, "{report:?}");
+    assert!(
+        site.read("public/fr/posts/hello-world/index.html")
+            .contains("PREMIER")
+    );
+    assert!(
+        site.read("public/fr/index.html").contains("PREMIER"),
+        "the summary follows"
+    );
+    assert!(site.build().written.is_empty());
 }
