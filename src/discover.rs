@@ -17,6 +17,7 @@ use crate::config::{self, Config};
 use crate::error::{Error, Problem, ProblemKind};
 
 pub const CONTENT_DIR: &str = "content";
+pub const STATIC_DIR: &str = "static";
 
 /// Posts live in this section of a language root; everything else is a page.
 const POSTS_SECTION: &str = "posts";
@@ -158,6 +159,63 @@ pub fn discover(root: &Path, config: &Config) -> Result<(Vec<Source>, Vec<Proble
         }
     }
     Ok((sources, problems))
+}
+
+/// A file of `static/`, copied as it is to the same path in the output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaticFile {
+    /// Relative to `static/`, `/`-separated: also its output path.
+    pub rel: String,
+    pub stat: Stat,
+}
+
+impl StaticFile {
+    /// Relative to the site root.
+    pub fn source_path(&self) -> String {
+        format!("{STATIC_DIR}/{}", self.rel)
+    }
+}
+
+/// Walks `<root>/static` in a stable order (hidden files are skipped).
+pub fn discover_static(root: &Path) -> Result<Vec<StaticFile>, Error> {
+    let dir = root.join(STATIC_DIR);
+    let mut files = Vec::new();
+    if !dir.is_dir() {
+        return Ok(files);
+    }
+    let walker = WalkDir::new(&dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in walker {
+        let entry = entry.map_err(|e| {
+            let path = e.path().map(Path::to_owned).unwrap_or_else(|| dir.clone());
+            Error::io(path, e.into())
+        })?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(&dir)
+            .ok()
+            .and_then(|p| p.to_str())
+            .map(|p| p.replace('\\', "/"))
+            .ok_or_else(|| {
+                Error::io(
+                    entry.path(),
+                    std::io::Error::other("the file name is not valid UTF-8; rename it"),
+                )
+            })?;
+        let meta = entry
+            .metadata()
+            .map_err(|e| Error::io(entry.path(), e.into()))?;
+        files.push(StaticFile {
+            rel,
+            stat: Stat::of(&meta),
+        });
+    }
+    Ok(files)
 }
 
 fn is_markdown(path: &Path) -> bool {

@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::config::{Config, encode_segment, text_direction};
-use crate::discover::Kind;
+use crate::discover::{Kind, StaticFile};
 use crate::error::{Error, Problem, ProblemKind};
 use crate::i18n::{I18n, Strings};
 use crate::identify::format_ms;
@@ -82,6 +82,21 @@ pub struct Page<'a> {
     /// The document whose body the page shows, by index into the records.
     pub body_of: Option<usize>,
     pub fingerprint: String,
+}
+
+/// A static file to copy. Its fingerprint is its stat (size, mtime), so an
+/// unchanged file is not even read; a racy stat never matches.
+pub struct Copy {
+    pub output: OutputPath,
+    /// Relative to the site root.
+    pub source: String,
+    pub fingerprint: String,
+}
+
+/// Everything a build produces.
+pub struct Plan<'a> {
+    pub pages: Vec<Page<'a>>,
+    pub copies: Vec<Copy>,
 }
 
 /// Which documents are published.
@@ -278,14 +293,18 @@ impl<'r> Model<'r> {
     }
 }
 
-/// Builds every page of the site. `records` are all current documents.
-pub fn pages<'a>(
+/// Builds every page of the site and lists the static files to copy.
+/// `records` are all current documents; `started_ns` is the build's start,
+/// for the racy rule on static files' stats.
+pub fn plan<'a>(
     config: &Config,
     views: &'a Views<'_>,
     theme: &Theme,
     records: &[Record],
+    statics: &[StaticFile],
     visibility: Visibility,
-) -> Result<Vec<Page<'a>>, Error> {
+    started_ns: i64,
+) -> Result<Plan<'a>, Error> {
     let model = Model::new(config, records, visibility);
     let mut builder = Builder {
         config,
@@ -294,6 +313,21 @@ pub fn pages<'a>(
         claimed: HashMap::new(),
         problems: Vec::new(),
     };
+    let mut copies = Vec::with_capacity(statics.len());
+    for file in statics {
+        let source = file.source_path();
+        let Some(output) = OutputPath::new(&file.rel) else {
+            continue;
+        };
+        if builder.claim(&output, &source) {
+            let stat = file.stat.settled(started_ns);
+            copies.push(Copy {
+                output,
+                source,
+                fingerprint: format!("static {} {}", stat.size, stat.mtime_ns),
+            });
+        }
+    }
 
     for (code, _) in config.ordered_languages() {
         builder.language_pages(&model, code);
@@ -317,7 +351,7 @@ pub fn pages<'a>(
     for page in &mut pages {
         page.fingerprint = fingerprint(theme, page.template, &page.context);
     }
-    Ok(pages)
+    Ok(Plan { pages, copies })
 }
 
 struct Builder<'c, 'a> {
@@ -348,15 +382,7 @@ impl<'a> Builder<'_, 'a> {
             ));
             return;
         };
-        if let Some(other) = self.claimed.insert(output.clone(), PathBuf::from(by)) {
-            self.problems.push(Problem::new(
-                by,
-                None,
-                ProblemKind::OutputCollision {
-                    output: output.to_string(),
-                    other,
-                },
-            ));
+        if !self.claim(&output, by) {
             return;
         }
         self.pages.push(Page {
@@ -366,6 +392,27 @@ impl<'a> Builder<'_, 'a> {
             body_of,
             fingerprint: String::new(),
         });
+    }
+
+    /// Takes `output` for `by`; false (and a problem) when it is taken.
+    fn claim(&mut self, output: &OutputPath, by: &str) -> bool {
+        match self.claimed.get(output) {
+            Some(other) => {
+                self.problems.push(Problem::new(
+                    by,
+                    None,
+                    ProblemKind::OutputCollision {
+                        output: output.to_string(),
+                        other: other.clone(),
+                    },
+                ));
+                false
+            }
+            None => {
+                self.claimed.insert(output.clone(), PathBuf::from(by));
+                true
+            }
+        }
     }
 
     /// The common part of a context. `alternates` are the page's versions,

@@ -25,7 +25,7 @@ use crate::i18n::I18n;
 use crate::identify::{self, PostId, TimezoneChange};
 use crate::index::{Changes, Index, OutputRow};
 use crate::parse::{self, Parsed, Record};
-use crate::plan::{self, OutputPath, Page, Views, Visibility};
+use crate::plan::{self, OutputPath, Page, Plan, Views, Visibility};
 use crate::render::{TEMPLATES_DIR, Theme};
 use crate::write::{self, Pruned, Rendered};
 
@@ -348,8 +348,21 @@ impl Site {
             future: options.future,
             now_ms: options.now_ms.unwrap_or_else(now_ms),
         };
-        let pages = plan::pages(&self.config, &views, &theme, &current, visibility)?;
-        let produced: HashSet<&str> = pages.iter().map(|p| p.output.as_str()).collect();
+        let statics = discover::discover_static(&self.root)?;
+        let Plan { pages, copies } = plan::plan(
+            &self.config,
+            &views,
+            &theme,
+            &current,
+            &statics,
+            visibility,
+            lock.started_ns,
+        )?;
+        let produced: HashSet<&str> = pages
+            .iter()
+            .map(|p| p.output.as_str())
+            .chain(copies.iter().map(|c| c.output.as_str()))
+            .collect();
         let mut stale: Vec<(&String, &OutputRow)> = snapshot
             .outputs
             .iter()
@@ -427,6 +440,19 @@ impl Site {
                 })
             })
             .collect::<Result<_, Error>>()?;
+        let copied: Vec<Rendered> = copies
+            .into_par_iter()
+            .map(|copy| {
+                let path = self.root.join(&copy.source);
+                let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+                Ok(Rendered {
+                    output: copy.output,
+                    bytes,
+                    fingerprint: copy.fingerprint,
+                })
+            })
+            .collect::<Result<_, Error>>()?;
+        rendered.extend(copied);
         rendered.sort_by(|a, b| a.output.cmp(&b.output));
 
         // write: the last checks, then the first write

@@ -1,0 +1,345 @@
+//! Every kind of edit, and exactly the files it writes and deletes. Each
+//! rebuild is also compared byte for byte with a clean build of the same
+//! sources (`TestSite::assert_rebuild`).
+
+mod util;
+
+use util::{TestSite, post};
+
+const THEME: &[&str] = &[
+    "base.html",
+    "post.html",
+    "list.html",
+    "page.html",
+    "tags.html",
+    "atom.xml",
+    "sitemap.xml",
+    "robots.txt",
+];
+
+/// The posts of `TestSite::with_posts`, the default theme as files of the
+/// site, and a static file.
+fn site() -> TestSite {
+    let site = TestSite::with_posts();
+    for name in THEME {
+        let text =
+            std::fs::read_to_string(format!("{}/templates/{name}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        site.write(&format!("templates/{name}"), &text);
+    }
+    site.write("static/css/site.css", "body { margin: 0 }\n");
+    site.build();
+    site
+}
+
+/// Appends a comment to a template: its bytes change, its output does not
+/// necessarily (only where the comment is rendered).
+fn edit_template(site: &TestSite, name: &str) {
+    let text = site.read(&format!("templates/{name}"));
+    site.write(
+        &format!("templates/{name}"),
+        &format!("{text}{{# edited #}}\n"),
+    );
+}
+
+/// A change to a template that shows in what it renders.
+fn mark_template(site: &TestSite, name: &str, marker: &str) {
+    let text = site.read(&format!("templates/{name}"));
+    // base.html's own content block is overridden by every page: mark the
+    // layout around it instead.
+    let marked = if text.contains("<main") {
+        text.replacen("<main", &format!("{marker}<main"), 1)
+    } else if text.contains("{% block content %}") {
+        text.replacen(
+            "{% block content %}",
+            &format!("{{% block content %}}{marker}"),
+            1,
+        )
+    } else {
+        format!("{text}{marker}")
+    };
+    site.write(&format!("templates/{name}"), &marked);
+}
+
+const EVERY_HTML_PAGE: &[&str] = &[
+    "about/index.html",
+    "fr/index.html",
+    "fr/posts/hello-world/index.html",
+    "fr/posts/third/index.html",
+    "fr/tags/index.html",
+    "index.html",
+    "ja/index.html",
+    "ja/posts/hello-world/index.html",
+    "ja/tags/index.html",
+    "posts/hello-world/index.html",
+    "posts/second/index.html",
+    "tags/a/index.html",
+    "tags/b/index.html",
+    "tags/index.html",
+];
+
+#[test]
+fn body_after_the_summary() {
+    let site = site();
+    site.write(
+        "content/en/posts/hello-world.md",
+        &post(
+            "Hello",
+            "2024-05-01T09:00:00Z",
+            "First paragraph.\n\nSecond, edited.",
+        ),
+    );
+    site.assert_rebuild(&["posts/hello-world/index.html"], &[]);
+}
+
+#[test]
+fn title() {
+    let site = site();
+    site.write(
+        "content/posts/2024-06-12-second.md",
+        "---\ntitle: Second, renamed\ntags: [a, b]\n---\nThe second post.\n\nMore.\n",
+    );
+    site.assert_rebuild(
+        &[
+            "atom.xml",
+            "index.html",
+            "posts/hello-world/index.html",
+            "posts/second/index.html",
+            "tags/a/index.html",
+            "tags/b/index.html",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn summary_marker() {
+    let site = site();
+    site.write("content/posts/2024-06-12-second.md", "---\ntitle: Second\ntags: [a, b]\n---\nThe second post.\n\nMore.\n\n<!-- more -->\n\nRest.\n");
+    site.assert_rebuild(
+        &[
+            "atom.xml",
+            "index.html",
+            "posts/second/index.html",
+            "tags/a/index.html",
+            "tags/b/index.html",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn tag_added() {
+    let site = site();
+    site.write("content/en/posts/hello-world.md", "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\ntags: [a]\n---\nFirst paragraph.\n\nSecond paragraph.\n");
+    site.assert_rebuild(
+        &[
+            "atom.xml",
+            "index.html",
+            "posts/hello-world/index.html",
+            "tags/a/index.html",
+            "tags/index.html",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn date_changed_is_refused_and_changes_nothing() {
+    let site = site();
+    let tree = site.output_tree();
+    let rows = site.rows();
+    site.write(
+        "content/en/posts/hello-world.md",
+        &post(
+            "Hello",
+            "2024-05-02T09:00:00Z",
+            "First paragraph.\n\nSecond paragraph.",
+        ),
+    );
+    assert!(site.try_build().is_err());
+    assert_eq!(site.output_tree(), tree);
+    assert_eq!(site.rows(), rows);
+}
+
+#[test]
+fn slug_changed() {
+    let site = site();
+    site.write("content/en/posts/hello-world.md", "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\nslug: hello\n---\nFirst paragraph.\n\nSecond paragraph.\n");
+    site.assert_rebuild(
+        &[
+            "atom.xml",
+            "fr/posts/hello-world/index.html",
+            "index.html",
+            "ja/posts/hello-world/index.html",
+            "posts/hello/index.html",
+            "posts/second/index.html",
+            "sitemap.xml",
+        ],
+        &["posts/hello-world/index.html"],
+    );
+}
+
+#[test]
+fn new_post() {
+    let site = site();
+    site.write(
+        "content/en/posts/fresh.md",
+        &post("Fresh", "2024-12-01T00:00:00Z", "Fresh."),
+    );
+    site.assert_rebuild(
+        &[
+            "atom.xml",
+            "index.html",
+            "posts/fresh/index.html",
+            "posts/second/index.html",
+            "sitemap.xml",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn deleted_post() {
+    let site = site();
+    site.remove("content/posts/2024-06-12-second.md");
+    site.assert_rebuild(
+        &[
+            "atom.xml",
+            "index.html",
+            "posts/hello-world/index.html",
+            "sitemap.xml",
+            "tags/index.html",
+        ],
+        &[
+            "posts/second/index.html",
+            "tags/a/index.html",
+            "tags/b/index.html",
+        ],
+    );
+}
+
+#[test]
+fn new_translation() {
+    let site = site();
+    site.write(
+        "content/ja/posts/third.md",
+        &post("三番目", "2024-07-01T08:00:00Z", "三番目。"),
+    );
+    site.assert_rebuild(
+        &[
+            "fr/posts/third/index.html",
+            "ja/atom.xml",
+            "ja/index.html",
+            "ja/posts/hello-world/index.html",
+            "ja/posts/third/index.html",
+            "sitemap.xml",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn draft_flipped() {
+    let site = site();
+    site.write("content/posts/third.fr.md", "+++\ntitle = \"Troisième\"\ndate = 2024-07-01T10:00:00+02:00\ndraft = true\n+++\nLe troisième.\n");
+    site.assert_rebuild(
+        &[
+            "fr/atom.xml",
+            "fr/index.html",
+            "fr/posts/hello-world/index.html",
+            "sitemap.xml",
+        ],
+        &["fr/posts/third/index.html"],
+    );
+}
+
+#[test]
+fn each_template() {
+    let site = site();
+    let posts: &[&str] = &[
+        "fr/posts/hello-world/index.html",
+        "fr/posts/third/index.html",
+        "ja/posts/hello-world/index.html",
+        "posts/hello-world/index.html",
+        "posts/second/index.html",
+    ];
+    let lists: &[&str] = &[
+        "fr/index.html",
+        "index.html",
+        "ja/index.html",
+        "tags/a/index.html",
+        "tags/b/index.html",
+    ];
+    let expected: &[(&str, &[&str])] = &[
+        ("post.html", posts),
+        ("list.html", lists),
+        ("page.html", &["about/index.html"]),
+        (
+            "tags.html",
+            &[
+                "fr/tags/index.html",
+                "ja/tags/index.html",
+                "tags/index.html",
+            ],
+        ),
+        ("atom.xml", &["atom.xml", "fr/atom.xml", "ja/atom.xml"]),
+        ("sitemap.xml", &["sitemap.xml"]),
+        ("robots.txt", &["robots.txt"]),
+        ("base.html", EVERY_HTML_PAGE),
+    ];
+    for (name, written) in expected {
+        mark_template(&site, name, &format!("<!-- {name} -->"));
+        site.assert_rebuild(written, &[]);
+    }
+    // A template edit that changes no output renders its pages and writes nothing.
+    edit_template(&site, "post.html");
+    let report = site.build();
+    assert_eq!((report.rendered, report.written.len()), (5, 0));
+    // A template nothing uses: nothing is even rendered.
+    site.write("templates/unused.html", "{% extends \"base.html\" %}");
+    let report = site.build();
+    assert_eq!((report.rendered, report.written.len()), (0, 0));
+}
+
+#[test]
+fn site_title() {
+    let site = site();
+    let text = site
+        .read("site.toml")
+        .replace("title = \"Test\"", "title = \"Renamed\"");
+    site.write("site.toml", &text);
+    let mut written: Vec<&str> = EVERY_HTML_PAGE.to_vec();
+    written.extend(["atom.xml", "fr/atom.xml", "ja/atom.xml"]);
+    written.sort();
+    site.assert_rebuild(&written, &[]);
+}
+
+#[test]
+fn static_file_added_edited_deleted() {
+    let site = site();
+    site.write("static/img/logo.svg", "<svg/>");
+    site.assert_rebuild(&["img/logo.svg"], &[]);
+    site.write("static/css/site.css", "body { margin: 1rem }\n");
+    site.assert_rebuild(&["css/site.css"], &[]);
+    site.remove("static/img/logo.svg");
+    site.assert_rebuild(&[], &["img/logo.svg"]);
+    assert_eq!(site.read("public/css/site.css"), "body { margin: 1rem }\n");
+}
+
+#[test]
+fn touch_without_change() {
+    let site = site();
+    site.touch("content/en/posts/hello-world.md");
+    site.touch("templates/base.html");
+    site.touch("static/css/site.css");
+    site.assert_rebuild(&[], &[]);
+}
+
+#[test]
+fn a_static_file_that_collides_with_a_page_is_refused() {
+    let site = site();
+    site.write("static/index.html", "<p>static home</p>");
+    let message = site.try_build().unwrap_err().to_string();
+    assert!(message.contains("static/index.html"), "{message}");
+}
