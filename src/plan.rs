@@ -14,6 +14,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use jiff::Timestamp;
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
@@ -25,7 +26,7 @@ use crate::identify::format_ms;
 use crate::parse::{Record, hex};
 use crate::render::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
-    Paginator, PostView, SiteView, SitemapEntry, SwitchLink, TagLink, Theme,
+    Paginator, PostView, Shared, SiteView, SitemapEntry, SwitchLink, TagLink, Theme, hash_context,
 };
 
 /// A path relative to the output folder, `/`-separated, that cannot leave it:
@@ -115,10 +116,12 @@ impl Visibility {
     }
 }
 
-/// Per-language views shared by every page of that language.
+/// Per-language views shared by every page of that language, each built and
+/// hashed once.
 pub struct Views<'i> {
-    sites: BTreeMap<String, SiteView>,
-    langs: BTreeMap<String, LangView>,
+    sites: BTreeMap<String, Shared<SiteView>>,
+    langs: BTreeMap<String, Shared<LangView>>,
+    words: BTreeMap<String, Shared<BTreeMap<String, String>>>,
     i18n: &'i I18n,
 }
 
@@ -132,34 +135,33 @@ impl<'i> Views<'i> {
                 home_url: config.language_root(code),
             })
             .collect();
-        let sites = config
-            .languages
-            .keys()
-            .map(|code| {
-                let site = SiteView {
-                    title: config.title_in(code).to_owned(),
-                    base_url: config.base_url.clone(),
-                    default_language: config.default_language.clone(),
-                    languages: languages.clone(),
-                };
-                (code.clone(), site)
-            })
-            .collect();
-        let langs = config
-            .languages
-            .iter()
-            .map(|(code, lang)| {
-                let view = LangView {
-                    code: code.clone(),
-                    name: lang.name.clone(),
-                    dir: text_direction(code),
-                    home_url: config.language_root(code),
-                    tags_url: tags_url(config, code),
-                };
-                (code.clone(), view)
-            })
-            .collect();
-        Views { sites, langs, i18n }
+        let mut views = Views {
+            sites: BTreeMap::new(),
+            langs: BTreeMap::new(),
+            words: BTreeMap::new(),
+            i18n,
+        };
+        for (code, lang) in &config.languages {
+            let site = SiteView {
+                title: config.title_in(code).to_owned(),
+                base_url: config.base_url.clone(),
+                default_language: config.default_language.clone(),
+                languages: languages.clone(),
+            };
+            let view = LangView {
+                code: code.clone(),
+                name: lang.name.clone(),
+                dir: text_direction(code),
+                home_url: config.language_root(code),
+                tags_url: tags_url(config, code),
+            };
+            views.sites.insert(code.clone(), Shared::new(site));
+            views.langs.insert(code.clone(), Shared::new(view));
+            views
+                .words
+                .insert(code.clone(), Shared::new(i18n.strings(code).text.clone()));
+        }
+        views
     }
 }
 
@@ -211,21 +213,35 @@ pub fn tag_slug(name: &str) -> String {
     }
 }
 
-/// The site seen from one build: what is visible, in which order, and how
-/// documents relate.
+/// The tags of one language: slug → (shown name, its posts newest first).
+type TagIndex = BTreeMap<String, (String, Vec<usize>)>;
+
+/// The site seen from one build: what is visible, in which order, how
+/// documents relate, and the views every page that lists a post shares.
 struct Model<'r> {
     records: &'r [Record],
+    visible: Vec<usize>,
     /// Visible posts per language, newest first.
     posts_by_lang: BTreeMap<&'r str, Vec<usize>>,
+    /// Where each visible post stands in its language's list.
+    position: HashMap<usize, usize>,
     /// Visible documents by (kind, translation key), in language order.
     groups: HashMap<(Kind, &'r str), Vec<usize>>,
-    /// Tags per language: slug → (shown name, visible posts newest first).
-    tags_by_lang: BTreeMap<&'r str, BTreeMap<String, (String, Vec<usize>)>>,
-    visible: Vec<usize>,
+    tags_by_lang: BTreeMap<&'r str, TagIndex>,
+    /// Per record: its tags' slugs and its dates, computed once.
+    tag_slugs: Vec<Vec<String>>,
+    dates: Vec<DisplayDate>,
+    /// Per visible post: its entry in lists, built and hashed once.
+    items: HashMap<usize, Shared<ListItem>>,
 }
 
 impl<'r> Model<'r> {
-    fn new(config: &Config, records: &'r [Record], visibility: Visibility) -> Model<'r> {
+    fn new(
+        config: &Config,
+        i18n: &I18n,
+        records: &'r [Record],
+        visibility: Visibility,
+    ) -> Model<'r> {
         let language_order: HashMap<&str, usize> = config
             .ordered_languages()
             .enumerate()
@@ -237,6 +253,15 @@ impl<'r> Model<'r> {
         let visible: Vec<usize> = (0..records.len())
             .filter(|&i| visibility.shows(&records[i]) && config.is_language(&records[i].lang))
             .collect();
+        let (tag_slugs, dates): (Vec<Vec<String>>, Vec<DisplayDate>) = records
+            .par_iter()
+            .map(|r| {
+                let slugs = r.tags.iter().map(|t| tag_slug(t)).collect();
+                let date = DisplayDate::new(config, i18n.strings(&r.lang), r.published_at);
+                (slugs, date)
+            })
+            .unzip();
+
         let mut groups: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
         let mut posts_by_lang: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for &i in &visible {
@@ -252,6 +277,7 @@ impl<'r> Model<'r> {
         for members in groups.values_mut() {
             members.sort_by_key(|&i| language_order.get(records[i].lang.as_str()).copied());
         }
+        let mut position = HashMap::new();
         for posts in posts_by_lang.values_mut() {
             posts.sort_by(|&a, &b| {
                 let (a, b) = (&records[a], &records[b]);
@@ -259,15 +285,15 @@ impl<'r> Model<'r> {
                     .cmp(&a.published_at)
                     .then_with(|| a.slug.cmp(&b.slug))
             });
+            position.extend(posts.iter().enumerate().map(|(at, &i)| (i, at)));
         }
-        let mut tags_by_lang: BTreeMap<&str, BTreeMap<String, (String, Vec<usize>)>> =
-            BTreeMap::new();
+        let mut tags_by_lang: BTreeMap<&str, TagIndex> = BTreeMap::new();
         for (lang, posts) in &posts_by_lang {
             let tags = tags_by_lang.entry(lang).or_default();
             for &i in posts {
-                for name in &records[i].tags {
+                for (name, slug) in records[i].tags.iter().zip(&tag_slugs[i]) {
                     let entry = tags
-                        .entry(tag_slug(name))
+                        .entry(slug.clone())
                         .or_insert_with(|| (name.clone(), Vec::new()));
                     // Spellings that share a slug show as the smallest one,
                     // whatever order the posts come in.
@@ -278,18 +304,73 @@ impl<'r> Model<'r> {
                 }
             }
         }
-        Model {
+        let mut model = Model {
             records,
+            visible,
             posts_by_lang,
+            position,
             groups,
             tags_by_lang,
-            visible,
-        }
+            tag_slugs,
+            dates,
+            items: HashMap::new(),
+        };
+        let posts: Vec<usize> = model.posts_by_lang.values().flatten().copied().collect();
+        let items: Vec<(usize, Shared<ListItem>)> = posts
+            .par_iter()
+            .map(|&i| (i, Shared::new(model.list_item(config, i))))
+            .collect();
+        model.items = items.into_iter().collect();
+        model
     }
 
     fn translations_of(&self, i: usize) -> &[usize] {
         let r = &self.records[i];
         &self.groups[&(r.kind, r.translation_key.as_str())]
+    }
+
+    /// The tags of record `i`, linked to its language's tag pages.
+    fn tag_links(&self, config: &Config, i: usize) -> Vec<TagLink> {
+        let record = &self.records[i];
+        let index = self.tags_by_lang.get(record.lang.as_str());
+        record
+            .tags
+            .iter()
+            .zip(&self.tag_slugs[i])
+            .map(|(name, slug)| TagLink {
+                name: name.clone(),
+                url: tag_url(config, &record.lang, slug, 1),
+                count: index
+                    .and_then(|t| t.get(slug))
+                    .map_or(0, |(_, posts)| posts.len()),
+            })
+            .collect()
+    }
+
+    fn list_item(&self, config: &Config, i: usize) -> ListItem {
+        let record = &self.records[i];
+        let date = &self.dates[i];
+        ListItem {
+            title: record.title.clone(),
+            url: record.url.clone(),
+            date: date.ymd.clone(),
+            date_display: date.display.clone(),
+            date_iso: date.iso.clone(),
+            summary: record.summary.clone(),
+            description: record.description.clone(),
+            tags: self.tag_links(config, i),
+        }
+    }
+
+    fn items(&self, indices: &[usize]) -> Vec<Shared<ListItem>> {
+        indices.iter().map(|i| self.items[i].clone()).collect()
+    }
+
+    fn link(&self, i: Option<&usize>) -> Option<Link> {
+        i.map(|&i| Link {
+            title: self.records[i].title.clone(),
+            url: self.records[i].url.clone(),
+        })
     }
 }
 
@@ -305,7 +386,7 @@ pub fn plan<'a>(
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
-    let model = Model::new(config, records, visibility);
+    let model = Model::new(config, views.i18n, records, visibility);
     let mut builder = Builder {
         config,
         views,
@@ -332,8 +413,13 @@ pub fn plan<'a>(
     for (code, _) in config.ordered_languages() {
         builder.language_pages(&model, code);
     }
-    for &i in &model.visible {
-        builder.document_page(&model, i);
+    let documents: Vec<Draft<'a>> = model
+        .visible
+        .par_iter()
+        .map(|&i| builder.document_page(&model, i))
+        .collect();
+    for draft in documents {
+        builder.push(draft);
     }
     builder.site_pages();
 
@@ -348,10 +434,19 @@ pub fn plan<'a>(
         problems.sort_by(|a, b| a.path.cmp(&b.path));
         return Err(Error::Content(problems));
     }
-    for page in &mut pages {
+    pages.par_iter_mut().for_each(|page| {
         page.fingerprint = fingerprint(theme, page.template, &page.context);
-    }
+    });
     Ok(Plan { pages, copies })
+}
+
+/// A page before its output is claimed.
+struct Draft<'a> {
+    by: String,
+    url: String,
+    template: &'static str,
+    context: Context<'a>,
+    body_of: Option<usize>,
 }
 
 struct Builder<'c, 'a> {
@@ -363,33 +458,26 @@ struct Builder<'c, 'a> {
 }
 
 impl<'a> Builder<'_, 'a> {
-    fn push(
-        &mut self,
-        by: &str,
-        url: &str,
-        template: &'static str,
-        context: Context<'a>,
-        body_of: Option<usize>,
-    ) {
-        let Some(output) = OutputPath::for_url(url) else {
+    fn push(&mut self, draft: Draft<'a>) {
+        let Some(output) = OutputPath::for_url(&draft.url) else {
             self.problems.push(Problem::new(
-                by,
+                &draft.by,
                 None,
                 ProblemKind::Syntax {
-                    message: format!("the URL {url} would leave the output folder"),
+                    message: format!("the URL {} would leave the output folder", draft.url),
                     help: "change the slug".into(),
                 },
             ));
             return;
         };
-        if !self.claim(&output, by) {
+        if !self.claim(&output, &draft.by) {
             return;
         }
         self.pages.push(Page {
             output,
-            template,
-            context,
-            body_of,
+            template: draft.template,
+            context: draft.context,
+            body_of: draft.body_of,
             fingerprint: String::new(),
         });
     }
@@ -444,7 +532,7 @@ impl<'a> Builder<'_, 'a> {
         Context {
             site: &self.views.sites[lang],
             lang: &self.views.langs[lang],
-            i18n: &self.views.i18n.strings(lang).text,
+            i18n: &self.views.words[lang],
             feed_url: feed_url(config, lang),
             url,
             alternates,
@@ -475,12 +563,9 @@ impl<'a> Builder<'_, 'a> {
 
     fn language_pages(&mut self, model: &Model<'_>, lang: &str) {
         let config = self.config;
-        let strings = self.views.i18n.strings(lang);
         let empty = Vec::new();
         let posts = model.posts_by_lang.get(lang).unwrap_or(&empty);
         let tags = model.tags_by_lang.get(lang);
-        let tag_links =
-            |indices: &[usize]| -> Vec<TagLink> { tag_links(config, tags, model.records, indices) };
 
         // Home, paginated.
         let chunks: Vec<&[usize]> = if posts.is_empty() {
@@ -500,20 +585,15 @@ impl<'a> Builder<'_, 'a> {
                 }]
             };
             let mut context = self.context(lang, url.clone(), alternates);
-            context.posts = Some(
-                chunk
-                    .iter()
-                    .map(|&i| list_item(config, strings, &model.records[i], tag_links(&[i])))
-                    .collect(),
-            );
+            context.posts = Some(model.items(chunk));
             context.paginator = Some(paginator(page, chunks.len(), |p| home_url(config, lang, p)));
-            self.push(
-                &format!("(home of {lang}, page {page})"),
-                &url,
-                "list.html",
+            self.push(Draft {
+                by: format!("(home of {lang}, page {page})"),
+                url,
+                template: "list.html",
                 context,
-                None,
-            );
+                body_of: None,
+            });
         }
 
         // Tags: an index, and a paginated list per tag.
@@ -530,13 +610,13 @@ impl<'a> Builder<'_, 'a> {
                 })
                 .collect(),
         );
-        self.push(
-            &format!("(tags of {lang})"),
-            &url,
-            "tags.html",
+        self.push(Draft {
+            by: format!("(tags of {lang})"),
+            url,
+            template: "tags.html",
             context,
-            None,
-        );
+            body_of: None,
+        });
         for (slug, (name, tagged)) in tags.into_iter().flatten() {
             let chunks: Vec<&[usize]> = tagged.chunks(config.paginate).collect();
             for (n, chunk) in chunks.iter().enumerate() {
@@ -552,30 +632,25 @@ impl<'a> Builder<'_, 'a> {
                     url: tag_url(config, lang, slug, 1),
                     count: tagged.len(),
                 });
-                context.posts = Some(
-                    chunk
-                        .iter()
-                        .map(|&i| list_item(config, strings, &model.records[i], tag_links(&[i])))
-                        .collect(),
-                );
+                context.posts = Some(model.items(chunk));
                 context.paginator = Some(paginator(page, chunks.len(), |p| {
                     tag_url(config, lang, slug, p)
                 }));
-                self.push(
-                    &format!("(tag `{name}` of {lang}, page {page})"),
-                    &url,
-                    "list.html",
+                self.push(Draft {
+                    by: format!("(tag `{name}` of {lang}, page {page})"),
+                    url,
+                    template: "list.html",
                     context,
-                    None,
-                );
+                    body_of: None,
+                });
             }
         }
 
         // The Atom feed.
         let url = feed_url(config, lang);
-        let entries: Vec<FeedEntry> = posts
+        let newest = &posts[..posts.len().min(config.feed_limit)];
+        let entries: Vec<FeedEntry> = newest
             .iter()
-            .take(config.feed_limit)
             .map(|&i| {
                 let r = &model.records[i];
                 FeedEntry {
@@ -589,9 +664,8 @@ impl<'a> Builder<'_, 'a> {
                 }
             })
             .collect();
-        let updated = posts
+        let updated = newest
             .iter()
-            .take(config.feed_limit)
             .map(|&i| {
                 let r = &model.records[i];
                 r.updated_at.unwrap_or(r.published_at).max(r.published_at)
@@ -610,16 +684,17 @@ impl<'a> Builder<'_, 'a> {
                 .unwrap_or_else(|| config.title.clone()),
         });
         context.entries = Some(entries);
-        self.push(
-            &format!("(feed of {lang})"),
-            &url,
-            "atom.xml",
+        self.push(Draft {
+            by: format!("(feed of {lang})"),
+            url,
+            template: "atom.xml",
             context,
-            None,
-        );
+            body_of: None,
+        });
     }
 
-    fn document_page(&mut self, model: &Model<'_>, i: usize) {
+    /// The page of document `i`, not yet claimed (built in parallel).
+    fn document_page(&self, model: &Model<'_>, i: usize) -> Draft<'a> {
         let config = self.config;
         let record = &model.records[i];
         let alternates = model
@@ -633,25 +708,31 @@ impl<'a> Builder<'_, 'a> {
         let mut context = self.context(&record.lang, record.url.clone(), alternates);
         let template = match record.kind {
             Kind::Post => {
-                let strings = self.views.i18n.strings(&record.lang);
                 let siblings = &model.posts_by_lang[record.lang.as_str()];
-                let at = siblings.iter().position(|&j| j == i).unwrap_or(0);
-                let link = |j: Option<&usize>| {
-                    j.map(|&j| Link {
-                        title: model.records[j].title.clone(),
-                        url: model.records[j].url.clone(),
-                    })
-                };
-                let tags = tag_links(
-                    config,
-                    model.tags_by_lang.get(record.lang.as_str()),
-                    model.records,
-                    &[i],
-                );
-                let mut view = post_view(config, strings, record, tags);
-                view.newer = link(at.checked_sub(1).and_then(|k| siblings.get(k)));
-                view.older = link(siblings.get(at + 1));
-                context.post = Some(view);
+                let at = model.position[&i];
+                let date = &model.dates[i];
+                let updated = record
+                    .updated_at
+                    .map(|ms| DisplayDate::new(config, self.views.i18n.strings(&record.lang), ms));
+                context.post = Some(PostView {
+                    id: record.id.to_string(),
+                    title: record.title.clone(),
+                    slug: record.slug.clone(),
+                    date: date.ymd.clone(),
+                    date_display: date.display.clone(),
+                    date_iso: date.iso.clone(),
+                    updated: updated.as_ref().map(|d| d.ymd.clone()),
+                    updated_display: updated.as_ref().map(|d| d.display.clone()),
+                    updated_iso: updated.map(|d| d.iso),
+                    tags: model.tag_links(config, i),
+                    description: record.description.clone(),
+                    summary: record.summary.clone(),
+                    url: record.url.clone(),
+                    newer: model.link(at.checked_sub(1).and_then(|k| siblings.get(k))),
+                    older: model.link(siblings.get(at + 1)),
+                    source_hash: record.source.hash.clone(),
+                    content: None,
+                });
                 "post.html"
             }
             Kind::Page => {
@@ -665,7 +746,13 @@ impl<'a> Builder<'_, 'a> {
                 "page.html"
             }
         };
-        self.push(&record.source.path, &record.url, template, context, Some(i));
+        Draft {
+            by: record.source.path.clone(),
+            url: record.url.clone(),
+            template,
+            context,
+            body_of: Some(i),
+        }
     }
 
     /// The sitemap (every HTML page with its alternates) and robots.txt.
@@ -695,9 +782,21 @@ impl<'a> Builder<'_, 'a> {
         let lang = config.default_language.clone();
         let mut context = self.context(&lang, "/sitemap.xml".to_owned(), Vec::new());
         context.sitemap = Some(entries);
-        self.push("(sitemap)", "/sitemap.xml", "sitemap.xml", context, None);
+        self.push(Draft {
+            by: "(sitemap)".into(),
+            url: "/sitemap.xml".into(),
+            template: "sitemap.xml",
+            context,
+            body_of: None,
+        });
         let context = self.context(&lang, "/robots.txt".to_owned(), Vec::new());
-        self.push("(robots.txt)", "/robots.txt", "robots.txt", context, None);
+        self.push(Draft {
+            by: "(robots.txt)".into(),
+            url: "/robots.txt".into(),
+            template: "robots.txt",
+            context,
+            body_of: None,
+        });
     }
 }
 
@@ -754,30 +853,6 @@ fn paginator(current: usize, total: usize, url_of: impl Fn(usize) -> String) -> 
     }
 }
 
-/// The tags of the posts at `indices`, linked to their language's tag pages.
-fn tag_links(
-    config: &Config,
-    tags: Option<&BTreeMap<String, (String, Vec<usize>)>>,
-    records: &[Record],
-    indices: &[usize],
-) -> Vec<TagLink> {
-    indices
-        .iter()
-        .flat_map(|&i| &records[i].tags)
-        .map(|name| {
-            let slug = tag_slug(name);
-            let count = tags
-                .and_then(|t| t.get(&slug))
-                .map_or(0, |(_, posts)| posts.len());
-            TagLink {
-                name: name.clone(),
-                url: tag_url(config, &records[indices[0]].lang, &slug, 1),
-                count,
-            }
-        })
-        .collect()
-}
-
 /// The hash of everything a page is rendered from.
 pub fn fingerprint(theme: &Theme, template: &str, context: &Context<'_>) -> String {
     let mut hasher = Sha256::new();
@@ -786,62 +861,8 @@ pub fn fingerprint(theme: &Theme, template: &str, context: &Context<'_>) -> Stri
     hasher.update(b"\0");
     hasher.update(theme.closure_hash(template).as_bytes());
     hasher.update(b"\0");
-    // Serializing into the hasher avoids holding the JSON; a context always
-    // serializes, its fields being strings, lists and options.
-    let _ = serde_json::to_writer(HashWriter(&mut hasher), context);
+    hash_context(&mut hasher, context);
     hex(&hasher.finalize())
-}
-
-struct HashWriter<'a>(&'a mut Sha256);
-
-impl std::io::Write for HashWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.update(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-fn post_view(config: &Config, strings: &Strings, record: &Record, tags: Vec<TagLink>) -> PostView {
-    let date = DisplayDate::new(config, strings, record.published_at);
-    let updated = record
-        .updated_at
-        .map(|ms| DisplayDate::new(config, strings, ms));
-    PostView {
-        id: record.id.to_string(),
-        title: record.title.clone(),
-        slug: record.slug.clone(),
-        date: date.ymd,
-        date_display: date.display,
-        date_iso: date.iso,
-        updated: updated.as_ref().map(|d| d.ymd.clone()),
-        updated_display: updated.as_ref().map(|d| d.display.clone()),
-        updated_iso: updated.map(|d| d.iso),
-        tags,
-        description: record.description.clone(),
-        summary: record.summary.clone(),
-        url: record.url.clone(),
-        newer: None,
-        older: None,
-        source_hash: record.source.hash.clone(),
-        content: None,
-    }
-}
-
-fn list_item(config: &Config, strings: &Strings, record: &Record, tags: Vec<TagLink>) -> ListItem {
-    let date = DisplayDate::new(config, strings, record.published_at);
-    ListItem {
-        title: record.title.clone(),
-        url: record.url.clone(),
-        date: date.ymd,
-        date_display: date.display,
-        date_iso: date.iso,
-        summary: record.summary.clone(),
-        description: record.description.clone(),
-        tags,
-    }
 }
 
 /// A date in the site time zone: `YYYY-MM-DD`, the language's own format,

@@ -261,6 +261,83 @@ fn closure(name: &str, direct: &BTreeMap<&str, Dependencies>) -> BTreeSet<String
 
 // ---- Contexts: exactly what each template sees ----
 
+thread_local! {
+    /// Set while a context is serialized for its fingerprint: a [`Shared`]
+    /// value then stands in by its digest instead of being written out again.
+    static FINGERPRINTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// A part of many contexts (a list item shown on several pages, a
+/// language's words), built and hashed once. A template sees the value; a
+/// fingerprint sees the hash of the value's serialization, which determines
+/// it just as well.
+#[derive(Debug)]
+pub struct Shared<T> {
+    value: std::sync::Arc<T>,
+    digest: std::sync::Arc<str>,
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared {
+            value: std::sync::Arc::clone(&self.value),
+            digest: std::sync::Arc::clone(&self.digest),
+        }
+    }
+}
+
+impl<T: Serialize> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        let mut hasher = Sha256::new();
+        // A value made of strings, numbers and lists always serializes.
+        let _ = serde_json::to_writer(HashWriter(&mut hasher), &value);
+        Shared {
+            value: std::sync::Arc::new(value),
+            digest: hex(&hasher.finalize()).into(),
+        }
+    }
+
+    pub fn get(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: Serialize> Serialize for Shared<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if FINGERPRINTING.get() {
+            serializer.serialize_str(&self.digest)
+        } else {
+            self.value.serialize(serializer)
+        }
+    }
+}
+
+/// Feeds serialized bytes straight into a hash.
+pub struct HashWriter<'a>(pub &'a mut Sha256);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Serializes `context` into `hasher`, shared parts by their digests.
+pub fn hash_context(hasher: &mut Sha256, context: &Context<'_>) {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            FINGERPRINTING.set(false);
+        }
+    }
+    FINGERPRINTING.set(true);
+    let _reset = Reset;
+    let _ = serde_json::to_writer(HashWriter(hasher), context);
+}
+
 /// The site as every page sees it, in that page's language.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct SiteView {
@@ -407,10 +484,10 @@ pub struct SitemapEntry {
 /// optional parts depend on its template.
 #[derive(Debug, Clone, Serialize)]
 pub struct Context<'a> {
-    pub site: &'a SiteView,
-    pub lang: &'a LangView,
+    pub site: &'a Shared<SiteView>,
+    pub lang: &'a Shared<LangView>,
     /// The language's words, reached through `t("key")`.
-    pub i18n: &'a BTreeMap<String, String>,
+    pub i18n: &'a Shared<BTreeMap<String, String>>,
     pub url: String,
     pub feed_url: String,
     pub alternates: Vec<Alternate>,
@@ -421,7 +498,7 @@ pub struct Context<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<PageView>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub posts: Option<Vec<ListItem>>,
+    pub posts: Option<Vec<Shared<ListItem>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paginator: Option<Paginator>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -115,7 +115,7 @@ impl fmt::Debug for BuildOptions {
 }
 
 /// What a build did. Paths are relative to the output folder and sorted.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct BuildReport {
     /// Sources found under `content/`.
     pub scanned: usize,
@@ -137,6 +137,9 @@ pub struct BuildReport {
     pub warnings: Vec<String>,
     /// Wall time of the build, for the summary line only: no output holds it.
     pub elapsed_ms: u64,
+    /// Wall milliseconds per stage, in pipeline order (the last attempt's,
+    /// when a build started over): where the time went.
+    pub stages: Vec<(String, f64)>,
 }
 
 impl Site {
@@ -257,6 +260,7 @@ impl Site {
         let mut snapshot = index.snapshot()?;
         let progress = Reporter::new(options.progress.clone());
         let mut report = BuildReport::default();
+        let mut clock = StageClock::start();
 
         // The outputs the index knows are files in one folder; building into
         // another, none of that folder's files is folio's.
@@ -290,6 +294,7 @@ impl Site {
         report.parsed = to_read.len();
 
         // parse
+        clock.lap(&mut report, "discover");
         progress.start(Stage::Parse, to_read.len());
         let results: Vec<Result<Parsed, Problem>> = to_read
             .par_iter()
@@ -312,6 +317,7 @@ impl Site {
         }
 
         // identify
+        clock.lap(&mut report, "parse");
         let unchanged_records: Vec<&Record> = unchanged
             .iter()
             .filter_map(|s| stored_by_path.get(s.path.as_str()).copied())
@@ -332,6 +338,7 @@ impl Site {
         )?;
 
         // plan
+        clock.lap(&mut report, "identify");
         let mut current: Vec<Record> = unchanged_records
             .iter()
             .map(|r| (*r).clone())
@@ -390,6 +397,7 @@ impl Site {
         report.rendered = selected.len();
 
         // The bodies of unchanged sources whose pages are rendered again.
+        clock.lap(&mut report, "plan");
         let fresh_by_path: HashMap<&str, &Parsed> = fresh
             .iter()
             .map(|p| (p.record.source.path.as_str(), p))
@@ -424,6 +432,7 @@ impl Site {
         }
 
         // render
+        clock.lap(&mut report, "reread");
         progress.start(Stage::Render, selected.len());
         let mut rendered: Vec<Rendered> = selected
             .into_par_iter()
@@ -456,6 +465,7 @@ impl Site {
         rendered.sort_by(|a, b| a.output.cmp(&b.output));
 
         // write: the last checks, then the first write
+        clock.lap(&mut report, "render");
         let adopted: HashSet<&OutputPath> =
             write::check_foreign(&out_dir, &rendered, &snapshot.outputs)?
                 .into_iter()
@@ -497,6 +507,7 @@ impl Site {
             .collect();
 
         // index
+        clock.lap(&mut report, "write");
         let stored_by_id: HashMap<PostId, &Record> =
             snapshot.records.iter().map(|r| (r.id, r)).collect();
         let retired: HashSet<PostId> = verdict.retired.iter().copied().collect();
@@ -534,6 +545,7 @@ impl Site {
         report.rows_deleted = changes.retired.len();
         index.commit(&changes)?;
         drop(lock);
+        clock.lap(&mut report, "index");
         Ok(Attempt::Built(report))
     }
 
@@ -691,6 +703,29 @@ impl BuildLock {
             _file: file,
             started_ns: discover::nanos_since_epoch(stamp),
         })
+    }
+}
+
+/// Times the stages of one build attempt.
+struct StageClock {
+    last: Instant,
+}
+
+impl StageClock {
+    fn start() -> StageClock {
+        StageClock {
+            last: Instant::now(),
+        }
+    }
+
+    /// Records the time since the previous lap as `stage`'s.
+    fn lap(&mut self, report: &mut BuildReport, stage: &str) {
+        let now = Instant::now();
+        let ms = now.duration_since(self.last).as_secs_f64() * 1000.0;
+        report
+            .stages
+            .push((stage.to_owned(), (ms * 100.0).round() / 100.0));
+        self.last = now;
     }
 }
 
