@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use jiff::Timestamp;
 use rayon::prelude::*;
@@ -26,7 +27,7 @@ use crate::identify::format_ms;
 use crate::parse::{Record, hex};
 use crate::render::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
-    Paginator, PostView, Shared, SiteView, SitemapEntry, SwitchLink, TagLink, Theme, hash_context,
+    Paginator, PostView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, Theme,
 };
 
 /// A path relative to the output folder, `/`-separated, that cannot leave it:
@@ -75,7 +76,7 @@ impl fmt::Display for OutputPath {
     }
 }
 
-/// One output file.
+/// One output file, with its context: a page that must be rendered.
 pub struct Page<'a> {
     pub output: OutputPath,
     pub template: &'static str,
@@ -83,6 +84,48 @@ pub struct Page<'a> {
     /// The document whose body the page shows, by index into the records.
     pub body_of: Option<usize>,
     pub fingerprint: String,
+}
+
+/// One output file before its context is built: what it is, where it goes,
+/// and its fingerprint.
+pub struct Spec {
+    pub output: OutputPath,
+    pub template: &'static str,
+    pub url: String,
+    /// Hash of the template closure and of everything the page's context is
+    /// computed from, a document standing in by its path and source hash.
+    pub fingerprint: String,
+    /// Who produces the output, for collisions and `folio explain`.
+    pub by: String,
+    recipe: Recipe,
+}
+
+/// How a page's context is built, once it must be.
+#[derive(Debug, Clone)]
+enum Recipe {
+    Document(usize),
+    Home {
+        lang: String,
+        page: usize,
+        total: usize,
+        items: Vec<usize>,
+    },
+    Tags {
+        lang: String,
+    },
+    Tag {
+        lang: String,
+        slug: String,
+        page: usize,
+        total: usize,
+        items: Vec<usize>,
+    },
+    Feed {
+        lang: String,
+        items: Vec<usize>,
+    },
+    Sitemap,
+    Robots,
 }
 
 /// A static file to copy. Its fingerprint is its stat (size, mtime), so an
@@ -94,10 +137,15 @@ pub struct Copy {
     pub fingerprint: String,
 }
 
-/// Everything a build produces.
+/// Everything a build produces: the pages as specs (cheap to list and to
+/// fingerprint), the static files to copy, and what it takes to build a
+/// page's context when its fingerprint says it must be rendered.
 pub struct Plan<'a> {
-    pub pages: Vec<Page<'a>>,
+    pub specs: Vec<Spec>,
     pub copies: Vec<Copy>,
+    config: &'a Config,
+    views: &'a Views<'a>,
+    model: Model<'a>,
 }
 
 /// Which documents are published.
@@ -123,6 +171,11 @@ pub struct Views<'i> {
     langs: BTreeMap<String, Shared<LangView>>,
     words: BTreeMap<String, Shared<BTreeMap<String, String>>>,
     i18n: &'i I18n,
+    /// Hash of everything any page may take from the config, beyond what its
+    /// documents give it.
+    globals: String,
+    /// Per language, hash of its words and date format.
+    wording: BTreeMap<String, String>,
 }
 
 impl<'i> Views<'i> {
@@ -140,27 +193,50 @@ impl<'i> Views<'i> {
             langs: BTreeMap::new(),
             words: BTreeMap::new(),
             i18n,
+            globals: String::new(),
+            wording: BTreeMap::new(),
         };
+        let mut globals = Sha256::new();
+        globals.update(config.content_settings().as_bytes());
+        for part in [
+            &config.title,
+            &config.base_url,
+            config.author.as_deref().unwrap_or(""),
+        ] {
+            globals.update(part.as_bytes());
+            globals.update(b"\0");
+        }
+        globals.update(format!("{} {}", config.paginate, config.feed_limit).as_bytes());
         for (code, lang) in &config.languages {
-            let site = SiteView {
+            let site = Shared::new(SiteView {
                 title: config.title_in(code).to_owned(),
                 base_url: config.base_url.clone(),
                 default_language: config.default_language.clone(),
                 languages: languages.clone(),
-            };
-            let view = LangView {
+            });
+            let view = Shared::new(LangView {
                 code: code.clone(),
                 name: lang.name.clone(),
                 dir: text_direction(code),
                 home_url: config.language_root(code),
                 tags_url: tags_url(config, code),
-            };
-            views.sites.insert(code.clone(), Shared::new(site));
-            views.langs.insert(code.clone(), Shared::new(view));
-            views
-                .words
-                .insert(code.clone(), Shared::new(i18n.strings(code).text.clone()));
+            });
+            let words = Shared::new(i18n.strings(code).text.clone());
+            for digest in [site.digest(), view.digest()] {
+                globals.update(digest.as_bytes());
+            }
+            // Dates are written with the month names too, which are not
+            // strings of the table the templates see.
+            let wording = Sha256::new()
+                .chain_update(words.digest().as_bytes())
+                .chain_update(format!("{:?}", i18n.strings(code)).as_bytes())
+                .finalize();
+            views.wording.insert(code.clone(), hex(&wording));
+            views.sites.insert(code.clone(), site);
+            views.langs.insert(code.clone(), view);
+            views.words.insert(code.clone(), words);
         }
+        views.globals = hex(&globals.finalize());
         views
     }
 }
@@ -216,8 +292,8 @@ pub fn tag_slug(name: &str) -> String {
 /// The tags of one language: slug → (shown name, its posts newest first).
 type TagIndex = BTreeMap<String, (String, Vec<usize>)>;
 
-/// The site seen from one build: what is visible, in which order, how
-/// documents relate, and the views every page that lists a post shares.
+/// The site seen from one build: what is visible, in which order, and how
+/// documents relate.
 struct Model<'r> {
     records: &'r [Record],
     visible: Vec<usize>,
@@ -228,20 +304,13 @@ struct Model<'r> {
     /// Visible documents by (kind, translation key), in language order.
     groups: HashMap<(Kind, &'r str), Vec<usize>>,
     tags_by_lang: BTreeMap<&'r str, TagIndex>,
-    /// Per record: its tags' slugs and its dates, computed once.
     tag_slugs: Vec<Vec<String>>,
-    dates: Vec<DisplayDate>,
-    /// Per visible post: its entry in lists, built and hashed once.
-    items: HashMap<usize, Shared<ListItem>>,
+    /// Per record, its entry in lists, built (and hashed) on first use.
+    items: Vec<OnceLock<Shared<ListItem>>>,
 }
 
 impl<'r> Model<'r> {
-    fn new(
-        config: &Config,
-        i18n: &I18n,
-        records: &'r [Record],
-        visibility: Visibility,
-    ) -> Model<'r> {
+    fn new(config: &Config, records: &'r [Record], visibility: Visibility) -> Model<'r> {
         let language_order: HashMap<&str, usize> = config
             .ordered_languages()
             .enumerate()
@@ -253,14 +322,10 @@ impl<'r> Model<'r> {
         let visible: Vec<usize> = (0..records.len())
             .filter(|&i| visibility.shows(&records[i]) && config.is_language(&records[i].lang))
             .collect();
-        let (tag_slugs, dates): (Vec<Vec<String>>, Vec<DisplayDate>) = records
+        let tag_slugs: Vec<Vec<String>> = records
             .par_iter()
-            .map(|r| {
-                let slugs = r.tags.iter().map(|t| tag_slug(t)).collect();
-                let date = DisplayDate::new(config, i18n.strings(&r.lang), r.published_at);
-                (slugs, date)
-            })
-            .unzip();
+            .map(|r| r.tags.iter().map(|t| tag_slug(t)).collect())
+            .collect();
 
         let mut groups: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
         let mut posts_by_lang: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
@@ -304,7 +369,7 @@ impl<'r> Model<'r> {
                 }
             }
         }
-        let mut model = Model {
+        Model {
             records,
             visible,
             posts_by_lang,
@@ -312,16 +377,8 @@ impl<'r> Model<'r> {
             groups,
             tags_by_lang,
             tag_slugs,
-            dates,
-            items: HashMap::new(),
-        };
-        let posts: Vec<usize> = model.posts_by_lang.values().flatten().copied().collect();
-        let items: Vec<(usize, Shared<ListItem>)> = posts
-            .par_iter()
-            .map(|&i| (i, Shared::new(model.list_item(config, i))))
-            .collect();
-        model.items = items.into_iter().collect();
-        model
+            items: (0..records.len()).map(|_| OnceLock::new()).collect(),
+        }
     }
 
     fn translations_of(&self, i: usize) -> &[usize] {
@@ -329,10 +386,20 @@ impl<'r> Model<'r> {
         &self.groups[&(r.kind, r.translation_key.as_str())]
     }
 
+    fn neighbours(&self, i: usize) -> (Option<usize>, Option<usize>) {
+        let Some(&at) = self.position.get(&i) else {
+            return (None, None);
+        };
+        let siblings = &self.posts_by_lang[self.records[i].lang.as_str()];
+        (
+            at.checked_sub(1).and_then(|k| siblings.get(k)).copied(),
+            siblings.get(at + 1).copied(),
+        )
+    }
+
     /// The tags of record `i`, linked to its language's tag pages.
     fn tag_links(&self, config: &Config, i: usize) -> Vec<TagLink> {
         let record = &self.records[i];
-        let index = self.tags_by_lang.get(record.lang.as_str());
         record
             .tags
             .iter()
@@ -340,67 +407,105 @@ impl<'r> Model<'r> {
             .map(|(name, slug)| TagLink {
                 name: name.clone(),
                 url: tag_url(config, &record.lang, slug, 1),
-                count: index
-                    .and_then(|t| t.get(slug))
-                    .map_or(0, |(_, posts)| posts.len()),
             })
             .collect()
     }
 
-    fn list_item(&self, config: &Config, i: usize) -> ListItem {
-        let record = &self.records[i];
-        let date = &self.dates[i];
-        ListItem {
-            title: record.title.clone(),
-            url: record.url.clone(),
-            date: date.ymd.clone(),
-            date_display: date.display.clone(),
-            date_iso: date.iso.clone(),
-            summary: record.summary.clone(),
-            description: record.description.clone(),
-            tags: self.tag_links(config, i),
-        }
+    fn item(&self, config: &Config, i18n: &I18n, i: usize) -> Shared<ListItem> {
+        self.items[i]
+            .get_or_init(|| {
+                let record = &self.records[i];
+                let date =
+                    DisplayDate::new(config, i18n.strings(&record.lang), record.published_at);
+                Shared::new(ListItem {
+                    title: record.title.clone(),
+                    url: record.url.clone(),
+                    date: date.ymd,
+                    date_display: date.display,
+                    date_iso: date.iso,
+                    summary: record.summary.clone(),
+                    description: record.description.clone(),
+                    tags: self.tag_links(config, i),
+                })
+            })
+            .clone()
     }
 
-    fn items(&self, indices: &[usize]) -> Vec<Shared<ListItem>> {
-        indices.iter().map(|i| self.items[i].clone()).collect()
-    }
-
-    fn link(&self, i: Option<&usize>) -> Option<Link> {
-        i.map(|&i| Link {
+    fn link(&self, i: Option<usize>) -> Option<Link> {
+        i.map(|i| Link {
             title: self.records[i].title.clone(),
             url: self.records[i].url.clone(),
         })
     }
 }
 
-/// Builds every page of the site and lists the static files to copy.
-/// `records` are all current documents; `started_ns` is the build's start,
-/// for the racy rule on static files' stats.
+/// Hashes what a page is built from, in a form that cannot be read two ways.
+struct KeyHasher(Sha256);
+
+impl KeyHasher {
+    fn new(theme: &Theme, template: &str, views: &Views<'_>, lang: &str, url: &str) -> KeyHasher {
+        let mut key = KeyHasher(Sha256::new());
+        key.text(concat!("folio ", env!("CARGO_PKG_VERSION")));
+        key.text(template);
+        key.text(theme.closure_hash(template));
+        key.text(&views.globals);
+        key.text(lang);
+        key.text(views.wording.get(lang).map_or("", String::as_str));
+        key.text(url);
+        key
+    }
+
+    fn text(&mut self, text: &str) {
+        self.0.update((text.len() as u64).to_le_bytes());
+        self.0.update(text.as_bytes());
+    }
+
+    fn number(&mut self, n: usize) {
+        self.0.update((n as u64).to_le_bytes());
+    }
+
+    /// A document stands in by its path and the hash of its bytes: its row
+    /// (and its body) is a function of those and of the globals.
+    fn document(&mut self, record: &Record) {
+        self.text(&record.source.path);
+        self.text(&record.source.hash);
+    }
+
+    fn documents(&mut self, records: &[Record], indices: impl IntoIterator<Item = usize>) {
+        let mut count = 0;
+        for i in indices {
+            self.document(&records[i]);
+            count += 1;
+        }
+        self.number(count);
+    }
+
+    fn finish(self) -> String {
+        hex(&self.0.finalize())
+    }
+}
+
+/// Lists every output of the site with its fingerprint, and the static
+/// files to copy. `records` are all current documents; `started_ns` is the
+/// build's start, for the racy rule on static files' stats.
 pub fn plan<'a>(
-    config: &Config,
-    views: &'a Views<'_>,
+    config: &'a Config,
+    views: &'a Views<'a>,
     theme: &Theme,
-    records: &[Record],
+    records: &'a [Record],
     statics: &[StaticFile],
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
-    let model = Model::new(config, views.i18n, records, visibility);
-    let mut builder = Builder {
-        config,
-        views,
-        pages: Vec::new(),
-        claimed: HashMap::new(),
-        problems: Vec::new(),
-    };
+    let model = Model::new(config, records, visibility);
+    let mut claims = Claims::default();
     let mut copies = Vec::with_capacity(statics.len());
     for file in statics {
         let source = file.source_path();
         let Some(output) = OutputPath::new(&file.rel) else {
             continue;
         };
-        if builder.claim(&output, &source) {
+        if claims.claim(&output, &source) {
             let stat = file.stat.settled(started_ns);
             copies.push(Copy {
                 output,
@@ -410,78 +515,160 @@ pub fn plan<'a>(
         }
     }
 
+    let mut recipes: Vec<(String, String, &'static str, Recipe)> = Vec::new();
     for (code, _) in config.ordered_languages() {
-        builder.language_pages(&model, code);
+        language_recipes(config, &model, code, &mut recipes);
     }
-    let documents: Vec<Draft<'a>> = model
-        .visible
-        .par_iter()
-        .map(|&i| builder.document_page(&model, i))
-        .collect();
-    for draft in documents {
-        builder.push(draft);
+    for &i in &model.visible {
+        let record = &records[i];
+        let template = match record.kind {
+            Kind::Post => "post.html",
+            Kind::Page => "page.html",
+        };
+        recipes.push((
+            record.source.path.clone(),
+            record.url.clone(),
+            template,
+            Recipe::Document(i),
+        ));
     }
-    builder.site_pages();
+    recipes.push((
+        "(sitemap)".into(),
+        "/sitemap.xml".into(),
+        "sitemap.xml",
+        Recipe::Sitemap,
+    ));
+    recipes.push((
+        "(robots.txt)".into(),
+        "/robots.txt".into(),
+        "robots.txt",
+        Recipe::Robots,
+    ));
 
-    let Builder {
-        mut pages,
-        mut problems,
-        claimed,
-        ..
-    } = builder;
-    problems.extend(nested_or_case_collisions(&claimed));
+    let mut specs = Vec::with_capacity(recipes.len());
+    for (by, url, template, recipe) in recipes {
+        let Some(output) = OutputPath::for_url(&url) else {
+            claims.problems.push(Problem::new(
+                &by,
+                None,
+                ProblemKind::Syntax {
+                    message: format!("the URL {url} would leave the output folder"),
+                    help: "change the slug".into(),
+                },
+            ));
+            continue;
+        };
+        if claims.claim(&output, &by) {
+            specs.push(Spec {
+                output,
+                template,
+                url,
+                fingerprint: String::new(),
+                by,
+                recipe,
+            });
+        }
+    }
+    let mut problems = claims.problems;
+    problems.extend(nested_or_case_collisions(&claims.claimed));
     if !problems.is_empty() {
         problems.sort_by(|a, b| a.path.cmp(&b.path));
         return Err(Error::Content(problems));
     }
-    pages.par_iter_mut().for_each(|page| {
-        page.fingerprint = fingerprint(theme, page.template, &page.context);
+
+    let plan = Plan {
+        specs: Vec::new(),
+        copies,
+        config,
+        views,
+        model,
+    };
+    let sitemap_key = plan.sitemap_key(&specs);
+    specs.par_iter_mut().for_each(|spec| {
+        spec.fingerprint = match spec.recipe {
+            Recipe::Sitemap => {
+                let lang = &config.default_language;
+                let mut key = KeyHasher::new(theme, spec.template, views, lang, &spec.url);
+                key.text(&sitemap_key);
+                key.finish()
+            }
+            _ => plan.key(theme, spec),
+        };
     });
-    Ok(Plan { pages, copies })
+    Ok(Plan { specs, ..plan })
 }
 
-/// A page before its output is claimed.
-struct Draft<'a> {
-    by: String,
-    url: String,
-    template: &'static str,
-    context: Context<'a>,
-    body_of: Option<usize>,
+/// The generated pages of one language, as (by, url, template, recipe).
+fn language_recipes(
+    config: &Config,
+    model: &Model<'_>,
+    lang: &str,
+    recipes: &mut Vec<(String, String, &'static str, Recipe)>,
+) {
+    let empty = Vec::new();
+    let posts = model.posts_by_lang.get(lang).unwrap_or(&empty);
+    let chunks: Vec<&[usize]> = if posts.is_empty() {
+        vec![&[]]
+    } else {
+        posts.chunks(config.paginate).collect()
+    };
+    for (n, chunk) in chunks.iter().enumerate() {
+        recipes.push((
+            format!("(home of {lang}, page {})", n + 1),
+            home_url(config, lang, n + 1),
+            "list.html",
+            Recipe::Home {
+                lang: lang.to_owned(),
+                page: n + 1,
+                total: chunks.len(),
+                items: chunk.to_vec(),
+            },
+        ));
+    }
+    recipes.push((
+        format!("(tags of {lang})"),
+        tags_url(config, lang),
+        "tags.html",
+        Recipe::Tags {
+            lang: lang.to_owned(),
+        },
+    ));
+    for (slug, (name, tagged)) in model.tags_by_lang.get(lang).into_iter().flatten() {
+        let chunks: Vec<&[usize]> = tagged.chunks(config.paginate).collect();
+        for (n, chunk) in chunks.iter().enumerate() {
+            recipes.push((
+                format!("(tag `{name}` of {lang}, page {})", n + 1),
+                tag_url(config, lang, slug, n + 1),
+                "list.html",
+                Recipe::Tag {
+                    lang: lang.to_owned(),
+                    slug: slug.clone(),
+                    page: n + 1,
+                    total: chunks.len(),
+                    items: chunk.to_vec(),
+                },
+            ));
+        }
+    }
+    recipes.push((
+        format!("(feed of {lang})"),
+        feed_url(config, lang),
+        "atom.xml",
+        Recipe::Feed {
+            lang: lang.to_owned(),
+            items: posts[..posts.len().min(config.feed_limit)].to_vec(),
+        },
+    ));
 }
 
-struct Builder<'c, 'a> {
-    config: &'c Config,
-    views: &'a Views<'a>,
-    pages: Vec<Page<'a>>,
+/// Which output each producer took, and the clashes.
+#[derive(Default)]
+struct Claims {
     claimed: HashMap<OutputPath, PathBuf>,
     problems: Vec<Problem>,
 }
 
-impl<'a> Builder<'_, 'a> {
-    fn push(&mut self, draft: Draft<'a>) {
-        let Some(output) = OutputPath::for_url(&draft.url) else {
-            self.problems.push(Problem::new(
-                &draft.by,
-                None,
-                ProblemKind::Syntax {
-                    message: format!("the URL {} would leave the output folder", draft.url),
-                    help: "change the slug".into(),
-                },
-            ));
-            return;
-        };
-        if !self.claim(&output, &draft.by) {
-            return;
-        }
-        self.pages.push(Page {
-            output,
-            template: draft.template,
-            context: draft.context,
-            body_of: draft.body_of,
-            fingerprint: String::new(),
-        });
-    }
-
+impl Claims {
     /// Takes `output` for `by`; false (and a problem) when it is taken.
     fn claim(&mut self, output: &OutputPath, by: &str) -> bool {
         match self.claimed.get(output) {
@@ -502,12 +689,359 @@ impl<'a> Builder<'_, 'a> {
             }
         }
     }
+}
 
-    /// The common part of a context. `alternates` are the page's versions,
-    /// itself included; the switcher falls back to each language's home.
-    fn context(&self, lang: &str, url: String, alternates: Vec<Alternate>) -> Context<'a> {
+impl<'a> Plan<'a> {
+    /// The fingerprint of a spec: what its context is computed from. Kept
+    /// in step with [`Plan::page`], which computes it.
+    fn key(&self, theme: &Theme, spec: &Spec) -> String {
+        let model = &self.model;
+        let records = model.records;
+        let lang = self.language_of(&spec.recipe);
+        let mut key = KeyHasher::new(theme, spec.template, self.views, lang, &spec.url);
+        match &spec.recipe {
+            Recipe::Document(i) => {
+                key.text(&records[*i].lang);
+                key.document(&records[*i]);
+                key.documents(records, model.translations_of(*i).iter().copied());
+                let (newer, older) = model.neighbours(*i);
+                key.documents(records, newer);
+                key.documents(records, older);
+            }
+            Recipe::Home {
+                lang,
+                page,
+                total,
+                items,
+            } => {
+                key.text(lang);
+                key.number(*page);
+                key.number(*total);
+                key.documents(records, items.iter().copied());
+            }
+            Recipe::Tags { lang } => {
+                key.text(lang);
+                for (slug, (name, posts)) in
+                    model.tags_by_lang.get(lang.as_str()).into_iter().flatten()
+                {
+                    key.text(slug);
+                    key.text(name);
+                    key.number(posts.len());
+                }
+            }
+            Recipe::Tag {
+                lang,
+                slug,
+                page,
+                total,
+                items,
+            } => {
+                key.text(lang);
+                key.text(slug);
+                let (name, tagged) = &model.tags_by_lang[lang.as_str()][slug];
+                key.text(name);
+                key.number(tagged.len());
+                key.number(*page);
+                key.number(*total);
+                key.documents(records, items.iter().copied());
+            }
+            Recipe::Feed { lang, items } => {
+                key.text(lang);
+                key.documents(records, items.iter().copied());
+            }
+            Recipe::Sitemap | Recipe::Robots => {}
+        }
+        key.finish()
+    }
+
+    /// The sitemap shows every HTML page with its alternates.
+    fn sitemap_key(&self, specs: &[Spec]) -> String {
+        let mut key = KeyHasher(Sha256::new());
+        for spec in specs.iter().filter(|s| s.template.ends_with(".html")) {
+            key.text(&spec.url);
+            for alternate in self.alternates(&spec.recipe, &spec.url) {
+                key.text(&alternate.code);
+                key.text(&alternate.url);
+            }
+        }
+        key.finish()
+    }
+
+    /// The versions of a page in each language, itself included (for
+    /// `hreflang`); a page with no translation has only itself.
+    fn alternates(&self, recipe: &Recipe, url: &str) -> Vec<Alternate> {
         let config = self.config;
-        let x_default = (alternates.len() > 1).then(|| {
+        let every_language = |url_of: &dyn Fn(&str) -> String| {
+            config
+                .ordered_languages()
+                .map(|(code, _)| Alternate {
+                    code: code.clone(),
+                    url: url_of(code),
+                })
+                .collect()
+        };
+        match recipe {
+            Recipe::Document(i) => self
+                .model
+                .translations_of(*i)
+                .iter()
+                .map(|&j| Alternate {
+                    code: self.model.records[j].lang.clone(),
+                    url: self.model.records[j].url.clone(),
+                })
+                .collect(),
+            Recipe::Home { page: 1, .. } => every_language(&|code| home_url(config, code, 1)),
+            Recipe::Tags { .. } => every_language(&|code| tags_url(config, code)),
+            Recipe::Home { lang, .. } | Recipe::Tag { lang, .. } => vec![Alternate {
+                code: lang.clone(),
+                url: url.to_owned(),
+            }],
+            Recipe::Feed { .. } | Recipe::Sitemap | Recipe::Robots => Vec::new(),
+        }
+    }
+
+    /// The language a page is in.
+    fn language_of<'s>(&'s self, recipe: &'s Recipe) -> &'s str {
+        match recipe {
+            Recipe::Document(i) => &self.model.records[*i].lang,
+            Recipe::Home { lang, .. }
+            | Recipe::Tags { lang }
+            | Recipe::Tag { lang, .. }
+            | Recipe::Feed { lang, .. } => lang,
+            Recipe::Sitemap | Recipe::Robots => &self.config.default_language,
+        }
+    }
+
+    /// The sources a page is built from (`folio explain`).
+    pub fn sources_of(&self, spec: &Spec) -> Vec<String> {
+        let model = &self.model;
+        let mut indices: Vec<usize> = match &spec.recipe {
+            Recipe::Document(i) => {
+                let (newer, older) = model.neighbours(*i);
+                std::iter::once(*i)
+                    .chain(model.translations_of(*i).iter().copied())
+                    .chain(newer)
+                    .chain(older)
+                    .collect()
+            }
+            Recipe::Home { items, .. } | Recipe::Tag { items, .. } | Recipe::Feed { items, .. } => {
+                items.clone()
+            }
+            Recipe::Tags { lang } => model
+                .posts_by_lang
+                .get(lang.as_str())
+                .cloned()
+                .unwrap_or_default(),
+            Recipe::Sitemap => model.visible.clone(),
+            Recipe::Robots => Vec::new(),
+        };
+        let mut seen = std::collections::HashSet::new();
+        indices.retain(|i| seen.insert(*i));
+        indices
+            .iter()
+            .map(|&i| model.records[i].source.path.clone())
+            .collect()
+    }
+
+    /// The specs that `selected` picks, as pages with their contexts built,
+    /// in parallel. `specs` are all of the plan's, which the sitemap lists.
+    pub fn pages(&self, specs: Vec<Spec>, selected: &[bool]) -> Vec<Page<'a>> {
+        let sitemap = specs
+            .iter()
+            .zip(selected)
+            .any(|(spec, &picked)| picked && matches!(spec.recipe, Recipe::Sitemap))
+            .then(|| self.sitemap(&specs));
+        let picked: Vec<Spec> = specs
+            .into_iter()
+            .zip(selected)
+            .filter_map(|(spec, &picked)| picked.then_some(spec))
+            .collect();
+        picked
+            .into_par_iter()
+            .map(|spec| self.page(spec, sitemap.as_deref()))
+            .collect()
+    }
+
+    /// Builds the context of `spec`: the page, ready to render.
+    fn page(&self, spec: Spec, sitemap: Option<&[SitemapEntry]>) -> Page<'a> {
+        let config = self.config;
+        let model = &self.model;
+        let i18n = self.views.i18n;
+        let lang = self.language_of(&spec.recipe).to_owned();
+        let alternates = self.alternates(&spec.recipe, &spec.url);
+        let alternates = if alternates.len() > 1 {
+            alternates
+        } else {
+            Vec::new()
+        };
+        let mut context = self.context(&lang, spec.url.clone(), alternates);
+        let mut body_of = None;
+        match &spec.recipe {
+            Recipe::Document(i) => {
+                let i = *i;
+                let record = &model.records[i];
+                body_of = Some(i);
+                if record.kind == Kind::Post {
+                    let (newer, older) = model.neighbours(i);
+                    let date = DisplayDate::new(config, i18n.strings(&lang), record.published_at);
+                    let updated = record
+                        .updated_at
+                        .map(|ms| DisplayDate::new(config, i18n.strings(&lang), ms));
+                    context.post = Some(PostView {
+                        id: record.id.to_string(),
+                        title: record.title.clone(),
+                        slug: record.slug.clone(),
+                        date: date.ymd,
+                        date_display: date.display,
+                        date_iso: date.iso,
+                        updated: updated.as_ref().map(|d| d.ymd.clone()),
+                        updated_display: updated.as_ref().map(|d| d.display.clone()),
+                        updated_iso: updated.map(|d| d.iso),
+                        tags: model.tag_links(config, i),
+                        description: record.description.clone(),
+                        summary: record.summary.clone(),
+                        url: record.url.clone(),
+                        newer: model.link(newer),
+                        older: model.link(older),
+                        source_hash: record.source.hash.clone(),
+                        content: None,
+                    });
+                } else {
+                    context.page = Some(PageView {
+                        title: record.title.clone(),
+                        description: record.description.clone(),
+                        url: record.url.clone(),
+                        source_hash: record.source.hash.clone(),
+                        content: None,
+                    });
+                }
+            }
+            Recipe::Home {
+                lang,
+                page,
+                total,
+                items,
+            } => {
+                context.posts = Some(items.iter().map(|&i| model.item(config, i18n, i)).collect());
+                context.paginator = Some(paginator(*page, *total, |p| home_url(config, lang, p)));
+            }
+            Recipe::Tags { lang } => {
+                context.tags = Some(
+                    model
+                        .tags_by_lang
+                        .get(lang.as_str())
+                        .into_iter()
+                        .flatten()
+                        .map(|(slug, (name, posts))| TagCount {
+                            name: name.clone(),
+                            url: tag_url(config, lang, slug, 1),
+                            count: posts.len(),
+                        })
+                        .collect(),
+                );
+            }
+            Recipe::Tag {
+                lang,
+                slug,
+                page,
+                total,
+                items,
+            } => {
+                let (name, tagged) = &model.tags_by_lang[lang.as_str()][slug];
+                context.tag = Some(TagCount {
+                    name: name.clone(),
+                    url: tag_url(config, lang, slug, 1),
+                    count: tagged.len(),
+                });
+                context.posts = Some(items.iter().map(|&i| model.item(config, i18n, i)).collect());
+                context.paginator =
+                    Some(paginator(*page, *total, |p| tag_url(config, lang, slug, p)));
+            }
+            Recipe::Feed { lang, items } => {
+                let records = model.records;
+                context.entries = Some(
+                    items
+                        .iter()
+                        .map(|&i| {
+                            let r = &records[i];
+                            FeedEntry {
+                                id: format!("urn:uuid:{}", r.id.to_uuid()),
+                                title: r.title.clone(),
+                                url: format!("{}{}", config.base_url, r.url),
+                                published: format_ms(r.published_at),
+                                updated: format_ms(r.updated_at.unwrap_or(r.published_at)),
+                                summary: r.summary.clone(),
+                                tags: r.tags.clone(),
+                            }
+                        })
+                        .collect(),
+                );
+                let updated = items
+                    .iter()
+                    .map(|&i| {
+                        records[i]
+                            .updated_at
+                            .unwrap_or(0)
+                            .max(records[i].published_at)
+                    })
+                    .max()
+                    .unwrap_or(0);
+                context.feed = Some(FeedView {
+                    id: format!("{}{}", config.base_url, spec.url),
+                    title: config.title_in(lang).to_owned(),
+                    home_url: format!("{}{}", config.base_url, config.language_root(lang)),
+                    updated: format_ms(updated),
+                    author: config
+                        .author
+                        .clone()
+                        .unwrap_or_else(|| config.title.clone()),
+                });
+            }
+            Recipe::Sitemap => context.sitemap = sitemap.map(<[SitemapEntry]>::to_vec),
+            Recipe::Robots => {}
+        }
+        Page {
+            output: spec.output,
+            template: spec.template,
+            context,
+            body_of,
+            fingerprint: spec.fingerprint,
+        }
+    }
+
+    /// The sitemap's entries: every HTML page, with its alternates.
+    fn sitemap(&self, specs: &[Spec]) -> Vec<SitemapEntry> {
+        let base = &self.config.base_url;
+        let mut entries: Vec<SitemapEntry> = specs
+            .iter()
+            .filter(|s| s.template.ends_with(".html"))
+            .map(|spec| {
+                let alternates = self.alternates(&spec.recipe, &spec.url);
+                let x_default = self.x_default(&alternates);
+                SitemapEntry {
+                    loc: format!("{base}{}", spec.url),
+                    alternates: if alternates.len() > 1 {
+                        alternates
+                            .into_iter()
+                            .map(|a| Alternate {
+                                code: a.code,
+                                url: format!("{base}{}", a.url),
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    },
+                    x_default: x_default.map(|url| format!("{base}{url}")),
+                }
+            })
+            .collect();
+        entries.sort_by(|a, b| a.loc.cmp(&b.loc));
+        entries
+    }
+
+    fn x_default(&self, alternates: &[Alternate]) -> Option<String> {
+        let config = self.config;
+        (alternates.len() > 1).then(|| {
             alternates
                 .iter()
                 .find(|a| a.code == config.default_language)
@@ -515,7 +1049,14 @@ impl<'a> Builder<'_, 'a> {
                     || config.language_root(&config.default_language),
                     |a| a.url.clone(),
                 )
-        });
+        })
+    }
+
+    /// The common part of a context. `alternates` are the page's versions,
+    /// itself included; the switcher falls back to each language's home.
+    fn context(&self, lang: &str, url: String, alternates: Vec<Alternate>) -> Context<'a> {
+        let config = self.config;
+        let x_default = self.x_default(&alternates);
         let switcher = config
             .ordered_languages()
             .map(|(code, language)| {
@@ -529,10 +1070,11 @@ impl<'a> Builder<'_, 'a> {
                 }
             })
             .collect();
+        let views = self.views;
         Context {
-            site: &self.views.sites[lang],
-            lang: &self.views.langs[lang],
-            i18n: &self.views.words[lang],
+            site: &views.sites[lang],
+            lang: &views.langs[lang],
+            i18n: &views.words[lang],
             feed_url: feed_url(config, lang),
             url,
             alternates,
@@ -548,255 +1090,6 @@ impl<'a> Builder<'_, 'a> {
             entries: None,
             sitemap: None,
         }
-    }
-
-    /// The same generated page in every language, for `hreflang`.
-    fn every_language(&self, url_of: impl Fn(&str) -> String) -> Vec<Alternate> {
-        self.config
-            .ordered_languages()
-            .map(|(code, _)| Alternate {
-                code: code.clone(),
-                url: url_of(code),
-            })
-            .collect()
-    }
-
-    fn language_pages(&mut self, model: &Model<'_>, lang: &str) {
-        let config = self.config;
-        let empty = Vec::new();
-        let posts = model.posts_by_lang.get(lang).unwrap_or(&empty);
-        let tags = model.tags_by_lang.get(lang);
-
-        // Home, paginated.
-        let chunks: Vec<&[usize]> = if posts.is_empty() {
-            vec![&[]]
-        } else {
-            posts.chunks(config.paginate).collect()
-        };
-        for (n, chunk) in chunks.iter().enumerate() {
-            let page = n + 1;
-            let url = home_url(config, lang, page);
-            let alternates = if page == 1 {
-                self.every_language(|code| home_url(config, code, 1))
-            } else {
-                vec![Alternate {
-                    code: lang.to_owned(),
-                    url: url.clone(),
-                }]
-            };
-            let mut context = self.context(lang, url.clone(), alternates);
-            context.posts = Some(model.items(chunk));
-            context.paginator = Some(paginator(page, chunks.len(), |p| home_url(config, lang, p)));
-            self.push(Draft {
-                by: format!("(home of {lang}, page {page})"),
-                url,
-                template: "list.html",
-                context,
-                body_of: None,
-            });
-        }
-
-        // Tags: an index, and a paginated list per tag.
-        let url = tags_url(config, lang);
-        let alternates = self.every_language(|code| tags_url(config, code));
-        let mut context = self.context(lang, url.clone(), alternates);
-        context.tags = Some(
-            tags.into_iter()
-                .flatten()
-                .map(|(slug, (name, posts))| TagLink {
-                    name: name.clone(),
-                    url: tag_url(config, lang, slug, 1),
-                    count: posts.len(),
-                })
-                .collect(),
-        );
-        self.push(Draft {
-            by: format!("(tags of {lang})"),
-            url,
-            template: "tags.html",
-            context,
-            body_of: None,
-        });
-        for (slug, (name, tagged)) in tags.into_iter().flatten() {
-            let chunks: Vec<&[usize]> = tagged.chunks(config.paginate).collect();
-            for (n, chunk) in chunks.iter().enumerate() {
-                let page = n + 1;
-                let url = tag_url(config, lang, slug, page);
-                let alternates = vec![Alternate {
-                    code: lang.to_owned(),
-                    url: url.clone(),
-                }];
-                let mut context = self.context(lang, url.clone(), alternates);
-                context.tag = Some(TagLink {
-                    name: name.clone(),
-                    url: tag_url(config, lang, slug, 1),
-                    count: tagged.len(),
-                });
-                context.posts = Some(model.items(chunk));
-                context.paginator = Some(paginator(page, chunks.len(), |p| {
-                    tag_url(config, lang, slug, p)
-                }));
-                self.push(Draft {
-                    by: format!("(tag `{name}` of {lang}, page {page})"),
-                    url,
-                    template: "list.html",
-                    context,
-                    body_of: None,
-                });
-            }
-        }
-
-        // The Atom feed.
-        let url = feed_url(config, lang);
-        let newest = &posts[..posts.len().min(config.feed_limit)];
-        let entries: Vec<FeedEntry> = newest
-            .iter()
-            .map(|&i| {
-                let r = &model.records[i];
-                FeedEntry {
-                    id: format!("urn:uuid:{}", r.id.to_uuid()),
-                    title: r.title.clone(),
-                    url: format!("{}{}", config.base_url, r.url),
-                    published: format_ms(r.published_at),
-                    updated: format_ms(r.updated_at.unwrap_or(r.published_at)),
-                    summary: r.summary.clone(),
-                    tags: r.tags.clone(),
-                }
-            })
-            .collect();
-        let updated = newest
-            .iter()
-            .map(|&i| {
-                let r = &model.records[i];
-                r.updated_at.unwrap_or(r.published_at).max(r.published_at)
-            })
-            .max()
-            .unwrap_or(0);
-        let mut context = self.context(lang, url.clone(), Vec::new());
-        context.feed = Some(FeedView {
-            id: format!("{}{url}", config.base_url),
-            title: config.title_in(lang).to_owned(),
-            home_url: format!("{}{}", config.base_url, config.language_root(lang)),
-            updated: format_ms(updated),
-            author: config
-                .author
-                .clone()
-                .unwrap_or_else(|| config.title.clone()),
-        });
-        context.entries = Some(entries);
-        self.push(Draft {
-            by: format!("(feed of {lang})"),
-            url,
-            template: "atom.xml",
-            context,
-            body_of: None,
-        });
-    }
-
-    /// The page of document `i`, not yet claimed (built in parallel).
-    fn document_page(&self, model: &Model<'_>, i: usize) -> Draft<'a> {
-        let config = self.config;
-        let record = &model.records[i];
-        let alternates = model
-            .translations_of(i)
-            .iter()
-            .map(|&j| Alternate {
-                code: model.records[j].lang.clone(),
-                url: model.records[j].url.clone(),
-            })
-            .collect();
-        let mut context = self.context(&record.lang, record.url.clone(), alternates);
-        let template = match record.kind {
-            Kind::Post => {
-                let siblings = &model.posts_by_lang[record.lang.as_str()];
-                let at = model.position[&i];
-                let date = &model.dates[i];
-                let updated = record
-                    .updated_at
-                    .map(|ms| DisplayDate::new(config, self.views.i18n.strings(&record.lang), ms));
-                context.post = Some(PostView {
-                    id: record.id.to_string(),
-                    title: record.title.clone(),
-                    slug: record.slug.clone(),
-                    date: date.ymd.clone(),
-                    date_display: date.display.clone(),
-                    date_iso: date.iso.clone(),
-                    updated: updated.as_ref().map(|d| d.ymd.clone()),
-                    updated_display: updated.as_ref().map(|d| d.display.clone()),
-                    updated_iso: updated.map(|d| d.iso),
-                    tags: model.tag_links(config, i),
-                    description: record.description.clone(),
-                    summary: record.summary.clone(),
-                    url: record.url.clone(),
-                    newer: model.link(at.checked_sub(1).and_then(|k| siblings.get(k))),
-                    older: model.link(siblings.get(at + 1)),
-                    source_hash: record.source.hash.clone(),
-                    content: None,
-                });
-                "post.html"
-            }
-            Kind::Page => {
-                context.page = Some(PageView {
-                    title: record.title.clone(),
-                    description: record.description.clone(),
-                    url: record.url.clone(),
-                    source_hash: record.source.hash.clone(),
-                    content: None,
-                });
-                "page.html"
-            }
-        };
-        Draft {
-            by: record.source.path.clone(),
-            url: record.url.clone(),
-            template,
-            context,
-            body_of: Some(i),
-        }
-    }
-
-    /// The sitemap (every HTML page with its alternates) and robots.txt.
-    fn site_pages(&mut self) {
-        let config = self.config;
-        let absolute = |url: &str| format!("{}{url}", config.base_url);
-        let mut entries: Vec<SitemapEntry> = self
-            .pages
-            .iter()
-            .filter(|p| p.template.ends_with(".html"))
-            .map(|p| SitemapEntry {
-                loc: absolute(&p.context.url),
-                alternates: p
-                    .context
-                    .alternates
-                    .iter()
-                    .filter(|_| p.context.alternates.len() > 1)
-                    .map(|a| Alternate {
-                        code: a.code.clone(),
-                        url: absolute(&a.url),
-                    })
-                    .collect(),
-                x_default: p.context.x_default.as_deref().map(absolute),
-            })
-            .collect();
-        entries.sort_by(|a, b| a.loc.cmp(&b.loc));
-        let lang = config.default_language.clone();
-        let mut context = self.context(&lang, "/sitemap.xml".to_owned(), Vec::new());
-        context.sitemap = Some(entries);
-        self.push(Draft {
-            by: "(sitemap)".into(),
-            url: "/sitemap.xml".into(),
-            template: "sitemap.xml",
-            context,
-            body_of: None,
-        });
-        let context = self.context(&lang, "/robots.txt".to_owned(), Vec::new());
-        self.push(Draft {
-            by: "(robots.txt)".into(),
-            url: "/robots.txt".into(),
-            template: "robots.txt",
-            context,
-            body_of: None,
-        });
     }
 }
 
@@ -851,18 +1144,6 @@ fn paginator(current: usize, total: usize, url_of: impl Fn(usize) -> String) -> 
         newer_url: (current > 1).then(|| url_of(current - 1)),
         older_url: (current < total).then(|| url_of(current + 1)),
     }
-}
-
-/// The hash of everything a page is rendered from.
-pub fn fingerprint(theme: &Theme, template: &str, context: &Context<'_>) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(concat!("folio ", env!("CARGO_PKG_VERSION"), "\0"));
-    hasher.update(template.as_bytes());
-    hasher.update(b"\0");
-    hasher.update(theme.closure_hash(template).as_bytes());
-    hasher.update(b"\0");
-    hash_context(&mut hasher, context);
-    hex(&hasher.finalize())
 }
 
 /// A date in the site time zone: `YYYY-MM-DD`, the language's own format,

@@ -300,6 +300,11 @@ impl<T: Serialize> Shared<T> {
     pub fn get(&self) -> &T {
         &self.value
     }
+
+    /// The hash of the value's serialization.
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
 }
 
 impl<T: Serialize> Serialize for Shared<T> {
@@ -389,6 +394,13 @@ pub struct Link {
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct TagLink {
+    pub name: String,
+    pub url: String,
+}
+
+/// A tag with the number of posts it has in the page's language.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TagCount {
     pub name: String,
     pub url: String,
     pub count: usize,
@@ -502,9 +514,9 @@ pub struct Context<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paginator: Option<Paginator>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tag: Option<TagLink>,
+    pub tag: Option<TagCount>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<TagLink>>,
+    pub tags: Option<Vec<TagCount>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feed: Option<FeedView>,
     #[serde(skip_serializing_if = "Option::is_none")]

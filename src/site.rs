@@ -25,7 +25,7 @@ use crate::i18n::I18n;
 use crate::identify::{self, PostId, TimezoneChange};
 use crate::index::{Changes, Index, OutputRow};
 use crate::parse::{self, Parsed, Record};
-use crate::plan::{self, OutputPath, Page, Plan, Views, Visibility};
+use crate::plan::{self, OutputPath, Page, Views, Visibility};
 use crate::render::{TEMPLATES_DIR, Theme};
 use crate::write::{self, Pruned, Rendered};
 
@@ -356,7 +356,7 @@ impl Site {
             now_ms: options.now_ms.unwrap_or_else(now_ms),
         };
         let statics = discover::discover_static(&self.root)?;
-        let Plan { pages, copies } = plan::plan(
+        let mut plan = plan::plan(
             &self.config,
             &views,
             &theme,
@@ -365,9 +365,11 @@ impl Site {
             visibility,
             lock.started_ns,
         )?;
-        let produced: HashSet<&str> = pages
+        let specs = std::mem::take(&mut plan.specs);
+        let copies = std::mem::take(&mut plan.copies);
+        let produced: HashSet<&str> = specs
             .iter()
-            .map(|p| p.output.as_str())
+            .map(|s| s.output.as_str())
             .chain(copies.iter().map(|c| c.output.as_str()))
             .collect();
         let mut stale: Vec<(&String, &OutputRow)> = snapshot
@@ -377,23 +379,20 @@ impl Site {
             .collect();
         stale.sort_by(|a, b| a.0.cmp(b.0));
         drop(produced);
-        let needs_render: Vec<bool> = pages
-            .par_iter()
-            .map(|page| {
-                snapshot
-                    .outputs
-                    .get(page.output.as_str())
-                    .is_none_or(|row| {
-                        row.fingerprint.as_deref() != Some(page.fingerprint.as_str())
-                            || !intact(&out_dir, &page.output, row)
-                    })
+        let outdated = |output: &OutputPath, fingerprint: &str| {
+            snapshot.outputs.get(output.as_str()).is_none_or(|row| {
+                row.fingerprint.as_deref() != Some(fingerprint) || !intact(&out_dir, output, row)
             })
+        };
+        let needs_render: Vec<bool> = specs
+            .par_iter()
+            .map(|spec| outdated(&spec.output, &spec.fingerprint))
             .collect();
-        let selected: Vec<Page<'_>> = pages
-            .into_iter()
-            .zip(needs_render)
-            .filter_map(|(page, render)| render.then_some(page))
+        let copies: Vec<plan::Copy> = copies
+            .into_par_iter()
+            .filter(|copy| outdated(&copy.output, &copy.fingerprint))
             .collect();
+        let selected: Vec<Page<'_>> = plan.pages(specs, &needs_render);
         report.rendered = selected.len();
 
         // The bodies of unchanged sources whose pages are rendered again.
