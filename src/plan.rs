@@ -125,8 +125,13 @@ enum Recipe {
         items: Vec<usize>,
     },
     Sitemap,
-    Robots,
+    /// A file of the site as a whole (`robots.txt`, the theme's stylesheet),
+    /// rendered in the default language.
+    SiteFile,
 }
+
+/// The site-wide files every theme produces, beside the sitemap.
+const SITE_FILES: &[(&str, &str)] = &[("/robots.txt", "robots.txt"), ("/style.css", "style.css")];
 
 /// A static file to copy. Its fingerprint is its stat (size, mtime), so an
 /// unchanged file is not even read; a racy stat never matches.
@@ -538,12 +543,14 @@ pub fn plan<'a>(
         "sitemap.xml",
         Recipe::Sitemap,
     ));
-    recipes.push((
-        "(robots.txt)".into(),
-        "/robots.txt".into(),
-        "robots.txt",
-        Recipe::Robots,
-    ));
+    for (url, template) in SITE_FILES {
+        recipes.push((
+            format!("({template})"),
+            (*url).to_owned(),
+            template,
+            Recipe::SiteFile,
+        ));
+    }
 
     let mut specs = Vec::with_capacity(recipes.len());
     for (by, url, template, recipe) in recipes {
@@ -749,7 +756,7 @@ impl<'a> Plan<'a> {
                 key.text(lang);
                 key.documents(records, items.iter().copied());
             }
-            Recipe::Sitemap | Recipe::Robots => {}
+            Recipe::Sitemap | Recipe::SiteFile => {}
         }
         key.finish()
     }
@@ -796,7 +803,7 @@ impl<'a> Plan<'a> {
                 code: lang.clone(),
                 url: url.to_owned(),
             }],
-            Recipe::Feed { .. } | Recipe::Sitemap | Recipe::Robots => Vec::new(),
+            Recipe::Feed { .. } | Recipe::Sitemap | Recipe::SiteFile => Vec::new(),
         }
     }
 
@@ -808,7 +815,7 @@ impl<'a> Plan<'a> {
             | Recipe::Tags { lang }
             | Recipe::Tag { lang, .. }
             | Recipe::Feed { lang, .. } => lang,
-            Recipe::Sitemap | Recipe::Robots => &self.config.default_language,
+            Recipe::Sitemap | Recipe::SiteFile => &self.config.default_language,
         }
     }
 
@@ -833,7 +840,7 @@ impl<'a> Plan<'a> {
                 .cloned()
                 .unwrap_or_default(),
             Recipe::Sitemap => model.visible.clone(),
-            Recipe::Robots => Vec::new(),
+            Recipe::SiteFile => Vec::new(),
         };
         let mut seen = std::collections::HashSet::new();
         indices.retain(|i| seen.insert(*i));
@@ -998,7 +1005,7 @@ impl<'a> Plan<'a> {
                 });
             }
             Recipe::Sitemap => context.sitemap = sitemap.map(<[SitemapEntry]>::to_vec),
-            Recipe::Robots => {}
+            Recipe::SiteFile => {}
         }
         Page {
             output: spec.output,

@@ -30,6 +30,7 @@ const DEFAULT_THEME: &[(&str, &str)] = &[
     ("atom.xml", include_str!("../templates/atom.xml")),
     ("sitemap.xml", include_str!("../templates/sitemap.xml")),
     ("robots.txt", include_str!("../templates/robots.txt")),
+    ("style.css", include_str!("../templates/style.css")),
 ];
 
 /// Where a template's text came from, for error messages.

@@ -20,7 +20,7 @@ fn a_site_builds_through_the_library_with_its_own_paths_and_progress() {
         ..BuildOptions::default()
     };
     let report = Site::open(site.root()).unwrap().build(&options).unwrap();
-    assert_eq!(report.written.len(), 19);
+    assert_eq!(report.written.len(), 20);
     assert!(
         elsewhere
             .path()

@@ -323,7 +323,7 @@ fn fresh_folders_give_byte_identical_output_with_one_or_four_threads() {
     })
     .unwrap();
     let (ta, tb) = (a.output_tree(), b.output_tree());
-    assert_eq!(ta.len(), 19);
+    assert_eq!(ta.len(), 20);
     assert_eq!(ta, tb);
     assert_eq!(a.content_rows(), b.content_rows());
 }

@@ -277,7 +277,7 @@ fn template_edits_rerender_exactly_the_pages_that_use_them() {
         site.write(&format!("templates/{name}"), &default);
     }
     let first = site.build();
-    assert_eq!(first.rendered, 19);
+    assert_eq!(first.rendered, 20);
     assert_eq!(site.build().rendered, 0);
 
     let edit = |name: &str, marker: &str| {

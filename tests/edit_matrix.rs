@@ -15,6 +15,7 @@ const THEME: &[&str] = &[
     "atom.xml",
     "sitemap.xml",
     "robots.txt",
+    "style.css",
 ];
 
 /// The posts of `TestSite::with_posts`, the default theme as files of the
@@ -286,6 +287,7 @@ fn each_template() {
         ("atom.xml", &["atom.xml", "fr/atom.xml", "ja/atom.xml"]),
         ("sitemap.xml", &["sitemap.xml"]),
         ("robots.txt", &["robots.txt"]),
+        ("style.css", &["style.css"]),
         ("base.html", EVERY_HTML_PAGE),
     ];
     for (name, written) in expected {
