@@ -23,7 +23,7 @@ use crate::discover::{self, CONTENT_DIR, Source, Stat};
 use crate::error::{Error, Problem, ProblemKind};
 use crate::i18n::I18n;
 use crate::identify::{self, PostId, TimezoneChange};
-use crate::index::{Changes, Index, OutputRow};
+use crate::index::{Changes, Index, OutputRow, Snapshot};
 use crate::parse::{self, Parsed, Record};
 use crate::plan::{self, OutputPath, Page, Views, Visibility};
 use crate::render::{TEMPLATES_DIR, Theme};
@@ -272,79 +272,23 @@ impl Site {
             _ => Vec::new(),
         };
 
-        // discover
-        let (sources, mut problems) = discover::discover(&self.root, &self.config)?;
-        report.scanned = sources.len();
-        let settings = self.config.content_settings();
-        let reparse_all = snapshot.content_settings.as_deref() != Some(settings.as_str());
-        let stored_by_path: HashMap<&str, &Record> = snapshot
-            .records
-            .iter()
-            .map(|r| (r.source.path.as_str(), r))
-            .collect();
-        let (unchanged, to_read): (Vec<&Source>, Vec<&Source>) = sources.iter().partition(|s| {
-            !reparse_all
-                && !force_read.contains(&s.path)
-                && s.stat.mtime_ns < lock.started_ns
-                && stored_by_path.get(s.path.as_str()).is_some_and(|r| {
-                    r.source.stat == s.stat && r.source.stat.mtime_ns != Stat::RACY
-                })
-        });
-        report.unchanged = unchanged.len();
-        report.parsed = to_read.len();
-
-        // parse
-        clock.lap(&mut report, "discover");
-        progress.start(Stage::Parse, to_read.len());
-        let results: Vec<Result<Parsed, Problem>> = to_read
-            .par_iter()
-            .map(|source| {
-                let result = self.read_and_parse(source, lock.started_ns);
-                progress.advance(Stage::Parse);
-                result
-            })
-            .collect::<Result<_, Error>>()?;
-        let mut fresh = Vec::with_capacity(results.len());
-        for result in results {
-            match result {
-                Ok(parsed) => fresh.push(parsed),
-                Err(problem) => problems.push(problem),
-            }
-        }
-        if !problems.is_empty() {
-            problems.sort_by(|a, b| a.path.cmp(&b.path));
-            return Err(Error::Content(problems));
-        }
-
-        // identify
-        clock.lap(&mut report, "parse");
-        let unchanged_records: Vec<&Record> = unchanged
-            .iter()
-            .filter_map(|s| stored_by_path.get(s.path.as_str()).copied())
-            .collect();
-        let timezone_change = match &snapshot.timezone {
-            Some(old) if reparse_all && *old != self.config.timezone_name => Some(TimezoneChange {
-                old,
-                new: &self.config.timezone_name,
-            }),
-            _ => None,
-        };
-        let verdict = identify::check(
-            &fresh,
-            &unchanged_records,
-            &snapshot.records,
-            timezone_change,
-            options.accept_date_changes,
+        let Analysis {
+            snapshot,
+            fresh,
+            current,
+            verdict,
+            settings,
+        } = self.analyse(
+            options,
+            force_read,
+            snapshot,
+            lock.started_ns,
+            &progress,
+            &mut report,
+            &mut clock,
         )?;
 
         // plan
-        clock.lap(&mut report, "identify");
-        let mut current: Vec<Record> = unchanged_records
-            .iter()
-            .map(|r| (*r).clone())
-            .chain(fresh.iter().map(|p| p.record.clone()))
-            .collect();
-        current.sort_by(|a, b| a.source.path.cmp(&b.source.path));
         let theme = Theme::load(&self.root)?;
         let env = theme.environment()?;
         let i18n = I18n::load(&self.root, &self.config)?;
@@ -548,6 +492,100 @@ impl Site {
         Ok(Attempt::Built(report))
     }
 
+    /// Discover, parse and identify: the documents of this build, checked
+    /// against the invariants. Reads what changed; writes nothing.
+    #[allow(clippy::too_many_arguments)] // the pieces of one build, passed down once
+    fn analyse(
+        &self,
+        options: &BuildOptions,
+        force_read: &HashSet<String>,
+        snapshot: Snapshot,
+        started_ns: i64,
+        progress: &Reporter,
+        report: &mut BuildReport,
+        clock: &mut StageClock,
+    ) -> Result<Analysis, Error> {
+        // discover
+        let (sources, mut problems) = discover::discover(&self.root, &self.config)?;
+        report.scanned = sources.len();
+        let settings = self.config.content_settings();
+        let reparse_all = snapshot.content_settings.as_deref() != Some(settings.as_str());
+        let stored_by_path: HashMap<&str, &Record> = snapshot
+            .records
+            .iter()
+            .map(|r| (r.source.path.as_str(), r))
+            .collect();
+        let (unchanged, to_read): (Vec<&Source>, Vec<&Source>) = sources.iter().partition(|s| {
+            !reparse_all
+                && !force_read.contains(&s.path)
+                && s.stat.mtime_ns < started_ns
+                && stored_by_path.get(s.path.as_str()).is_some_and(|r| {
+                    r.source.stat == s.stat && r.source.stat.mtime_ns != Stat::RACY
+                })
+        });
+        report.unchanged = unchanged.len();
+        report.parsed = to_read.len();
+
+        // parse
+        clock.lap(report, "discover");
+        progress.start(Stage::Parse, to_read.len());
+        let results: Vec<Result<Parsed, Problem>> = to_read
+            .par_iter()
+            .map(|source| {
+                let result = self.read_and_parse(source, started_ns);
+                progress.advance(Stage::Parse);
+                result
+            })
+            .collect::<Result<_, Error>>()?;
+        let mut fresh = Vec::with_capacity(results.len());
+        for result in results {
+            match result {
+                Ok(parsed) => fresh.push(parsed),
+                Err(problem) => problems.push(problem),
+            }
+        }
+        if !problems.is_empty() {
+            problems.sort_by(|a, b| a.path.cmp(&b.path));
+            return Err(Error::Content(problems));
+        }
+
+        // identify
+        clock.lap(report, "parse");
+        let unchanged_records: Vec<&Record> = unchanged
+            .iter()
+            .filter_map(|s| stored_by_path.get(s.path.as_str()).copied())
+            .collect();
+        let timezone_change = match &snapshot.timezone {
+            Some(old) if reparse_all && *old != self.config.timezone_name => Some(TimezoneChange {
+                old,
+                new: &self.config.timezone_name,
+            }),
+            _ => None,
+        };
+        let verdict = identify::check(
+            &fresh,
+            &unchanged_records,
+            &snapshot.records,
+            timezone_change,
+            options.accept_date_changes,
+        )?;
+
+        clock.lap(report, "identify");
+        let mut current: Vec<Record> = unchanged_records
+            .iter()
+            .map(|r| (*r).clone())
+            .chain(fresh.iter().map(|p| p.record.clone()))
+            .collect();
+        current.sort_by(|a, b| a.source.path.cmp(&b.source.path));
+        Ok(Analysis {
+            snapshot,
+            fresh,
+            current,
+            verdict,
+            settings,
+        })
+    }
+
     fn read_and_parse(
         &self,
         source: &Source,
@@ -659,6 +697,17 @@ fn lexical(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// The documents of a build, checked, with the index as it was.
+struct Analysis {
+    snapshot: Snapshot,
+    /// The sources read by this build.
+    fresh: Vec<Parsed>,
+    /// Every current document, by source path.
+    current: Vec<Record>,
+    verdict: identify::Verdict,
+    settings: String,
 }
 
 /// How one build attempt ended.
