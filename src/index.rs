@@ -71,6 +71,11 @@ pub struct Snapshot {
     pub timezone: Option<String>,
     /// The output folder the `outputs` rows are files of.
     pub output_dir: Option<String>,
+    /// What the last build's pages were made with, for a dry run to say
+    /// which of them changed: templates' own hashes, config and words digests.
+    pub theme: Option<String>,
+    pub globals: Option<String>,
+    pub wording: Option<String>,
 }
 
 /// The changes of one build, applied in one transaction.
@@ -205,6 +210,9 @@ impl Index {
             content_settings: self.meta("content_settings")?,
             timezone: self.meta("timezone")?,
             output_dir: self.meta("output_dir")?,
+            theme: self.meta("theme")?,
+            globals: self.meta("globals")?,
+            wording: self.meta("wording")?,
         })
     }
 

@@ -32,4 +32,4 @@ pub mod write;
 pub use config::Config;
 pub use error::{Error, Problem, ProblemKind};
 pub use identify::PostId;
-pub use site::{BuildOptions, BuildReport, Progress, ProgressFn, Site, Stage};
+pub use site::{BuildOptions, BuildReport, Explanation, Progress, ProgressFn, Site, Stage};

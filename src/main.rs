@@ -45,6 +45,23 @@ enum Command {
         /// Accept changed publication dates (the posts get new ids).
         #[arg(long)]
         accept_date_changes: bool,
+        /// Print what would be written and deleted, and why; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Name the templates, sources and config keys an output file is built from.
+    Explain {
+        /// A file of the output folder (`public/fr/index.html`), relative to it, or a URL path (`/fr/`).
+        path: String,
+        /// The site root (the folder holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// The output folder (default: `output_dir` of site.toml).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print the explanation as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the id of a source file.
     Id {
@@ -67,14 +84,24 @@ fn main() -> ExitCode {
             json,
             threads,
             accept_date_changes,
+            dry_run,
         } => build(
             root,
             out,
             Publish { drafts, future },
             json,
             threads,
-            accept_date_changes,
+            Checks {
+                accept_date_changes,
+                dry_run,
+            },
         ),
+        Command::Explain {
+            path,
+            root,
+            out,
+            json,
+        } => explain(root, out, &path, json),
         Command::Id { file, root } => id(root, file),
     };
     match result {
@@ -84,6 +111,12 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// How careful the build is.
+struct Checks {
+    accept_date_changes: bool,
+    dry_run: bool,
 }
 
 /// Which unpublished posts to publish anyway.
@@ -98,7 +131,7 @@ fn build(
     publish: Publish,
     json: bool,
     threads: Option<usize>,
-    accept_date_changes: bool,
+    checks: Checks,
 ) -> Result<(), folio::Error> {
     let site = Site::open(root)?;
     let bar = std::io::stderr().is_terminal().then(progress_bar);
@@ -107,7 +140,8 @@ fn build(
         drafts: publish.drafts,
         future: publish.future,
         threads,
-        accept_date_changes,
+        accept_date_changes: checks.accept_date_changes,
+        dry_run: checks.dry_run,
         progress: bar.clone().map(|bar| {
             Arc::new(move |p: folio::Progress| {
                 if p.done == 0 {
@@ -135,7 +169,53 @@ fn build(
             serde_json::to_string_pretty(&report).expect("a report always serializes")
         );
     } else {
+        if report.dry_run {
+            for (path, why) in &report.why {
+                let verb = if report.deleted.contains(path) {
+                    "delete"
+                } else {
+                    "write"
+                };
+                println!("would {verb} {path}: {why}");
+            }
+        }
         println!("{}", summary(&report));
+    }
+    Ok(())
+}
+
+fn explain(
+    root: PathBuf,
+    out: Option<PathBuf>,
+    path: &str,
+    json: bool,
+) -> Result<(), folio::Error> {
+    let site = Site::open(root)?;
+    let options = BuildOptions {
+        out_dir: out,
+        ..BuildOptions::default()
+    };
+    let explanation = site.explain(path, &options)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&explanation).expect("an explanation always serializes")
+        );
+        return Ok(());
+    }
+    println!("{}", explanation.output);
+    println!("  made for:  {}", explanation.made_for);
+    if !explanation.templates.is_empty() {
+        println!("  templates: {}", explanation.templates.join(", "));
+    }
+    println!("  sources:   {}", explanation.sources.join(", "));
+    if !explanation.config_keys.is_empty() {
+        println!("  site.toml: {}", explanation.config_keys.join(", "));
+    }
+    if let Some(lang) = &explanation.language {
+        println!(
+            "  words:     i18n/{lang}.toml, [languages.{lang}.i18n] (over folio's built-in `{lang}` table)"
+        );
     }
     Ok(())
 }
@@ -154,8 +234,13 @@ fn progress_bar() -> ProgressBar {
 }
 
 fn summary(report: &BuildReport) -> String {
+    let (written, deleted) = if report.dry_run {
+        ("pages would be written", "would be deleted")
+    } else {
+        ("pages written", "deleted")
+    };
     format!(
-        "scanned {} files: {} parsed, {} unchanged; {} pages written, {} deleted in {:.2}s",
+        "scanned {} files: {} parsed, {} unchanged; {} {written}, {} {deleted} in {:.2}s",
         report.scanned,
         report.parsed,
         report.unchanged,

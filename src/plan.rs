@@ -819,6 +819,53 @@ impl<'a> Plan<'a> {
         }
     }
 
+    /// The language whose words and dates a page shows.
+    pub fn language<'s>(&'s self, spec: &'s Spec) -> &'s str {
+        self.language_of(&spec.recipe)
+    }
+
+    /// The site.toml keys a page's context is computed from.
+    pub fn config_keys(&self, spec: &Spec) -> Vec<String> {
+        let lang = self.language_of(&spec.recipe);
+        let mut keys = vec![
+            if self.config.languages[lang].title.is_some() {
+                format!("languages.{lang}.title")
+            } else {
+                "title".to_owned()
+            },
+            "base_url".to_owned(),
+            "default_language".to_owned(),
+            "default_language_in_subdir".to_owned(),
+        ];
+        keys.extend(
+            self.config
+                .languages
+                .keys()
+                .map(|code| format!("languages.{code}.name")),
+        );
+        let extra: &[&str] = match &spec.recipe {
+            Recipe::Document(i) if self.model.records[*i].kind == Kind::Post => {
+                &["permalink", "timezone"]
+            }
+            Recipe::Document(_) | Recipe::Tags { .. } | Recipe::SiteFile => &[],
+            Recipe::Home { .. } | Recipe::Tag { .. } => &["paginate", "permalink", "timezone"],
+            Recipe::Feed { .. } => &["author", "feed_limit", "permalink", "timezone"],
+            Recipe::Sitemap => &["paginate", "permalink"],
+        };
+        keys.extend(extra.iter().map(|k| (*k).to_owned()));
+        keys
+    }
+
+    /// The digest of everything any page takes from the config, and of the
+    /// words of `lang`: what a dry run compares to say that they changed.
+    pub fn globals(&self) -> &str {
+        &self.views.globals
+    }
+
+    pub fn wording(&self) -> &BTreeMap<String, String> {
+        &self.views.wording
+    }
+
     /// The sources a page is built from (`folio explain`).
     pub fn sources_of(&self, spec: &Spec) -> Vec<String> {
         let model = &self.model;

@@ -43,6 +43,9 @@ enum Origin {
 /// The templates of a site, with a hash of each one's dependency closure.
 pub struct Theme {
     sources: BTreeMap<String, (String, Origin)>,
+    /// Each template's own hash, and the members of its closure.
+    own_hashes: BTreeMap<String, String>,
+    closures: BTreeMap<String, BTreeSet<String>>,
     closure_hashes: BTreeMap<String, String>,
 }
 
@@ -83,23 +86,26 @@ impl Theme {
     }
 
     fn from_sources(sources: BTreeMap<String, (String, Origin)>) -> Theme {
-        let own_hash: BTreeMap<&str, String> = sources
+        let own_hashes: BTreeMap<String, String> = sources
             .iter()
-            .map(|(name, (text, _))| (name.as_str(), hex(&Sha256::digest(text.as_bytes()))))
+            .map(|(name, (text, _))| (name.clone(), hex(&Sha256::digest(text.as_bytes()))))
             .collect();
         let direct: BTreeMap<&str, Dependencies> = sources
             .iter()
             .map(|(name, (text, _))| (name.as_str(), dependencies(text)))
             .collect();
-        let closure_hashes = sources
+        let closures: BTreeMap<String, BTreeSet<String>> = sources
             .keys()
-            .map(|name| {
-                let closure = closure(name, &direct);
+            .map(|name| (name.clone(), closure(name, &direct)))
+            .collect();
+        let closure_hashes = closures
+            .iter()
+            .map(|(name, closure)| {
                 let mut hasher = Sha256::new();
-                for member in &closure {
+                for member in closure {
                     hasher.update(member.as_bytes());
                     hasher.update(b"\0");
-                    hasher.update(own_hash.get(member.as_str()).map_or("missing", |h| h));
+                    hasher.update(own_hashes.get(member).map_or("missing", String::as_str));
                     hasher.update(b"\0");
                 }
                 (name.clone(), hex(&hasher.finalize()))
@@ -107,8 +113,26 @@ impl Theme {
             .collect();
         Theme {
             sources,
+            own_hashes,
+            closures,
             closure_hashes,
         }
+    }
+
+    /// Every template's own hash, by name.
+    pub fn own_hashes(&self) -> &BTreeMap<String, String> {
+        &self.own_hashes
+    }
+
+    /// `name` and every template it extends, includes or imports.
+    pub fn closure(&self, name: &str) -> Vec<String> {
+        let mut members: Vec<String> = self
+            .closures
+            .get(name)
+            .map(|c| c.iter().filter(|m| *m != name).cloned().collect())
+            .unwrap_or_default();
+        members.insert(0, name.to_owned());
+        members
     }
 
     /// The hash of `name` and of every template it reaches.

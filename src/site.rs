@@ -7,7 +7,7 @@
 //! after the outputs are on disk, so a build killed in between is repaired by
 //! the next one.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -96,6 +96,9 @@ pub struct BuildOptions {
     /// Accept changed publication dates: the post gets a new id and its old
     /// row is replaced. For dates that were never published.
     pub accept_date_changes: bool,
+    /// Say what would be written and deleted, and why, without writing an
+    /// output or changing a row.
+    pub dry_run: bool,
     pub progress: Option<ProgressFn>,
 }
 
@@ -109,9 +112,27 @@ impl fmt::Debug for BuildOptions {
             .field("now_ms", &self.now_ms)
             .field("threads", &self.threads)
             .field("accept_date_changes", &self.accept_date_changes)
+            .field("dry_run", &self.dry_run)
             .field("progress", &self.progress.as_ref().map(|_| "…"))
             .finish()
     }
+}
+
+/// What an output file is built from (`folio explain`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    /// Relative to the output folder.
+    pub output: String,
+    /// The source (or generated page, in parentheses) the output is made for.
+    pub made_for: String,
+    /// Its template first, then what that extends, includes or imports.
+    pub templates: Vec<String>,
+    /// Every source whose content reaches it.
+    pub sources: Vec<String>,
+    /// The site.toml keys it reads.
+    pub config_keys: Vec<String>,
+    /// The language whose words (`i18n/<lang>.toml`) and dates it shows.
+    pub language: Option<String>,
 }
 
 /// What a build did. Paths are relative to the output folder and sorted.
@@ -132,6 +153,10 @@ pub struct BuildReport {
     /// Index rows inserted or updated, and deleted.
     pub rows_upserted: usize,
     pub rows_deleted: usize,
+    /// In a dry run, why each path would be written or deleted.
+    pub why: BTreeMap<String, String>,
+    /// Whether this was a dry run: nothing was written.
+    pub dry_run: bool,
     /// Things worth fixing that did not stop the build (a missing
     /// translation of a theme word).
     pub warnings: Vec<String>,
@@ -216,10 +241,12 @@ impl Site {
     /// written at that point, so the build starts over once, reading those
     /// sources.
     fn build_with_retry(&self, options: &BuildOptions) -> Result<BuildReport, Error> {
-        match self.build_once(options, &HashSet::new())? {
+        match self.build_once(options, &HashSet::new(), None)? {
             Attempt::Built(report) => Ok(report),
-            Attempt::StatLied(paths) => match self.build_once(options, &paths)? {
+            Attempt::Explained(_) => unreachable!("only explain() asks for an explanation"),
+            Attempt::StatLied(paths) => match self.build_once(options, &paths, None)? {
                 Attempt::Built(report) => Ok(report),
+                Attempt::Explained(_) => unreachable!("only explain() asks for an explanation"),
                 Attempt::StatLied(paths) => {
                     let mut paths: Vec<String> = paths.into_iter().collect();
                     paths.sort();
@@ -244,10 +271,13 @@ impl Site {
         }
     }
 
+    /// One attempt at a build; with `explain`, the planning of one and the
+    /// sources of that output, nothing written.
     fn build_once(
         &self,
         options: &BuildOptions,
         force_read: &HashSet<String>,
+        explain: Option<&str>,
     ) -> Result<Attempt, Error> {
         let out_dir = self.checked_output_dir(options)?;
         let index_path = options
@@ -309,6 +339,11 @@ impl Site {
             visibility,
             lock.started_ns,
         )?;
+        if let Some(query) = explain {
+            return self
+                .explanation(&plan, &theme, &out_dir, query)
+                .map(Attempt::Explained);
+        }
         let specs = std::mem::take(&mut plan.specs);
         let copies = std::mem::take(&mut plan.copies);
         let produced: HashSet<&str> = specs
@@ -336,6 +371,23 @@ impl Site {
             .into_par_iter()
             .filter(|copy| outdated(&copy.output, &copy.fingerprint))
             .collect();
+        if options.dry_run {
+            report.dry_run = true;
+            report.why = self.reasons(&Reasons {
+                plan: &plan,
+                theme: &theme,
+                specs: &specs,
+                selected: &needs_render,
+                copies: &copies,
+                snapshot: &snapshot,
+                fresh: &fresh,
+                retired: &verdict.retired,
+                out_dir: &out_dir,
+            });
+        }
+        let meta_theme = serde_json::to_string(theme.own_hashes()).unwrap_or_default();
+        let meta_globals = plan.globals().to_owned();
+        let meta_wording = serde_json::to_string(plan.wording()).unwrap_or_default();
         let selected: Vec<Page<'_>> = plan.pages(specs, &needs_render);
         report.rendered = selected.len();
 
@@ -413,6 +465,42 @@ impl Site {
             write::check_foreign(&out_dir, &rendered, &snapshot.outputs)?
                 .into_iter()
                 .collect();
+        if options.dry_run {
+            report.written = rendered
+                .par_iter()
+                .filter(|page| {
+                    !adopted.contains(&page.output)
+                        && write::would_write(
+                            &out_dir,
+                            page,
+                            snapshot.outputs.get(page.output.as_str()),
+                        )
+                })
+                .map(|page| page.output.to_string())
+                .collect();
+            for (path, row) in &stale {
+                let Some(confined) = OutputPath::new(path) else {
+                    continue;
+                };
+                if write::prunable(&out_dir, &confined, row)? == Pruned::Deleted {
+                    report.deleted.push((*path).clone());
+                }
+            }
+            let mut why = std::mem::take(&mut report.why);
+            report.why = report
+                .written
+                .iter()
+                .map(|path| (path.clone(), why.remove(path).unwrap_or_default()))
+                .chain(
+                    report
+                        .deleted
+                        .iter()
+                        .map(|path| (path.clone(), "no page produces it any more".to_owned())),
+                )
+                .collect();
+            clock.lap(&mut report, "write");
+            return Ok(Attempt::Built(report));
+        }
         let new_paths: Vec<&str> = rendered
             .iter()
             .map(|r| r.output.as_str())
@@ -465,6 +553,9 @@ impl Site {
                 ("content_settings", settings),
                 ("timezone", self.config.timezone_name.clone()),
                 ("output_dir", out_key),
+                ("theme", meta_theme),
+                ("globals", meta_globals),
+                ("wording", meta_wording),
             ],
             ..Changes::default()
         };
@@ -490,6 +581,170 @@ impl Site {
         drop(lock);
         clock.lap(&mut report, "index");
         Ok(Attempt::Built(report))
+    }
+
+    /// Names what the output file at `output` is built from: its templates,
+    /// sources, config keys and words. `output` is a path in the output
+    /// folder (`public/fr/index.html`), relative to it (`fr/index.html`) or a
+    /// URL path (`/fr/`). Reads the changed sources; writes nothing.
+    pub fn explain(&self, output: &str, options: &BuildOptions) -> Result<Explanation, Error> {
+        match self.build_once(options, &HashSet::new(), Some(output))? {
+            Attempt::Explained(explanation) => Ok(explanation),
+            Attempt::Built(_) | Attempt::StatLied(_) => {
+                unreachable!("an explaining attempt returns at the plan")
+            }
+        }
+    }
+
+    fn explanation(
+        &self,
+        plan: &plan::Plan<'_>,
+        theme: &Theme,
+        out_dir: &Path,
+        query: &str,
+    ) -> Result<Explanation, Error> {
+        let under_out = absolute(Path::new(query))
+            .ok()
+            .map(|p| lexical(&p))
+            .and_then(|p| {
+                p.strip_prefix(out_dir)
+                    .ok()
+                    .map(|r| r.to_string_lossy().replace('\\', "/"))
+            });
+        let rel = under_out.unwrap_or_else(|| query.trim_start_matches('/').to_owned());
+        let wanted = if rel.is_empty() || rel.ends_with('/') {
+            OutputPath::for_url(&format!("/{rel}"))
+        } else {
+            OutputPath::new(&rel).or_else(|| OutputPath::for_url(&format!("/{rel}")))
+        };
+        let not_found = || {
+            Error::Content(vec![Problem::new(
+            query,
+            None,
+            ProblemKind::Syntax {
+                message: "no output of this site is written there".into(),
+                help: "name a file of the output folder, e.g. `public/fr/index.html`, `fr/index.html` or `/fr/`".into(),
+            },
+        )])
+        };
+        let wanted = wanted.ok_or_else(not_found)?;
+        if let Some(spec) = plan.specs.iter().find(|s| s.output == wanted) {
+            return Ok(Explanation {
+                output: spec.output.to_string(),
+                made_for: spec.by.clone(),
+                templates: theme.closure(spec.template),
+                sources: plan.sources_of(spec),
+                config_keys: plan.config_keys(spec),
+                language: Some(plan.language(spec).to_owned()),
+            });
+        }
+        if let Some(copy) = plan.copies.iter().find(|c| c.output == wanted) {
+            return Ok(Explanation {
+                output: copy.output.to_string(),
+                made_for: copy.source.clone(),
+                templates: Vec::new(),
+                sources: vec![copy.source.clone()],
+                config_keys: Vec::new(),
+                language: None,
+            });
+        }
+        Err(not_found())
+    }
+
+    /// Why each page to render (and file to copy) is out of date, in words.
+    fn reasons(&self, r: &Reasons<'_, '_>) -> BTreeMap<String, String> {
+        let stored_by_path: HashMap<&str, &Record> = r
+            .snapshot
+            .records
+            .iter()
+            .map(|rec| (rec.source.path.as_str(), rec))
+            .collect();
+        let retired: HashSet<&PostId> = r.retired.iter().collect();
+        let changed_sources: HashSet<&str> = r
+            .fresh
+            .iter()
+            .filter(|p| {
+                stored_by_path
+                    .get(p.record.source.path.as_str())
+                    .is_none_or(|old| old.source.hash != p.record.source.hash)
+            })
+            .map(|p| p.record.source.path.as_str())
+            .chain(
+                r.snapshot
+                    .records
+                    .iter()
+                    .filter(|rec| retired.contains(&rec.id))
+                    .map(|rec| rec.source.path.as_str()),
+            )
+            .collect();
+        let parse_map = |json: &Option<String>| -> BTreeMap<String, String> {
+            json.as_deref()
+                .and_then(|j| serde_json::from_str(j).ok())
+                .unwrap_or_default()
+        };
+        let old_theme = parse_map(&r.snapshot.theme);
+        let old_wording = parse_map(&r.snapshot.wording);
+        let globals_changed = r.snapshot.globals.as_deref() != Some(r.plan.globals());
+
+        let mut why = BTreeMap::new();
+        for (spec, _) in r
+            .specs
+            .iter()
+            .zip(r.selected)
+            .filter(|(_, picked)| **picked)
+        {
+            let reason = match r.snapshot.outputs.get(spec.output.as_str()) {
+                None => "a new page".to_owned(),
+                Some(row) if !intact(r.out_dir, &spec.output, row) => {
+                    "its file in the output folder is missing or was changed".to_owned()
+                }
+                Some(_) => {
+                    let mut parts = Vec::new();
+                    let templates: Vec<String> = r
+                        .theme
+                        .closure(spec.template)
+                        .into_iter()
+                        .filter(|t| old_theme.get(t) != r.theme.own_hashes().get(t))
+                        .collect();
+                    if !templates.is_empty() {
+                        parts.push(format!("template changed: {}", templates.join(", ")));
+                    }
+                    if globals_changed {
+                        parts.push("site.toml changed".to_owned());
+                    }
+                    let lang = r.plan.language(spec);
+                    if old_wording.get(lang) != r.plan.wording().get(lang) {
+                        parts.push(format!("the words of `{lang}` changed"));
+                    }
+                    let sources: Vec<String> = r
+                        .plan
+                        .sources_of(spec)
+                        .into_iter()
+                        .filter(|s| changed_sources.contains(s.as_str()))
+                        .collect();
+                    if !sources.is_empty() {
+                        parts.push(format!("source changed: {}", sources.join(", ")));
+                    }
+                    if parts.is_empty() {
+                        parts.push(
+                            "what it lists or links changed (a document added, removed, re-dated or published)"
+                                .to_owned(),
+                        );
+                    }
+                    parts.join("; ")
+                }
+            };
+            why.insert(spec.output.to_string(), reason);
+        }
+        for copy in r.copies {
+            let reason = if r.snapshot.outputs.contains_key(copy.output.as_str()) {
+                format!("{} changed", copy.source)
+            } else {
+                format!("{} is new", copy.source)
+            };
+            why.insert(copy.output.to_string(), reason);
+        }
+        why
     }
 
     /// Discover, parse and identify: the documents of this build, checked
@@ -699,6 +954,19 @@ fn lexical(path: &Path) -> PathBuf {
     out
 }
 
+/// What [`Site::reasons`] compares.
+struct Reasons<'p, 'a> {
+    plan: &'p plan::Plan<'a>,
+    theme: &'p Theme,
+    specs: &'p [plan::Spec],
+    selected: &'p [bool],
+    copies: &'p [plan::Copy],
+    snapshot: &'p Snapshot,
+    fresh: &'p [Parsed],
+    retired: &'p [PostId],
+    out_dir: &'p Path,
+}
+
 /// The documents of a build, checked, with the index as it was.
 struct Analysis {
     snapshot: Snapshot,
@@ -713,6 +981,7 @@ struct Analysis {
 /// How one build attempt ended.
 enum Attempt {
     Built(BuildReport),
+    Explained(Explanation),
     /// These unchanged-by-stat sources hold other bytes than their rows.
     StatLied(HashSet<String>),
 }

@@ -90,17 +90,7 @@ pub fn write_page(
     stored: Option<&OutputRow>,
 ) -> Result<Written, Error> {
     let path = target(out_dir, &page.output);
-    let hash = hex(&Sha256::digest(&page.bytes));
-    let on_disk = fs::metadata(&path)
-        .ok()
-        .filter(|m| m.is_file())
-        .map(|m| Stat::of(&m));
-    let known_identical = stored.is_some_and(|row| {
-        row.hash.as_deref() == Some(hash.as_str()) && row.stat.is_some() && row.stat == on_disk
-    });
-    let identical = known_identical
-        || (on_disk.is_some_and(|s| s.size == page.bytes.len() as u64)
-            && fs::read(&path).is_ok_and(|existing| existing == page.bytes));
+    let (hash, on_disk, identical) = compare(out_dir, page, stored);
     let stat = if identical {
         if stored.is_some_and(|row| row.hash.is_none()) {
             // A killed build reserved this page; its temp file may remain.
@@ -119,6 +109,35 @@ pub fn write_page(
         },
         changed: !identical,
     })
+}
+
+/// Whether writing `page` would change the file on disk: false when the
+/// file already holds its bytes.
+pub fn would_write(out_dir: &Path, page: &Rendered, stored: Option<&OutputRow>) -> bool {
+    !compare(out_dir, page, stored).2
+}
+
+/// (hash of the page, stat of the file on disk, whether the file holds the
+/// page's bytes). The stored row lets an unchanged page skip even the read:
+/// same hash and same stat as when folio last wrote it.
+fn compare(
+    out_dir: &Path,
+    page: &Rendered,
+    stored: Option<&OutputRow>,
+) -> (String, Option<Stat>, bool) {
+    let path = target(out_dir, &page.output);
+    let hash = hex(&Sha256::digest(&page.bytes));
+    let on_disk = fs::metadata(&path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| Stat::of(&m));
+    let known_identical = stored.is_some_and(|row| {
+        row.hash.as_deref() == Some(hash.as_str()) && row.stat.is_some() && row.stat == on_disk
+    });
+    let identical = known_identical
+        || (on_disk.is_some_and(|s| s.size == page.bytes.len() as u64)
+            && fs::read(&path).is_ok_and(|existing| existing == page.bytes));
+    (hash, on_disk, identical)
 }
 
 /// Writes `bytes` to a temp file in the target's folder, then renames it over
@@ -166,15 +185,9 @@ pub enum Pruned {
 pub fn prune(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pruned, Error> {
     let path = target(out_dir, output);
     let _ = fs::remove_file(temp_path(&path));
-    let on_disk = match fs::symlink_metadata(&path) {
-        Ok(meta) if meta.is_file() => Stat::of(&meta),
-        Ok(_) => return Ok(Pruned::Kept),
-        Err(e) if is_absent(&e) => return Ok(Pruned::Missing),
-        Err(e) => return Err(Error::io(&path, e)),
-    };
-    // A pending row (hash unset) is a write a killed build started: ours.
-    if row.hash.is_some() && row.stat != Some(on_disk) {
-        return Ok(Pruned::Kept);
+    match prunable(out_dir, output, row)? {
+        Pruned::Deleted => {}
+        other => return Ok(other),
     }
     match fs::remove_file(&path) {
         Ok(()) => {}
@@ -189,6 +202,23 @@ pub fn prune(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pru
         dir = d.parent();
     }
     Ok(Pruned::Deleted)
+}
+
+/// What [`prune`] would do, without doing it.
+pub fn prunable(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pruned, Error> {
+    let path = target(out_dir, output);
+    let on_disk = match fs::symlink_metadata(&path) {
+        Ok(meta) if meta.is_file() => Stat::of(&meta),
+        Ok(_) => return Ok(Pruned::Kept),
+        Err(e) if is_absent(&e) => return Ok(Pruned::Missing),
+        Err(e) => return Err(Error::io(&path, e)),
+    };
+    // A pending row (hash unset) is a write a killed build started: ours.
+    if row.hash.is_some() && row.stat != Some(on_disk) {
+        Ok(Pruned::Kept)
+    } else {
+        Ok(Pruned::Deleted)
+    }
 }
 
 /// Not there, or a file stands where a folder of the path should be.

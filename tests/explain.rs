@@ -1,0 +1,158 @@
+//! `--dry-run` (what would be written and why) and `explain` (what an output
+//! is built from).
+
+mod util;
+
+use folio::BuildOptions;
+use util::{TestSite, post};
+
+fn dry_run(site: &TestSite) -> folio::BuildReport {
+    site.build_with(&BuildOptions {
+        dry_run: true,
+        ..BuildOptions::default()
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_dry_run_says_what_the_build_would_do_and_why_and_writes_nothing() {
+    let site = TestSite::with_posts();
+    site.write(
+        "templates/post.html",
+        &std::fs::read_to_string(format!(
+            "{}/templates/post.html",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    );
+    site.build();
+    site.write(
+        "content/fr/posts/hello-world.md",
+        &post(
+            "Salut",
+            "2024-05-01T09:00:00Z",
+            "Premier paragraphe.\n\nDeuxième.",
+        ),
+    );
+    site.remove("content/en/about.md");
+    let tree = site.output_tree();
+    let rows = site.rows();
+    let outputs = site.query("SELECT * FROM outputs ORDER BY path");
+
+    let dry = dry_run(&site);
+    assert!(dry.dry_run);
+    assert_eq!(site.output_tree(), tree, "a dry run writes no output");
+    assert_eq!(site.rows(), rows, "nor a row");
+    assert_eq!(site.query("SELECT * FROM outputs ORDER BY path"), outputs);
+    assert_eq!(
+        dry.why["fr/posts/hello-world/index.html"],
+        "source changed: content/fr/posts/hello-world.md"
+    );
+    assert!(
+        dry.why["fr/posts/third/index.html"].contains("content/fr/posts/hello-world.md"),
+        "its neighbour's title: {:?}",
+        dry.why
+    );
+    assert_eq!(dry.why["about/index.html"], "no page produces it any more");
+    assert_eq!(dry.deleted, ["about/index.html"]);
+
+    let real = site.build();
+    assert_eq!(
+        real.written, dry.written,
+        "the dry run named exactly what the build wrote"
+    );
+    assert_eq!(real.deleted, dry.deleted);
+
+    // Templates and config are named as such.
+    let text = site.read("templates/post.html");
+    site.write(
+        "templates/post.html",
+        &text.replace("<article", "<article data-x"),
+    );
+    let dry = dry_run(&site);
+    assert_eq!(dry.written.len(), 5);
+    assert!(
+        dry.why
+            .values()
+            .all(|why| why == "template changed: post.html"),
+        "{:?}",
+        dry.why
+    );
+    site.build();
+    site.write(
+        "site.toml",
+        &site
+            .read("site.toml")
+            .replace("title = \"Test\"", "title = \"Other\""),
+    );
+    let dry = dry_run(&site);
+    assert!(
+        dry.why["index.html"].contains("site.toml changed"),
+        "{:?}",
+        dry.why
+    );
+    // A file deleted from the output folder is named as such.
+    site.build();
+    site.remove("public/fr/index.html");
+    assert_eq!(
+        dry_run(&site).why["fr/index.html"],
+        "its file in the output folder is missing or was changed"
+    );
+}
+
+#[test]
+fn explain_names_the_templates_sources_and_config_keys_of_an_output() {
+    let site = TestSite::with_posts();
+    site.write("static/logo.svg", "<svg/>");
+    site.build();
+    let folio = site.site();
+    let options = BuildOptions::default();
+    let page = folio
+        .explain("fr/posts/hello-world/index.html", &options)
+        .unwrap();
+    assert_eq!(page.made_for, "content/fr/posts/hello-world.md");
+    assert_eq!(page.templates, ["post.html", "base.html"]);
+    assert_eq!(
+        page.sources,
+        [
+            "content/fr/posts/hello-world.md",
+            "content/en/posts/hello-world.md",
+            "content/ja/posts/hello-world.md",
+            "content/posts/third.fr.md",
+        ]
+    );
+    assert!(
+        page.config_keys.contains(&"permalink".to_owned())
+            && page.config_keys.contains(&"title".to_owned())
+    );
+    assert_eq!(page.language.as_deref(), Some("fr"));
+
+    // The same output, named three ways.
+    let full = site.path("public/fr/posts/hello-world/index.html");
+    assert_eq!(
+        folio.explain(full.to_str().unwrap(), &options).unwrap(),
+        page
+    );
+    assert_eq!(
+        folio.explain("/fr/posts/hello-world/", &options).unwrap(),
+        page
+    );
+
+    let feed = folio.explain("/fr/atom.xml", &options).unwrap();
+    assert_eq!(feed.templates, ["atom.xml"]);
+    assert!(feed.config_keys.contains(&"feed_limit".to_owned()));
+    let logo = folio.explain("logo.svg", &options).unwrap();
+    assert_eq!(
+        (logo.sources, logo.templates.len()),
+        (vec!["static/logo.svg".to_owned()], 0)
+    );
+    assert!(folio.explain("no/such/page.html", &options).is_err());
+
+    // The CLI prints the same, and exits 1 on an unknown path.
+    let out = site.cli(&["explain", "/fr/posts/hello-world/"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("templates: post.html, base.html"), "{text}");
+    assert_eq!(site.cli(&["explain", "nope.html"]).status.code(), Some(1));
+    assert!(site.build().written.is_empty(), "explaining wrote nothing");
+}
