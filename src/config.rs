@@ -93,6 +93,8 @@ pub struct Config {
     pub feed_limit: usize,
     /// The feeds' author; the site title when absent.
     pub author: Option<String>,
+    /// Hex SHA-256 of site.toml's text: any change to it, down to a comment.
+    pub digest: String,
 }
 
 const PERMALINK_FIELDS: &[&str] = &["lang", "slug", "year", "month", "day"];
@@ -187,6 +189,7 @@ impl Config {
             paginate: raw.paginate,
             feed_limit: raw.feed_limit,
             author: raw.author,
+            digest: crate::parse::hash_bytes(text.as_bytes()),
         })
     }
 

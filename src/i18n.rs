@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use jiff::ZonedDateTime as Zoned;
+use sha2::{Digest, Sha256};
 
 use crate::config::{Config, line_of_offset};
 use crate::error::Error;
@@ -66,6 +67,8 @@ impl Strings {
 pub struct I18n {
     by_lang: BTreeMap<String, Strings>,
     pub warnings: Vec<String>,
+    /// Hex SHA-256 of the site's i18n files as read.
+    pub digest: String,
 }
 
 /// A table as written: strings, and `months` as a list.
@@ -75,6 +78,7 @@ impl I18n {
     /// Reads the site's tables over the built-in ones.
     pub fn load(root: &Path, config: &Config) -> Result<I18n, Error> {
         let mut layered: BTreeMap<String, Strings> = BTreeMap::new();
+        let mut files = Sha256::new();
         for code in config.languages.keys() {
             let mut strings = Strings::default();
             if let Some((_, text)) = BUILT_IN.iter().find(|(lang, _)| lang == code) {
@@ -84,6 +88,8 @@ impl I18n {
             let file = root.join(I18N_DIR).join(format!("{code}.toml"));
             match std::fs::read_to_string(&file) {
                 Ok(text) => {
+                    files.update(code.as_bytes());
+                    files.update(text.as_bytes());
                     let shown = file.strip_prefix(root).unwrap_or(&file).to_owned();
                     let table = parse_table(&text, &shown)?;
                     apply(&mut strings, table, &shown)?;
@@ -127,6 +133,7 @@ impl I18n {
         Ok(I18n {
             by_lang: layered,
             warnings,
+            digest: crate::parse::hex(&files.finalize()),
         })
     }
 

@@ -222,6 +222,47 @@ impl Index {
             .optional()
     }
 
+    /// Whether the last build recorded these inputs and no post has come due
+    /// since (`now` is past none of the dates it held back).
+    pub fn unchanged_since(&self, inputs: &str, now_ms: i64) -> Result<bool, Error> {
+        let read = || -> rusqlite::Result<bool> {
+            let same = self.meta("inputs")?.is_some_and(|stored| stored == inputs);
+            let due = self
+                .meta("next_due")?
+                .and_then(|v| v.parse::<i64>().ok())
+                .unwrap_or(i64::MIN);
+            Ok(same && now_ms < due)
+        };
+        read().map_err(|e| index_error(&self.path, e))
+    }
+
+    /// Every output folio wrote with the stat it left it with (pending
+    /// writes have none, and so never match a file).
+    pub fn output_stats(&self) -> Result<Vec<(String, Stat)>, Error> {
+        let read = || -> rusqlite::Result<Vec<(String, Stat)>> {
+            let mut stmt = self
+                .conn
+                .prepare("SELECT path, size, mtime_ns, hash IS NOT NULL FROM outputs")?;
+            let rows = stmt.query_map([], |row| {
+                let (size, mtime): (Option<i64>, Option<i64>) = (row.get(1)?, row.get(2)?);
+                let complete: bool = row.get(3)?;
+                let stat = match (size, mtime, complete) {
+                    (Some(size), Some(mtime_ns), true) => Stat {
+                        size: size as u64,
+                        mtime_ns,
+                    },
+                    _ => Stat {
+                        size: u64::MAX,
+                        mtime_ns: Stat::RACY,
+                    },
+                };
+                Ok((row.get::<_, String>(0)?, stat))
+            })?;
+            rows.collect()
+        };
+        read().map_err(|e| index_error(&self.path, e))
+    }
+
     /// Records outputs about to be written, before any of them is, so that a
     /// build killed part way still knows which files are its own.
     pub fn reserve_outputs(&mut self, paths: &[&str]) -> Result<(), Error> {

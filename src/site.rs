@@ -17,9 +17,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 
 use crate::config::Config;
-use crate::discover::{self, CONTENT_DIR, Source, Stat};
+use crate::discover::{self, CONTENT_DIR, Kind, Source, Stat};
 use crate::error::{Error, Problem, ProblemKind};
 use crate::i18n::I18n;
 use crate::identify::{self, PostId, TimezoneChange};
@@ -287,14 +288,48 @@ impl Site {
         let state_dir = index_path.parent().unwrap_or(&self.root).to_owned();
         let lock = BuildLock::acquire(&state_dir)?;
         let mut index = Index::open(&index_path)?;
-        let mut snapshot = index.snapshot()?;
         let progress = Reporter::new(options.progress.clone());
         let mut report = BuildReport::default();
         let mut clock = StageClock::start();
+        let out_key = out_dir.to_string_lossy().into_owned();
+
+        // discover
+        let (sources, problems) = discover::discover(&self.root, &self.config)?;
+        let statics = discover::discover_static(&self.root)?;
+        let theme = Theme::load(&self.root)?;
+        let i18n = I18n::load(&self.root, &self.config)?;
+        report.scanned = sources.len();
+        report.warnings = i18n.warnings.clone();
+        let now = options.now_ms.unwrap_or_else(now_ms);
+        let inputs = self.inputs_digest(&InputsOf {
+            options,
+            out_key: &out_key,
+            sources: &sources,
+            statics: &statics,
+            theme: &theme,
+            i18n: &i18n,
+            started_ns: lock.started_ns,
+        });
+        // Nothing any page is made from changed since the last build, and
+        // every output is as it left it: the whole plan would be a no-op.
+        if problems.is_empty()
+            && force_read.is_empty()
+            && explain.is_none()
+            && let Some(inputs) = &inputs
+            && index.unchanged_since(inputs, now)?
+            && index
+                .output_stats()?
+                .par_iter()
+                .all(|(path, stat)| output_stat(&out_dir, path) == Some(*stat))
+        {
+            report.unchanged = sources.len();
+            clock.lap(&mut report, "discover");
+            return Ok(Attempt::Built(report));
+        }
+        let mut snapshot = index.snapshot()?;
 
         // The outputs the index knows are files in one folder; building into
         // another, none of that folder's files is folio's.
-        let out_key = out_dir.to_string_lossy().into_owned();
         let forgotten_outputs: Vec<String> = match &snapshot.output_dir {
             Some(previous) if *previous != out_key => {
                 snapshot.outputs.drain().map(|(path, _)| path).collect()
@@ -312,6 +347,7 @@ impl Site {
             options,
             force_read,
             snapshot,
+            (sources, problems),
             lock.started_ns,
             &progress,
             &mut report,
@@ -319,17 +355,25 @@ impl Site {
         )?;
 
         // plan
-        let theme = Theme::load(&self.root)?;
         let env = theme.environment()?;
-        let i18n = I18n::load(&self.root, &self.config)?;
-        report.warnings = i18n.warnings.clone();
         let views = Views::new(&self.config, &i18n);
         let visibility = Visibility {
             drafts: options.drafts,
             future: options.future,
-            now_ms: options.now_ms.unwrap_or_else(now_ms),
+            now_ms: now,
         };
-        let statics = discover::discover_static(&self.root)?;
+        let next_due = if options.future {
+            i64::MAX
+        } else {
+            current
+                .iter()
+                .filter(|r| {
+                    r.kind == Kind::Post && (options.drafts || !r.draft) && r.published_at > now
+                })
+                .map(|r| r.published_at)
+                .min()
+                .unwrap_or(i64::MAX)
+        };
         let mut plan = plan::plan(
             &self.config,
             &views,
@@ -553,6 +597,8 @@ impl Site {
                 ("content_settings", settings),
                 ("timezone", self.config.timezone_name.clone()),
                 ("output_dir", out_key),
+                ("inputs", inputs.unwrap_or_default()),
+                ("next_due", next_due.to_string()),
                 ("theme", meta_theme),
                 ("globals", meta_globals),
                 ("wording", meta_wording),
@@ -581,6 +627,40 @@ impl Site {
         drop(lock);
         clock.lap(&mut report, "index");
         Ok(Attempt::Built(report))
+    }
+
+    /// A digest of everything a build reads: the config, templates, words,
+    /// options, and the stat of every source and static file. `None` when a
+    /// stat cannot be trusted (racy), so that no later build skips on it.
+    fn inputs_digest(&self, of: &InputsOf<'_>) -> Option<String> {
+        let stats = of
+            .sources
+            .iter()
+            .map(|s| (s.path.as_str(), s.stat))
+            .chain(of.statics.iter().map(|s| (s.rel.as_str(), s.stat)));
+        let mut hasher = Sha256::new();
+        for (path, stat) in stats {
+            if stat.mtime_ns == Stat::RACY || stat.mtime_ns >= of.started_ns {
+                return None;
+            }
+            hasher.update(path.as_bytes());
+            hasher.update(b"\0");
+            hasher.update(stat.size.to_le_bytes());
+            hasher.update(stat.mtime_ns.to_le_bytes());
+        }
+        let header = format!(
+            "{}\0{}\0{}\0{:?}\0{}\0drafts {} future {}\0{}",
+            self.config.content_settings(),
+            self.config.digest,
+            of.i18n.digest,
+            of.theme.own_hashes(),
+            of.out_key,
+            of.options.drafts,
+            of.options.future,
+            of.sources.len(),
+        );
+        hasher.update(header.as_bytes());
+        Some(parse::hex(&hasher.finalize()))
     }
 
     /// Names what the output file at `output` is built from: its templates,
@@ -755,14 +835,12 @@ impl Site {
         options: &BuildOptions,
         force_read: &HashSet<String>,
         snapshot: Snapshot,
+        (sources, mut problems): (Vec<Source>, Vec<Problem>),
         started_ns: i64,
         progress: &Reporter,
         report: &mut BuildReport,
         clock: &mut StageClock,
     ) -> Result<Analysis, Error> {
-        // discover
-        let (sources, mut problems) = discover::discover(&self.root, &self.config)?;
-        report.scanned = sources.len();
         let settings = self.config.content_settings();
         let reparse_all = snapshot.content_settings.as_deref() != Some(settings.as_str());
         let stored_by_path: HashMap<&str, &Record> = snapshot
@@ -916,13 +994,15 @@ fn same_content(stored: &Record, fresh: &Record) -> bool {
 
 /// The output file is the one folio last wrote, by its stat.
 fn intact(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> bool {
-    row.hash.is_some()
-        && row.stat.is_some()
-        && fs::metadata(write::target(out_dir, output))
-            .ok()
-            .filter(|m| m.is_file())
-            .map(|m| Stat::of(&m))
-            == row.stat
+    row.hash.is_some() && row.stat.is_some() && output_stat(out_dir, output.as_str()) == row.stat
+}
+
+/// The stat of the output file at `path` (relative to the output folder).
+fn output_stat(out_dir: &Path, path: &str) -> Option<Stat> {
+    fs::metadata(out_dir.join(path))
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| Stat::of(&m))
 }
 
 /// `SOURCE_DATE_EPOCH` (the reproducible-builds convention) or the clock.
@@ -952,6 +1032,17 @@ fn lexical(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// What [`Site::inputs_digest`] covers.
+struct InputsOf<'a> {
+    options: &'a BuildOptions,
+    out_key: &'a str,
+    sources: &'a [Source],
+    statics: &'a [discover::StaticFile],
+    theme: &'a Theme,
+    i18n: &'a I18n,
+    started_ns: i64,
 }
 
 /// What [`Site::reasons`] compares.

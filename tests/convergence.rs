@@ -493,3 +493,16 @@ fn a_source_whose_stat_did_not_change_but_whose_bytes_did_is_read_again() {
     );
     assert!(site.build().written.is_empty());
 }
+
+#[test]
+fn an_output_deleted_or_edited_by_hand_is_restored_when_nothing_else_changed() {
+    let site = TestSite::with_posts();
+    site.build();
+    let original = site.read("public/fr/index.html");
+    site.remove("public/fr/index.html");
+    assert_eq!(site.build().written, ["fr/index.html"]);
+    site.write("public/posts/second/index.html", "defaced");
+    assert_eq!(site.build().written, ["posts/second/index.html"]);
+    assert_eq!(site.read("public/fr/index.html"), original);
+    assert!(site.build().written.is_empty());
+}
