@@ -897,27 +897,23 @@ impl<'a> Plan<'a> {
             .collect()
     }
 
-    /// The specs that `selected` picks, as pages with their contexts built,
-    /// in parallel. `specs` are all of the plan's, which the sitemap lists.
-    pub fn pages(&self, specs: Vec<Spec>, selected: &[bool]) -> Vec<Page<'a>> {
-        let sitemap = specs
+    /// The sitemap's entries, when `selected` picks the sitemap to render.
+    /// `specs` are all of the plan's: the sitemap lists them.
+    pub fn sitemap_if_selected(
+        &self,
+        specs: &[Spec],
+        selected: &[bool],
+    ) -> Option<Vec<SitemapEntry>> {
+        specs
             .iter()
             .zip(selected)
             .any(|(spec, &picked)| picked && matches!(spec.recipe, Recipe::Sitemap))
-            .then(|| self.sitemap(&specs));
-        let picked: Vec<Spec> = specs
-            .into_iter()
-            .zip(selected)
-            .filter_map(|(spec, &picked)| picked.then_some(spec))
-            .collect();
-        picked
-            .into_par_iter()
-            .map(|spec| self.page(spec, sitemap.as_deref()))
-            .collect()
+            .then(|| self.sitemap(specs))
     }
 
-    /// Builds the context of `spec`: the page, ready to render.
-    fn page(&self, spec: Spec, sitemap: Option<&[SitemapEntry]>) -> Page<'a> {
+    /// Builds the context of `spec`: the page, ready to render. `sitemap`
+    /// is [`Plan::sitemap_if_selected`]'s answer.
+    pub fn page(&self, spec: Spec, sitemap: Option<&[SitemapEntry]>) -> Page<'a> {
         let config = self.config;
         let model = &self.model;
         let i18n = self.views.i18n;

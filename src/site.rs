@@ -339,7 +339,7 @@ impl Site {
 
         let Analysis {
             snapshot,
-            fresh,
+            mut fresh,
             current,
             verdict,
             settings,
@@ -432,96 +432,139 @@ impl Site {
         let meta_theme = serde_json::to_string(theme.own_hashes()).unwrap_or_default();
         let meta_globals = plan.globals().to_owned();
         let meta_wording = serde_json::to_string(plan.wording()).unwrap_or_default();
-        let selected: Vec<Page<'_>> = plan.pages(specs, &needs_render);
-        report.rendered = selected.len();
-
-        // The bodies of unchanged sources whose pages are rendered again.
+        // render, and stage what changed, a chunk at a time: memory stays
+        // bounded by a chunk, and no output changes until every page has
+        // rendered and every check has passed.
         clock.lap(&mut report, "plan");
-        let fresh_by_path: HashMap<&str, &Parsed> = fresh
-            .iter()
-            .map(|p| (p.record.source.path.as_str(), p))
-            .collect();
-        let reread: Vec<usize> = selected
-            .iter()
-            .filter_map(|page| page.body_of)
-            .filter(|&i| !fresh_by_path.contains_key(current[i].source.path.as_str()))
-            .collect();
-        let reread_bodies: Vec<(usize, Option<String>)> = reread
-            .par_iter()
-            .map(|&i| Ok((i, self.reread_body(&current[i])?)))
-            .collect::<Result<_, Error>>()?;
-        let lied: HashSet<String> = reread_bodies
-            .iter()
-            .filter(|(_, body)| body.is_none())
-            .map(|(i, _)| current[*i].source.path.clone())
-            .collect();
-        if !lied.is_empty() {
-            return Ok(Attempt::StatLied(lied));
-        }
-        let mut bodies: HashMap<usize, String> = reread_bodies
+        let sitemap = plan.sitemap_if_selected(&specs, &needs_render);
+        let selected: Vec<plan::Spec> = specs
             .into_iter()
-            .filter_map(|(i, body)| body.map(|b| (i, b)))
+            .zip(needs_render)
+            .filter_map(|(spec, render)| render.then_some(spec))
             .collect();
-        for page in &selected {
-            if let Some(i) = page.body_of
-                && let Some(parsed) = fresh_by_path.get(current[i].source.path.as_str())
+        report.rendered = selected.len();
+        let mut bodies: HashMap<usize, String> = HashMap::new();
+        for parsed in &mut fresh {
+            if let Ok(i) =
+                current.binary_search_by(|r| r.source.path.cmp(&parsed.record.source.path))
             {
-                bodies.insert(i, parsed.body_html.clone());
+                bodies.insert(i, std::mem::take(&mut parsed.body_html));
             }
         }
-
-        // render
-        clock.lap(&mut report, "reread");
-        progress.start(Stage::Render, selected.len());
-        let mut rendered: Vec<Rendered> = selected
-            .into_par_iter()
-            .map(|mut page| {
-                if let Some(body) = page.body_of.and_then(|i| bodies.get(&i)) {
-                    page.context.set_content(body.clone());
+        progress.start(Stage::Render, selected.len() + copies.len());
+        let mut staging = write::Staging::new(&out_dir);
+        let mut foreign = Vec::new();
+        let mut lied = HashSet::new();
+        let mut first_error = None;
+        let mut selected = selected.into_iter();
+        let mut copies = copies.into_iter();
+        loop {
+            let chunk: Vec<plan::Spec> = selected.by_ref().take(RENDER_CHUNK).collect();
+            let chunk_copies: Vec<plan::Copy> = if chunk.is_empty() {
+                copies.by_ref().take(RENDER_CHUNK).collect()
+            } else {
+                Vec::new()
+            };
+            if chunk.is_empty() && chunk_copies.is_empty() {
+                break;
+            }
+            let pages: Vec<Page<'_>> = chunk
+                .into_par_iter()
+                .map(|spec| plan.page(spec, sitemap.as_deref()))
+                .collect();
+            let jobs: Vec<(Page<'_>, Option<String>)> = pages
+                .into_iter()
+                .map(|page| {
+                    let body = page.body_of.and_then(|i| bodies.remove(&i));
+                    (page, body)
+                })
+                .collect();
+            let rendered = jobs.into_par_iter().map(|(mut page, body)| {
+                if let Some(i) = page.body_of {
+                    let body = match body {
+                        Some(body) => body,
+                        None => match self.reread_body(&current[i])? {
+                            Some(body) => body,
+                            None => return Ok(Rendering::Lied(current[i].source.path.clone())),
+                        },
+                    };
+                    page.context.set_content(body);
                 }
                 let html = theme.render(&env, page.template, &page.context)?;
-                progress.advance(Stage::Render);
-                Ok(Rendered {
+                Ok(Rendering::Done(Rendered {
                     output: page.output,
                     bytes: html.into_bytes(),
                     fingerprint: page.fingerprint,
-                })
-            })
-            .collect::<Result<_, Error>>()?;
-        let copied: Vec<Rendered> = copies
-            .into_par_iter()
-            .map(|copy| {
+                }))
+            });
+            let copied = chunk_copies.into_par_iter().map(|copy| {
                 let path = self.root.join(&copy.source);
                 let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
-                Ok(Rendered {
+                Ok(Rendering::Done(Rendered {
                     output: copy.output,
                     bytes,
                     fingerprint: copy.fingerprint,
+                }))
+            });
+            let outcomes: Vec<Result<Rendering, Error>> = rendered
+                .chain(copied)
+                .map(|rendering| {
+                    let staged = match rendering? {
+                        Rendering::Done(page) => {
+                            let stored = snapshot.outputs.get(page.output.as_str());
+                            Rendering::Staged(write::stage(
+                                &out_dir,
+                                page,
+                                stored,
+                                options.dry_run,
+                            )?)
+                        }
+                        lied => lied,
+                    };
+                    progress.advance(Stage::Render);
+                    Ok(staged)
                 })
-            })
-            .collect::<Result<_, Error>>()?;
-        rendered.extend(copied);
-        rendered.sort_by(|a, b| a.output.cmp(&b.output));
-
-        // write: the last checks, then the first write
-        clock.lap(&mut report, "render");
-        let adopted: HashSet<&OutputPath> =
-            write::check_foreign(&out_dir, &rendered, &snapshot.outputs)?
-                .into_iter()
                 .collect();
+            // Every staged page joins the staging before an error returns, so
+            // that dropping it removes every temp file.
+            for outcome in outcomes {
+                match outcome {
+                    Ok(Rendering::Staged(write::Staged::Page(page))) => staging.push(page),
+                    Ok(Rendering::Staged(write::Staged::Foreign(problem))) => foreign.push(problem),
+                    Ok(Rendering::Lied(path)) => {
+                        lied.insert(path);
+                    }
+                    Ok(Rendering::Done(_)) => {}
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
+            }
+            if let Some(e) = first_error {
+                return Err(e);
+            }
+            if !lied.is_empty() {
+                break;
+            }
+        }
+        if !lied.is_empty() {
+            return Ok(Attempt::StatLied(lied));
+        }
+        if !foreign.is_empty() {
+            foreign.sort_by(|a, b| a.path.cmp(&b.path));
+            return Err(Error::Content(foreign));
+        }
+
+        // write
+        clock.lap(&mut report, "render");
         if options.dry_run {
-            report.written = rendered
-                .par_iter()
-                .filter(|page| {
-                    !adopted.contains(&page.output)
-                        && write::would_write(
-                            &out_dir,
-                            page,
-                            snapshot.outputs.get(page.output.as_str()),
-                        )
-                })
+            report.written = staging
+                .pages()
+                .iter()
+                .filter(|page| page.changed)
                 .map(|page| page.output.to_string())
                 .collect();
+            report.written.sort();
             for (path, row) in &stale {
                 let Some(confined) = OutputPath::new(path) else {
                     continue;
@@ -545,22 +588,16 @@ impl Site {
             clock.lap(&mut report, "write");
             return Ok(Attempt::Built(report));
         }
-        let new_paths: Vec<&str> = rendered
+        let new_paths: Vec<&str> = staging
+            .pages()
             .iter()
-            .map(|r| r.output.as_str())
+            .map(|p| p.output.as_str())
             .filter(|p| !snapshot.outputs.contains_key(*p))
             .collect();
         index.reserve_outputs(&new_paths)?;
-        progress.start(Stage::Write, rendered.len());
-        let written: Vec<write::Written> = rendered
-            .par_iter()
-            .map(|page| {
-                let stored = snapshot.outputs.get(page.output.as_str());
-                let result = write::write_page(&out_dir, page, stored);
-                progress.advance(Stage::Write);
-                result
-            })
-            .collect::<Result<_, Error>>()?;
+        progress.start(Stage::Write, staging.pages().len());
+        let mut written: Vec<write::Written> = staging.commit(|| progress.advance(Stage::Write))?;
+        written.sort_by(|a, b| a.output.cmp(&b.output));
         for (path, row) in &stale {
             let confined = OutputPath::new(path).ok_or_else(|| Error::Index {
                 path: index.path().to_owned(),
@@ -577,7 +614,7 @@ impl Site {
         }
         report.written = written
             .iter()
-            .filter(|w| w.changed && !adopted.contains(&w.output))
+            .filter(|w| w.changed)
             .map(|w| w.output.to_string())
             .collect();
 
@@ -1067,6 +1104,18 @@ struct Analysis {
     current: Vec<Record>,
     verdict: identify::Verdict,
     settings: String,
+}
+
+/// Pages rendered and staged per chunk: enough to keep both cores busy,
+/// few enough that a chunk's pages are a few megabytes.
+const RENDER_CHUNK: usize = 256;
+
+/// One page on its way through render and staging.
+enum Rendering {
+    Done(Rendered),
+    Staged(write::Staged),
+    /// The page's source no longer holds the bytes its row was made from.
+    Lied(String),
 }
 
 /// How one build attempt ended.

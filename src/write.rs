@@ -6,11 +6,11 @@
 //! produces any more. Every path it touches is an [`OutputPath`] joined under
 //! the output folder, so nothing is written outside it.
 
-use std::collections::HashMap;
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use crate::discover::Stat;
@@ -38,93 +38,37 @@ pub fn target(out_dir: &Path, output: &OutputPath) -> PathBuf {
     out_dir.join(output.as_str())
 }
 
-/// Refuses, before anything is written, to replace a file that folio did not
-/// write and that differs from the page. Returns the pages whose target
-/// already holds exactly their bytes (adopted as folio's own).
-pub fn check_foreign<'a>(
-    out_dir: &Path,
-    rendered: &'a [Rendered],
-    known: &HashMap<String, OutputRow>,
-) -> Result<Vec<&'a OutputPath>, Error> {
-    let mut problems = Vec::new();
-    let mut adopted = Vec::new();
-    for page in rendered
-        .iter()
-        .filter(|p| !known.contains_key(p.output.as_str()))
-    {
-        let path = target(out_dir, &page.output);
-        match fs::read(&path) {
-            Ok(existing) if existing == page.bytes => adopted.push(&page.output),
-            Ok(_) => problems.push(Problem::new(
-                &path,
-                None,
-                ProblemKind::ForeignOutput {
-                    output: path.clone(),
-                },
-            )),
-            // A folder where the file should go is foreign too.
-            Err(_) if path.is_dir() => problems.push(Problem::new(
-                &path,
-                None,
-                ProblemKind::ForeignOutput {
-                    output: path.clone(),
-                },
-            )),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::io(path, e)),
-        }
-    }
-    if problems.is_empty() {
-        Ok(adopted)
-    } else {
-        Err(Error::Content(problems))
-    }
+/// A rendered page on its way: compared with the file on disk and, when it
+/// differs, written to a temp file beside its target.
+pub struct StagedPage {
+    pub output: OutputPath,
+    /// The file already holds these bytes (folio's, or adopted).
+    pub changed: bool,
+    /// Folio did not know the file, which already held exactly these bytes.
+    pub adopted: bool,
+    hash: String,
+    fingerprint: String,
+    on_disk: Option<Stat>,
+    temp: Option<PathBuf>,
 }
 
-/// Writes one page unless the file already holds its bytes. The stored row
-/// lets an unchanged page skip even the read: same hash and same stat as
-/// when folio last wrote it.
-pub fn write_page(
+/// What staging a page found.
+pub enum Staged {
+    Page(StagedPage),
+    /// The target exists, differs, and folio did not write it.
+    Foreign(Problem),
+}
+
+/// Compares `page` with its target and, unless `dry_run`, writes the temp
+/// file a changed page will be renamed from. The stored row lets an
+/// unchanged page skip even the read: same hash and same stat as when folio
+/// last wrote it.
+pub fn stage(
     out_dir: &Path,
-    page: &Rendered,
+    page: Rendered,
     stored: Option<&OutputRow>,
-) -> Result<Written, Error> {
-    let path = target(out_dir, &page.output);
-    let (hash, on_disk, identical) = compare(out_dir, page, stored);
-    let stat = if identical {
-        if stored.is_some_and(|row| row.hash.is_none()) {
-            // A killed build reserved this page; its temp file may remain.
-            let _ = fs::remove_file(temp_path(&path));
-        }
-        on_disk
-    } else {
-        Some(write_atomically(&path, &page.bytes)?)
-    };
-    Ok(Written {
-        output: page.output.clone(),
-        row: OutputRow {
-            hash: Some(hash),
-            fingerprint: Some(page.fingerprint.clone()),
-            stat,
-        },
-        changed: !identical,
-    })
-}
-
-/// Whether writing `page` would change the file on disk: false when the
-/// file already holds its bytes.
-pub fn would_write(out_dir: &Path, page: &Rendered, stored: Option<&OutputRow>) -> bool {
-    !compare(out_dir, page, stored).2
-}
-
-/// (hash of the page, stat of the file on disk, whether the file holds the
-/// page's bytes). The stored row lets an unchanged page skip even the read:
-/// same hash and same stat as when folio last wrote it.
-fn compare(
-    out_dir: &Path,
-    page: &Rendered,
-    stored: Option<&OutputRow>,
-) -> (String, Option<Stat>, bool) {
+    dry_run: bool,
+) -> Result<Staged, Error> {
     let path = target(out_dir, &page.output);
     let hash = hex(&Sha256::digest(&page.bytes));
     let on_disk = fs::metadata(&path)
@@ -137,35 +81,136 @@ fn compare(
     let identical = known_identical
         || (on_disk.is_some_and(|s| s.size == page.bytes.len() as u64)
             && fs::read(&path).is_ok_and(|existing| existing == page.bytes));
-    (hash, on_disk, identical)
+    if !identical && stored.is_none() && fs::symlink_metadata(&path).is_ok() {
+        return Ok(Staged::Foreign(Problem::new(
+            &path,
+            None,
+            ProblemKind::ForeignOutput {
+                output: path.clone(),
+            },
+        )));
+    }
+    if identical && stored.is_some_and(|row| row.hash.is_none()) {
+        // A killed build reserved this page; its temp file may remain.
+        let _ = fs::remove_file(temp_path(&path));
+    }
+    let temp = if identical || dry_run {
+        None
+    } else {
+        Some(write_temp(&path, &page.bytes)?)
+    };
+    Ok(Staged::Page(StagedPage {
+        output: page.output,
+        changed: !identical,
+        adopted: identical && stored.is_none(),
+        hash,
+        fingerprint: page.fingerprint,
+        on_disk,
+        temp,
+    }))
 }
 
-/// Writes `bytes` to a temp file in the target's folder, then renames it over
-/// the target: a reader (or a killed build) sees the old file or the new one,
-/// never half of one.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<Stat, Error> {
+/// Writes `bytes` to the temp file beside `path`.
+fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {
     let dir = path
         .parent()
         .ok_or_else(|| Error::io(path, std::io::Error::other("an output file needs a folder")))?;
     fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{file_name}.folio-tmp"));
+    let temp = temp_path(path);
     let result = (|| {
         let mut file = fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        drop(file);
-        fs::rename(&temp, path)?;
-        fs::metadata(path)
+        file.write_all(bytes)
     })();
     match result {
-        Ok(meta) => Ok(Stat::of(&meta)),
+        Ok(()) => Ok(temp),
         Err(e) => {
             let _ = fs::remove_file(&temp);
             Err(Error::io(path, e))
         }
+    }
+}
+
+/// The staged pages of a build. Until [`Staging::commit`] renames them into
+/// place, no output has changed; dropped uncommitted (a later page failed),
+/// it removes its temp files and the folders made for them.
+pub struct Staging {
+    out_dir: PathBuf,
+    pages: Vec<StagedPage>,
+}
+
+impl Staging {
+    pub fn new(out_dir: &Path) -> Staging {
+        Staging {
+            out_dir: out_dir.to_owned(),
+            pages: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, page: StagedPage) {
+        self.pages.push(page);
+    }
+
+    pub fn pages(&self) -> &[StagedPage] {
+        &self.pages
+    }
+
+    /// Renames every temp file over its target: a reader (or a killed build)
+    /// sees the old file or the new one, never half of one.
+    /// `on_each` is called after each page, from any thread.
+    pub fn commit(mut self, on_each: impl Fn() + Sync) -> Result<Vec<Written>, Error> {
+        let pages = std::mem::take(&mut self.pages);
+        let out_dir = self.out_dir.clone();
+        let results: Vec<Result<Written, Error>> = pages
+            .into_par_iter()
+            .map(|page| {
+                let stat = match &page.temp {
+                    None => page.on_disk,
+                    Some(temp) => {
+                        let path = target(&out_dir, &page.output);
+                        let renamed = fs::rename(temp, &path).and_then(|()| fs::metadata(&path));
+                        match renamed {
+                            Ok(meta) => Some(Stat::of(&meta)),
+                            Err(e) => {
+                                let _ = fs::remove_file(temp);
+                                return Err(Error::io(path, e));
+                            }
+                        }
+                    }
+                };
+                on_each();
+                Ok(Written {
+                    output: page.output,
+                    row: OutputRow {
+                        hash: Some(page.hash),
+                        fingerprint: Some(page.fingerprint),
+                        stat,
+                    },
+                    changed: page.changed,
+                })
+            })
+            .collect();
+        results.into_iter().collect()
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        for temp in self.pages.iter().filter_map(|p| p.temp.as_ref()) {
+            let _ = fs::remove_file(temp);
+            remove_empty_parents(&self.out_dir, temp);
+        }
+    }
+}
+
+/// Removes the folders above `path` that are empty, up to (not including)
+/// the output folder.
+fn remove_empty_parents(out_dir: &Path, path: &Path) {
+    let mut dir = path.parent();
+    while let Some(d) = dir {
+        if d == out_dir || !d.starts_with(out_dir) || fs::remove_dir(d).is_err() {
+            break;
+        }
+        dir = d.parent();
     }
 }
 
@@ -194,13 +239,7 @@ pub fn prune(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pru
         Err(e) if is_absent(&e) => return Ok(Pruned::Missing),
         Err(e) => return Err(Error::io(&path, e)),
     }
-    let mut dir = path.parent();
-    while let Some(d) = dir {
-        if d == out_dir || !d.starts_with(out_dir) || fs::remove_dir(d).is_err() {
-            break;
-        }
-        dir = d.parent();
-    }
+    remove_empty_parents(out_dir, &path);
     Ok(Pruned::Deleted)
 }
 
@@ -241,10 +280,86 @@ fn temp_path(path: &Path) -> PathBuf {
 mod tests {
     use super::*;
 
+    fn page(path: &str, bytes: &str) -> Rendered {
+        Rendered {
+            output: OutputPath::new(path).unwrap(),
+            bytes: bytes.as_bytes().to_vec(),
+            fingerprint: "f".into(),
+        }
+    }
+
+    /// Stages and commits one page, as a build does.
+    fn write(out: &Path, page: Rendered, stored: Option<&OutputRow>) -> Written {
+        let mut staging = Staging::new(out);
+        match stage(out, page, stored, false).unwrap() {
+            Staged::Page(p) => staging.push(p),
+            Staged::Foreign(problem) => panic!("{problem}"),
+        }
+        staging.commit(|| {}).unwrap().pop().unwrap()
+    }
+
+    #[test]
+    fn identical_bytes_are_not_rewritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = write(dir.path(), page("a/index.html", "x"), None);
+        assert!(first.changed);
+        let again = write(dir.path(), page("a/index.html", "x"), Some(&first.row));
+        assert!(!again.changed);
+        let edited = write(dir.path(), page("a/index.html", "y"), Some(&first.row));
+        assert!(edited.changed);
+        assert_eq!(
+            fs::read_to_string(dir.path().join("a/index.html")).unwrap(),
+            "y"
+        );
+        let leftovers: Vec<_> = fs::read_dir(dir.path().join("a")).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temp file is left behind");
+    }
+
+    #[test]
+    fn an_uncommitted_staging_leaves_the_output_folder_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let kept = write(dir.path(), page("a/index.html", "old"), None);
+        let mut staging = Staging::new(dir.path());
+        for p in [page("a/index.html", "new"), page("b/c/index.html", "new")] {
+            let stored = p.output.as_str().starts_with('a').then_some(&kept.row);
+            let Staged::Page(staged) = stage(dir.path(), p, stored, false).unwrap() else {
+                panic!("nothing foreign here")
+            };
+            staging.push(staged);
+        }
+        drop(staging);
+        assert_eq!(
+            fs::read_to_string(dir.path().join("a/index.html")).unwrap(),
+            "old"
+        );
+        assert!(
+            !dir.path().join("b").exists(),
+            "folders made for temps are removed"
+        );
+        assert_eq!(fs::read_dir(dir.path().join("a")).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn foreign_files_are_refused_unless_identical() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("a")).unwrap();
+        fs::write(dir.path().join("a/index.html"), "mine").unwrap();
+        assert!(matches!(
+            stage(dir.path(), page("a/index.html", "folio"), None, false).unwrap(),
+            Staged::Foreign(_)
+        ));
+        let Staged::Page(adopted) =
+            stage(dir.path(), page("a/index.html", "mine"), None, false).unwrap()
+        else {
+            panic!("identical bytes are adopted")
+        };
+        assert!(adopted.adopted && !adopted.changed);
+    }
+
     #[test]
     fn a_file_changed_since_folio_wrote_it_is_not_pruned() {
         let dir = tempfile::tempdir().unwrap();
-        let written = write_page(dir.path(), &page("a/index.html", "x"), None).unwrap();
+        let written = write(dir.path(), page("a/index.html", "x"), None);
         fs::write(dir.path().join("a/index.html"), "the user's now, longer").unwrap();
         let path = OutputPath::new("a/index.html").unwrap();
         assert_eq!(
@@ -263,55 +378,12 @@ mod tests {
         assert!(!dir.path().join("a").exists());
     }
 
-    fn page(path: &str, bytes: &str) -> Rendered {
-        Rendered {
-            output: OutputPath::new(path).unwrap(),
-            bytes: bytes.as_bytes().to_vec(),
-            fingerprint: "f".into(),
-        }
-    }
-
-    #[test]
-    fn identical_bytes_are_not_rewritten() {
-        let dir = tempfile::tempdir().unwrap();
-        let first = write_page(dir.path(), &page("a/index.html", "x"), None).unwrap();
-        assert!(first.changed);
-        let again = write_page(dir.path(), &page("a/index.html", "x"), None).unwrap();
-        assert!(!again.changed);
-        let known = write_page(dir.path(), &page("a/index.html", "x"), Some(&first.row)).unwrap();
-        assert!(!known.changed);
-        let edited = write_page(dir.path(), &page("a/index.html", "y"), Some(&first.row)).unwrap();
-        assert!(edited.changed);
-        assert_eq!(
-            fs::read_to_string(dir.path().join("a/index.html")).unwrap(),
-            "y"
-        );
-        let leftovers: Vec<_> = fs::read_dir(dir.path().join("a")).unwrap().collect();
-        assert_eq!(leftovers.len(), 1, "no temp file is left behind");
-    }
-
-    #[test]
-    fn foreign_files_are_refused_unless_identical() {
-        let dir = tempfile::tempdir().unwrap();
-        fs::create_dir_all(dir.path().join("a")).unwrap();
-        fs::write(dir.path().join("a/index.html"), "mine").unwrap();
-        let pages = [page("a/index.html", "folio")];
-        assert!(check_foreign(dir.path(), &pages, &HashMap::new()).is_err());
-        let pages = [page("a/index.html", "mine")];
-        assert_eq!(
-            check_foreign(dir.path(), &pages, &HashMap::new())
-                .unwrap()
-                .len(),
-            1
-        );
-    }
-
     #[test]
     fn pruning_removes_emptied_folders_but_not_the_output_folder() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("public");
-        let x = write_page(&out, &page("fr/posts/x/index.html", "x"), None).unwrap();
-        let home = write_page(&out, &page("fr/index.html", "h"), None).unwrap();
+        let x = write(&out, page("fr/posts/x/index.html", "x"), None);
+        let home = write(&out, page("fr/index.html", "h"), None);
         let path = |p: &str| OutputPath::new(p).unwrap();
         assert_eq!(
             prune(&out, &path("fr/posts/x/index.html"), &x.row).unwrap(),
