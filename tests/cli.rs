@@ -137,3 +137,39 @@ fn a_site_without_templates_uses_the_default_theme() {
         "{html}"
     );
 }
+
+#[test]
+fn dry_run_lists_each_path_with_its_reason_and_writes_nothing() {
+    let site = TestSite::with_posts();
+    site.cli(&["build"]);
+    site.write(
+        "content/posts/third.fr.md",
+        "+++\ntitle = \"Trois\"\ndate = 2024-07-01T10:00:00+02:00\n+++\nLe troisième.\n",
+    );
+    let tree = site.output_tree();
+    let out = site.cli(&["build", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "would write fr/posts/third/index.html: source changed: content/posts/third.fr.md"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .contains("pages would be written"),
+        "{text}"
+    );
+    assert_eq!(site.output_tree(), tree);
+
+    let out = site.cli(&["explain", "--json", "fr/posts/third/index.html"]);
+    let explanation: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(explanation["made_for"], "content/posts/third.fr.md");
+    assert_eq!(
+        explanation["templates"],
+        serde_json::json!(["post.html", "base.html"])
+    );
+}
