@@ -88,8 +88,11 @@ impl I18n {
             let file = root.join(I18N_DIR).join(format!("{code}.toml"));
             match std::fs::read_to_string(&file) {
                 Ok(text) => {
-                    files.update(code.as_bytes());
-                    files.update(text.as_bytes());
+                    // Length-prefixed, so two files can never hash like one.
+                    for part in [code.as_str(), text.as_str()] {
+                        files.update((part.len() as u64).to_le_bytes());
+                        files.update(part.as_bytes());
+                    }
                     let shown = file.strip_prefix(root).unwrap_or(&file).to_owned();
                     let table = parse_table(&text, &shown)?;
                     apply(&mut strings, table, &shown)?;

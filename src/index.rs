@@ -222,16 +222,21 @@ impl Index {
             .optional()
     }
 
-    /// Whether the last build recorded these inputs and no post has come due
-    /// since (`now` is past none of the dates it held back).
+    /// Whether the last build recorded these inputs and `now` still lies
+    /// between the newest date it showed and the oldest it held back (a clock
+    /// moved back would unpublish, one moved on would publish).
     pub fn unchanged_since(&self, inputs: &str, now_ms: i64) -> Result<bool, Error> {
         let read = || -> rusqlite::Result<bool> {
             let same = self.meta("inputs")?.is_some_and(|stored| stored == inputs);
-            let due = self
-                .meta("next_due")?
-                .and_then(|v| v.parse::<i64>().ok())
-                .unwrap_or(i64::MIN);
-            Ok(same && now_ms < due)
+            let bound = |key: &str, missing: i64| -> rusqlite::Result<i64> {
+                Ok(self
+                    .meta(key)?
+                    .and_then(|v| v.parse::<i64>().ok())
+                    .unwrap_or(missing))
+            };
+            let due = bound("next_due", i64::MIN)?;
+            let last_shown = bound("last_shown", i64::MAX)?;
+            Ok(same && last_shown <= now_ms && now_ms < due)
         };
         read().map_err(|e| index_error(&self.path, e))
     }

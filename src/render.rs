@@ -236,18 +236,42 @@ fn dependencies(text: &str) -> Dependencies {
         if !matches!(keyword, "extends" | "include" | "import" | "from") {
             continue;
         }
-        let literals = string_literals(&tag[keyword.len()..]);
-        let first_token = tag[keyword.len()..].trim_start();
-        if literals.is_empty()
-            || !(first_token.starts_with('"')
-                || first_token.starts_with('\'')
-                || first_token.starts_with('['))
-        {
+        let argument = &tag[keyword.len()..];
+        let literals = string_literals(argument);
+        if literals.is_empty() || !only_literals(argument) {
             deps.dynamic = true;
         }
         deps.named.extend(literals);
     }
     deps
+}
+
+/// The target is one string literal or a list of them, followed only by the
+/// tag's own keywords: nothing computed (`"a" ~ lang`, `x if y else z`).
+fn only_literals(argument: &str) -> bool {
+    let mut rest = String::new();
+    let mut chars = argument.chars();
+    while let Some(c) = chars.next() {
+        if c == '"' || c == '\'' {
+            for d in chars.by_ref() {
+                if d == c {
+                    break;
+                }
+            }
+            rest.push(' ');
+        } else {
+            rest.push(c);
+        }
+    }
+    // What follows `as` or `import` names things, it chooses no template.
+    let head = [" as ", " import "]
+        .iter()
+        .filter_map(|k| rest.find(k))
+        .min()
+        .map_or(rest.as_str(), |at| &rest[..at]);
+    head.replace(['[', ']', ','], " ")
+        .split_whitespace()
+        .all(|word| matches!(word, "ignore" | "missing" | "with" | "without" | "context"))
 }
 
 fn string_literals(text: &str) -> Vec<String> {
@@ -610,6 +634,11 @@ mod tests {
         );
         assert!(!deps.dynamic);
         assert!(dependencies("{% include template_name %}").dynamic);
+        assert!(dependencies("{% include \"footer.\" ~ lang.code ~ \".html\" %}").dynamic);
+        assert!(dependencies("{% include [\"a.html\", other] %}").dynamic);
+        assert!(dependencies("{% include \"a.html\" if x else \"b.html\" %}").dynamic);
+        assert!(!dependencies("{% include \"a.html\" ignore missing without context %}").dynamic);
+        assert!(!dependencies("{% from \"m.html\" import a, b as c %}").dynamic);
     }
 
     #[test]

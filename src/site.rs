@@ -323,6 +323,7 @@ impl Site {
                 .all(|(path, stat)| output_stat(&out_dir, path) == Some(*stat))
         {
             report.unchanged = sources.len();
+            report.dry_run = options.dry_run;
             clock.lap(&mut report, "discover");
             return Ok(Attempt::Built(report));
         }
@@ -362,6 +363,18 @@ impl Site {
             future: options.future,
             now_ms: now,
         };
+        // The fast path holds while `now` stays between the newest date shown
+        // and the oldest date held back.
+        let last_shown = current
+            .iter()
+            .filter(|r| {
+                r.kind == Kind::Post
+                    && (options.drafts || !r.draft)
+                    && (options.future || r.published_at <= now)
+            })
+            .map(|r| r.published_at)
+            .max()
+            .unwrap_or(i64::MIN);
         let next_due = if options.future {
             i64::MAX
         } else {
@@ -636,6 +649,10 @@ impl Site {
                 ("output_dir", out_key),
                 ("inputs", inputs.unwrap_or_default()),
                 ("next_due", next_due.to_string()),
+                (
+                    "last_shown",
+                    if options.future { i64::MIN } else { last_shown }.to_string(),
+                ),
                 ("theme", meta_theme),
                 ("globals", meta_globals),
                 ("wording", meta_wording),

@@ -90,7 +90,7 @@ pub fn stage(
             },
         )));
     }
-    if identical && stored.is_some_and(|row| row.hash.is_none()) {
+    if identical && !dry_run && stored.is_some_and(|row| row.hash.is_none()) {
         // A killed build reserved this page; its temp file may remain.
         let _ = fs::remove_file(temp_path(&path));
     }

@@ -462,6 +462,9 @@ fn future_posts_wait_for_their_date_or_for_the_flag() {
             .contains(&"posts/later/index.html".to_owned())
     );
     assert!(site.read("public/atom.xml").contains("Later"));
+    // A clock moved back unpublishes it again, fast path or not.
+    let report = site.build_with(&at("2029-06-01T00:00:00Z")).unwrap();
+    assert_eq!(report.deleted, ["posts/later/index.html"]);
 
     let flagged = TestSite::with_posts();
     flagged.write(
