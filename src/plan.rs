@@ -5,14 +5,15 @@
 //! a paginated home, tag pages, an Atom feed; a sitemap and robots.txt for
 //! the site; translations, `hreflang` alternates and the language switcher;
 //! URLs turned into output paths; and fingerprints: the hash of a page's
-//! template closure and of its exact context, where a body is stood in for by
-//! its source hash. A page whose fingerprint is unchanged and whose output
-//! file is intact is not rendered.
+//! template closure and of everything its context is computed from (the
+//! config, its language's words, and each document it shows, stood in for by
+//! its path and source hash). A page whose fingerprint is unchanged and whose
+//! output file is intact is not rendered, and its context is never built.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use jiff::Timestamp;
 use rayon::prelude::*;
@@ -310,8 +311,8 @@ struct Model<'r> {
     groups: HashMap<(Kind, &'r str), Vec<usize>>,
     tags_by_lang: BTreeMap<&'r str, TagIndex>,
     tag_slugs: Vec<Vec<String>>,
-    /// Per record, its entry in lists, built (and hashed) on first use.
-    items: Vec<OnceLock<Shared<ListItem>>>,
+    /// Per record, its entry in lists, built on first use.
+    items: Vec<OnceLock<Arc<ListItem>>>,
 }
 
 impl<'r> Model<'r> {
@@ -416,13 +417,13 @@ impl<'r> Model<'r> {
             .collect()
     }
 
-    fn item(&self, config: &Config, i18n: &I18n, i: usize) -> Shared<ListItem> {
+    fn item(&self, config: &Config, i18n: &I18n, i: usize) -> Arc<ListItem> {
         self.items[i]
             .get_or_init(|| {
                 let record = &self.records[i];
                 let date =
                     DisplayDate::new(config, i18n.strings(&record.lang), record.published_at);
-                Shared::new(ListItem {
+                Arc::new(ListItem {
                     title: record.title.clone(),
                     url: record.url.clone(),
                     date: date.ymd,

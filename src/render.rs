@@ -310,29 +310,13 @@ fn closure(name: &str, direct: &BTreeMap<&str, Dependencies>) -> BTreeSet<String
 
 // ---- Contexts: exactly what each template sees ----
 
-thread_local! {
-    /// Set while a context is serialized for its fingerprint: a [`Shared`]
-    /// value then stands in by its digest instead of being written out again.
-    static FINGERPRINTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// A part of many contexts (a list item shown on several pages, a
-/// language's words), built and hashed once. A template sees the value; a
-/// fingerprint sees the hash of the value's serialization, which determines
-/// it just as well.
+/// A view every page of a language shares (its site view, its words),
+/// built once with the hash of its serialization, which the pages'
+/// fingerprints take instead of serializing the view again.
 #[derive(Debug)]
 pub struct Shared<T> {
-    value: std::sync::Arc<T>,
-    digest: std::sync::Arc<str>,
-}
-
-impl<T> Clone for Shared<T> {
-    fn clone(&self) -> Self {
-        Shared {
-            value: std::sync::Arc::clone(&self.value),
-            digest: std::sync::Arc::clone(&self.digest),
-        }
-    }
+    value: T,
+    digest: String,
 }
 
 impl<T: Serialize> Shared<T> {
@@ -341,13 +325,9 @@ impl<T: Serialize> Shared<T> {
         // A value made of strings, numbers and lists always serializes.
         let _ = serde_json::to_writer(HashWriter(&mut hasher), &value);
         Shared {
-            value: std::sync::Arc::new(value),
-            digest: hex(&hasher.finalize()).into(),
+            value,
+            digest: hex(&hasher.finalize()),
         }
-    }
-
-    pub fn get(&self) -> &T {
-        &self.value
     }
 
     /// The hash of the value's serialization.
@@ -358,16 +338,12 @@ impl<T: Serialize> Shared<T> {
 
 impl<T: Serialize> Serialize for Shared<T> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if FINGERPRINTING.get() {
-            serializer.serialize_str(&self.digest)
-        } else {
-            self.value.serialize(serializer)
-        }
+        self.value.serialize(serializer)
     }
 }
 
 /// Feeds serialized bytes straight into a hash.
-pub struct HashWriter<'a>(pub &'a mut Sha256);
+struct HashWriter<'a>(&'a mut Sha256);
 
 impl std::io::Write for HashWriter<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -377,19 +353,6 @@ impl std::io::Write for HashWriter<'_> {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
-}
-
-/// Serializes `context` into `hasher`, shared parts by their digests.
-pub fn hash_context(hasher: &mut Sha256, context: &Context<'_>) {
-    struct Reset;
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            FINGERPRINTING.set(false);
-        }
-    }
-    FINGERPRINTING.set(true);
-    let _reset = Reset;
-    let _ = serde_json::to_writer(HashWriter(hasher), context);
 }
 
 /// The site as every page sees it, in that page's language.
@@ -559,7 +522,8 @@ pub struct Context<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<PageView>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub posts: Option<Vec<Shared<ListItem>>>,
+    /// Each item built once per build and shared by every list showing it.
+    pub posts: Option<Vec<std::sync::Arc<ListItem>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paginator: Option<Paginator>,
     #[serde(skip_serializing_if = "Option::is_none")]
