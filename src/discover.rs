@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use rayon::prelude::*;
 use unicode_normalization::UnicodeNormalization;
 use walkdir::WalkDir;
 
@@ -103,59 +104,90 @@ pub struct Source {
     pub stat: Stat,
 }
 
-/// Walks `<root>/content` in a stable order. Problems (an undeclared language,
-/// a file name that is not UTF-8) are collected, not returned early, so a user
-/// sees them all at once.
-pub fn discover(root: &Path, config: &Config) -> Result<(Vec<Source>, Vec<Problem>), Error> {
-    let content = root.join(CONTENT_DIR);
-    let mut sources = Vec::new();
-    let mut problems = Vec::new();
-    if !content.is_dir() {
-        return Ok((sources, problems));
+/// A file found by [`walk`].
+pub struct Walked {
+    pub path: PathBuf,
+    /// Relative to the walked folder, `/`-separated; `None` when the name is
+    /// not UTF-8 (each caller has its own answer to that).
+    pub rel: Option<String>,
+    pub stat: Stat,
+}
+
+/// Every file under `dir` with its stat, sorted by path; hidden names (a
+/// leading dot) are skipped at any depth. Listing a folder is cheap and
+/// stays on one thread; the stats, one system call per file, run in
+/// parallel. An absent folder has no files.
+pub fn walk(dir: &Path) -> Result<Vec<Walked>, Error> {
+    if !dir.is_dir() {
+        return Ok(Vec::new());
     }
-    let walker = WalkDir::new(&content)
+    let walker = WalkDir::new(dir)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().as_encoded_bytes().starts_with(b"."));
+    let mut files = Vec::new();
     for entry in walker {
         let entry = entry.map_err(|e| {
             let path = e
                 .path()
                 .map(Path::to_owned)
-                .unwrap_or_else(|| content.clone());
+                .unwrap_or_else(|| dir.to_owned());
             Error::io(path, e.into())
         })?;
-        if !entry.file_type().is_file() || !is_markdown(entry.path()) {
-            continue;
+        if entry.file_type().is_file() {
+            files.push(entry.into_path());
         }
-        let rel_to_root = relative(root, entry.path());
-        let Some(rel) = entry
-            .path()
-            .strip_prefix(&content)
-            .ok()
-            .and_then(|p| p.to_str())
-            .map(|p| p.replace('\\', "/"))
-        else {
-            problems.push(Problem::new(
-                rel_to_root,
-                None,
-                ProblemKind::Syntax {
-                    message: "the file name is not valid UTF-8".into(),
-                    help: "rename the file; its name becomes part of a URL".into(),
-                },
-            ));
-            continue;
-        };
-        let meta = entry
-            .metadata()
-            .map_err(|e| Error::io(entry.path(), e.into()))?;
-        match classify(&rel, config) {
-            Ok(mut source) => {
-                source.path = format!("{CONTENT_DIR}/{rel}");
-                source.stat = Stat::of(&meta);
-                sources.push(source);
-            }
-            Err(kind) => problems.push(Problem::new(rel_to_root, None, kind)),
+    }
+    files
+        .into_par_iter()
+        .map(|path| {
+            let meta = std::fs::symlink_metadata(&path).map_err(|e| Error::io(&path, e))?;
+            let rel = path
+                .strip_prefix(dir)
+                .ok()
+                .and_then(|p| p.to_str())
+                .map(|p| p.replace('\\', "/"));
+            Ok(Walked {
+                stat: Stat::of(&meta),
+                rel,
+                path,
+            })
+        })
+        .collect()
+}
+
+/// Walks `<root>/content` in a stable order. Problems (an undeclared language,
+/// a file name that is not UTF-8) are collected, not returned early, so a user
+/// sees them all at once.
+pub fn discover(root: &Path, config: &Config) -> Result<(Vec<Source>, Vec<Problem>), Error> {
+    let found: Vec<Result<Source, Box<Problem>>> = walk(&root.join(CONTENT_DIR))?
+        .into_par_iter()
+        .filter(|file| is_markdown(&file.path))
+        .map(|file| {
+            let shown = || relative(root, &file.path);
+            let Some(rel) = &file.rel else {
+                return Err(Box::new(Problem::new(
+                    shown(),
+                    None,
+                    ProblemKind::Syntax {
+                        message: "the file name is not valid UTF-8".into(),
+                        help: "rename the file; its name becomes part of a URL".into(),
+                    },
+                )));
+            };
+            let mut source = classify(rel, config)
+                .map_err(|kind| Box::new(Problem::new(shown(), None, kind)))?;
+            source.path = format!("{CONTENT_DIR}/{rel}");
+            source.stat = file.stat;
+            Ok(source)
+        })
+        .collect();
+    let mut sources = Vec::with_capacity(found.len());
+    let mut problems = Vec::new();
+    for result in found {
+        match result {
+            Ok(source) => sources.push(source),
+            Err(problem) => problems.push(*problem),
         }
     }
     Ok((sources, problems))
@@ -178,44 +210,19 @@ impl StaticFile {
 
 /// Walks `<root>/static` in a stable order (hidden files are skipped).
 pub fn discover_static(root: &Path) -> Result<Vec<StaticFile>, Error> {
-    let dir = root.join(STATIC_DIR);
-    let mut files = Vec::new();
-    if !dir.is_dir() {
-        return Ok(files);
-    }
-    let walker = WalkDir::new(&dir)
-        .sort_by_file_name()
+    walk(&root.join(STATIC_DIR))?
         .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
-    for entry in walker {
-        let entry = entry.map_err(|e| {
-            let path = e.path().map(Path::to_owned).unwrap_or_else(|| dir.clone());
-            Error::io(path, e.into())
-        })?;
-        if !entry.file_type().is_file() {
-            continue;
-        }
-        let rel = entry
-            .path()
-            .strip_prefix(&dir)
-            .ok()
-            .and_then(|p| p.to_str())
-            .map(|p| p.replace('\\', "/"))
-            .ok_or_else(|| {
-                Error::io(
-                    entry.path(),
-                    std::io::Error::other("the file name is not valid UTF-8; rename it"),
-                )
-            })?;
-        let meta = entry
-            .metadata()
-            .map_err(|e| Error::io(entry.path(), e.into()))?;
-        files.push(StaticFile {
-            rel,
-            stat: Stat::of(&meta),
-        });
-    }
-    Ok(files)
+        .map(|file| match file.rel {
+            Some(rel) => Ok(StaticFile {
+                rel,
+                stat: file.stat,
+            }),
+            None => Err(Error::io(
+                &file.path,
+                std::io::Error::other("the file name is not valid UTF-8; rename it"),
+            )),
+        })
+        .collect()
 }
 
 fn is_markdown(path: &Path) -> bool {
@@ -234,7 +241,11 @@ fn relative(root: &Path, path: &Path) -> PathBuf {
 pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
     // Keys and slugs come from the name in NFC, so a checkout on a file
     // system that stores NFD (macOS) links and names pages the same way.
-    let rel: String = rel.nfc().collect();
+    let rel: std::borrow::Cow<'_, str> = if rel.is_ascii() {
+        rel.into()
+    } else {
+        rel.nfc().collect::<String>().into()
+    };
     let parts: Vec<&str> = rel.split('/').collect();
     let (file, dirs) = parts.split_last().ok_or_else(|| ProblemKind::Syntax {
         message: "empty path".into(),

@@ -5,10 +5,12 @@
 //! pass before anything is written: one document per (slug, lang), one document
 //! per translation key and language, and the immutability of a post's date.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::path::PathBuf;
 
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 use ulid::Ulid;
 use unicode_normalization::UnicodeNormalization;
@@ -105,17 +107,18 @@ pub struct Verdict {
 
 /// Checks the invariants over the documents of this build: `unchanged` are the
 /// stored rows whose sources were not read, `fresh` the sources parsed now,
-/// `stored` every row of the index before this build.
+/// `stored` every other row of the index before this build (an unchanged row
+/// keeps its slot and its id, so it can neither be re-dated nor retired; a
+/// fresh document that claims its slot is a duplicate of it).
 pub fn check(
     fresh: &[Parsed],
-    unchanged: &[&Record],
+    unchanged: &[Record],
     stored: &[Record],
     timezone_change: Option<TimezoneChange<'_>>,
     accept_date_changes: bool,
 ) -> Result<Verdict, Error> {
     let current: Vec<&Record> = unchanged
         .iter()
-        .copied()
         .chain(fresh.iter().map(|p| &p.record))
         .collect();
     let mut problems = duplicates(&current);
@@ -124,11 +127,11 @@ pub fn check(
         return Err(Error::Content(problems));
     }
 
-    let by_path: HashMap<&str, &Record> = current
+    let by_path: FxHashMap<&str, &Record> = current
         .iter()
         .map(|r| (r.source.path.as_str(), *r))
         .collect();
-    let stored_by_slot: HashMap<(&str, &str), &Record> = stored
+    let stored_by_slot: FxHashMap<(&str, &str), &Record> = stored
         .iter()
         .map(|r| ((r.slug.as_str(), r.lang.as_str()), r))
         .collect();
@@ -200,19 +203,17 @@ pub fn check(
 /// One document per (slug, lang) and per (kind, translation key, lang).
 fn duplicates(current: &[&Record]) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut slots: BTreeMap<(&str, &str), Vec<&Record>> = BTreeMap::new();
-    let mut keys: BTreeMap<(&str, &str, &str), Vec<&Record>> = BTreeMap::new();
-    for record in current {
-        slots
-            .entry((&record.slug, &record.lang))
-            .or_default()
-            .push(record);
-        keys.entry((record.kind.as_str(), &record.translation_key, &record.lang))
-            .or_default()
-            .push(record);
-    }
-    for mut claimants in slots.into_values().filter(|c| c.len() > 1) {
-        claimants.sort_by(|a, b| a.source.path.cmp(&b.source.path));
+    // Sorting and scanning runs of equal keys finds every clash without a
+    // map entry per document; the first of each run (by path) is the one
+    // the others are reported against.
+    let mut by_slot = current.to_vec();
+    by_slot.par_sort_unstable_by(|a, b| {
+        (&a.slug, &a.lang, &a.source.path).cmp(&(&b.slug, &b.lang, &b.source.path))
+    });
+    for claimants in by_slot
+        .chunk_by(|a, b| a.slug == b.slug && a.lang == b.lang)
+        .filter(|c| c.len() > 1)
+    {
         let first = claimants[0];
         for later in &claimants[1..] {
             problems.push(Problem::new(
@@ -226,8 +227,21 @@ fn duplicates(current: &[&Record]) -> Vec<Problem> {
             ));
         }
     }
-    for mut claimants in keys.into_values().filter(|c| c.len() > 1) {
-        claimants.sort_by(|a, b| a.source.path.cmp(&b.source.path));
+    let mut by_key = by_slot;
+    by_key.par_sort_unstable_by(|a, b| {
+        (a.kind, &a.translation_key, &a.lang, &a.source.path).cmp(&(
+            b.kind,
+            &b.translation_key,
+            &b.lang,
+            &b.source.path,
+        ))
+    });
+    for claimants in by_key
+        .chunk_by(|a, b| {
+            a.kind == b.kind && a.translation_key == b.translation_key && a.lang == b.lang
+        })
+        .filter(|c| c.len() > 1)
+    {
         let first = claimants[0];
         // Two claimants of one slot are already reported above.
         for later in claimants[1..].iter().filter(|r| r.slug != first.slug) {

@@ -147,66 +147,24 @@ impl Index {
     }
 
     fn read_snapshot(&self) -> rusqlite::Result<Snapshot> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
-                    source_size, source_mtime_ns, title, url, summary, description, tags, draft,
-                    translation_key
-             FROM posts ORDER BY source_path",
+        // The two tables are read at once, the outputs over a second
+        // connection on another thread: each read is mostly SQLite's own
+        // work, one core each. The build lock keeps writers out in between.
+        let outputs_conn = Connection::open_with_flags(
+            &self.path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
-        let records = stmt
-            .query_map([], |row| {
-                let id: String = row.get(0)?;
-                let kind: String = row.get(1)?;
-                let tags: String = row.get(14)?;
-                Ok(Record {
-                    id: id.parse().map_err(|_| corrupt(0, "id"))?,
-                    kind: Kind::parse(&kind).ok_or_else(|| corrupt(1, "kind"))?,
-                    slug: row.get(2)?,
-                    lang: row.get(3)?,
-                    published_at: row.get(4)?,
-                    updated_at: row.get(5)?,
-                    source: SourceState {
-                        path: row.get(6)?,
-                        hash: row.get(7)?,
-                        stat: Stat {
-                            size: row.get::<_, i64>(8)? as u64,
-                            mtime_ns: row.get(9)?,
-                        },
-                    },
-                    title: row.get(10)?,
-                    url: row.get(11)?,
-                    summary: row.get(12)?,
-                    description: row.get(13)?,
-                    tags: serde_json::from_str(&tags).map_err(|_| corrupt(14, "tags"))?,
-                    draft: row.get(15)?,
-                    translation_key: row.get(16)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-
-        let mut stmt = self
-            .conn
-            .prepare("SELECT path, hash, fingerprint, size, mtime_ns FROM outputs")?;
-        let outputs = stmt
-            .query_map([], |row| {
-                let size: Option<i64> = row.get(3)?;
-                let mtime: Option<i64> = row.get(4)?;
-                Ok((
-                    row.get::<_, String>(0)?,
-                    OutputRow {
-                        hash: row.get(1)?,
-                        fingerprint: row.get(2)?,
-                        stat: size.zip(mtime).map(|(size, mtime_ns)| Stat {
-                            size: size as u64,
-                            mtime_ns,
-                        }),
-                    },
-                ))
-            })?
-            .collect::<rusqlite::Result<HashMap<_, _>>>()?;
+        let (records, outputs) = std::thread::scope(|scope| {
+            let outputs = scope.spawn(move || read_outputs(&outputs_conn));
+            let records = read_records(&self.conn);
+            let outputs = outputs
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (records, outputs)
+        });
         Ok(Snapshot {
-            records,
-            outputs,
+            records: records?,
+            outputs: outputs?,
             content_settings: self.meta("content_settings")?,
             timezone: self.meta("timezone")?,
             output_dir: self.meta("output_dir")?,
@@ -298,6 +256,64 @@ impl Index {
         })();
         result.map_err(|e| index_error(&self.path, e))
     }
+}
+
+fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
+                    source_size, source_mtime_ns, title, url, summary, description, tags, draft,
+                    translation_key
+             FROM posts ORDER BY source_path",
+    )?;
+    stmt.query_map([], |row| {
+        let id: String = row.get(0)?;
+        let kind: String = row.get(1)?;
+        let tags: String = row.get(14)?;
+        Ok(Record {
+            id: id.parse().map_err(|_| corrupt(0, "id"))?,
+            kind: Kind::parse(&kind).ok_or_else(|| corrupt(1, "kind"))?,
+            slug: row.get(2)?,
+            lang: row.get(3)?,
+            published_at: row.get(4)?,
+            updated_at: row.get(5)?,
+            source: SourceState {
+                path: row.get(6)?,
+                hash: row.get(7)?,
+                stat: Stat {
+                    size: row.get::<_, i64>(8)? as u64,
+                    mtime_ns: row.get(9)?,
+                },
+            },
+            title: row.get(10)?,
+            url: row.get(11)?,
+            summary: row.get(12)?,
+            description: row.get(13)?,
+            tags: serde_json::from_str(&tags).map_err(|_| corrupt(14, "tags"))?,
+            draft: row.get(15)?,
+            translation_key: row.get(16)?,
+        })
+    })?
+    .collect::<rusqlite::Result<Vec<_>>>()
+}
+
+fn read_outputs(conn: &Connection) -> rusqlite::Result<HashMap<String, OutputRow>> {
+    let mut stmt = conn.prepare("SELECT path, hash, fingerprint, size, mtime_ns FROM outputs")?;
+    stmt.query_map([], |row| {
+        let size: Option<i64> = row.get(3)?;
+        let mtime: Option<i64> = row.get(4)?;
+        Ok((
+            row.get::<_, String>(0)?,
+            OutputRow {
+                hash: row.get(1)?,
+                fingerprint: row.get(2)?,
+                stat: size.zip(mtime).map(|(size, mtime_ns)| Stat {
+                    size: size as u64,
+                    mtime_ns,
+                }),
+            },
+        ))
+    })?
+    .collect::<rusqlite::Result<HashMap<_, _>>>()
 }
 
 fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {

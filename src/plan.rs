@@ -10,13 +10,15 @@
 //! its path and source hash). A page whose fingerprint is unchanged and whose
 //! output file is intact is not rendered, and its context is never built.
 
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Borrow;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use jiff::Timestamp;
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
@@ -67,6 +69,13 @@ impl OutputPath {
     }
 
     pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+// Hash and Eq are the String's, so a map of paths can be asked with a &str.
+impl Borrow<str> for OutputPath {
+    fn borrow(&self) -> &str {
         &self.0
     }
 }
@@ -305,19 +314,20 @@ struct Model<'r> {
     visible: Vec<usize>,
     /// Visible posts per language, newest first.
     posts_by_lang: BTreeMap<&'r str, Vec<usize>>,
-    /// Where each visible post stands in its language's list.
-    position: HashMap<usize, usize>,
+    /// Where each visible post stands in its language's list, per record.
+    position: Vec<Option<usize>>,
     /// Visible documents by (kind, translation key), in language order.
-    groups: HashMap<(Kind, &'r str), Vec<usize>>,
+    groups: FxHashMap<(Kind, &'r str), Vec<usize>>,
     tags_by_lang: BTreeMap<&'r str, TagIndex>,
-    tag_slugs: Vec<Vec<String>>,
+    /// Per record, the slug of each of its tags.
+    tag_slugs: Vec<Vec<Arc<str>>>,
     /// Per record, its entry in lists, built on first use.
     items: Vec<OnceLock<Arc<ListItem>>>,
 }
 
 impl<'r> Model<'r> {
     fn new(config: &Config, records: &'r [Record], visibility: Visibility) -> Model<'r> {
-        let language_order: HashMap<&str, usize> = config
+        let language_order: FxHashMap<&str, usize> = config
             .ordered_languages()
             .enumerate()
             .map(|(i, (code, _))| (code.as_str(), i))
@@ -328,12 +338,24 @@ impl<'r> Model<'r> {
         let visible: Vec<usize> = (0..records.len())
             .filter(|&i| visibility.shows(&records[i]) && config.is_language(&records[i].lang))
             .collect();
-        let tag_slugs: Vec<Vec<String>> = records
-            .par_iter()
-            .map(|r| r.tags.iter().map(|t| tag_slug(t)).collect())
+        // A site has far fewer distinct tags than tag uses.
+        let mut slug_of: FxHashMap<&str, Arc<str>> = FxHashMap::default();
+        let tag_slugs: Vec<Vec<Arc<str>>> = records
+            .iter()
+            .map(|r| {
+                r.tags
+                    .iter()
+                    .map(|t| {
+                        slug_of
+                            .entry(t)
+                            .or_insert_with(|| tag_slug(t).into())
+                            .clone()
+                    })
+                    .collect()
+            })
             .collect();
 
-        let mut groups: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
+        let mut groups: FxHashMap<(Kind, &str), Vec<usize>> = FxHashMap::default();
         let mut posts_by_lang: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for &i in &visible {
             let r = &records[i];
@@ -348,7 +370,7 @@ impl<'r> Model<'r> {
         for members in groups.values_mut() {
             members.sort_by_key(|&i| language_order.get(records[i].lang.as_str()).copied());
         }
-        let mut position = HashMap::new();
+        let mut position = vec![None; records.len()];
         for posts in posts_by_lang.values_mut() {
             posts.sort_by(|&a, &b| {
                 let (a, b) = (&records[a], &records[b]);
@@ -356,16 +378,21 @@ impl<'r> Model<'r> {
                     .cmp(&a.published_at)
                     .then_with(|| a.slug.cmp(&b.slug))
             });
-            position.extend(posts.iter().enumerate().map(|(at, &i)| (i, at)));
+            for (at, &i) in posts.iter().enumerate() {
+                position[i] = Some(at);
+            }
         }
         let mut tags_by_lang: BTreeMap<&str, TagIndex> = BTreeMap::new();
         for (lang, posts) in &posts_by_lang {
             let tags = tags_by_lang.entry(lang).or_default();
             for &i in posts {
                 for (name, slug) in records[i].tags.iter().zip(&tag_slugs[i]) {
-                    let entry = tags
-                        .entry(slug.clone())
-                        .or_insert_with(|| (name.clone(), Vec::new()));
+                    if !tags.contains_key(&**slug) {
+                        tags.insert(slug.to_string(), (name.clone(), Vec::new()));
+                    }
+                    let Some(entry) = tags.get_mut(&**slug) else {
+                        continue;
+                    };
                     // Spellings that share a slug show as the smallest one,
                     // whatever order the posts come in.
                     if *name < entry.0 {
@@ -393,7 +420,7 @@ impl<'r> Model<'r> {
     }
 
     fn neighbours(&self, i: usize) -> (Option<usize>, Option<usize>) {
-        let Some(&at) = self.position.get(&i) else {
+        let Some(at) = self.position[i] else {
             return (None, None);
         };
         let siblings = &self.posts_by_lang[self.records[i].lang.as_str()];
@@ -672,7 +699,7 @@ fn language_recipes(
 /// Which output each producer took, and the clashes.
 #[derive(Default)]
 struct Claims {
-    claimed: HashMap<OutputPath, PathBuf>,
+    claimed: FxHashMap<OutputPath, PathBuf>,
     problems: Vec<Problem>,
 }
 
@@ -764,13 +791,22 @@ impl<'a> Plan<'a> {
 
     /// The sitemap shows every HTML page with its alternates.
     fn sitemap_key(&self, specs: &[Spec]) -> String {
+        let entries: Vec<_> = specs
+            .par_iter()
+            .filter(|s| s.template.ends_with(".html"))
+            .map(|spec| {
+                let mut entry = KeyHasher(Sha256::new());
+                entry.text(&spec.url);
+                for alternate in self.alternates(&spec.recipe, &spec.url) {
+                    entry.text(&alternate.code);
+                    entry.text(&alternate.url);
+                }
+                entry.0.finalize()
+            })
+            .collect();
         let mut key = KeyHasher(Sha256::new());
-        for spec in specs.iter().filter(|s| s.template.ends_with(".html")) {
-            key.text(&spec.url);
-            for alternate in self.alternates(&spec.recipe, &spec.url) {
-                key.text(&alternate.code);
-                key.text(&alternate.url);
-            }
+        for entry in entries {
+            key.0.update(entry);
         }
         key.finish()
     }
@@ -1147,40 +1183,46 @@ impl<'a> Plan<'a> {
 /// Outputs that cannot coexist on disk although their paths differ: one
 /// inside a folder that is another's file (`index.html/index.html`), or two
 /// that differ only in case (one file on macOS and Windows).
-fn nested_or_case_collisions(claimed: &HashMap<OutputPath, PathBuf>) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    let mut by_folded: BTreeMap<String, Vec<&OutputPath>> = BTreeMap::new();
-    for output in claimed.keys() {
-        by_folded
-            .entry(output.as_str().nfc().flat_map(char::to_lowercase).collect())
-            .or_default()
-            .push(output);
-        let path = output.as_str();
-        for (at, _) in path.match_indices('/') {
-            if let Some((file, other)) = claimed.get_key_value(&OutputPath(path[..at].to_owned())) {
-                problems.push(Problem::new(
-                    &claimed[output],
+fn nested_or_case_collisions(claimed: &FxHashMap<OutputPath, PathBuf>) -> Vec<Problem> {
+    let mut problems: Vec<Problem> = claimed
+        .par_iter()
+        .flat_map_iter(|(output, by)| {
+            let path = output.as_str();
+            path.match_indices('/').filter_map(move |(at, _)| {
+                let (file, other) = claimed.get_key_value(&path[..at])?;
+                Some(Problem::new(
+                    by,
                     None,
                     ProblemKind::OutputCollision {
                         output: format!("{output} (inside {file}, a file)"),
                         other: other.clone(),
                     },
-                ));
-            }
-        }
-    }
-    for mut outputs in by_folded.into_values().filter(|o| o.len() > 1) {
-        outputs.sort();
-        for later in &outputs[1..] {
+                ))
+            })
+        })
+        .collect();
+    let mut folded: Vec<(String, &OutputPath)> = claimed
+        .par_iter()
+        .map(|(output, _)| {
+            let path = output.as_str();
+            let fold = if path.is_ascii() {
+                path.to_ascii_lowercase()
+            } else {
+                path.nfc().flat_map(char::to_lowercase).collect()
+            };
+            (fold, output)
+        })
+        .collect();
+    folded.par_sort_unstable();
+    for outputs in folded.chunk_by(|a, b| a.0 == b.0).filter(|o| o.len() > 1) {
+        let first = outputs[0].1;
+        for (_, later) in &outputs[1..] {
             problems.push(Problem::new(
                 &claimed[*later],
                 None,
                 ProblemKind::OutputCollision {
-                    output: format!(
-                        "{later} (the same file as {} where case is ignored)",
-                        outputs[0]
-                    ),
-                    other: claimed[outputs[0]].clone(),
+                    output: format!("{later} (the same file as {first} where case is ignored)"),
+                    other: claimed[first].clone(),
                 },
             ));
         }

@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use minijinja::{AutoEscape, Environment, Output, State, Value};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use walkdir::WalkDir;
 
 use crate::error::Error;
 use crate::parse::hex;
@@ -57,30 +56,15 @@ impl Theme {
             .iter()
             .map(|(name, text)| ((*name).to_owned(), ((*text).to_owned(), Origin::Default)))
             .collect();
-        let dir = root.join(TEMPLATES_DIR);
-        if dir.is_dir() {
-            for entry in WalkDir::new(&dir).sort_by_file_name() {
-                let entry = entry.map_err(|e| Error::io(&dir, e.into()))?;
-                if !entry.file_type().is_file() {
-                    continue;
-                }
-                let Some(name) = entry
-                    .path()
-                    .strip_prefix(&dir)
-                    .ok()
-                    .and_then(|p| p.to_str())
-                    .map(|p| p.replace('\\', "/"))
-                else {
-                    continue;
-                };
-                if name.split('/').any(|part| part.starts_with('.')) {
-                    continue;
-                }
-                let text = std::fs::read_to_string(entry.path())
-                    .map_err(|e| Error::io(entry.path(), e))?;
-                let shown = entry.path().strip_prefix(root).unwrap_or(entry.path());
-                sources.insert(name, (text, Origin::Site(shown.to_owned())));
-            }
+        for file in crate::discover::walk(&root.join(TEMPLATES_DIR))? {
+            // A template is named by its path; one that cannot be named
+            // cannot be used.
+            let Some(name) = file.rel else {
+                continue;
+            };
+            let text = std::fs::read_to_string(&file.path).map_err(|e| Error::io(&file.path, e))?;
+            let shown = file.path.strip_prefix(root).unwrap_or(&file.path);
+            sources.insert(name, (text, Origin::Site(shown.to_owned())));
         }
         Ok(Theme::from_sources(sources))
     }

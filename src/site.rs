@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -293,8 +294,16 @@ impl Site {
         let mut clock = StageClock::start();
         let out_key = out_dir.to_string_lossy().into_owned();
 
-        // discover
-        let (sources, problems) = discover::discover(&self.root, &self.config)?;
+        // discover, and stat every output the index knows: both are a system
+        // call per file, and the outputs' stats serve both the no-op check
+        // below and, for every page whose fingerprint held, whether its file
+        // is intact.
+        let stored_stats = index.output_stats()?;
+        let (discovered, damaged) = rayon::join(
+            || discover::discover(&self.root, &self.config),
+            || Damaged::find(&out_dir, stored_stats),
+        );
+        let (sources, problems) = discovered?;
         let statics = discover::discover_static(&self.root)?;
         let theme = Theme::load(&self.root)?;
         let i18n = I18n::load(&self.root, &self.config)?;
@@ -317,10 +326,7 @@ impl Site {
             && explain.is_none()
             && let Some(inputs) = &inputs
             && index.unchanged_since(inputs, now)?
-            && index
-                .output_stats()?
-                .par_iter()
-                .all(|(path, stat)| output_stat(&out_dir, path) == Some(*stat))
+            && damaged.is_empty()
         {
             report.unchanged = sources.len();
             report.dry_run = options.dry_run;
@@ -417,7 +423,7 @@ impl Site {
         drop(produced);
         let outdated = |output: &OutputPath, fingerprint: &str| {
             snapshot.outputs.get(output.as_str()).is_none_or(|row| {
-                row.fingerprint.as_deref() != Some(fingerprint) || !intact(&out_dir, output, row)
+                row.fingerprint.as_deref() != Some(fingerprint) || !damaged.intact(output, row)
             })
         };
         let needs_render: Vec<bool> = specs
@@ -439,7 +445,7 @@ impl Site {
                 snapshot: &snapshot,
                 fresh: &fresh,
                 retired: &verdict.retired,
-                out_dir: &out_dir,
+                damaged: &damaged,
             });
         }
         let meta_theme = serde_json::to_string(theme.own_hashes()).unwrap_or_default();
@@ -829,7 +835,7 @@ impl Site {
         {
             let reason = match r.snapshot.outputs.get(spec.output.as_str()) {
                 None => "a new page".to_owned(),
-                Some(row) if !intact(r.out_dir, &spec.output, row) => {
+                Some(row) if !r.damaged.intact(&spec.output, row) => {
                     "its file in the output folder is missing or was changed".to_owned()
                 }
                 Some(_) => {
@@ -888,7 +894,7 @@ impl Site {
         &self,
         options: &BuildOptions,
         force_read: &HashSet<String>,
-        snapshot: Snapshot,
+        mut snapshot: Snapshot,
         (sources, mut problems): (Vec<Source>, Vec<Problem>),
         started_ns: i64,
         progress: &Reporter,
@@ -897,20 +903,48 @@ impl Site {
     ) -> Result<Analysis, Error> {
         let settings = self.config.content_settings();
         let reparse_all = snapshot.content_settings.as_deref() != Some(settings.as_str());
-        let stored_by_path: HashMap<&str, &Record> = snapshot
-            .records
-            .iter()
-            .map(|r| (r.source.path.as_str(), r))
-            .collect();
-        let (unchanged, to_read): (Vec<&Source>, Vec<&Source>) = sources.iter().partition(|s| {
-            !reparse_all
-                && !force_read.contains(&s.path)
-                && s.stat.mtime_ns < started_ns
-                && stored_by_path.get(s.path.as_str()).is_some_and(|r| {
-                    r.source.stat == s.stat && r.source.stat.mtime_ns != Stat::RACY
+        // A row whose source kept its stat is this build's record as it is:
+        // it moves out of the snapshot, which keeps only the rows a changed,
+        // new or removed source may conflict with.
+        let mut trusted = vec![false; snapshot.records.len()];
+        let to_read: Vec<&Source> = {
+            let stored_by_path: FxHashMap<&str, usize> = snapshot
+                .records
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.source.path.as_str(), i))
+                .collect();
+            sources
+                .iter()
+                .filter(|s| {
+                    let unchanged = !reparse_all
+                        && !force_read.contains(&s.path)
+                        && s.stat.mtime_ns < started_ns
+                        && stored_by_path.get(s.path.as_str()).is_some_and(|&i| {
+                            let r = &snapshot.records[i];
+                            r.source.stat == s.stat && r.source.stat.mtime_ns != Stat::RACY
+                        });
+                    if unchanged {
+                        trusted[stored_by_path[s.path.as_str()]] = true;
+                    }
+                    !unchanged
                 })
-        });
-        report.unchanged = unchanged.len();
+                .collect()
+        };
+        let mut unchanged_records = Vec::with_capacity(sources.len() - to_read.len());
+        let mut others = Vec::new();
+        for (record, trusted) in std::mem::take(&mut snapshot.records)
+            .into_iter()
+            .zip(trusted)
+        {
+            if trusted {
+                unchanged_records.push(record);
+            } else {
+                others.push(record);
+            }
+        }
+        snapshot.records = others;
+        report.unchanged = unchanged_records.len();
         report.parsed = to_read.len();
 
         // parse
@@ -938,10 +972,6 @@ impl Site {
 
         // identify
         clock.lap(report, "parse");
-        let unchanged_records: Vec<&Record> = unchanged
-            .iter()
-            .filter_map(|s| stored_by_path.get(s.path.as_str()).copied())
-            .collect();
         let timezone_change = match &snapshot.timezone {
             Some(old) if reparse_all && *old != self.config.timezone_name => Some(TimezoneChange {
                 old,
@@ -958,12 +988,11 @@ impl Site {
         )?;
 
         clock.lap(report, "identify");
-        let mut current: Vec<Record> = unchanged_records
-            .iter()
-            .map(|r| (*r).clone())
-            .chain(fresh.iter().map(|p| p.record.clone()))
-            .collect();
-        current.sort_by(|a, b| a.source.path.cmp(&b.source.path));
+        // Both halves are sorted by path: the stored rows by the query, the
+        // fresh ones here; merging keeps `current` sorted.
+        let mut fresh_records: Vec<Record> = fresh.iter().map(|p| p.record.clone()).collect();
+        fresh_records.sort_by(|a, b| a.source.path.cmp(&b.source.path));
+        let current = merge_by_path(unchanged_records, fresh_records);
         Ok(Analysis {
             snapshot,
             fresh,
@@ -1047,8 +1076,44 @@ fn same_content(stored: &Record, fresh: &Record) -> bool {
 }
 
 /// The output file is the one folio last wrote, by its stat.
-fn intact(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> bool {
-    row.hash.is_some() && row.stat.is_some() && output_stat(out_dir, output.as_str()) == row.stat
+/// Merges two lists of records sorted by source path into one.
+fn merge_by_path(a: Vec<Record>, b: Vec<Record>) -> Vec<Record> {
+    let mut merged = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let take_a = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => x.source.path <= y.source.path,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return merged,
+        };
+        merged.extend(if take_a { a.next() } else { b.next() });
+    }
+}
+
+/// The outputs whose file is not as the index left it (changed, removed, or
+/// never finished), found once per build.
+struct Damaged(HashSet<String>);
+
+impl Damaged {
+    fn find(out_dir: &Path, stored: Vec<(String, Stat)>) -> Damaged {
+        Damaged(
+            stored
+                .into_par_iter()
+                .filter(|(path, stat)| output_stat(out_dir, path) != Some(*stat))
+                .map(|(path, _)| path)
+                .collect(),
+        )
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether the file of `output`, whose row is `row`, is as folio wrote it.
+    fn intact(&self, output: &OutputPath, row: &OutputRow) -> bool {
+        row.hash.is_some() && row.stat.is_some() && !self.0.contains(output.as_str())
+    }
 }
 
 /// The stat of the output file at `path` (relative to the output folder).
@@ -1109,7 +1174,7 @@ struct Reasons<'p, 'a> {
     snapshot: &'p Snapshot,
     fresh: &'p [Parsed],
     retired: &'p [PostId],
-    out_dir: &'p Path,
+    damaged: &'p Damaged,
 }
 
 /// The documents of a build, checked, with the index as it was.
