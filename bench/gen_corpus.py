@@ -19,7 +19,9 @@ differ, plus each tool's config and a minimal theme doing the same work as
 folio's default theme: a post page (tags, translation links, newer/older
 links), a home per language listing the posts newest first 10 per page, tag
 pages (paginated 10 per page) and a tag index, one feed per language (20
-entries) and a sitemap.
+entries) and a sitemap. Like folio's theme, the Hugo and Zola themes link one
+stylesheet, /style.css, from every page and write it once: folio's own
+templates/style.css (or --stylesheet), copied verbatim to static/style.css.
 """
 
 from __future__ import annotations
@@ -251,72 +253,18 @@ def front_matter(fmt: str, title: str, date: str, tags: list[str]) -> str:
 LANG_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch", "es": "Español",
               "it": "Italiano", "nl": "Nederlands", "pt": "Português", "ja": "日本語"}
 
-# A stylesheet of the same size and kind as the one folio's default theme
-# inlines in every page, so every tool writes comparable bytes per page.
-CSS = """\
-:root { --bg: #fdfdfc; --fg: #1f2328; --muted: #636c76; --accent: #0b5cad;
-  --line: #d8dee4; --soft: #f3f4f6; --code-bg: #f3f4f6;
-  --sans: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif;
-  --mono: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace; }
-@media (prefers-color-scheme: dark) { :root { --bg: #16181d; --fg: #e6e8eb; --muted: #9aa3ad;
-  --accent: #7cb7ff; --line: #30363d; --soft: #1f232a; --code-bg: #1f232a; } }
-*, *::before, *::after { box-sizing: border-box; }
-html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
-body { margin: 0; background: var(--bg); color: var(--fg); font: 1.0625rem/1.7 var(--sans); overflow-wrap: break-word; }
-.wrap { max-width: 42rem; margin-inline: auto; padding-inline: 1.25rem; }
-a { color: var(--accent); text-underline-offset: .15em; }
-a:hover { text-decoration-thickness: 2px; }
-.site-header { border-block-end: 1px solid var(--line); padding-block: 1rem; }
-.site-header .wrap { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: baseline; justify-content: space-between; }
-.site-title { font-weight: 700; font-size: 1.15rem; color: var(--fg); text-decoration: none; }
-.langs ul { display: flex; flex-wrap: wrap; gap: .75rem; margin: 0; padding: 0; list-style: none; font-size: .9rem; }
-.langs a { text-decoration: none; }
-.langs a:hover { text-decoration: underline; }
-main { padding-block: 2rem 3rem; }
-h1, h2, h3, h4 { line-height: 1.3; margin-block: 2rem .75rem; }
-h1 { font-size: 1.9rem; margin-block-start: 0; }
-h2 { font-size: 1.4rem; } h3 { font-size: 1.15rem; }
-p, ul, ol, pre, table, blockquote { margin-block: 0 1.1rem; }
-ul, ol { padding-inline-start: 1.5rem; }
-li + li { margin-block-start: .25rem; }
-img, video { max-width: 100%; height: auto; }
-hr { border: 0; border-block-start: 1px solid var(--line); margin-block: 2rem; }
-blockquote { margin-inline: 0; padding: .25rem 1rem; border-inline-start: 4px solid var(--line); color: var(--muted); }
-blockquote > :last-child { margin-block-end: 0; }
-code, pre { font-family: var(--mono); font-size: .875em; }
-code { background: var(--code-bg); padding: .1em .35em; border-radius: 4px; }
-pre, code { direction: ltr; unicode-bidi: isolate; }
-pre { background: var(--code-bg); padding: .9rem 1rem; border-radius: 6px; overflow-x: auto; line-height: 1.5; text-align: left; }
-pre code { background: none; padding: 0; font-size: inherit; }
-table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; }
-th, td { padding: .4rem .75rem; border: 1px solid var(--line); text-align: start; }
-th { background: var(--soft); }
-del { color: var(--muted); }
-sup { line-height: 0; }
-.meta { color: var(--muted); font-size: .9rem; margin-block: 0 .5rem; }
-.tags { display: flex; flex-wrap: wrap; gap: .4rem; margin: 0 0 1.5rem; padding: 0; list-style: none; }
-.tags li { margin: 0; }
-.langs [aria-current] { font-weight: 600; }
-a.tag { text-decoration: none; }
-.pager, .neighbors { display: flex; justify-content: space-between; gap: 1rem; margin-block: 2rem; padding: 0; list-style: none; }
-.tag-index { columns: 2 12rem; padding: 0; list-style: none; }
-.tag { display: inline-block; padding: .05rem .6rem; border: 1px solid var(--line); border-radius: 999px; background: var(--soft); font-size: .8rem; color: var(--muted); }
-.entry { padding-block: 0 1.5rem; margin-block-end: 1.5rem; border-block-end: 1px solid var(--line); }
-.entry:last-child { border-block-end: 0; }
-.entry h2 { margin-block: 0 .25rem; }
-.entry .tags { margin-block-end: .75rem; }
-.entry h2 a { color: var(--fg); text-decoration: none; }
-.entry h2 a:hover { color: var(--accent); }
-.more a { text-decoration: none; font-weight: 600; }
-.empty { color: var(--muted); text-align: center; font-size: 2rem; }
-.site-footer { border-block-start: 1px solid var(--line); padding-block: 1.25rem 2rem; color: var(--muted); font-size: .85rem; }
-.site-footer a { color: inherit; }
-@media (max-width: 30rem) { body { font-size: 1rem; } h1 { font-size: 1.6rem; } }
-@media print { .site-header nav, .site-footer { display: none; } }
-"""
+# folio's default theme serves one stylesheet, /style.css, linked from every
+# page. The Hugo and Zola themes below do the same: they link /style.css and
+# ship folio's own stylesheet text (templates/style.css in this repository,
+# read verbatim, or --stylesheet) as static/style.css, which both tools copy
+# to the output root. So every tool writes the same stylesheet once and the
+# same link in every page.
+DEFAULT_STYLESHEET = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
+                                  "templates", "style.css")
 
 
-def folio_files(langs: list[str]) -> dict[str, str]:
+def folio_files(langs: list[str], css: str) -> dict[str, str]:
+    # folio writes /style.css from its own default theme: nothing to add.
     conf = ['title = "Bench"', 'base_url = "https://example.org"', f'default_language = "{langs[0]}"',
             "paginate = 10", "feed_limit = 20", ""]
     for l in langs:
@@ -334,8 +282,7 @@ HUGO_BASEOF = """\
 <link rel="canonical" href="{{ .Permalink }}">
 {{ range .AllTranslations }}<link rel="alternate" hreflang="{{ .Language.Lang }}" href="{{ .Permalink }}">
 {{ end }}{{ with .Site.Home.OutputFormats.Get "RSS" }}<link rel="alternate" type="application/rss+xml" title="Feed" href="{{ .RelPermalink }}">{{ end }}
-<style>
-__CSS__</style>
+<link rel="stylesheet" href="/style.css">
 </head>
 <body>
 <header class="site-header"><div class="wrap">
@@ -419,7 +366,7 @@ HUGO_SINGLE = """\
 """
 
 
-def hugo_files(langs: list[str]) -> dict[str, str]:
+def hugo_files(langs: list[str], css: str) -> dict[str, str]:
     conf = [
         'baseURL = "https://example.org/"',
         'title = "Bench"',
@@ -450,7 +397,8 @@ def hugo_files(langs: list[str]) -> dict[str, str]:
                  f'contentDir = "content/{l}"', f"weight = {w}", 'title = "Bench"', ""]
     return {
         "hugo.toml": "\n".join(conf),
-        "layouts/_default/baseof.html": HUGO_BASEOF.replace("__CSS__", CSS),
+        "layouts/_default/baseof.html": HUGO_BASEOF,
+        "static/style.css": css,
         "layouts/_default/single.html": HUGO_ENTRY + HUGO_SINGLE,
         "layouts/index.html": HUGO_ENTRY + HUGO_INDEX,
         "layouts/_default/list.html": HUGO_ENTRY + HUGO_LIST,
@@ -467,8 +415,7 @@ ZOLA_BASE = """\
 <title>{% block title %}{{ config.title }}{% endblock title %}</title>
 {% block alternates %}{% endblock alternates %}
 <link rel="alternate" type="application/atom+xml" title="Feed" href="{% if lang == config.default_language %}{{ get_url(path="atom.xml", trailing_slash=false) }}{% else %}{{ get_url(path="atom.xml", lang=lang, trailing_slash=false) }}{% endif %}">
-<style>
-__CSS__</style>
+<link rel="stylesheet" href="/style.css">
 </head>
 <body>
 <header class="site-header"><div class="wrap">
@@ -569,7 +516,7 @@ ZOLA_TAGS_SINGLE = """\
 """
 
 
-def zola_files(langs: list[str]) -> dict[str, str]:
+def zola_files(langs: list[str], css: str) -> dict[str, str]:
     tax = 'taxonomies = [{ name = "tags", paginate_by = 10 }]'
     conf = [
         'base_url = "https://example.org"',
@@ -586,7 +533,8 @@ def zola_files(langs: list[str]) -> dict[str, str]:
         conf += [f"[languages.{l}]", 'title = "Bench"', "generate_feeds = true", tax, ""]
     files = {
         "config.toml": "\n".join(conf),
-        "templates/base.html": ZOLA_BASE.replace("__CSS__", CSS),
+        "templates/base.html": ZOLA_BASE,
+        "static/style.css": css,
         "templates/macros.html": ZOLA_MACROS,
         "templates/index.html": ZOLA_INDEX,
         "templates/section.html": ZOLA_SECTION,
@@ -621,6 +569,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--langs", default="en,fr,de", help="comma-separated codes, the first is the default")
     ap.add_argument("--format", choices=("folio", "hugo", "zola"), required=True)
     ap.add_argument("--seed", default="folio-bench-1", help="seed (any string)")
+    ap.add_argument("--stylesheet", default=DEFAULT_STYLESHEET,
+                    help="stylesheet copied verbatim to static/style.css for hugo and zola "
+                         "(default: folio's templates/style.css)")
     ap.add_argument("outdir")
     a = ap.parse_args(argv)
     langs = [l.strip() for l in a.langs.split(",") if l.strip()]
@@ -635,7 +586,14 @@ def main(argv: list[str]) -> int:
     if os.path.exists(out) and os.listdir(out):
         ap.error(f"{out} exists and is not empty")
     fmt = a.format
-    files = {"folio": folio_files, "hugo": hugo_files, "zola": zola_files}[fmt](langs)
+    css = ""
+    if fmt != "folio":
+        try:
+            with open(a.stylesheet, encoding="utf-8", newline="") as f:
+                css = f.read()
+        except OSError as e:
+            ap.error(f"cannot read the stylesheet: {e}")
+    files = {"folio": folio_files, "hugo": hugo_files, "zola": zola_files}[fmt](langs, css)
     for rel, text in files.items():
         write(os.path.join(out, rel), text)
 

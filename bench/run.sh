@@ -1,28 +1,54 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark: folio vs Hugo vs Zola on the same generated corpus.
 #
-#   bench/run.sh [N] [RUNS]      (defaults: N=5000 posts, RUNS=3)
+#   bench/run.sh [N] [RUNS]                 (defaults: N=5000 posts, RUNS=3)
+#   [RUNS=R] bench/run.sh --folio-only [N...] (defaults: N=1000 5000 20000, RUNS=3)
 #
 # N posts, each in en, fr and de. For each tool and each output location
 # (tmpfs and the real disk), RUNS times: cold build, no-op rebuild, rebuild
 # after appending a sentence to one English post, rebuild after changing that
 # post's title. Medians are printed as one markdown table, then the ratios and
 # the floors (cp -r of folio's output, cat and sha256sum of the sources).
+#
+# --folio-only: the same four scenarios for folio alone, on tmpfs only, at each
+# N in turn (RUNS from the environment), printed as one table with a row per N
+# and the cold build's microseconds per page written, to show how cost grows
+# with N. Hugo and Zola are neither installed nor run.
 # See bench/README.md.
 set -euo pipefail
 export LC_ALL=C
 
-N=${1:-5000}
-RUNS=${2:-3}
+usage() {
+    echo "usage: $0 [N>=2] [RUNS>=1]" >&2
+    echo "       [RUNS=R] $0 --folio-only [N>=2 ...]" >&2
+    exit 2
+}
+FOLIO_ONLY=0
+if [[ ${1:-} == --folio-only ]]; then
+    FOLIO_ONLY=1
+    shift
+    NS=("$@")
+    [[ ${#NS[@]} -gt 0 ]] || NS=(1000 5000 20000)
+    RUNS=${RUNS:-3}
+    for n in "${NS[@]}"; do [[ $n =~ ^[0-9]+$ && $n -ge 2 && $n -le 99999 ]] || usage; done
+else
+    [[ $# -le 2 ]] || usage
+    N=${1:-5000}
+    RUNS=${2:-3}
+    [[ $N =~ ^[0-9]+$ && $N -ge 2 && $N -le 99999 ]] || usage
+fi
 LANGS=en,fr,de
-[[ $N =~ ^[0-9]+$ && $N -ge 2 ]] || { echo "usage: $0 [N>=2] [RUNS>=1]" >&2; exit 2; }
-[[ $RUNS =~ ^[0-9]+$ && $RUNS -ge 1 ]] || { echo "usage: $0 [N>=2] [RUNS>=1]" >&2; exit 2; }
+[[ $RUNS =~ ^[0-9]+$ && $RUNS -ge 1 ]] || usage
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$BENCH_DIR/.." && pwd)
 ANCHORS="$(dirname "$REPO")/shared/anchors"
 TOOLS=(folio hugo zola)
 LOCS=(tmpfs disk)
+if [[ $FOLIO_ONLY == 1 ]]; then
+    TOOLS=(folio)
+    LOCS=(tmpfs)
+fi
 SCENARIOS=(cold noop body title)
 
 log() { printf '%s\n' "$*" >&2; }
@@ -36,9 +62,11 @@ apt_install() {
     fi
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
 }
-command -v hugo >/dev/null 2>&1 || { log "installing hugo (apt)"; apt_install hugo; }
+if [[ $FOLIO_ONLY == 0 ]]; then
+    command -v hugo >/dev/null 2>&1 || { log "installing hugo (apt)"; apt_install hugo; }
+    command -v xz >/dev/null 2>&1 || { log "installing xz-utils (apt)"; apt_install xz-utils; }
+fi
 [[ -x /usr/bin/time ]] || { log "installing GNU time (apt)"; apt_install time; }
-command -v xz >/dev/null 2>&1 || { log "installing xz-utils (apt)"; apt_install xz-utils; }
 command -v python3 >/dev/null 2>&1 || { log "installing python3 (apt)"; apt_install python3; }
 
 # ---------------------------------------------------------------- scratch
@@ -46,25 +74,28 @@ fstype() { df --output=fstype "$1" | tail -n 1 | tr -d ' '; }
 TMPFS_BASE=$(mktemp -d /dev/shm/folio-bench.XXXXXX)
 case $(fstype "$TMPFS_BASE") in tmpfs | ramfs) ;; *) log "warning: /dev/shm is not a tmpfs here" ;; esac
 DISK_BASE=
-for cand in /tmp "$REPO/target"; do
-    mkdir -p "$cand"
-    case $(fstype "$cand") in
-        tmpfs | ramfs | overlay-tmpfs) continue ;;
-        *) DISK_BASE=$(mktemp -d "$cand/folio-bench.XXXXXX"); break ;;
-    esac
-done
-if [[ -z $DISK_BASE ]]; then
-    log "warning: neither /tmp nor target/ is on a real disk; 'disk' rows use /tmp anyway"
-    DISK_BASE=$(mktemp -d /tmp/folio-bench.XXXXXX)
-fi
-cleanup() { rm -rf "$TMPFS_BASE" "$DISK_BASE"; }
+cleanup() { rm -rf "$TMPFS_BASE" ${DISK_BASE:+"$DISK_BASE"}; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+if [[ $FOLIO_ONLY == 0 ]]; then # --folio-only measures on tmpfs only
+    for cand in /tmp "$REPO/target"; do
+        mkdir -p "$cand"
+        case $(fstype "$cand") in
+            tmpfs | ramfs | overlay-tmpfs) continue ;;
+            *) DISK_BASE=$(mktemp -d "$cand/folio-bench.XXXXXX"); break ;;
+        esac
+    done
+    if [[ -z $DISK_BASE ]]; then
+        log "warning: neither /tmp nor target/ is on a real disk; 'disk' rows use /tmp anyway"
+        DISK_BASE=$(mktemp -d /tmp/folio-bench.XXXXXX)
+    fi
+fi
 declare -A LOC_DIR=([tmpfs]="$TMPFS_BASE" [disk]="$DISK_BASE")
 
 # Zola: not in Debian; unpack the anchor binary.
 ZOLA=$(command -v zola 2>/dev/null || true)
-if [[ -z $ZOLA || "$("$ZOLA" --version 2>/dev/null)" != "zola 0.22.1" ]]; then
+HUGO=$(command -v hugo 2>/dev/null || true)
+if [[ $FOLIO_ONLY == 0 ]] && [[ -z $ZOLA || "$("$ZOLA" --version 2>/dev/null)" != "zola 0.22.1" ]]; then
     ZOLA="$TMPFS_BASE/bin/zola"
     mkdir -p "$TMPFS_BASE/bin"
     if [[ -f "$ANCHORS/zola-0.22.1-x86_64-linux.xz" ]]; then
@@ -75,7 +106,6 @@ if [[ -z $ZOLA || "$("$ZOLA" --version 2>/dev/null)" != "zola 0.22.1" ]]; then
         chmod +x "$ZOLA"
     fi
 fi
-HUGO=$(command -v hugo)
 
 log "building folio (cargo build --release)"
 (cd "$REPO" && cargo build --release --quiet) >&2
@@ -85,23 +115,30 @@ mkdir -p "$TMPFS_BASE/bin"
 FOLIO="$TMPFS_BASE/bin/folio"
 cp "$REPO/target/release/folio" "$FOLIO"
 FOLIO_SHA=$(sha256sum "$FOLIO" | cut -c1-12)
+FOLIO_REV=$(cd "$REPO" && git rev-parse --short HEAD 2>/dev/null || echo "?")
+FOLIO_DIRTY=$(cd "$REPO" && git status --porcelain -- src Cargo.toml Cargo.lock templates 2>/dev/null | head -n 1)
 
 # ---------------------------------------------------------------- corpora
 PRISTINE="$TMPFS_BASE/pristine"
-for t in "${TOOLS[@]}"; do
-    log "generating the $t corpus: $N posts x $LANGS"
-    python3 "$BENCH_DIR/gen_corpus.py" --posts "$N" --langs "$LANGS" --format "$t" "$PRISTINE/$t"
-done
-EDIT_NAME=$(printf 'post-%05d' $(((N + 1) / 2)))
-# Path of the edited English source inside each site.
-declare -A EDIT_SRC=(
-    [folio]="content/en/posts/$EDIT_NAME.md"
-    [hugo]="content/en/posts/$EDIT_NAME.md"
-    [zola]="content/posts/$EDIT_NAME.md"
-)
-EDIT_PAGE="posts/$EDIT_NAME/index.html" # its English page, in every tool's output
-SRC_FILES=$(find "$PRISTINE/folio/content" -name '*.md' | wc -l)
-SRC_MB=$(du -sm "$PRISTINE/folio/content" | cut -f1)
+declare -A EDIT_SRC=() # tool -> path of the edited English source inside its site
+EDIT_NAME= EDIT_PAGE= SRC_FILES= SRC_MB=
+make_corpora() { # n: one pristine corpus of n posts per tool in TOOLS
+    local n=$1 t
+    rm -rf "$PRISTINE"
+    for t in "${TOOLS[@]}"; do
+        log "generating the $t corpus: $n posts x $LANGS"
+        python3 "$BENCH_DIR/gen_corpus.py" --posts "$n" --langs "$LANGS" --format "$t" "$PRISTINE/$t"
+    done
+    EDIT_NAME=$(printf 'post-%05d' $(((n + 1) / 2)))
+    EDIT_SRC=(
+        [folio]="content/en/posts/$EDIT_NAME.md"
+        [hugo]="content/en/posts/$EDIT_NAME.md"
+        [zola]="content/posts/$EDIT_NAME.md"
+    )
+    EDIT_PAGE="posts/$EDIT_NAME/index.html" # its English page, in every tool's output
+    SRC_FILES=$(find "$PRISTINE/folio/content" -name '*.md' | wc -l)
+    SRC_MB=$(du -sm "$PRISTINE/folio/content" | cut -f1)
+}
 
 # ---------------------------------------------------------------- measuring
 declare -A R=()    # key "tool|loc|scenario|what" -> space-separated values, one per run
@@ -206,23 +243,7 @@ bench_floors() { # run loc: needs folio's output and site of this run in place
     else FAIL["floor|$loc|sha"]=1; fi
 }
 
-log "tmpfs: $TMPFS_BASE ($(fstype "$TMPFS_BASE")); disk: $DISK_BASE ($(fstype "$DISK_BASE"))"
-for ((run = 1; run <= RUNS; run++)); do
-    for loc in "${LOCS[@]}"; do
-        for tool in "${TOOLS[@]}"; do
-            bench_tool "$run" "$tool" "$loc"
-            if [[ $tool == folio ]]; then
-                bench_floors "$run" "$loc"
-                FOLIO_OUT_FILES=$(find "${LOC_DIR[$loc]}/out-folio" -type f 2>/dev/null | wc -l)
-                FOLIO_OUT_MB=$(du -sm "${LOC_DIR[$loc]}/out-folio" 2>/dev/null | cut -f1)
-            fi
-            # Free the space (tmpfs is memory) before the next tool.
-            rm -rf "${LOC_DIR[$loc]}/site-$tool" "${LOC_DIR[$loc]}/out-$tool"
-        done
-    done
-done
-
-# ---------------------------------------------------------------- report
+# ---------------------------------------------------------------- medians and cells
 median() { # values... -> median (empty when none)
     printf '%s\n' "$@" | awk 'NF { a[n++] = $1 } END {
         if (n == 0) exit
@@ -247,10 +268,78 @@ ratio() { # a b -> a/b with 1 decimal, or "n/a"
     awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 <= 0) print "n/a"; else printf "%.1f×", a / b }'
 }
 
+# ---------------------------------------------------------------- --folio-only
+# folio alone, tmpfs only, one row per N: does the cost grow linearly with N?
+if [[ $FOLIO_ONLY == 1 ]]; then
+    log "tmpfs: $TMPFS_BASE ($(fstype "$TMPFS_BASE")); folio only; N = ${NS[*]}; $RUNS run(s) each"
+    ROWS=()
+    ALL_NOTES=()
+    for N in "${NS[@]}"; do
+        R=() FAIL=() NOTE=()
+        make_corpora "$N"
+        log "N=$N: $SRC_FILES sources, $SRC_MB MB"
+        for ((run = 1; run <= RUNS; run++)); do
+            bench_tool "$run" folio tmpfs
+            rm -rf "$TMPFS_BASE/site-folio" "$TMPFS_BASE/out-folio" # tmpfs is memory
+        done
+        rm -rf "$PRISTINE"
+        if [[ -n ${FAIL[folio|tmpfs|cold]:-} || -z $(med "folio|tmpfs|cold|s") ]]; then
+            pages=failed cold=failed mb=failed us=failed
+        else
+            pages=$(med "folio|tmpfs|cold|files")
+            cold=$(med "folio|tmpfs|cold|s")
+            mb=$(printf '%.0f' "$(med "folio|tmpfs|cold|mb")")
+            us=$(awk -v s="$cold" -v p="$pages" 'BEGIN { if (p + 0 <= 0) print "n/a"; else printf "%.0f", s / p * 1e6 }')
+            cold=$(printf '%.3f' "$cold")
+            pages=${pages%.*}
+        fi
+        ROWS+=("| $N | $pages | $cold | $mb | $(cell folio tmpfs noop) | $(cell folio tmpfs body) | $(cell folio tmpfs title) | $us |")
+        for k in "${!FAIL[@]}"; do ALL_NOTES+=("N=$N: failed: $k"); done
+        for k in "${!NOTE[@]}"; do ALL_NOTES+=("N=$N: ${NOTE[$k]}"); done
+    done
+
+    echo
+    echo "## folio alone at N = ${NS[*]} posts × 3 languages, tmpfs, median of $RUNS run(s)"
+    echo
+    echo "folio $FOLIO_REV${FOLIO_DIRTY:+ + uncommitted changes} (binary sha256 $FOLIO_SHA); $(nproc) CPUs."
+    echo "tmpfs = $TMPFS_BASE ($(fstype "$TMPFS_BASE")); sources, index and output all live there."
+    echo "Pages written = files written by the cold build (pages, feeds, sitemap, robots.txt, style.css)."
+    echo "Cells: wall seconds (files written). Edits touch the middle English post. µs/page = cold s ÷ pages written × 10⁶."
+    echo
+    echo "| N posts | pages written | cold s | cold peak MB | no-op s (files) | body-edit s (files) | title-edit s (files) | cold µs/page |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+    printf '%s\n' "${ROWS[@]}"
+    if [[ ${#ALL_NOTES[@]} -gt 0 ]]; then
+        echo
+        echo "Notes:"
+        printf -- '- %s\n' "${ALL_NOTES[@]}"
+    fi
+    echo
+    echo "Command: folio build --root SITE --out OUT --json (folio = a copy of $REPO/target/release/folio)"
+    exit 0
+fi
+
+# ---------------------------------------------------------------- side by side
+make_corpora "$N"
+log "tmpfs: $TMPFS_BASE ($(fstype "$TMPFS_BASE")); disk: $DISK_BASE ($(fstype "$DISK_BASE"))"
+for ((run = 1; run <= RUNS; run++)); do
+    for loc in "${LOCS[@]}"; do
+        for tool in "${TOOLS[@]}"; do
+            bench_tool "$run" "$tool" "$loc"
+            if [[ $tool == folio ]]; then
+                bench_floors "$run" "$loc"
+                FOLIO_OUT_FILES=$(find "${LOC_DIR[$loc]}/out-folio" -type f 2>/dev/null | wc -l)
+                FOLIO_OUT_MB=$(du -sm "${LOC_DIR[$loc]}/out-folio" 2>/dev/null | cut -f1)
+            fi
+            # Free the space (tmpfs is memory) before the next tool.
+            rm -rf "${LOC_DIR[$loc]}/site-$tool" "${LOC_DIR[$loc]}/out-$tool"
+        done
+    done
+done
+
+# ---------------------------------------------------------------- report
 HUGO_V=$("$HUGO" version 2>/dev/null | awk '{ print $2 }' || echo "?")
 ZOLA_V=$("$ZOLA" --version 2>/dev/null || echo "?")
-FOLIO_REV=$(cd "$REPO" && git rev-parse --short HEAD 2>/dev/null || echo "?")
-FOLIO_DIRTY=$(cd "$REPO" && git status --porcelain -- src Cargo.toml Cargo.lock templates 2>/dev/null | head -n 1)
 echo
 echo "## folio vs Hugo vs Zola: $N posts × 3 languages ($((N * 3)) sources, $SRC_MB MB), median of $RUNS run(s)"
 echo

@@ -73,6 +73,12 @@ enum Command {
     },
 }
 
+// A build allocates many short-lived strings on every core at once; glibc's
+// allocator spent a fifth of a cold build's CPU time on them, mimalloc a
+// fraction of that. The library leaves the choice to whoever embeds it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {

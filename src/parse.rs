@@ -613,86 +613,120 @@ pub fn render_markdown(markdown: &str) -> (String, String) {
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_HEADING_ATTRIBUTES;
-    let events = with_heading_anchors(Parser::new_ext(markdown, options).collect());
-    let mut body = String::with_capacity(markdown.len() * 3 / 2);
-    html::push_html(&mut body, events.iter().cloned());
-
-    let summary = match markdown.find(MORE_MARKER) {
-        Some(at) => {
-            let mut summary = String::new();
-            let events = with_heading_anchors(Parser::new_ext(&markdown[..at], options).collect());
-            html::push_html(&mut summary, events.into_iter());
-            summary
+    let marker = markdown.find(MORE_MARKER);
+    // Without a marker, the summary is the first paragraph, caught on its
+    // way through: the body is parsed once and never held as events.
+    let mut first_paragraph: Option<Vec<Event<'_>>> = None;
+    let mut in_first = false;
+    let events = HeadingAnchors::new(Parser::new_ext(markdown, options)).inspect(|event| {
+        if marker.is_some() {
+            return;
         }
-        None => first_paragraph(&events),
-    };
+        match (&mut first_paragraph, event) {
+            (None, Event::Start(Tag::Paragraph)) => {
+                first_paragraph = Some(vec![event.clone()]);
+                in_first = true;
+            }
+            (Some(events), _) if in_first => {
+                events.push(event.clone());
+                in_first = !matches!(event, Event::End(TagEnd::Paragraph));
+            }
+            _ => {}
+        }
+    });
+    let mut body = String::with_capacity(markdown.len() * 3 / 2);
+    html::push_html(&mut body, events);
+    // Every body of a cold build is held until its page renders.
+    body.shrink_to_fit();
+
+    let mut summary = String::new();
+    match marker {
+        Some(at) => html::push_html(
+            &mut summary,
+            HeadingAnchors::new(Parser::new_ext(&markdown[..at], options)),
+        ),
+        None => html::push_html(&mut summary, first_paragraph.into_iter().flatten()),
+    }
     (body, summary.trim_end().to_owned())
 }
 
-fn first_paragraph(events: &[Event<'_>]) -> String {
-    let Some(start) = events
-        .iter()
-        .position(|e| matches!(e, Event::Start(Tag::Paragraph)))
-    else {
-        return String::new();
-    };
-    let end = events[start..]
-        .iter()
-        .position(|e| matches!(e, Event::End(TagEnd::Paragraph)))
-        .map_or(events.len(), |i| start + i + 1);
-    let mut html = String::new();
-    html::push_html(&mut html, events[start..end].iter().cloned());
-    html
+/// Gives every heading an id (its text, slugified; `-1`, `-2`… when repeated)
+/// unless it has one (`{#id}`), and a trailing `#` link to itself. Only a
+/// heading's own events are held back, until its text is known.
+struct HeadingAnchors<'a, I> {
+    events: I,
+    used: HashMap<String, usize>,
+    held: std::collections::VecDeque<Event<'a>>,
 }
 
-/// Gives every heading an id (its text, slugified; `-1`, `-2`… when repeated)
-/// unless it has one (`{#id}`), and a trailing `#` link to itself.
-fn with_heading_anchors(mut events: Vec<Event<'_>>) -> Vec<Event<'_>> {
-    let mut used: HashMap<String, usize> = HashMap::new();
-    let mut i = 0;
-    while i < events.len() {
-        let Event::Start(Tag::Heading { id, .. }) = &events[i] else {
-            i += 1;
-            continue;
-        };
-        let end = events[i..]
+impl<'a, I: Iterator<Item = Event<'a>>> HeadingAnchors<'a, I> {
+    fn new(events: I) -> Self {
+        HeadingAnchors {
+            events,
+            used: HashMap::new(),
+            held: std::collections::VecDeque::new(),
+        }
+    }
+
+    fn anchor(&mut self, heading: &[Event<'a>]) -> String {
+        let text: String = heading
             .iter()
-            .position(|e| matches!(e, Event::End(TagEnd::Heading(_))))
-            .map_or(events.len(), |n| i + n);
-        let anchor = match id {
-            Some(id) => id.to_string(),
-            None => {
-                let text: String = events[i + 1..end]
-                    .iter()
-                    .filter_map(|e| match e {
-                        Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
-                        _ => None,
-                    })
-                    .collect();
-                let base = heading_id(&text);
-                let count = used.entry(base.clone()).or_insert(0);
-                let anchor = if *count == 0 {
-                    base
-                } else {
-                    format!("{base}-{count}")
-                };
-                *count += 1;
-                anchor
-            }
+            .filter_map(|e| match e {
+                Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
+                _ => None,
+            })
+            .collect();
+        let base = heading_id(&text);
+        let count = self.used.entry(base.clone()).or_insert(0);
+        let anchor = if *count == 0 {
+            base
+        } else {
+            format!("{base}-{count}")
         };
-        if let Event::Start(Tag::Heading { id, .. }) = &mut events[i] {
+        *count += 1;
+        anchor
+    }
+}
+
+impl<'a, I: Iterator<Item = Event<'a>>> Iterator for HeadingAnchors<'a, I> {
+    type Item = Event<'a>;
+
+    fn next(&mut self) -> Option<Event<'a>> {
+        if let Some(event) = self.held.pop_front() {
+            return Some(event);
+        }
+        let start = self.events.next()?;
+        if !matches!(start, Event::Start(Tag::Heading { .. })) {
+            return Some(start);
+        }
+        let mut heading = vec![start];
+        let mut end = None;
+        for event in self.events.by_ref() {
+            if matches!(event, Event::End(TagEnd::Heading(_))) {
+                end = Some(event);
+                break;
+            }
+            heading.push(event);
+        }
+        let given = match &heading[0] {
+            Event::Start(Tag::Heading { id: Some(id), .. }) => Some(id.to_string()),
+            _ => None,
+        };
+        let anchor = match given {
+            Some(id) => id,
+            None => self.anchor(&heading[1..]),
+        };
+        if let Event::Start(Tag::Heading { id, .. }) = &mut heading[0] {
             *id = Some(CowStr::from(anchor.clone()));
         }
-        events.insert(
-            end,
-            Event::InlineHtml(CowStr::from(format!(
-                " <a class=\"anchor\" href=\"#{}\" aria-hidden=\"true\">#</a>",
-                html_attr(&anchor)
-            ))),
-        );
-        i = end + 2;
+        heading.push(Event::InlineHtml(CowStr::from(format!(
+            " <a class=\"anchor\" href=\"#{}\" aria-hidden=\"true\">#</a>",
+            html_attr(&anchor)
+        ))));
+        self.held.extend(heading);
+        self.held.extend(end);
+        self.held.pop_front()
     }
-    events
 }
 
 /// Lowercase letters and digits of any script, other runs become one dash.

@@ -49,7 +49,8 @@ pub struct StagedPage {
     hash: String,
     fingerprint: String,
     on_disk: Option<Stat>,
-    temp: Option<PathBuf>,
+    /// The temp file and its stat, which the rename keeps.
+    temp: Option<(PathBuf, Stat)>,
 }
 
 /// What staging a page found.
@@ -71,17 +72,23 @@ pub fn stage(
 ) -> Result<Staged, Error> {
     let path = target(out_dir, &page.output);
     let hash = hex(&Sha256::digest(&page.bytes));
-    let on_disk = fs::metadata(&path)
-        .ok()
-        .filter(|m| m.is_file())
-        .map(|m| Stat::of(&m));
+    // One stat answers both whether anything is there and, for a file (or
+    // a link to one), its stat; most pages of a first build find nothing.
+    let present = fs::symlink_metadata(&path).ok();
+    let on_disk = match &present {
+        Some(meta) if meta.is_symlink() => fs::metadata(&path).ok(),
+        Some(meta) => Some(meta.clone()),
+        None => None,
+    }
+    .filter(|m| m.is_file())
+    .map(|m| Stat::of(&m));
     let known_identical = stored.is_some_and(|row| {
         row.hash.as_deref() == Some(hash.as_str()) && row.stat.is_some() && row.stat == on_disk
     });
     let identical = known_identical
         || (on_disk.is_some_and(|s| s.size == page.bytes.len() as u64)
             && fs::read(&path).is_ok_and(|existing| existing == page.bytes));
-    if !identical && stored.is_none() && fs::symlink_metadata(&path).is_ok() {
+    if !identical && stored.is_none() && present.is_some() {
         return Ok(Staged::Foreign(Problem::new(
             &path,
             None,
@@ -111,7 +118,7 @@ pub fn stage(
 }
 
 /// Writes `bytes` to the temp file beside `path`.
-fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {
+fn write_temp(path: &Path, bytes: &[u8]) -> Result<(PathBuf, Stat), Error> {
     let dir = path
         .parent()
         .ok_or_else(|| Error::io(path, std::io::Error::other("an output file needs a folder")))?;
@@ -119,10 +126,11 @@ fn write_temp(path: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {
     let temp = temp_path(path);
     let result = (|| {
         let mut file = fs::File::create(&temp)?;
-        file.write_all(bytes)
+        file.write_all(bytes)?;
+        file.metadata()
     })();
     match result {
-        Ok(()) => Ok(temp),
+        Ok(meta) => Ok((temp, Stat::of(&meta))),
         Err(e) => {
             let _ = fs::remove_file(&temp);
             Err(Error::io(path, e))
@@ -165,11 +173,10 @@ impl Staging {
             .map(|page| {
                 let stat = match &page.temp {
                     None => page.on_disk,
-                    Some(temp) => {
+                    Some((temp, stat)) => {
                         let path = target(&out_dir, &page.output);
-                        let renamed = fs::rename(temp, &path).and_then(|()| fs::metadata(&path));
-                        match renamed {
-                            Ok(meta) => Some(Stat::of(&meta)),
+                        match fs::rename(temp, &path) {
+                            Ok(()) => Some(*stat),
                             Err(e) => {
                                 let _ = fs::remove_file(temp);
                                 return Err(Error::io(path, e));
@@ -195,7 +202,7 @@ impl Staging {
 
 impl Drop for Staging {
     fn drop(&mut self) {
-        for temp in self.pages.iter().filter_map(|p| p.temp.as_ref()) {
+        for (temp, _) in self.pages.iter().filter_map(|p| p.temp.as_ref()) {
             let _ = fs::remove_file(temp);
             remove_empty_parents(&self.out_dir, temp);
         }
