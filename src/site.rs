@@ -1097,10 +1097,14 @@ struct Damaged(HashSet<String>);
 
 impl Damaged {
     fn find(out_dir: &Path, stored: Vec<(String, Stat)>) -> Damaged {
+        let at = discover::StatAt::new(out_dir);
         Damaged(
             stored
                 .into_par_iter()
-                .filter(|(path, stat)| output_stat(out_dir, path) != Some(*stat))
+                .filter(|(path, stat)| match at.stat(path, true) {
+                    Ok((on_disk, true)) => on_disk != *stat,
+                    _ => true,
+                })
                 .map(|(path, _)| path)
                 .collect(),
         )
@@ -1114,14 +1118,6 @@ impl Damaged {
     fn intact(&self, output: &OutputPath, row: &OutputRow) -> bool {
         row.hash.is_some() && row.stat.is_some() && !self.0.contains(output.as_str())
     }
-}
-
-/// The stat of the output file at `path` (relative to the output folder).
-fn output_stat(out_dir: &Path, path: &str) -> Option<Stat> {
-    fs::metadata(out_dir.join(path))
-        .ok()
-        .filter(|m| m.is_file())
-        .map(|m| Stat::of(&m))
 }
 
 /// `SOURCE_DATE_EPOCH` (the reproducible-builds convention) or the clock.
