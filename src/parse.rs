@@ -732,7 +732,14 @@ impl<'a, I: Iterator<Item = Event<'a>>> Iterator for HeadingAnchors<'a, I> {
 /// Lowercase letters and digits of any script, other runs become one dash.
 fn heading_id(text: &str) -> String {
     let mut id = String::new();
-    for c in text.nfc() {
+    let nfc: Box<dyn Iterator<Item = char>> = if unicode_normalization::is_nfc_quick(text.chars())
+        == unicode_normalization::IsNormalized::Yes
+    {
+        Box::new(text.chars())
+    } else {
+        Box::new(text.nfc())
+    };
+    for c in nfc {
         if c.is_alphanumeric() {
             id.extend(c.to_lowercase());
         } else if !id.is_empty() && !id.ends_with('-') {

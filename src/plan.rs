@@ -322,7 +322,7 @@ struct Model<'r> {
     /// Per record, the slug of each of its tags.
     tag_slugs: Vec<Vec<Arc<str>>>,
     /// Per record, its entry in lists, built on first use.
-    items: Vec<OnceLock<Arc<ListItem>>>,
+    items: Vec<OnceLock<minijinja::Value>>,
 }
 
 impl<'r> Model<'r> {
@@ -444,13 +444,13 @@ impl<'r> Model<'r> {
             .collect()
     }
 
-    fn item(&self, config: &Config, i18n: &I18n, i: usize) -> Arc<ListItem> {
+    fn item(&self, config: &Config, i18n: &I18n, i: usize) -> minijinja::Value {
         self.items[i]
             .get_or_init(|| {
                 let record = &self.records[i];
                 let date =
                     DisplayDate::new(config, i18n.strings(&record.lang), record.published_at);
-                Arc::new(ListItem {
+                minijinja::Value::from(minijinja::value::Serde(ListItem {
                     title: record.title.clone(),
                     url: record.url.clone(),
                     date: date.ymd,
@@ -459,7 +459,7 @@ impl<'r> Model<'r> {
                     summary: record.summary.clone(),
                     description: record.description.clone(),
                     tags: self.tag_links(config, i),
-                })
+                }))
             })
             .clone()
     }

@@ -181,13 +181,15 @@ fn escape_html_text(
         && let Some(text) = value.as_str()
     {
         let mut last = 0;
-        for (i, c) in text.char_indices() {
-            let escaped = match c {
-                '&' => "&amp;",
-                '<' => "&lt;",
-                '>' => "&gt;",
-                '"' => "&quot;",
-                '\'' => "&#39;",
+        // Every escaped character is ASCII, so scanning bytes finds them all
+        // and every cut falls on a character boundary.
+        for (i, byte) in text.bytes().enumerate() {
+            let escaped = match byte {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' => "&quot;",
+                b'\'' => "&#39;",
                 _ => continue,
             };
             out.write_str(&text[last..i])?;
@@ -296,11 +298,14 @@ fn closure(name: &str, direct: &BTreeMap<&str, Dependencies>) -> BTreeSet<String
 
 /// A view every page of a language shares (its site view, its words),
 /// built once with the hash of its serialization, which the pages'
-/// fingerprints take instead of serializing the view again.
+/// fingerprints take instead of serializing the view again. It is handed to
+/// templates as one prebuilt template value, shared by reference, rather
+/// than converted again for every page.
 #[derive(Debug)]
 pub struct Shared<T> {
-    value: T,
+    value: Value,
     digest: String,
+    of: std::marker::PhantomData<fn() -> T>,
 }
 
 impl<T: Serialize> Shared<T> {
@@ -309,8 +314,9 @@ impl<T: Serialize> Shared<T> {
         // A value made of strings, numbers and lists always serializes.
         let _ = serde_json::to_writer(HashWriter(&mut hasher), &value);
         Shared {
-            value,
+            value: Value::from(minijinja::value::Serde(&value)),
             digest: hex(&hasher.finalize()),
+            of: std::marker::PhantomData,
         }
     }
 
@@ -320,7 +326,7 @@ impl<T: Serialize> Shared<T> {
     }
 }
 
-impl<T: Serialize> Serialize for Shared<T> {
+impl<T> Serialize for Shared<T> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.value.serialize(serializer)
     }
@@ -506,8 +512,9 @@ pub struct Context<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<PageView>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    /// Each item built once per build and shared by every list showing it.
-    pub posts: Option<Vec<std::sync::Arc<ListItem>>>,
+    /// Each a [`ListItem`], converted to a template value once per build and
+    /// shared by every list showing it.
+    pub posts: Option<Vec<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paginator: Option<Paginator>,
     #[serde(skip_serializing_if = "Option::is_none")]
