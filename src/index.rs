@@ -18,7 +18,7 @@ use crate::parse::{Record, SourceState};
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE posts (
@@ -54,6 +54,28 @@ CREATE TABLE meta (
 );
 ";
 
+/// Version 2 keys outputs by their folder too: a build into another folder
+/// (`--out`) keeps the rows of the folder it does not touch, so coming back
+/// finds its files still folio's. The rows of a version 1 index belong to the
+/// folder its last build wrote to.
+const MIGRATE_V1_TO_V2: &str = "
+CREATE TABLE outputs_v2 (
+    dir         TEXT NOT NULL,
+    path        TEXT NOT NULL,
+    hash        TEXT,
+    fingerprint TEXT,
+    size        INTEGER,
+    mtime_ns    INTEGER,
+    PRIMARY KEY (dir, path)
+);
+INSERT INTO outputs_v2 (dir, path, hash, fingerprint, size, mtime_ns)
+    SELECT COALESCE((SELECT value FROM meta WHERE key = 'output_dir'), ''),
+           path, hash, fingerprint, size, mtime_ns
+    FROM outputs;
+DROP TABLE outputs;
+ALTER TABLE outputs_v2 RENAME TO outputs;
+";
+
 /// An output file as the index remembers it. `hash` is `None` while the
 /// file is being written (a build killed there left it pending).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,11 +90,10 @@ pub struct OutputRow {
 pub struct Snapshot {
     /// Sorted by source path.
     pub records: Vec<Record>,
+    /// The outputs of the folder this build writes to.
     pub outputs: HashMap<String, OutputRow>,
     pub content_settings: Option<String>,
     pub timezone: Option<String>,
-    /// The output folder the `outputs` rows are files of.
-    pub output_dir: Option<String>,
     /// What the last build's pages were made with, for a dry run to say
     /// which of them changed: templates' own hashes, config and words digests.
     pub theme: Option<String>,
@@ -83,6 +104,8 @@ pub struct Snapshot {
 /// The changes of one build, applied in one transaction.
 #[derive(Debug, Default)]
 pub struct Changes<'a> {
+    /// The output folder `outputs` and `dropped_outputs` are files of.
+    pub output_dir: &'a str,
     pub retired: &'a [PostId],
     pub upserts: Vec<&'a Record>,
     /// Rows whose content is unchanged but whose file was touched.
@@ -122,21 +145,28 @@ impl Index {
         let version: i64 = self
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?;
-        match version {
-            0 => {
-                let tx = self.conn.transaction()?;
-                tx.execute_batch(SCHEMA_V1)?;
-                tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-                tx.commit()
+        let migrations: &[&str] = match version {
+            0 => &[SCHEMA_V1, MIGRATE_V1_TO_V2],
+            1 => &[MIGRATE_V1_TO_V2],
+            SCHEMA_VERSION => &[],
+            newer => {
+                return Err(rusqlite::Error::ToSqlConversionFailure(
+                    format!(
+                        "schema version {newer} is newer than this folio understands ({SCHEMA_VERSION}); upgrade folio"
+                    )
+                    .into(),
+                ));
             }
-            SCHEMA_VERSION => Ok(()),
-            newer => Err(rusqlite::Error::ToSqlConversionFailure(
-                format!(
-                    "schema version {newer} is newer than this folio understands ({SCHEMA_VERSION}); upgrade folio"
-                )
-                .into(),
-            )),
+        };
+        if migrations.is_empty() {
+            return Ok(());
         }
+        let tx = self.conn.transaction()?;
+        for migration in migrations {
+            tx.execute_batch(migration)?;
+        }
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        tx.commit()
     }
 
     pub fn path(&self) -> &Path {
@@ -144,11 +174,12 @@ impl Index {
     }
 
     /// Reads every row.
-    pub fn snapshot(&self) -> Result<Snapshot, Error> {
-        self.read_snapshot().map_err(|e| index_error(&self.path, e))
+    pub fn snapshot(&self, dir: &str) -> Result<Snapshot, Error> {
+        self.read_snapshot(dir)
+            .map_err(|e| index_error(&self.path, e))
     }
 
-    fn read_snapshot(&self) -> rusqlite::Result<Snapshot> {
+    fn read_snapshot(&self, dir: &str) -> rusqlite::Result<Snapshot> {
         // The two tables are read at once, the outputs over a second
         // connection on another thread: each read is mostly SQLite's own
         // work, one core each. The build lock keeps writers out in between.
@@ -157,7 +188,7 @@ impl Index {
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         let (records, outputs) = std::thread::scope(|scope| {
-            let outputs = scope.spawn(move || read_outputs(&outputs_conn));
+            let outputs = scope.spawn(move || read_outputs(&outputs_conn, dir));
             let records = read_records(&self.conn);
             let outputs = outputs
                 .join()
@@ -169,7 +200,6 @@ impl Index {
             outputs: outputs?,
             content_settings: self.meta("content_settings")?,
             timezone: self.meta("timezone")?,
-            output_dir: self.meta("output_dir")?,
             theme: self.meta("theme")?,
             globals: self.meta("globals")?,
             wording: self.meta("wording")?,
@@ -203,12 +233,12 @@ impl Index {
 
     /// Every output folio wrote with the stat it left it with (pending
     /// writes have none, and so never match a file).
-    pub fn output_stats(&self) -> Result<Vec<(String, Stat)>, Error> {
+    pub fn output_stats(&self, dir: &str) -> Result<Vec<(String, Stat)>, Error> {
         let read = || -> rusqlite::Result<Vec<(String, Stat)>> {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT path, size, mtime_ns, hash IS NOT NULL FROM outputs")?;
-            let rows = stmt.query_map([], |row| {
+            let mut stmt = self.conn.prepare(
+                "SELECT path, size, mtime_ns, hash IS NOT NULL FROM outputs WHERE dir = ?1",
+            )?;
+            let rows = stmt.query_map([dir], |row| {
                 let (size, mtime): (Option<i64>, Option<i64>) = (row.get(1)?, row.get(2)?);
                 let complete: bool = row.get(3)?;
                 let stat = match (size, mtime, complete) {
@@ -230,7 +260,7 @@ impl Index {
 
     /// Records outputs about to be written, before any of them is, so that a
     /// build killed part way still knows which files are its own.
-    pub fn reserve_outputs(&mut self, paths: &[&str]) -> Result<(), Error> {
+    pub fn reserve_outputs(&mut self, dir: &str, paths: &[&str]) -> Result<(), Error> {
         if paths.is_empty() {
             return Ok(());
         }
@@ -238,10 +268,10 @@ impl Index {
             let tx = self.conn.transaction()?;
             {
                 let mut stmt = tx.prepare_cached(
-                    "INSERT INTO outputs (path) VALUES (?1) ON CONFLICT (path) DO NOTHING",
+                    "INSERT INTO outputs (dir, path) VALUES (?1, ?2) ON CONFLICT (dir, path) DO NOTHING",
                 )?;
                 for path in paths {
-                    stmt.execute([path])?;
+                    stmt.execute([dir, path])?;
                 }
             }
             tx.commit()
@@ -303,9 +333,10 @@ fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
     })
 }
 
-fn read_outputs(conn: &Connection) -> rusqlite::Result<HashMap<String, OutputRow>> {
-    let mut stmt = conn.prepare("SELECT path, hash, fingerprint, size, mtime_ns FROM outputs")?;
-    stmt.query_map([], |row| {
+fn read_outputs(conn: &Connection, dir: &str) -> rusqlite::Result<HashMap<String, OutputRow>> {
+    let mut stmt =
+        conn.prepare("SELECT path, hash, fingerprint, size, mtime_ns FROM outputs WHERE dir = ?1")?;
+    stmt.query_map([dir], |row| {
         let size: Option<i64> = row.get(3)?;
         let mtime: Option<i64> = row.get(4)?;
         Ok((
@@ -378,17 +409,19 @@ fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
         }
     }
     {
-        let mut drop = tx.prepare_cached("DELETE FROM outputs WHERE path = ?1")?;
+        let mut drop = tx.prepare_cached("DELETE FROM outputs WHERE dir = ?1 AND path = ?2")?;
         for path in &changes.dropped_outputs {
-            drop.execute([path])?;
+            drop.execute([changes.output_dir, path])?;
         }
         let mut put = tx.prepare_cached(
-            "INSERT INTO outputs (path, hash, fingerprint, size, mtime_ns) VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT (path) DO UPDATE SET hash = excluded.hash, fingerprint = excluded.fingerprint,
+            "INSERT INTO outputs (dir, path, hash, fingerprint, size, mtime_ns)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (dir, path) DO UPDATE SET hash = excluded.hash, fingerprint = excluded.fingerprint,
                  size = excluded.size, mtime_ns = excluded.mtime_ns",
         )?;
         for (path, row) in &changes.outputs {
             put.execute(params![
+                changes.output_dir,
                 path,
                 row.hash,
                 row.fingerprint,
@@ -468,7 +501,7 @@ mod tests {
         });
         assert!(result.is_err());
         assert!(
-            index.snapshot().unwrap().records.is_empty(),
+            index.snapshot("out").unwrap().records.is_empty(),
             "the transaction rolled back"
         );
     }
@@ -489,5 +522,66 @@ mod tests {
             .pragma_query_value(None, "journal_mode", |r| r.get(0))
             .unwrap();
         assert_eq!(mode, "wal");
+    }
+
+    #[test]
+    fn a_version_1_index_keeps_its_outputs_under_the_folder_it_last_wrote() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("i.sqlite");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(SCHEMA_V1).unwrap();
+            conn.execute_batch(
+                "INSERT INTO outputs VALUES ('index.html', 'h', 'f', 3, 7);
+                 INSERT INTO meta VALUES ('output_dir', '/site/public');
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+        }
+        let index = Index::open(&path).unwrap();
+        let row = OutputRow {
+            hash: Some("h".into()),
+            fingerprint: Some("f".into()),
+            stat: Some(Stat {
+                size: 3,
+                mtime_ns: 7,
+            }),
+        };
+        let public = index.snapshot("/site/public").unwrap().outputs;
+        assert_eq!(public.get("index.html"), Some(&row));
+        assert!(index.snapshot("/elsewhere").unwrap().outputs.is_empty());
+        assert_eq!(index.output_stats("/site/public").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn outputs_of_one_folder_are_apart_from_another_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        let row = |hash: &str| OutputRow {
+            hash: Some(hash.into()),
+            fingerprint: None,
+            stat: None,
+        };
+        for (folder, hash) in [("a", "ha"), ("b", "hb")] {
+            index
+                .commit(&Changes {
+                    output_dir: folder,
+                    outputs: vec![("index.html".into(), row(hash))],
+                    ..Changes::default()
+                })
+                .unwrap();
+        }
+        index
+            .commit(&Changes {
+                output_dir: "b",
+                dropped_outputs: vec!["index.html".into()],
+                ..Changes::default()
+            })
+            .unwrap();
+        assert_eq!(
+            index.snapshot("a").unwrap().outputs.get("index.html"),
+            Some(&row("ha"))
+        );
+        assert!(index.snapshot("b").unwrap().outputs.is_empty());
     }
 }

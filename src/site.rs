@@ -298,7 +298,7 @@ impl Site {
         // call per file, and the outputs' stats serve both the no-op check
         // below and, for every page whose fingerprint held, whether its file
         // is intact.
-        let stored_stats = index.output_stats()?;
+        let stored_stats = index.output_stats(&out_key)?;
         let (discovered, damaged) = rayon::join(
             || discover::discover(&self.root, &self.config),
             || Damaged::find(&out_dir, stored_stats),
@@ -333,16 +333,7 @@ impl Site {
             clock.lap(&mut report, "discover");
             return Ok(Attempt::Built(report));
         }
-        let mut snapshot = index.snapshot()?;
-
-        // The outputs the index knows are files in one folder; building into
-        // another, none of that folder's files is folio's.
-        let forgotten_outputs: Vec<String> = match &snapshot.output_dir {
-            Some(previous) if *previous != out_key => {
-                snapshot.outputs.drain().map(|(path, _)| path).collect()
-            }
-            _ => Vec::new(),
-        };
+        let snapshot = index.snapshot(&out_key)?;
 
         let Analysis {
             snapshot,
@@ -613,7 +604,7 @@ impl Site {
             .map(|p| p.output.as_str())
             .filter(|p| !snapshot.outputs.contains_key(*p))
             .collect();
-        index.reserve_outputs(&new_paths)?;
+        index.reserve_outputs(&out_key, &new_paths)?;
         progress.start(Stage::Write, staging.pages().len());
         let mut written: Vec<write::Written> = staging.commit(|| progress.advance(Stage::Write))?;
         written.sort_by(|a, b| a.output.cmp(&b.output));
@@ -643,16 +634,12 @@ impl Site {
             snapshot.records.iter().map(|r| (r.id, r)).collect();
         let retired: HashSet<PostId> = verdict.retired.iter().copied().collect();
         let mut changes = Changes {
+            output_dir: &out_key,
             retired: &verdict.retired,
-            dropped_outputs: stale
-                .iter()
-                .map(|(path, _)| (*path).clone())
-                .chain(forgotten_outputs)
-                .collect(),
+            dropped_outputs: stale.iter().map(|(path, _)| (*path).clone()).collect(),
             meta: vec![
                 ("content_settings", settings),
                 ("timezone", self.config.timezone_name.clone()),
-                ("output_dir", out_key),
                 ("inputs", inputs.unwrap_or_default()),
                 ("next_due", next_due.to_string()),
                 (

@@ -70,7 +70,10 @@ fn outputs_reserved_by_a_killed_build_are_still_pruned() {
     site.build();
     // A killed build reserved and wrote a page, then died; its source is gone.
     site.write("public/posts/ghost/index.html", "half a build\n");
-    site.query("INSERT INTO outputs (path) VALUES ('posts/ghost/index.html') RETURNING path");
+    site.query(&format!(
+        "INSERT INTO outputs (dir, path) VALUES ('{}', 'posts/ghost/index.html') RETURNING path",
+        site.out().display()
+    ));
     let report = site.build();
     assert_eq!(report.deleted, ["posts/ghost/index.html"]);
     assert!(!site.path("public/posts/ghost").exists());
@@ -360,10 +363,28 @@ fn building_into_another_folder_never_touches_that_folders_own_files() {
 
     std::fs::remove_file(dist.join("about/index.html")).unwrap();
     site.build_with(&to_dist).unwrap();
-    // Back to public/: its files are not the index's any more, but they
-    // hold exactly what folio would write, so they are adopted, not refused.
+    // Back to public/: its rows were kept, so nothing is rewritten...
     let report = site.build();
     assert!(report.written.is_empty(), "{:?}", report.written);
+    // ...and a change after a build elsewhere is written like any other.
+    site.build_with(&to_dist).unwrap();
+    site.write(
+        "content/en/posts/hello-world.md",
+        &post(
+            "Hello, moved",
+            "2024-05-01T09:00:00Z",
+            "Changed while away.",
+        ),
+    );
+    let report = site.build();
+    assert!(
+        report
+            .written
+            .contains(&"posts/hello-world/index.html".to_owned()),
+        "{:?}",
+        report.written
+    );
+    assert_eq!(site.output_tree(), site.clean_build_tree());
     site.remove("content/en/about.md");
     let third = elsewhere.path().join("third");
     std::fs::create_dir_all(third.join("about")).unwrap();
