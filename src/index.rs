@@ -212,6 +212,27 @@ impl Index {
             .optional()
     }
 
+    /// Whether a build was staging temp files in the output folder `dir` when
+    /// it stopped: set before the first temp file, cleared by the commit.
+    pub fn staging(&self, dir: &str) -> Result<bool, Error> {
+        self.meta(&staging_key(dir))
+            .map(|v| v.is_some())
+            .map_err(|e| index_error(&self.path, e))
+    }
+
+    pub fn set_staging(&mut self, dir: &str, staging: bool) -> Result<(), Error> {
+        let key = staging_key(dir);
+        let result = if staging {
+            self.conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, '1') ON CONFLICT (key) DO NOTHING",
+                [key],
+            )
+        } else {
+            self.conn.execute("DELETE FROM meta WHERE key = ?1", [key])
+        };
+        result.map(drop).map_err(|e| index_error(&self.path, e))
+    }
+
     /// Whether the last build recorded these inputs and `now` still lies
     /// between the newest date it showed and the oldest it held back (a clock
     /// moved back would unpublish, one moved on would publish).
@@ -354,7 +375,15 @@ fn read_outputs(conn: &Connection, dir: &str) -> rusqlite::Result<HashMap<String
     .collect::<rusqlite::Result<HashMap<_, _>>>()
 }
 
+fn staging_key(dir: &str) -> String {
+    format!("staging {dir}")
+}
+
 fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
+    tx.execute(
+        "DELETE FROM meta WHERE key = ?1",
+        [staging_key(changes.output_dir)],
+    )?;
     {
         let mut retire = tx.prepare_cached("DELETE FROM posts WHERE id = ?1")?;
         for id in changes.retired {

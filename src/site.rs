@@ -298,6 +298,11 @@ impl Site {
         // call per file, and the outputs' stats serve both the no-op check
         // below and, for every page whose fingerprint held, whether its file
         // is intact.
+        // A build killed while staging left temp files that no row names.
+        if !options.dry_run && index.staging(&out_key)? {
+            write::sweep_temps(&out_dir);
+            index.set_staging(&out_key, false)?;
+        }
         let stored_stats = index.output_stats(&out_key)?;
         let (discovered, damaged) = rayon::join(
             || discover::discover(&self.root, &self.config),
@@ -460,6 +465,9 @@ impl Site {
             {
                 bodies.insert(i, std::mem::take(&mut parsed.body_html));
             }
+        }
+        if !options.dry_run && (!selected.is_empty() || !copies.is_empty()) {
+            index.set_staging(&out_key, true)?;
         }
         progress.start(Stage::Render, selected.len() + copies.len());
         let mut staging = write::Staging::new(&out_dir);

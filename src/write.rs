@@ -275,12 +275,36 @@ fn is_absent(e: &std::io::Error) -> bool {
     )
 }
 
+/// Removes the temp files a killed build left in the output folder (and the
+/// folders made only for them); returns how many. Only called when the index
+/// says a build was staging when it stopped: a file of that name is folio's.
+pub fn sweep_temps(out_dir: &Path) -> usize {
+    let temps: Vec<PathBuf> = walkdir::WalkDir::new(out_dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && is_temp_name(&e.file_name().to_string_lossy()))
+        .map(walkdir::DirEntry::into_path)
+        .collect();
+    for temp in &temps {
+        if fs::remove_file(temp).is_ok() {
+            remove_empty_parents(out_dir, temp);
+        }
+    }
+    temps.len()
+}
+
+fn is_temp_name(name: &str) -> bool {
+    name.starts_with('.') && name.ends_with(TEMP_SUFFIX)
+}
+
+const TEMP_SUFFIX: &str = ".folio-tmp";
+
 fn temp_path(path: &Path) -> PathBuf {
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy())
         .unwrap_or_default();
-    path.with_file_name(format!(".{file_name}.folio-tmp"))
+    path.with_file_name(format!(".{file_name}{TEMP_SUFFIX}"))
 }
 
 #[cfg(test)]

@@ -80,6 +80,42 @@ fn outputs_reserved_by_a_killed_build_are_still_pruned() {
 }
 
 #[test]
+fn temp_files_of_a_build_killed_while_staging_are_swept_by_the_next() {
+    let site = TestSite::with_posts();
+    site.build();
+    let before = site.output_identities();
+    // A build was killed after staging two pages: the index still says so.
+    site.write("public/posts/hello-world/.index.html.folio-tmp", "half");
+    site.write("public/posts/brand-new/.index.html.folio-tmp", "half");
+    site.query(&format!(
+        "INSERT INTO meta (key, value) VALUES ('staging {}', '1') RETURNING key",
+        site.out().display()
+    ));
+    let report = site.build();
+    assert!(report.written.is_empty(), "{:?}", report.written);
+    assert_eq!(site.output_identities(), before, "only the temps went");
+    assert!(
+        !site
+            .path("public/posts/hello-world/.index.html.folio-tmp")
+            .exists()
+    );
+    assert!(
+        !site.path("public/posts/brand-new").exists(),
+        "its folder was made for the temp"
+    );
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+    assert!(
+        site.query("SELECT key FROM meta WHERE key LIKE 'staging %'")
+            .is_empty()
+    );
+
+    // Without that mark, a file of that name is nobody's business.
+    site.write("public/.notes.folio-tmp", "mine");
+    site.build();
+    assert!(site.path("public/.notes.folio-tmp").exists());
+}
+
+#[test]
 fn a_timezone_change_that_moves_dates_is_reported_once() {
     let site = TestSite::new();
     site.write(
