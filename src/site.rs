@@ -474,95 +474,158 @@ impl Site {
         let mut foreign = Vec::new();
         let mut lied = HashSet::new();
         let mut first_error = None;
-        let mut selected = selected.into_iter();
-        let mut copies = copies.into_iter();
-        loop {
-            let chunk: Vec<plan::Spec> = selected.by_ref().take(RENDER_CHUNK).collect();
-            let chunk_copies: Vec<plan::Copy> = if chunk.is_empty() {
-                copies.by_ref().take(RENDER_CHUNK).collect()
-            } else {
-                Vec::new()
-            };
-            if chunk.is_empty() && chunk_copies.is_empty() {
-                break;
-            }
-            let pages: Vec<Page<'_>> = chunk
-                .into_par_iter()
-                .map(|spec| plan.page(spec, sitemap.as_deref()))
-                .collect();
-            let jobs: Vec<(Page<'_>, Option<String>)> = pages
-                .into_iter()
-                .map(|page| {
-                    let body = page.body_of.and_then(|i| bodies.remove(&i));
-                    (page, body)
+        // An output that is now a file where a stale one was a folder, or
+        // the other way round, is staged last, once the stale outputs in its
+        // way are pruned: until then, no output has changed.
+        let blockers = Blockers::new(&stale);
+        let (blocked, free): (Vec<plan::Spec>, Vec<plan::Spec>) = selected
+            .into_iter()
+            .partition(|s| blockers.block(s.output.as_str()));
+        let (blocked_copies, free_copies): (Vec<plan::Copy>, Vec<plan::Copy>) = copies
+            .into_iter()
+            .partition(|c| blockers.block(c.output.as_str()));
+        let mut pruned_early: HashSet<&str> = HashSet::new();
+        'phases: for (phase, (selected, copies)) in [(free, free_copies), (blocked, blocked_copies)]
+            .into_iter()
+            .enumerate()
+        {
+            if phase == 1 && !options.dry_run && !(selected.is_empty() && copies.is_empty()) {
+                let in_the_way: Vec<Problem> = stale
+                .iter()
+                .filter(|(path, _)| {
+                    selected
+                        .iter()
+                        .map(|s| s.output.as_str())
+                        .chain(copies.iter().map(|c| c.output.as_str()))
+                        .any(|output| blocks(path, output))
                 })
-                .collect();
-            let rendered = jobs.into_par_iter().map(|(mut page, body)| {
-                if let Some(i) = page.body_of {
-                    let body = match body {
-                        Some(body) => body,
-                        None => match self.reread_body(&current[i])? {
-                            Some(body) => body,
-                            None => return Ok(Rendering::Lied(current[i].source.path.clone())),
-                        },
-                    };
-                    page.context.set_content(body);
-                }
-                let html = theme.render(&env, page.template, &page.context)?;
-                Ok(Rendering::Done(Rendered {
-                    output: page.output,
-                    bytes: html.into_bytes(),
-                    fingerprint: page.fingerprint,
-                }))
-            });
-            let copied = chunk_copies.into_par_iter().map(|copy| {
-                let path = self.root.join(&copy.source);
-                let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
-                Ok(Rendering::Done(Rendered {
-                    output: copy.output,
-                    bytes,
-                    fingerprint: copy.fingerprint,
-                }))
-            });
-            let outcomes: Vec<Result<Rendering, Error>> = rendered
-                .chain(copied)
-                .map(|rendering| {
-                    let staged = match rendering? {
-                        Rendering::Done(page) => {
-                            let stored = snapshot.outputs.get(page.output.as_str());
-                            Rendering::Staged(write::stage(
-                                &out_dir,
-                                page,
-                                stored,
-                                options.dry_run,
-                            )?)
+                .filter_map(|(path, row)| {
+                    let confined = OutputPath::new(path)?;
+                    match write::prune(&out_dir, &confined, row) {
+                        Ok(Pruned::Deleted) => {
+                            report.deleted.push((*path).clone());
+                            pruned_early.insert(path.as_str());
+                            None
                         }
-                        lied => lied,
-                    };
-                    progress.advance(Stage::Render);
-                    Ok(staged)
+                        Ok(Pruned::Missing) => {
+                            pruned_early.insert(path.as_str());
+                            None
+                        }
+                        Ok(Pruned::Kept) => Some(Problem::new(
+                            write::target(&out_dir, &confined),
+                            None,
+                            ProblemKind::Syntax {
+                                message: "is in the way of a page folio must write there, and it changed since folio wrote it".into(),
+                                help: "move or delete it, then build again".into(),
+                            },
+                        )),
+                        Err(e) => Some(Problem::new(
+                            write::target(&out_dir, &confined),
+                            None,
+                            ProblemKind::Syntax {
+                                message: e.to_string(),
+                                help: "move or delete it, then build again".into(),
+                            },
+                        )),
+                    }
                 })
                 .collect();
-            // Every staged page joins the staging before an error returns, so
-            // that dropping it removes every temp file.
-            for outcome in outcomes {
-                match outcome {
-                    Ok(Rendering::Staged(write::Staged::Page(page))) => staging.push(page),
-                    Ok(Rendering::Staged(write::Staged::Foreign(problem))) => foreign.push(problem),
-                    Ok(Rendering::Lied(path)) => {
-                        lied.insert(path);
-                    }
-                    Ok(Rendering::Done(_)) => {}
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                    }
+                if !in_the_way.is_empty() {
+                    return Err(Error::Content(in_the_way));
                 }
             }
-            if let Some(e) = first_error {
-                return Err(e);
-            }
-            if !lied.is_empty() {
-                break;
+            let mut selected = selected.into_iter();
+            let mut copies = copies.into_iter();
+            loop {
+                let chunk: Vec<plan::Spec> = selected.by_ref().take(RENDER_CHUNK).collect();
+                let chunk_copies: Vec<plan::Copy> = if chunk.is_empty() {
+                    copies.by_ref().take(RENDER_CHUNK).collect()
+                } else {
+                    Vec::new()
+                };
+                if chunk.is_empty() && chunk_copies.is_empty() {
+                    break;
+                }
+                let pages: Vec<Page<'_>> = chunk
+                    .into_par_iter()
+                    .map(|spec| plan.page(spec, sitemap.as_deref()))
+                    .collect();
+                let jobs: Vec<(Page<'_>, Option<String>)> = pages
+                    .into_iter()
+                    .map(|page| {
+                        let body = page.body_of.and_then(|i| bodies.remove(&i));
+                        (page, body)
+                    })
+                    .collect();
+                let rendered = jobs.into_par_iter().map(|(mut page, body)| {
+                    if let Some(i) = page.body_of {
+                        let body = match body {
+                            Some(body) => body,
+                            None => match self.reread_body(&current[i])? {
+                                Some(body) => body,
+                                None => return Ok(Rendering::Lied(current[i].source.path.clone())),
+                            },
+                        };
+                        page.context.set_content(body);
+                    }
+                    let html = theme.render(&env, page.template, &page.context)?;
+                    Ok(Rendering::Done(Rendered {
+                        output: page.output,
+                        bytes: html.into_bytes(),
+                        fingerprint: page.fingerprint,
+                    }))
+                });
+                let copied = chunk_copies.into_par_iter().map(|copy| {
+                    let path = self.root.join(&copy.source);
+                    let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+                    Ok(Rendering::Done(Rendered {
+                        output: copy.output,
+                        bytes,
+                        fingerprint: copy.fingerprint,
+                    }))
+                });
+                let outcomes: Vec<Result<Rendering, Error>> = rendered
+                    .chain(copied)
+                    .map(|rendering| {
+                        let staged = match rendering? {
+                            Rendering::Done(page) => {
+                                let stored = snapshot.outputs.get(page.output.as_str());
+                                Rendering::Staged(write::stage(
+                                    &out_dir,
+                                    page,
+                                    stored,
+                                    options.dry_run,
+                                )?)
+                            }
+                            lied => lied,
+                        };
+                        progress.advance(Stage::Render);
+                        Ok(staged)
+                    })
+                    .collect();
+                // Every staged page joins the staging before an error returns, so
+                // that dropping it removes every temp file.
+                for outcome in outcomes {
+                    match outcome {
+                        Ok(Rendering::Staged(write::Staged::Page(page))) => staging.push(page),
+                        Ok(Rendering::Staged(write::Staged::Foreign(problem))) => {
+                            foreign.push(problem)
+                        }
+                        Ok(Rendering::Lied(path)) => {
+                            lied.insert(path);
+                        }
+                        Ok(Rendering::Done(_)) => {}
+                        Err(e) => {
+                            first_error.get_or_insert(e);
+                        }
+                    }
+                }
+                if let Some(e) = first_error {
+                    return Err(e);
+                }
+                if !lied.is_empty() {
+                    break 'phases;
+                }
             }
         }
         if !lied.is_empty() {
@@ -616,7 +679,10 @@ impl Site {
         progress.start(Stage::Write, staging.pages().len());
         let mut written: Vec<write::Written> = staging.commit(|| progress.advance(Stage::Write))?;
         written.sort_by(|a, b| a.output.cmp(&b.output));
-        for (path, row) in &stale {
+        for (path, row) in stale
+            .iter()
+            .filter(|(path, _)| !pruned_early.contains(path.as_str()))
+        {
             let confined = OutputPath::new(path).ok_or_else(|| Error::Index {
                 path: index.path().to_owned(),
                 source: rusqlite::Error::InvalidPath(path.into()),
@@ -630,6 +696,7 @@ impl Site {
                 )),
             }
         }
+        report.deleted.sort();
         report.written = written
             .iter()
             .filter(|w| w.changed)
@@ -1071,6 +1138,42 @@ fn same_content(stored: &Record, fresh: &Record) -> bool {
 }
 
 /// The output file is the one folio last wrote, by its stat.
+/// Whether the stale output `stale` stands where `output` must go: one is
+/// a folder on the other's path.
+fn blocks(stale: &str, output: &str) -> bool {
+    let under = |inner: &str, outer: &str| {
+        inner.len() > outer.len()
+            && inner.starts_with(outer)
+            && inner.as_bytes()[outer.len()] == b'/'
+    };
+    under(output, stale) || under(stale, output)
+}
+
+/// The folders and files of the stale outputs, to tell cheaply which
+/// outputs one of them [`blocks`].
+struct Blockers<'s> {
+    files: HashSet<&'s str>,
+    folders: HashSet<&'s str>,
+}
+
+impl<'s> Blockers<'s> {
+    fn new(stale: &[(&'s String, &OutputRow)]) -> Blockers<'s> {
+        let files: HashSet<&str> = stale.iter().map(|(path, _)| path.as_str()).collect();
+        let folders = files
+            .iter()
+            .flat_map(|path| path.match_indices('/').map(|(at, _)| &path[..at]))
+            .collect();
+        Blockers { files, folders }
+    }
+
+    fn block(&self, output: &str) -> bool {
+        self.folders.contains(output)
+            || output
+                .match_indices('/')
+                .any(|(at, _)| self.files.contains(&output[..at]))
+    }
+}
+
 /// Merges two lists of records sorted by source path into one.
 fn merge_by_path(a: Vec<Record>, b: Vec<Record>) -> Vec<Record> {
     let mut merged = Vec::with_capacity(a.len() + b.len());

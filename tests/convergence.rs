@@ -116,6 +116,50 @@ fn temp_files_of_a_build_killed_while_staging_are_swept_by_the_next() {
 }
 
 #[test]
+fn an_output_that_turns_from_file_to_folder_and_back_is_rebuilt() {
+    let site = TestSite::with_posts();
+    site.write("static/notes", "plain notes\n");
+    site.build();
+    assert!(site.path("public/notes").is_file());
+
+    // The static file goes; a page takes its URL as a folder.
+    site.remove("static/notes");
+    site.write(
+        "content/en/notes.md",
+        "---\ntitle: Notes\n---\nNotes as a page.\n",
+    );
+    let report = site.build();
+    assert_eq!(report.deleted, ["notes"]);
+    assert!(report.written.contains(&"notes/index.html".to_owned()));
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+
+    // And back: the page goes, the file returns where its folder was.
+    site.remove("content/en/notes.md");
+    site.write("static/notes", "plain notes again\n");
+    let report = site.build();
+    assert_eq!(report.deleted, ["notes/index.html"]);
+    assert!(report.written.contains(&"notes".to_owned()));
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+    assert!(site.build().written.is_empty());
+}
+
+#[test]
+fn a_stale_output_changed_by_hand_in_the_way_of_a_page_is_reported() {
+    let site = TestSite::with_posts();
+    site.write("static/notes", "plain notes\n");
+    site.build();
+    site.write("public/notes", "edited by hand\n");
+    site.remove("static/notes");
+    site.write(
+        "content/en/notes.md",
+        "---\ntitle: Notes\n---\nNotes as a page.\n",
+    );
+    let err = site.try_build().unwrap_err().to_string();
+    assert!(err.contains("notes") && err.contains("in the way"), "{err}");
+    assert_eq!(site.read("public/notes"), "edited by hand\n");
+}
+
+#[test]
 fn a_timezone_change_that_moves_dates_is_reported_once() {
     let site = TestSite::new();
     site.write(
