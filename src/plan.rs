@@ -51,7 +51,18 @@ impl OutputPath {
     /// written to: its segments decoded, then `index.html`. A URL ending in
     /// a file name (`/fr/atom.xml`) is that file.
     pub fn for_url(url: &str) -> Option<OutputPath> {
-        let parts: Vec<&str> = url.strip_prefix('/')?.split('/').collect();
+        let rest = url.strip_prefix('/')?;
+        if !rest.contains('%') {
+            // Nothing to decode: the URL's own path, plus `index.html` for a
+            // folder.
+            let path = if rest.is_empty() || rest.ends_with('/') {
+                format!("{rest}index.html")
+            } else {
+                rest.to_owned()
+            };
+            return OutputPath::new(&path);
+        }
+        let parts: Vec<&str> = rest.split('/').collect();
         let (last, dirs) = parts.split_last()?;
         let mut segments = Vec::with_capacity(parts.len());
         for dir in dirs {
@@ -476,7 +487,9 @@ impl<'r> Model<'r> {
 struct KeyHasher(Sha256);
 
 impl KeyHasher {
-    fn new(theme: &Theme, template: &str, views: &Views<'_>, lang: &str, url: &str) -> KeyHasher {
+    /// What every page of `template` in `lang` starts from: folio's
+    /// version, the template's closure, the config and the language's words.
+    fn prefix(theme: &Theme, template: &str, views: &Views<'_>, lang: &str) -> KeyHasher {
         let mut key = KeyHasher(Sha256::new());
         key.text(concat!("folio ", env!("CARGO_PKG_VERSION")));
         key.text(template);
@@ -484,7 +497,6 @@ impl KeyHasher {
         key.text(&views.globals);
         key.text(lang);
         key.text(views.wording.get(lang).map_or("", String::as_str));
-        key.text(url);
         key
     }
 
@@ -515,6 +527,44 @@ impl KeyHasher {
 
     fn finish(self) -> String {
         hex(&self.0.finalize())
+    }
+}
+
+/// The [`KeyHasher::prefix`] of every (template, language) pair, hashed once
+/// rather than once per page.
+struct KeyPrefixes<'a> {
+    theme: &'a Theme,
+    views: &'a Views<'a>,
+    prefixes: FxHashMap<(&'static str, &'a str), KeyHasher>,
+}
+
+impl<'a> KeyPrefixes<'a> {
+    fn new(
+        theme: &'a Theme,
+        views: &'a Views<'a>,
+        pairs: impl Iterator<Item = (&'static str, &'a str)>,
+    ) -> KeyPrefixes<'a> {
+        let mut prefixes = FxHashMap::default();
+        for (template, lang) in pairs {
+            prefixes
+                .entry((template, lang))
+                .or_insert_with(|| KeyHasher::prefix(theme, template, views, lang));
+        }
+        KeyPrefixes {
+            theme,
+            views,
+            prefixes,
+        }
+    }
+
+    /// The hasher of the page at `url`, of `template` in `lang`.
+    fn start(&self, template: &'static str, lang: &str, url: &str) -> KeyHasher {
+        let mut key = match self.prefixes.get(&(template, lang)) {
+            Some(prefix) => KeyHasher(prefix.0.clone()),
+            None => KeyHasher::prefix(self.theme, template, self.views, lang),
+        };
+        key.text(url);
+        key
     }
 }
 
@@ -619,17 +669,29 @@ pub fn plan<'a>(
         model,
     };
     let sitemap_key = plan.sitemap_key(&specs);
-    specs.par_iter_mut().for_each(|spec| {
-        spec.fingerprint = match spec.recipe {
+    let prefixes = KeyPrefixes::new(
+        theme,
+        views,
+        specs
+            .iter()
+            .map(|spec| (spec.template, plan.language_of(&spec.recipe))),
+    );
+    let fingerprints: Vec<String> = specs
+        .par_iter()
+        .map(|spec| match spec.recipe {
             Recipe::Sitemap => {
                 let lang = &config.default_language;
-                let mut key = KeyHasher::new(theme, spec.template, views, lang, &spec.url);
+                let mut key = prefixes.start(spec.template, lang, &spec.url);
                 key.text(&sitemap_key);
                 key.finish()
             }
-            _ => plan.key(theme, spec),
-        };
-    });
+            _ => plan.key(&prefixes, spec),
+        })
+        .collect();
+    drop(prefixes);
+    for (spec, fingerprint) in specs.iter_mut().zip(fingerprints) {
+        spec.fingerprint = fingerprint;
+    }
     Ok(Plan { specs, ..plan })
 }
 
@@ -729,11 +791,11 @@ impl Claims {
 impl<'a> Plan<'a> {
     /// The fingerprint of a spec: what its context is computed from. Kept
     /// in step with [`Plan::page`], which computes it.
-    fn key(&self, theme: &Theme, spec: &Spec) -> String {
+    fn key(&self, prefixes: &KeyPrefixes<'_>, spec: &Spec) -> String {
         let model = &self.model;
         let records = model.records;
         let lang = self.language_of(&spec.recipe);
-        let mut key = KeyHasher::new(theme, spec.template, self.views, lang, &spec.url);
+        let mut key = prefixes.start(spec.template, lang, &spec.url);
         match &spec.recipe {
             Recipe::Document(i) => {
                 key.text(&records[*i].lang);
