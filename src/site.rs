@@ -470,7 +470,8 @@ impl Site {
             index.set_staging(&out_key, true)?;
         }
         progress.start(Stage::Render, selected.len() + copies.len());
-        let mut staging = write::Staging::new(&out_dir);
+        let mut staging =
+            write::Staging::for_folder(&out_dir, !options.dry_run && snapshot.outputs.is_empty())?;
         let mut foreign = Vec::new();
         let mut lied = HashSet::new();
         let mut first_error = None;
@@ -591,7 +592,7 @@ impl Site {
                             Rendering::Done(page) => {
                                 let stored = snapshot.outputs.get(page.output.as_str());
                                 Rendering::Staged(write::stage(
-                                    &out_dir,
+                                    &staging,
                                     page,
                                     stored,
                                     options.dry_run,
@@ -1304,6 +1305,9 @@ enum Attempt {
 
 /// Serializes builds of one site, and stamps the build's start with the file
 /// system's clock, the one that stamped the sources' mtimes.
+const LOCK_RETRY: std::time::Duration = std::time::Duration::from_millis(10);
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+
 struct BuildLock {
     _file: fs::File,
     started_ns: i64,
@@ -1319,10 +1323,21 @@ impl BuildLock {
             .write(true)
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(fs::TryLockError::WouldBlock) => return Err(Error::Busy { path }),
-            Err(fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+        // A lock just released can look held for a moment: a process forked
+        // by the embedding program (before its exec closes the inherited
+        // descriptor) holds it too. A build that is really running holds it
+        // for longer than this wait.
+        let mut waited = std::time::Duration::ZERO;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(fs::TryLockError::WouldBlock) if waited < LOCK_PATIENCE => {
+                    std::thread::sleep(LOCK_RETRY);
+                    waited += LOCK_RETRY;
+                }
+                Err(fs::TryLockError::WouldBlock) => return Err(Error::Busy { path }),
+                Err(fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+            }
         }
         use std::io::{Seek, Write};
         let stamp = (|| {

@@ -65,13 +65,27 @@ pub enum Staged {
 /// unchanged page skip even the read: same hash and same stat as when folio
 /// last wrote it.
 pub fn stage(
-    out_dir: &Path,
+    staging: &Staging,
     page: Rendered,
     stored: Option<&OutputRow>,
     dry_run: bool,
 ) -> Result<Staged, Error> {
-    let path = target(out_dir, &page.output);
     let hash = hex(&Sha256::digest(&page.bytes));
+    if let Some(fresh) = &staging.fresh {
+        // The output folder was empty: nothing to compare with, nothing to
+        // refuse, and the page goes straight to its place in the new folder.
+        let path = target(fresh, &page.output);
+        return Ok(Staged::Page(StagedPage {
+            output: page.output,
+            changed: true,
+            adopted: false,
+            hash,
+            fingerprint: page.fingerprint,
+            on_disk: None,
+            temp: Some(write_file(&path, &page.bytes)?),
+        }));
+    }
+    let path = target(&staging.out_dir, &page.output);
     // One stat answers both whether anything is there and, for a file (or
     // a link to one), its stat; most pages of a first build find nothing.
     let present = fs::symlink_metadata(&path).ok();
@@ -104,7 +118,7 @@ pub fn stage(
     let temp = if identical || dry_run {
         None
     } else {
-        Some(write_temp(&path, &page.bytes)?)
+        Some(write_file(&temp_path(&path), &page.bytes)?)
     };
     Ok(Staged::Page(StagedPage {
         output: page.output,
@@ -117,22 +131,22 @@ pub fn stage(
     }))
 }
 
-/// Writes `bytes` to the temp file beside `path`.
-fn write_temp(path: &Path, bytes: &[u8]) -> Result<(PathBuf, Stat), Error> {
+/// Writes `bytes` to a new file at `path` (making its folder), returning
+/// the path and the file's stat, which a rename keeps.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(PathBuf, Stat), Error> {
     let dir = path
         .parent()
         .ok_or_else(|| Error::io(path, std::io::Error::other("an output file needs a folder")))?;
     fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let temp = temp_path(path);
     let result = (|| {
-        let mut file = fs::File::create(&temp)?;
+        let mut file = fs::File::create(path)?;
         file.write_all(bytes)?;
         file.metadata()
     })();
     match result {
-        Ok(meta) => Ok((temp, Stat::of(&meta))),
+        Ok(meta) => Ok((path.to_owned(), Stat::of(&meta))),
         Err(e) => {
-            let _ = fs::remove_file(&temp);
+            let _ = fs::remove_file(path);
             Err(Error::io(path, e))
         }
     }
@@ -143,6 +157,10 @@ fn write_temp(path: &Path, bytes: &[u8]) -> Result<(PathBuf, Stat), Error> {
 /// it removes its temp files and the folders made for them.
 pub struct Staging {
     out_dir: PathBuf,
+    /// When the output folder is absent or empty, the pages are written as
+    /// they are into this folder beside it, which the commit renames into
+    /// place at once: one rename instead of a temp file and a rename a page.
+    fresh: Option<PathBuf>,
     pages: Vec<StagedPage>,
 }
 
@@ -150,8 +168,32 @@ impl Staging {
     pub fn new(out_dir: &Path) -> Staging {
         Staging {
             out_dir: out_dir.to_owned(),
+            fresh: None,
             pages: Vec::new(),
         }
+    }
+
+    /// Stages into a new folder beside `out_dir` when `may_start_fresh` (not
+    /// a dry run, and the index knows no file of `out_dir`) and `out_dir` is
+    /// absent or empty; into `out_dir` itself otherwise.
+    pub fn for_folder(out_dir: &Path, may_start_fresh: bool) -> Result<Staging, Error> {
+        let mut staging = Staging::new(out_dir);
+        let empty = match fs::read_dir(out_dir) {
+            Ok(mut entries) => entries.next().is_none(),
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+        };
+        if !may_start_fresh || !empty {
+            return Ok(staging);
+        }
+        let Some(fresh) = fresh_folder(out_dir) else {
+            return Ok(staging);
+        };
+        if fresh.exists() {
+            fs::remove_dir_all(&fresh).map_err(|e| Error::io(&fresh, e))?;
+        }
+        fs::create_dir_all(&fresh).map_err(|e| Error::io(&fresh, e))?;
+        staging.fresh = Some(fresh);
+        Ok(staging)
     }
 
     pub fn push(&mut self, page: StagedPage) {
@@ -168,6 +210,37 @@ impl Staging {
     pub fn commit(mut self, on_each: impl Fn() + Sync) -> Result<Vec<Written>, Error> {
         let pages = std::mem::take(&mut self.pages);
         let out_dir = self.out_dir.clone();
+        if let Some(fresh) = self.fresh.take() {
+            // An empty output folder makes way; renaming onto it would fail
+            // on some systems.
+            match fs::remove_dir(&out_dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    self.fresh = Some(fresh);
+                    return Err(Error::io(&out_dir, e));
+                }
+            }
+            if let Err(e) = fs::rename(&fresh, &out_dir) {
+                self.fresh = Some(fresh);
+                return Err(Error::io(&out_dir, e));
+            }
+            return Ok(pages
+                .into_iter()
+                .map(|page| {
+                    on_each();
+                    Written {
+                        output: page.output,
+                        row: OutputRow {
+                            hash: Some(page.hash),
+                            fingerprint: Some(page.fingerprint),
+                            stat: page.temp.map(|(_, stat)| stat),
+                        },
+                        changed: true,
+                    }
+                })
+                .collect());
+        }
         let results: Vec<Result<Written, Error>> = pages
             .into_par_iter()
             .map(|page| {
@@ -202,6 +275,10 @@ impl Staging {
 
 impl Drop for Staging {
     fn drop(&mut self) {
+        if let Some(fresh) = &self.fresh {
+            let _ = fs::remove_dir_all(fresh);
+            return;
+        }
         for (temp, _) in self.pages.iter().filter_map(|p| p.temp.as_ref()) {
             let _ = fs::remove_file(temp);
             remove_empty_parents(&self.out_dir, temp);
@@ -279,6 +356,9 @@ fn is_absent(e: &std::io::Error) -> bool {
 /// folders made only for them); returns how many. Only called when the index
 /// says a build was staging when it stopped: a file of that name is folio's.
 pub fn sweep_temps(out_dir: &Path) -> usize {
+    if let Some(fresh) = fresh_folder(out_dir) {
+        let _ = fs::remove_dir_all(fresh);
+    }
     let temps: Vec<PathBuf> = walkdir::WalkDir::new(out_dir)
         .into_iter()
         .filter_map(Result::ok)
@@ -291,6 +371,13 @@ pub fn sweep_temps(out_dir: &Path) -> usize {
         }
     }
     temps.len()
+}
+
+/// The folder a build into an empty `out_dir` stages in: beside it, so that
+/// one rename moves it into place.
+fn fresh_folder(out_dir: &Path) -> Option<PathBuf> {
+    let name = out_dir.file_name()?.to_string_lossy();
+    Some(out_dir.with_file_name(format!(".{name}{TEMP_SUFFIX}")))
 }
 
 fn is_temp_name(name: &str) -> bool {
@@ -322,7 +409,7 @@ mod tests {
     /// Stages and commits one page, as a build does.
     fn write(out: &Path, page: Rendered, stored: Option<&OutputRow>) -> Written {
         let mut staging = Staging::new(out);
-        match stage(out, page, stored, false).unwrap() {
+        match stage(&staging, page, stored, false).unwrap() {
             Staged::Page(p) => staging.push(p),
             Staged::Foreign(problem) => panic!("{problem}"),
         }
@@ -353,7 +440,7 @@ mod tests {
         let mut staging = Staging::new(dir.path());
         for p in [page("a/index.html", "new"), page("b/c/index.html", "new")] {
             let stored = p.output.as_str().starts_with('a').then_some(&kept.row);
-            let Staged::Page(staged) = stage(dir.path(), p, stored, false).unwrap() else {
+            let Staged::Page(staged) = stage(&staging, p, stored, false).unwrap() else {
                 panic!("nothing foreign here")
             };
             staging.push(staged);
@@ -370,17 +457,63 @@ mod tests {
         assert_eq!(fs::read_dir(dir.path().join("a")).unwrap().count(), 1);
     }
 
+    fn stage_all(staging: &mut Staging, pages: Vec<Rendered>) {
+        for p in pages {
+            let Staged::Page(staged) = stage(staging, p, None, false).unwrap() else {
+                panic!("nothing foreign in an empty folder")
+            };
+            staging.push(staged);
+        }
+    }
+
+    #[test]
+    fn an_empty_output_folder_is_built_beside_it_and_moved_into_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("public");
+        let mut staging = Staging::for_folder(&out, true).unwrap();
+        stage_all(
+            &mut staging,
+            vec![page("index.html", "home"), page("a/b/index.html", "deep")],
+        );
+        assert!(!out.exists(), "nothing is in place before the commit");
+        let written = staging.commit(|| {}).unwrap();
+        assert_eq!(
+            fs::read_to_string(out.join("a/b/index.html")).unwrap(),
+            "deep"
+        );
+        for w in &written {
+            let on_disk = Stat::of(&fs::metadata(target(&out, &w.output)).unwrap());
+            assert_eq!(w.row.stat, Some(on_disk), "the stat survives the rename");
+        }
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["public"], "no staging folder is left beside it");
+
+        // Dropped before its commit, it leaves no trace; an empty folder stays.
+        let empty = dir.path().join("empty");
+        fs::create_dir(&empty).unwrap();
+        let mut staging = Staging::for_folder(&empty, true).unwrap();
+        stage_all(&mut staging, vec![page("index.html", "home")]);
+        drop(staging);
+        assert_eq!(fs::read_dir(&empty).unwrap().count(), 0);
+        assert!(!dir.path().join(".empty.folio-tmp").exists());
+    }
+
     #[test]
     fn foreign_files_are_refused_unless_identical() {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir_all(dir.path().join("a")).unwrap();
         fs::write(dir.path().join("a/index.html"), "mine").unwrap();
+        // A folder with files in it is never staged afresh.
+        let staging = Staging::for_folder(dir.path(), true).unwrap();
         assert!(matches!(
-            stage(dir.path(), page("a/index.html", "folio"), None, false).unwrap(),
+            stage(&staging, page("a/index.html", "folio"), None, false).unwrap(),
             Staged::Foreign(_)
         ));
         let Staged::Page(adopted) =
-            stage(dir.path(), page("a/index.html", "mine"), None, false).unwrap()
+            stage(&staging, page("a/index.html", "mine"), None, false).unwrap()
         else {
             panic!("identical bytes are adopted")
         };

@@ -358,3 +358,18 @@ fn ids_match_the_design_vectors_and_are_stored() {
         ]
     );
 }
+
+#[test]
+fn a_build_waits_briefly_for_another_then_says_it_is_busy() {
+    let site = TestSite::with_posts();
+    site.build();
+    let lock = std::fs::OpenOptions::new()
+        .write(true)
+        .open(site.path(".folio/build.lock"))
+        .unwrap();
+    lock.try_lock().unwrap();
+    let err = site.try_build().unwrap_err().to_string();
+    assert!(err.contains("another folio build"), "{err}");
+    drop(lock);
+    assert!(site.try_build().is_ok());
+}

@@ -87,6 +87,8 @@ fn temp_files_of_a_build_killed_while_staging_are_swept_by_the_next() {
     // A build was killed after staging two pages: the index still says so.
     site.write("public/posts/hello-world/.index.html.folio-tmp", "half");
     site.write("public/posts/brand-new/.index.html.folio-tmp", "half");
+    // And a first build into an empty folder stages beside it.
+    site.write(".public.folio-tmp/index.html", "half");
     site.query(&format!(
         "INSERT INTO meta (key, value) VALUES ('staging {}', '1') RETURNING key",
         site.out().display()
