@@ -76,8 +76,9 @@ DROP TABLE outputs;
 ALTER TABLE outputs_v2 RENAME TO outputs;
 ";
 
-/// An output file as the index remembers it. `hash` is `None` while the
-/// file is being written (a build killed there left it pending).
+/// An output file as the index remembers it. `stat` is `None` while the
+/// file is being written (a build killed there left it pending); `hash` is
+/// then the hash of the bytes being written, when known.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputRow {
     pub hash: Option<String>,
@@ -261,8 +262,8 @@ impl Index {
             )?;
             let rows = stmt.query_map([dir], |row| {
                 let (size, mtime): (Option<i64>, Option<i64>) = (row.get(1)?, row.get(2)?);
-                let complete: bool = row.get(3)?;
-                let stat = match (size, mtime, complete) {
+                let hashed: bool = row.get(3)?;
+                let stat = match (size, mtime, hashed) {
                     (Some(size), Some(mtime_ns), true) => Stat {
                         size: size as u64,
                         mtime_ns,
@@ -279,9 +280,11 @@ impl Index {
         read().map_err(|e| index_error(&self.path, e))
     }
 
-    /// Records outputs about to be written, before any of them is, so that a
-    /// build killed part way still knows which files are its own.
-    pub fn reserve_outputs(&mut self, dir: &str, paths: &[&str]) -> Result<(), Error> {
+    /// Records outputs about to be written, with the hash of the bytes about
+    /// to be written, before any of them is: a build killed part way still
+    /// knows which files are its own, and which are not (a file put there
+    /// since holds other bytes).
+    pub fn reserve_outputs(&mut self, dir: &str, paths: &[(&str, &str)]) -> Result<(), Error> {
         if paths.is_empty() {
             return Ok(());
         }
@@ -289,10 +292,11 @@ impl Index {
             let tx = self.conn.transaction()?;
             {
                 let mut stmt = tx.prepare_cached(
-                    "INSERT INTO outputs (dir, path) VALUES (?1, ?2) ON CONFLICT (dir, path) DO NOTHING",
+                    "INSERT INTO outputs (dir, path, hash) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (dir, path) DO NOTHING",
                 )?;
-                for path in paths {
-                    stmt.execute([dir, path])?;
+                for (path, hash) in paths {
+                    stmt.execute([dir, path, hash])?;
                 }
             }
             tx.commit()

@@ -670,11 +670,11 @@ impl Site {
             clock.lap(&mut report, "write");
             return Ok(Attempt::Built(report));
         }
-        let new_paths: Vec<&str> = staging
+        let new_paths: Vec<(&str, &str)> = staging
             .pages()
             .iter()
-            .map(|p| p.output.as_str())
-            .filter(|p| !snapshot.outputs.contains_key(*p))
+            .map(|p| (p.output.as_str(), p.hash()))
+            .filter(|(p, _)| !snapshot.outputs.contains_key(*p))
             .collect();
         index.reserve_outputs(&out_key, &new_paths)?;
         progress.start(Stage::Write, staging.pages().len());

@@ -96,6 +96,10 @@ pub fn stage(
     }
     .filter(|m| m.is_file())
     .map(|m| Stat::of(&m));
+    // A pending row speaks for a file only if the file is the one that
+    // build was writing: a file put there since is someone else's.
+    let stored =
+        stored.filter(|row| row.stat.is_some() || present.is_none() || pending_is_ours(row, &path));
     let known_identical = stored.is_some_and(|row| {
         row.hash.as_deref() == Some(hash.as_str()) && row.stat.is_some() && row.stat == on_disk
     });
@@ -111,7 +115,7 @@ pub fn stage(
             },
         )));
     }
-    if identical && !dry_run && stored.is_some_and(|row| row.hash.is_none()) {
+    if identical && !dry_run && stored.is_some_and(|row| row.stat.is_none()) {
         // A killed build reserved this page; its temp file may remain.
         let _ = fs::remove_file(temp_path(&path));
     }
@@ -162,6 +166,13 @@ pub struct Staging {
     /// place at once: one rename instead of a temp file and a rename a page.
     fresh: Option<PathBuf>,
     pages: Vec<StagedPage>,
+}
+
+impl StagedPage {
+    /// The hex SHA-256 of the page's bytes.
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
 }
 
 impl Staging {
@@ -336,11 +347,21 @@ pub fn prunable(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<
         Err(e) if is_absent(&e) => return Ok(Pruned::Missing),
         Err(e) => return Err(Error::io(&path, e)),
     };
-    // A pending row (hash unset) is a write a killed build started: ours.
-    if row.hash.is_some() && row.stat != Some(on_disk) {
-        Ok(Pruned::Kept)
-    } else {
-        Ok(Pruned::Deleted)
+    let ours = match row.stat {
+        Some(stat) => stat == on_disk,
+        // A write a killed build started: ours if it holds what that build
+        // was writing.
+        None => pending_is_ours(row, &path),
+    };
+    Ok(if ours { Pruned::Deleted } else { Pruned::Kept })
+}
+
+/// Whether the file at `path` holds the bytes the pending `row` was
+/// reserved for (a row reserved without a hash vouches for any file).
+fn pending_is_ours(row: &OutputRow, path: &Path) -> bool {
+    match &row.hash {
+        Some(hash) => fs::read(path).is_ok_and(|bytes| hex(&Sha256::digest(&bytes)) == *hash),
+        None => true,
     }
 }
 

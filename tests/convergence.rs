@@ -70,13 +70,43 @@ fn outputs_reserved_by_a_killed_build_are_still_pruned() {
     site.build();
     // A killed build reserved and wrote a page, then died; its source is gone.
     site.write("public/posts/ghost/index.html", "half a build\n");
-    site.query(&format!(
-        "INSERT INTO outputs (dir, path) VALUES ('{}', 'posts/ghost/index.html') RETURNING path",
-        site.out().display()
-    ));
+    reserve(&site, "posts/ghost/index.html", "half a build\n");
     let report = site.build();
     assert_eq!(report.deleted, ["posts/ghost/index.html"]);
     assert!(!site.path("public/posts/ghost").exists());
+}
+
+#[test]
+fn a_file_put_where_a_killed_build_was_writing_is_not_folios() {
+    let site = TestSite::with_posts();
+    site.build();
+    // The killed build never got to write these two; someone else did since.
+    site.write("public/posts/ghost/index.html", "mine\n");
+    reserve(&site, "posts/ghost/index.html", "the page folio meant\n");
+    site.write("public/posts/late/index.html", "mine too\n");
+    reserve(&site, "posts/late/index.html", "the page folio meant\n");
+    site.write(
+        "content/en/posts/late.md",
+        &post("Late", "2024-09-01", "A page that wants that path."),
+    );
+    let err = site.try_build().unwrap_err().to_string();
+    assert!(err.contains("posts/late/index.html"), "{err}");
+    assert_eq!(site.read("public/posts/late/index.html"), "mine too\n");
+
+    site.remove("content/en/posts/late.md");
+    let report = site.build();
+    assert!(report.deleted.is_empty(), "{:?}", report.deleted);
+    assert_eq!(site.read("public/posts/ghost/index.html"), "mine\n");
+    assert_eq!(site.read("public/posts/late/index.html"), "mine too\n");
+}
+
+/// What a build does just before moving its staged pages into place.
+fn reserve(site: &TestSite, path: &str, bytes: &str) {
+    site.query(&format!(
+        "INSERT INTO outputs (dir, path, hash) VALUES ('{}', '{path}', '{}') RETURNING path",
+        site.out().display(),
+        folio::parse::hash_bytes(bytes.as_bytes())
+    ));
 }
 
 #[test]
