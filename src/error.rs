@@ -135,6 +135,9 @@ pub enum ProblemKind {
     OutputCollision { output: String, other: PathBuf },
     /// The output file exists, differs, and folio did not write it.
     ForeignOutput { output: PathBuf },
+    /// A folder on the way to an output is a symbolic link: writing through
+    /// it would write outside the output folder.
+    LinkedOutputFolder { link: PathBuf },
 }
 
 impl fmt::Display for ProblemKind {
@@ -182,6 +185,11 @@ impl fmt::Display for ProblemKind {
                 f,
                 "would overwrite {}, a different file that folio did not write\n  = help: move that file away, or build into another output folder",
                 output.display()
+            ),
+            ProblemKind::LinkedOutputFolder { link } => write!(
+                f,
+                "{} is a symbolic link, and folio writes only inside the output folder\n  = help: replace the link by a folder, or build into another output folder",
+                link.display()
             ),
         }
     }

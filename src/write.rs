@@ -106,6 +106,13 @@ pub fn stage(
     let identical = known_identical
         || (on_disk.is_some_and(|s| s.size == page.bytes.len() as u64)
             && fs::read(&path).is_ok_and(|existing| existing == page.bytes));
+    if !identical && let Some(link) = staging.linked_folder(&page.output) {
+        return Ok(Staged::Foreign(Problem::new(
+            &path,
+            None,
+            ProblemKind::LinkedOutputFolder { link },
+        )));
+    }
     if !identical && stored.is_none() && present.is_some() {
         return Ok(Staged::Foreign(Problem::new(
             &path,
@@ -166,6 +173,8 @@ pub struct Staging {
     /// place at once: one rename instead of a temp file and a rename a page.
     fresh: Option<PathBuf>,
     pages: Vec<StagedPage>,
+    /// Folders under the output folder found not to be symbolic links.
+    real_folders: std::sync::Mutex<rustc_hash::FxHashSet<String>>,
 }
 
 impl StagedPage {
@@ -181,7 +190,37 @@ impl Staging {
             out_dir: out_dir.to_owned(),
             fresh: None,
             pages: Vec::new(),
+            real_folders: std::sync::Mutex::default(),
         }
+    }
+
+    /// The first folder on the way to `output` that is a symbolic link, if
+    /// any: a page is never written through one.
+    fn linked_folder(&self, output: &OutputPath) -> Option<PathBuf> {
+        let path = output.as_str();
+        for (at, _) in path.match_indices('/') {
+            let folder = &path[..at];
+            let known = self
+                .real_folders
+                .lock()
+                .map(|real| real.contains(folder))
+                .unwrap_or(false);
+            if known {
+                continue;
+            }
+            let on_disk = self.out_dir.join(folder);
+            match fs::symlink_metadata(&on_disk) {
+                Ok(meta) if meta.file_type().is_symlink() => return Some(on_disk),
+                // Absent: it and everything under it will be made real.
+                Err(_) => return None,
+                Ok(_) => {
+                    if let Ok(mut real) = self.real_folders.lock() {
+                        real.insert(folder.to_owned());
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// Stages into a new folder beside `out_dir` when `may_start_fresh` (not

@@ -639,3 +639,26 @@ fn an_output_deleted_or_edited_by_hand_is_restored_when_nothing_else_changed() {
     assert_eq!(site.read("public/fr/index.html"), original);
     assert!(site.build().written.is_empty());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_page_is_never_written_through_a_linked_folder() {
+    let site = TestSite::with_posts();
+    site.build();
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::fs::write(elsewhere.path().join("index.html"), "not folio's").unwrap();
+    std::fs::remove_dir_all(site.path("public/posts/hello-world")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), site.path("public/posts/hello-world")).unwrap();
+    site.write(
+        "content/en/posts/hello-world.md",
+        &post("Hello, linked", "2024-05-01T09:00:00Z", "Changed."),
+    );
+    let err = site.try_build().unwrap_err().to_string();
+    assert!(err.contains("symbolic link"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(elsewhere.path().join("index.html")).unwrap(),
+        "not folio's"
+    );
+    let names: Vec<_> = std::fs::read_dir(elsewhere.path()).unwrap().collect();
+    assert_eq!(names.len(), 1, "no temp file was left there either");
+}
