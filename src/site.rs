@@ -294,15 +294,16 @@ impl Site {
         let mut clock = StageClock::start();
         let out_key = out_dir.to_string_lossy().into_owned();
 
-        // discover, and stat every output the index knows: both are a system
-        // call per file, and the outputs' stats serve both the no-op check
-        // below and, for every page whose fingerprint held, whether its file
-        // is intact.
         // A build killed while staging left temp files that no row names.
         if !options.dry_run && index.staging(&out_key)? {
             write::sweep_temps(&out_dir);
             index.set_staging(&out_key, false)?;
         }
+
+        // discover, and stat every output the index knows: both are a system
+        // call per file, and the outputs' stats serve both the no-op check
+        // below and, for every page whose fingerprint held, whether its file
+        // is intact.
         let stored_stats = index.output_stats(&out_key)?;
         let (discovered, damaged) = rayon::join(
             || discover::discover(&self.root, &self.config),
@@ -490,50 +491,13 @@ impl Site {
             .into_iter()
             .enumerate()
         {
-            if phase == 1 && !options.dry_run && !(selected.is_empty() && copies.is_empty()) {
-                let in_the_way: Vec<Problem> = stale
-                .iter()
-                .filter(|(path, _)| {
-                    selected
-                        .iter()
-                        .map(|s| s.output.as_str())
-                        .chain(copies.iter().map(|c| c.output.as_str()))
-                        .any(|output| blocks(path, output))
-                })
-                .filter_map(|(path, row)| {
-                    let confined = OutputPath::new(path)?;
-                    match write::prune(&out_dir, &confined, row) {
-                        Ok(Pruned::Deleted) => {
-                            report.deleted.push((*path).clone());
-                            pruned_early.insert(path.as_str());
-                            None
-                        }
-                        Ok(Pruned::Missing) => {
-                            pruned_early.insert(path.as_str());
-                            None
-                        }
-                        Ok(Pruned::Kept) => Some(Problem::new(
-                            write::target(&out_dir, &confined),
-                            None,
-                            ProblemKind::Syntax {
-                                message: "is in the way of a page folio must write there, and it changed since folio wrote it".into(),
-                                help: "move or delete it, then build again".into(),
-                            },
-                        )),
-                        Err(e) => Some(Problem::new(
-                            write::target(&out_dir, &confined),
-                            None,
-                            ProblemKind::Syntax {
-                                message: e.to_string(),
-                                help: "move or delete it, then build again".into(),
-                            },
-                        )),
-                    }
-                })
-                .collect();
-                if !in_the_way.is_empty() {
-                    return Err(Error::Content(in_the_way));
-                }
+            if phase == 1 && !options.dry_run {
+                let outputs: Vec<&str> = selected
+                    .iter()
+                    .map(|s| s.output.as_str())
+                    .chain(copies.iter().map(|c| c.output.as_str()))
+                    .collect();
+                prune_in_the_way(&out_dir, &stale, &outputs, &mut report, &mut pruned_early)?;
             }
             let mut selected = selected.into_iter();
             let mut copies = copies.into_iter();
@@ -1139,6 +1103,56 @@ fn same_content(stored: &Record, fresh: &Record) -> bool {
 }
 
 /// The output file is the one folio last wrote, by its stat.
+/// Prunes the stale outputs that stand where `outputs` must go (recording
+/// them in `pruned` and the report); one changed by hand since folio wrote
+/// it stays, and the build stops naming it.
+fn prune_in_the_way<'s>(
+    out_dir: &Path,
+    stale: &[(&'s String, &OutputRow)],
+    outputs: &[&str],
+    report: &mut BuildReport,
+    pruned: &mut HashSet<&'s str>,
+) -> Result<(), Error> {
+    let mut in_the_way = Vec::new();
+    for (path, row) in stale {
+        let Some(confined) = OutputPath::new(path) else {
+            continue;
+        };
+        if !outputs.iter().any(|output| blocks(path, output)) {
+            continue;
+        }
+        let target = write::target(out_dir, &confined);
+        match write::prune(out_dir, &confined, row) {
+            Ok(Pruned::Deleted) => report.deleted.push((*path).clone()),
+            Ok(Pruned::Missing) => {}
+            Ok(Pruned::Kept) => in_the_way.push(Problem::new(
+                target,
+                None,
+                ProblemKind::Syntax {
+                    message: "is in the way of a page folio must write there, and it \
+                              changed since folio wrote it"
+                        .into(),
+                    help: "move or delete it, then build again".into(),
+                },
+            )),
+            Err(e) => in_the_way.push(Problem::new(
+                target,
+                None,
+                ProblemKind::Syntax {
+                    message: e.to_string(),
+                    help: "move or delete it, then build again".into(),
+                },
+            )),
+        }
+        pruned.insert(path.as_str());
+    }
+    if in_the_way.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Content(in_the_way))
+    }
+}
+
 /// Whether the stale output `stale` stands where `output` must go: one is
 /// a folder on the other's path.
 fn blocks(stale: &str, output: &str) -> bool {
