@@ -129,9 +129,9 @@ impl StatAt {
         }
     }
 
-    /// The stat of `rel` (`/`-separated, under the folder) and whether it is
-    /// a regular file; `follow` decides whether a symlink is followed.
-    pub fn stat(&self, rel: &str, follow: bool) -> std::io::Result<(Stat, bool)> {
+    /// The stat of `rel` (a path under the folder) and whether it is a
+    /// regular file; `follow` decides whether a symlink is followed.
+    pub fn stat(&self, rel: &Path, follow: bool) -> std::io::Result<(Stat, bool)> {
         #[cfg(unix)]
         if let Some(fd) = &self.fd {
             use rustix::fs::{AtFlags, FileType};
@@ -198,16 +198,20 @@ pub fn walk(dir: &Path) -> Result<Vec<Walked>, Error> {
     files
         .into_par_iter()
         .map(|path| {
-            let rel = path
-                .strip_prefix(dir)
-                .ok()
-                .and_then(|p| p.to_str())
-                .map(|p| p.replace('\\', "/"));
-            let stat = match &rel {
-                Some(rel) => at.stat(rel, false).map(|(stat, _)| stat),
-                None => std::fs::symlink_metadata(&path).map(|meta| Stat::of(&meta)),
-            }
-            .map_err(|e| Error::io(&path, e))?;
+            let relative = path.strip_prefix(dir).unwrap_or(&path);
+            let stat = at
+                .stat(relative, false)
+                .map(|(stat, _)| stat)
+                .map_err(|e| Error::io(&path, e))?;
+            // `/`-separated on every system; a backslash is part of a name
+            // except where it separates folders.
+            let rel = relative.to_str().map(|p| {
+                if cfg!(windows) {
+                    p.replace('\\', "/")
+                } else {
+                    p.to_owned()
+                }
+            });
             Ok(Walked { stat, rel, path })
         })
         .collect()

@@ -213,6 +213,19 @@ impl Index {
             .optional()
     }
 
+    /// Files the outputs rows an index was migrated with without knowing
+    /// their folder (it predates the record of one) under `dir`, the folder
+    /// of the first build that asks.
+    pub fn adopt_unfiled_outputs(&mut self, dir: &str) -> Result<(), Error> {
+        self.conn
+            .execute(
+                "UPDATE OR IGNORE outputs SET dir = ?1 WHERE dir = ''",
+                [dir],
+            )
+            .map(drop)
+            .map_err(|e| index_error(&self.path, e))
+    }
+
     /// Whether a build was staging temp files in the output folder `dir` when
     /// it stopped: set before the first temp file, cleared by the commit.
     pub fn staging(&self, dir: &str) -> Result<bool, Error> {
@@ -284,6 +297,8 @@ impl Index {
     /// to be written, before any of them is: a build killed part way still
     /// knows which files are its own, and which are not (a file put there
     /// since holds other bytes).
+    /// A row still pending from a killed build keeps the hashes it had: that
+    /// build may have written its bytes.
     pub fn reserve_outputs(&mut self, dir: &str, paths: &[(&str, &str)]) -> Result<(), Error> {
         if paths.is_empty() {
             return Ok(());
@@ -293,7 +308,9 @@ impl Index {
             {
                 let mut stmt = tx.prepare_cached(
                     "INSERT INTO outputs (dir, path, hash) VALUES (?1, ?2, ?3)
-                     ON CONFLICT (dir, path) DO NOTHING",
+                     ON CONFLICT (dir, path) DO UPDATE
+                     SET hash = outputs.hash || ' ' || excluded.hash
+                     WHERE outputs.size IS NULL OR outputs.mtime_ns IS NULL",
                 )?;
                 for (path, hash) in paths {
                     stmt.execute([dir, path, hash])?;
@@ -616,5 +633,36 @@ mod tests {
             Some(&row("ha"))
         );
         assert!(index.snapshot("b").unwrap().outputs.is_empty());
+    }
+
+    #[test]
+    fn outputs_migrated_without_a_folder_go_to_the_first_build_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("i.sqlite");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(SCHEMA_V1).unwrap();
+            conn.execute_batch(
+                "INSERT INTO outputs VALUES ('index.html', 'h', 'f', 3, 7);
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+        }
+        let mut index = Index::open(&path).unwrap();
+        index.adopt_unfiled_outputs("/site/public").unwrap();
+        assert_eq!(index.snapshot("/site/public").unwrap().outputs.len(), 1);
+        index.adopt_unfiled_outputs("/elsewhere").unwrap();
+        assert!(index.snapshot("/elsewhere").unwrap().outputs.is_empty());
+    }
+
+    #[test]
+    fn a_pending_row_reserved_again_keeps_every_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        index.reserve_outputs("o", &[("a", "h1")]).unwrap();
+        index.reserve_outputs("o", &[("a", "h2")]).unwrap();
+        let row = &index.snapshot("o").unwrap().outputs["a"];
+        assert_eq!(row.hash.as_deref(), Some("h1 h2"));
+        assert_eq!(row.stat, None);
     }
 }

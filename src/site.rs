@@ -294,6 +294,9 @@ impl Site {
         let mut clock = StageClock::start();
         let out_key = out_dir.to_string_lossy().into_owned();
 
+        if !options.dry_run {
+            index.adopt_unfiled_outputs(&out_key)?;
+        }
         // A build killed while staging left temp files that no row names.
         if !options.dry_run && index.staging(&out_key)? {
             write::sweep_temps(&out_dir);
@@ -491,6 +494,10 @@ impl Site {
             .into_iter()
             .enumerate()
         {
+            // A build already refused prunes nothing.
+            if phase == 1 && !foreign.is_empty() {
+                break 'phases;
+            }
             if phase == 1 && !options.dry_run {
                 let outputs: Vec<&str> = selected
                     .iter()
@@ -553,6 +560,11 @@ impl Site {
                     .chain(copied)
                     .map(|rendering| {
                         let staged = match rendering? {
+                            // In a dry run, what stands in a blocked page's
+                            // place is still there, and would be pruned.
+                            Rendering::Done(page) if phase == 1 && options.dry_run => {
+                                Rendering::Staged(write::planned(page))
+                            }
                             Rendering::Done(page) => {
                                 let stored = snapshot.outputs.get(page.output.as_str());
                                 Rendering::Staged(write::stage(
@@ -637,8 +649,14 @@ impl Site {
         let new_paths: Vec<(&str, &str)> = staging
             .pages()
             .iter()
+            .filter(|p| p.changed)
             .map(|p| (p.output.as_str(), p.hash()))
-            .filter(|(p, _)| !snapshot.outputs.contains_key(*p))
+            .filter(|(p, _)| {
+                snapshot
+                    .outputs
+                    .get(*p)
+                    .is_none_or(|row| row.stat.is_none())
+            })
             .collect();
         index.reserve_outputs(&out_key, &new_paths)?;
         progress.start(Stage::Write, staging.pages().len());
@@ -1015,8 +1033,8 @@ impl Site {
         )?;
 
         clock.lap(report, "identify");
-        // Both halves are sorted by path: the stored rows by the query, the
-        // fresh ones here; merging keeps `current` sorted.
+        // Both halves are sorted by path: the stored rows as the snapshot
+        // sorted them, the fresh ones here; merging keeps `current` sorted.
         let mut fresh_records: Vec<Record> = fresh.iter().map(|p| p.record.clone()).collect();
         fresh_records.sort_by(|a, b| a.source.path.cmp(&b.source.path));
         let current = merge_by_path(unchanged_records, fresh_records);
@@ -1102,7 +1120,6 @@ fn same_content(stored: &Record, fresh: &Record) -> bool {
     *stored == fresh
 }
 
-/// The output file is the one folio last wrote, by its stat.
 /// Prunes the stale outputs that stand where `outputs` must go (recording
 /// them in `pruned` and the report); one changed by hand since folio wrote
 /// it stays, and the build stops naming it.
@@ -1214,7 +1231,7 @@ impl Damaged {
         Damaged(
             stored
                 .into_par_iter()
-                .filter(|(path, stat)| match at.stat(path, true) {
+                .filter(|(path, stat)| match at.stat(Path::new(path), true) {
                     Ok((on_disk, true)) => on_disk != *stat,
                     _ => true,
                 })
@@ -1339,8 +1356,9 @@ impl BuildLock {
             .map_err(|e| Error::io(&path, e))?;
         // A lock just released can look held for a moment: a process forked
         // by the embedding program (before its exec closes the inherited
-        // descriptor) holds it too. A build that is really running holds it
-        // for longer than this wait.
+        // descriptor) holds it too. Waiting also lets a build started during
+        // a short one (a no-op takes milliseconds) run after it; only a build
+        // still running after the wait is reported.
         let mut waited = std::time::Duration::ZERO;
         loop {
             match file.try_lock() {

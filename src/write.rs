@@ -142,6 +142,20 @@ pub fn stage(
     }))
 }
 
+/// What a dry run says of a page whose place a stale output holds: it
+/// would be written once that output is pruned.
+pub fn planned(page: Rendered) -> Staged {
+    Staged::Page(StagedPage {
+        output: page.output,
+        changed: true,
+        adopted: false,
+        hash: hex(&Sha256::digest(&page.bytes)),
+        fingerprint: page.fingerprint,
+        on_disk: None,
+        temp: None,
+    })
+}
+
 /// Writes `bytes` to a new file at `path` (making its folder), returning
 /// the path and the file's stat, which a rename keeps.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(PathBuf, Stat), Error> {
@@ -169,8 +183,10 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(PathBuf, Stat), Error> {
 pub struct Staging {
     out_dir: PathBuf,
     /// When the output folder is absent or empty, the pages are written as
-    /// they are into this folder beside it, which the commit renames into
-    /// place at once: one rename instead of a temp file and a rename a page.
+    /// they are into this hidden folder inside it, whose entries the commit
+    /// renames into place: a rename per top-level entry instead of a temp
+    /// file and a rename per page. The output folder itself (a link, a
+    /// mount, its owner and mode) stays the user's.
     fresh: Option<PathBuf>,
     pages: Vec<StagedPage>,
     /// Folders under the output folder found not to be symbolic links.
@@ -223,24 +239,22 @@ impl Staging {
         None
     }
 
-    /// Stages into a new folder beside `out_dir` when `may_start_fresh` (not
-    /// a dry run, and the index knows no file of `out_dir`) and `out_dir` is
-    /// absent or empty; into `out_dir` itself otherwise.
+    /// Stages into [`FRESH_DIR`] inside `out_dir` when `may_start_fresh`
+    /// (not a dry run, and the index knows no file of `out_dir`) and
+    /// `out_dir` is absent or empty; into `out_dir` itself otherwise.
     pub fn for_folder(out_dir: &Path, may_start_fresh: bool) -> Result<Staging, Error> {
         let mut staging = Staging::new(out_dir);
+        if !may_start_fresh {
+            return Ok(staging);
+        }
         let empty = match fs::read_dir(out_dir) {
             Ok(mut entries) => entries.next().is_none(),
             Err(e) => e.kind() == std::io::ErrorKind::NotFound,
         };
-        if !may_start_fresh || !empty {
+        if !empty {
             return Ok(staging);
         }
-        let Some(fresh) = fresh_folder(out_dir) else {
-            return Ok(staging);
-        };
-        if fresh.exists() {
-            fs::remove_dir_all(&fresh).map_err(|e| Error::io(&fresh, e))?;
-        }
+        let fresh = out_dir.join(FRESH_DIR);
         fs::create_dir_all(&fresh).map_err(|e| Error::io(&fresh, e))?;
         staging.fresh = Some(fresh);
         Ok(staging)
@@ -261,20 +275,9 @@ impl Staging {
         let pages = std::mem::take(&mut self.pages);
         let out_dir = self.out_dir.clone();
         if let Some(fresh) = self.fresh.take() {
-            // An empty output folder makes way; renaming onto it would fail
-            // on some systems.
-            match fs::remove_dir(&out_dir) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => {
-                    self.fresh = Some(fresh);
-                    return Err(Error::io(&out_dir, e));
-                }
-            }
-            if let Err(e) = fs::rename(&fresh, &out_dir) {
-                self.fresh = Some(fresh);
-                return Err(Error::io(&out_dir, e));
-            }
+            let moved = move_entries(&fresh, &out_dir);
+            self.fresh = Some(fresh);
+            moved?;
             return Ok(pages
                 .into_iter()
                 .map(|page| {
@@ -321,6 +324,28 @@ impl Staging {
             .collect();
         results.into_iter().collect()
     }
+}
+
+/// Renames every entry of `from` to the same name in `to`, then removes the
+/// emptied `from`. A name taken in `to` since (by someone else: the build
+/// holds the lock) is refused, not replaced.
+fn move_entries(from: &Path, to: &Path) -> Result<(), Error> {
+    let entries = fs::read_dir(from).map_err(|e| Error::io(from, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(from, e))?;
+        let target = to.join(entry.file_name());
+        if fs::symlink_metadata(&target).is_ok() {
+            return Err(Error::Content(vec![Problem::new(
+                &target,
+                None,
+                ProblemKind::ForeignOutput {
+                    output: target.clone(),
+                },
+            )]));
+        }
+        fs::rename(entry.path(), &target).map_err(|e| Error::io(&target, e))?;
+    }
+    fs::remove_dir(from).map_err(|e| Error::io(from, e))
 }
 
 impl Drop for Staging {
@@ -395,11 +420,15 @@ pub fn prunable(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<
     Ok(if ours { Pruned::Deleted } else { Pruned::Kept })
 }
 
-/// Whether the file at `path` holds the bytes the pending `row` was
-/// reserved for (a row reserved without a hash vouches for any file).
+/// Whether the file at `path` holds bytes the pending `row` was reserved
+/// for: every build that reserved it since the last commit adds the hash of
+/// what it was writing (a row reserved without a hash vouches for any file).
 fn pending_is_ours(row: &OutputRow, path: &Path) -> bool {
     match &row.hash {
-        Some(hash) => fs::read(path).is_ok_and(|bytes| hex(&Sha256::digest(&bytes)) == *hash),
+        Some(hashes) => fs::read(path).is_ok_and(|bytes| {
+            let hash = hex(&Sha256::digest(&bytes));
+            hashes.split(' ').any(|reserved| reserved == hash)
+        }),
         None => true,
     }
 }
@@ -416,9 +445,7 @@ fn is_absent(e: &std::io::Error) -> bool {
 /// folders made only for them); returns how many. Only called when the index
 /// says a build was staging when it stopped: a file of that name is folio's.
 pub fn sweep_temps(out_dir: &Path) -> usize {
-    if let Some(fresh) = fresh_folder(out_dir) {
-        let _ = fs::remove_dir_all(fresh);
-    }
+    let _ = fs::remove_dir_all(out_dir.join(FRESH_DIR));
     let temps: Vec<PathBuf> = walkdir::WalkDir::new(out_dir)
         .into_iter()
         .filter_map(Result::ok)
@@ -433,12 +460,8 @@ pub fn sweep_temps(out_dir: &Path) -> usize {
     temps.len()
 }
 
-/// The folder a build into an empty `out_dir` stages in: beside it, so that
-/// one rename moves it into place.
-fn fresh_folder(out_dir: &Path) -> Option<PathBuf> {
-    let name = out_dir.file_name()?.to_string_lossy();
-    Some(out_dir.with_file_name(format!(".{name}{TEMP_SUFFIX}")))
-}
+/// The folder, inside an empty output folder, that a first build stages in.
+pub const FRESH_DIR: &str = ".folio-tmp";
 
 fn is_temp_name(name: &str) -> bool {
     name.starts_with('.') && name.ends_with(TEMP_SUFFIX)
@@ -527,7 +550,7 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_output_folder_is_built_beside_it_and_moved_into_place() {
+    fn an_empty_output_folder_is_staged_inside_and_moved_into_place() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("public");
         let mut staging = Staging::for_folder(&out, true).unwrap();
@@ -535,7 +558,10 @@ mod tests {
             &mut staging,
             vec![page("index.html", "home"), page("a/b/index.html", "deep")],
         );
-        assert!(!out.exists(), "nothing is in place before the commit");
+        assert!(
+            !out.join("index.html").exists(),
+            "nothing is in place before the commit"
+        );
         let written = staging.commit(|| {}).unwrap();
         assert_eq!(
             fs::read_to_string(out.join("a/b/index.html")).unwrap(),
@@ -545,20 +571,20 @@ mod tests {
             let on_disk = Stat::of(&fs::metadata(target(&out, &w.output)).unwrap());
             assert_eq!(w.row.stat, Some(on_disk), "the stat survives the rename");
         }
-        let names: Vec<_> = fs::read_dir(dir.path())
+        let mut names: Vec<_> = fs::read_dir(&out)
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(names, ["public"], "no staging folder is left beside it");
+        names.sort();
+        assert_eq!(names, ["a", "index.html"], "no staging folder is left");
 
-        // Dropped before its commit, it leaves no trace; an empty folder stays.
+        // Dropped before its commit, it leaves no trace.
         let empty = dir.path().join("empty");
         fs::create_dir(&empty).unwrap();
         let mut staging = Staging::for_folder(&empty, true).unwrap();
         stage_all(&mut staging, vec![page("index.html", "home")]);
         drop(staging);
         assert_eq!(fs::read_dir(&empty).unwrap().count(), 0);
-        assert!(!dir.path().join(".empty.folio-tmp").exists());
     }
 
     #[test]

@@ -117,8 +117,8 @@ fn temp_files_of_a_build_killed_while_staging_are_swept_by_the_next() {
     // A build was killed after staging two pages: the index still says so.
     site.write("public/posts/hello-world/.index.html.folio-tmp", "half");
     site.write("public/posts/brand-new/.index.html.folio-tmp", "half");
-    // And a first build into an empty folder stages beside it.
-    site.write(".public.folio-tmp/index.html", "half");
+    // And a first build into an empty folder stages inside it.
+    site.write("public/.folio-tmp/index.html", "half");
     site.query(&format!(
         "INSERT INTO meta (key, value) VALUES ('staging {}', '1') RETURNING key",
         site.out().display()
@@ -661,4 +661,123 @@ fn a_page_is_never_written_through_a_linked_folder() {
     );
     let names: Vec<_> = std::fs::read_dir(elsewhere.path()).unwrap().collect();
     assert_eq!(names.len(), 1, "no temp file was left there either");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_first_build_into_a_linked_or_existing_empty_folder_keeps_that_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let site = TestSite::with_posts();
+    std::fs::create_dir(site.path("www")).unwrap();
+    std::os::unix::fs::symlink(site.path("www"), site.out()).unwrap();
+    site.build();
+    assert!(site.path("www/index.html").exists());
+    assert!(
+        site.out()
+            .symlink_metadata()
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+
+    let site = TestSite::with_posts();
+    std::fs::create_dir(site.out()).unwrap();
+    std::fs::set_permissions(site.out(), std::fs::Permissions::from_mode(0o2770)).unwrap();
+    site.build();
+    let mode = std::fs::metadata(site.out()).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o2770, "the folder is the user's, settings and all");
+}
+
+#[test]
+fn a_folder_beside_the_output_folder_is_not_folios() {
+    let site = TestSite::with_posts();
+    site.write(".public.folio-tmp/keep.txt", "mine");
+    site.build();
+    assert_eq!(site.read(".public.folio-tmp/keep.txt"), "mine");
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+}
+
+#[test]
+fn a_refused_build_prunes_nothing_in_the_way() {
+    let site = TestSite::with_posts();
+    site.write("static/notes", "plain notes\n");
+    site.build();
+    site.remove("static/notes");
+    site.write(
+        "content/en/notes.md",
+        "---\ntitle: Notes\n---\nNotes as a page.\n",
+    );
+    // A file of the user's where a new post goes: the build is refused.
+    site.write("public/posts/fresh/index.html", "mine\n");
+    site.write(
+        "content/en/posts/fresh.md",
+        &post("Fresh", "2024-10-01", "Fresh post."),
+    );
+    let err = site.try_build().unwrap_err().to_string();
+    assert!(err.contains("did not write"), "{err}");
+    assert_eq!(site.read("public/notes"), "plain notes\n");
+}
+
+#[test]
+fn a_dry_run_of_a_folder_turning_into_a_file_says_what_the_build_does() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/notes.md",
+        "---\ntitle: Notes\n---\nNotes as a page.\n",
+    );
+    site.build();
+    site.remove("content/en/notes.md");
+    site.write("static/notes", "plain notes\n");
+    let dry = site
+        .build_with(&BuildOptions {
+            dry_run: true,
+            ..BuildOptions::default()
+        })
+        .unwrap();
+    assert_eq!(dry.deleted, ["notes/index.html"]);
+    assert!(
+        dry.written.contains(&"notes".to_owned()),
+        "{:?}",
+        dry.written
+    );
+    let real = site.build();
+    assert_eq!(real.deleted, dry.deleted);
+    assert_eq!(real.written, dry.written);
+}
+
+#[test]
+fn two_killed_builds_in_a_row_still_converge() {
+    let site = TestSite::with_posts();
+    site.build();
+    site.write(
+        "content/en/posts/fresh.md",
+        &post("Fresh", "2024-10-01", "Version C."),
+    );
+    // Build 1 reserved the page for bytes A and was killed before moving
+    // anything into place; build 2 reserved it for bytes B, moved them into
+    // place and was killed before its commit.
+    let out = site.out().display().to_string();
+    let mut index = folio::index::Index::open(&site.path(".folio/index.sqlite")).unwrap();
+    for bytes in ["<html>A</html>", "<html>B</html>"] {
+        let hash = folio::parse::hash_bytes(bytes.as_bytes());
+        index
+            .reserve_outputs(&out, &[("posts/fresh/index.html", &hash)])
+            .unwrap();
+    }
+    drop(index);
+    site.write("public/posts/fresh/index.html", "<html>B</html>");
+    site.build();
+    assert!(
+        site.read("public/posts/fresh/index.html")
+            .contains("Version C")
+    );
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_backslash_in_a_template_name_is_part_of_the_name() {
+    let site = TestSite::with_posts();
+    site.write("templates/odd\\name.html", "x");
+    site.build();
 }
