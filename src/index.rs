@@ -574,20 +574,26 @@ mod tests {
         assert_eq!(mode, "wal");
     }
 
+    /// A version 1 index with one output row, plus `extra` SQL.
+    fn version_1_index(path: &Path, extra: &str) {
+        let conn = Connection::open(path).unwrap();
+        conn.execute_batch(SCHEMA_V1).unwrap();
+        conn.execute_batch(&format!(
+            "INSERT INTO outputs VALUES ('index.html', 'h', 'f', 3, 7);
+             {extra}
+             PRAGMA user_version = 1;"
+        ))
+        .unwrap();
+    }
+
     #[test]
     fn a_version_1_index_keeps_its_outputs_under_the_folder_it_last_wrote() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("i.sqlite");
-        {
-            let conn = Connection::open(&path).unwrap();
-            conn.execute_batch(SCHEMA_V1).unwrap();
-            conn.execute_batch(
-                "INSERT INTO outputs VALUES ('index.html', 'h', 'f', 3, 7);
-                 INSERT INTO meta VALUES ('output_dir', '/site/public');
-                 PRAGMA user_version = 1;",
-            )
-            .unwrap();
-        }
+        version_1_index(
+            &path,
+            "INSERT INTO meta VALUES ('output_dir', '/site/public');",
+        );
         let index = Index::open(&path).unwrap();
         let row = OutputRow {
             hash: Some("h".into()),
@@ -639,15 +645,7 @@ mod tests {
     fn outputs_migrated_without_a_folder_go_to_the_first_build_s() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("i.sqlite");
-        {
-            let conn = Connection::open(&path).unwrap();
-            conn.execute_batch(SCHEMA_V1).unwrap();
-            conn.execute_batch(
-                "INSERT INTO outputs VALUES ('index.html', 'h', 'f', 3, 7);
-                 PRAGMA user_version = 1;",
-            )
-            .unwrap();
-        }
+        version_1_index(&path, "");
         let mut index = Index::open(&path).unwrap();
         index.adopt_unfiled_outputs("/site/public").unwrap();
         assert_eq!(index.snapshot("/site/public").unwrap().outputs.len(), 1);
