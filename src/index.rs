@@ -215,14 +215,14 @@ impl Index {
 
     /// Files the outputs rows an index was migrated with without knowing
     /// their folder (it predates the record of one) under `dir`, the folder
-    /// of the first build that asks.
-    pub fn adopt_unfiled_outputs(&mut self, dir: &str) -> Result<(), Error> {
+    /// of the first build that asks; whether there were any.
+    pub fn adopt_unfiled_outputs(&mut self, dir: &str) -> Result<bool, Error> {
         self.conn
             .execute(
                 "UPDATE OR IGNORE outputs SET dir = ?1 WHERE dir = ''",
                 [dir],
             )
-            .map(drop)
+            .map(|changed| changed > 0)
             .map_err(|e| index_error(&self.path, e))
     }
 

@@ -294,9 +294,6 @@ impl Site {
         let mut clock = StageClock::start();
         let out_key = out_dir.to_string_lossy().into_owned();
 
-        if !options.dry_run {
-            index.adopt_unfiled_outputs(&out_key)?;
-        }
         // A build killed while staging left temp files that no row names.
         if !options.dry_run && index.staging(&out_key)? {
             write::sweep_temps(&out_dir);
@@ -307,7 +304,12 @@ impl Site {
         // call per file, and the outputs' stats serve both the no-op check
         // below and, for every page whose fingerprint held, whether its file
         // is intact.
-        let stored_stats = index.output_stats(&out_key)?;
+        let mut stored_stats = index.output_stats(&out_key)?;
+        // Only a folder with no rows can be the one unfiled rows belong to;
+        // a build of a folder it knows does no write here.
+        if stored_stats.is_empty() && !options.dry_run && index.adopt_unfiled_outputs(&out_key)? {
+            stored_stats = index.output_stats(&out_key)?;
+        }
         let (discovered, damaged) = rayon::join(
             || discover::discover(&self.root, &self.config),
             || Damaged::find(&out_dir, stored_stats),

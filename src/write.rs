@@ -198,10 +198,23 @@ impl StagedPage {
     pub fn hash(&self) -> &str {
         &self.hash
     }
+
+    /// The page in place, its file left with `stat`.
+    fn written(self, stat: Option<Stat>) -> Written {
+        Written {
+            output: self.output,
+            row: OutputRow {
+                hash: Some(self.hash),
+                fingerprint: Some(self.fingerprint),
+                stat,
+            },
+            changed: self.changed,
+        }
+    }
 }
 
 impl Staging {
-    pub fn new(out_dir: &Path) -> Staging {
+    fn new(out_dir: &Path) -> Staging {
         Staging {
             out_dir: out_dir.to_owned(),
             fresh: None,
@@ -282,15 +295,8 @@ impl Staging {
                 .into_iter()
                 .map(|page| {
                     on_each();
-                    Written {
-                        output: page.output,
-                        row: OutputRow {
-                            hash: Some(page.hash),
-                            fingerprint: Some(page.fingerprint),
-                            stat: page.temp.map(|(_, stat)| stat),
-                        },
-                        changed: true,
-                    }
+                    let stat = page.temp.as_ref().map(|(_, stat)| *stat);
+                    page.written(stat)
                 })
                 .collect());
         }
@@ -311,15 +317,7 @@ impl Staging {
                     }
                 };
                 on_each();
-                Ok(Written {
-                    output: page.output,
-                    row: OutputRow {
-                        hash: Some(page.hash),
-                        fingerprint: Some(page.fingerprint),
-                        stat,
-                    },
-                    changed: page.changed,
-                })
+                Ok(page.written(stat))
             })
             .collect();
         results.into_iter().collect()
@@ -442,9 +440,9 @@ fn is_absent(e: &std::io::Error) -> bool {
 }
 
 /// Removes the temp files a killed build left in the output folder (and the
-/// folders made only for them); returns how many. Only called when the index
-/// says a build was staging when it stopped: a file of that name is folio's.
-pub fn sweep_temps(out_dir: &Path) -> usize {
+/// folders made only for them). Only called when the index says a build was
+/// staging when it stopped: a file of that name is folio's.
+pub fn sweep_temps(out_dir: &Path) {
     let _ = fs::remove_dir_all(out_dir.join(FRESH_DIR));
     let temps: Vec<PathBuf> = walkdir::WalkDir::new(out_dir)
         .into_iter()
@@ -457,11 +455,10 @@ pub fn sweep_temps(out_dir: &Path) -> usize {
             remove_empty_parents(out_dir, temp);
         }
     }
-    temps.len()
 }
 
 /// The folder, inside an empty output folder, that a first build stages in.
-pub const FRESH_DIR: &str = ".folio-tmp";
+const FRESH_DIR: &str = ".folio-tmp";
 
 fn is_temp_name(name: &str) -> bool {
     name.starts_with('.') && name.ends_with(TEMP_SUFFIX)
