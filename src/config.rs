@@ -93,7 +93,7 @@ pub struct Config {
     pub feed_limit: usize,
     /// The feeds' author; the site title when absent.
     pub author: Option<String>,
-    /// Hex SHA-256 of site.toml's text: any change to it, down to a comment.
+    /// [`crate::parse::hash_bytes`] of site.toml's text: any change to it, down to a comment.
     pub digest: String,
 }
 

@@ -11,12 +11,11 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
 use crate::discover::Stat;
 use crate::error::{Error, Problem, ProblemKind};
 use crate::index::OutputRow;
-use crate::parse::hex;
+use crate::parse::hash_bytes;
 use crate::plan::OutputPath;
 
 /// A rendered page on its way to disk.
@@ -70,7 +69,7 @@ pub fn stage(
     stored: Option<&OutputRow>,
     dry_run: bool,
 ) -> Result<Staged, Error> {
-    let hash = hex(&Sha256::digest(&page.bytes));
+    let hash = hash_bytes(&page.bytes);
     if let Some(fresh) = &staging.fresh {
         // The output folder was empty: nothing to compare with, nothing to
         // refuse, and the page goes straight to its place in the new folder.
@@ -149,7 +148,7 @@ pub fn planned(page: Rendered) -> Staged {
         output: page.output,
         changed: true,
         adopted: false,
-        hash: hex(&Sha256::digest(&page.bytes)),
+        hash: hash_bytes(&page.bytes),
         fingerprint: page.fingerprint,
         on_disk: None,
         temp: None,
@@ -194,7 +193,7 @@ pub struct Staging {
 }
 
 impl StagedPage {
-    /// The hex SHA-256 of the page's bytes.
+    /// The page's [`hash_bytes`].
     pub fn hash(&self) -> &str {
         &self.hash
     }
@@ -424,7 +423,7 @@ pub fn prunable(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<
 fn pending_is_ours(row: &OutputRow, path: &Path) -> bool {
     match &row.hash {
         Some(hashes) => fs::read(path).is_ok_and(|bytes| {
-            let hash = hex(&Sha256::digest(&bytes));
+            let hash = hash_bytes(&bytes);
             hashes.split(' ').any(|reserved| reserved == hash)
         }),
         None => true,

@@ -781,3 +781,39 @@ fn a_backslash_in_a_template_name_is_part_of_the_name() {
     site.write("templates/odd\\name.html", "x");
     site.build();
 }
+
+#[test]
+fn hashes_an_older_folio_stored_are_replaced_without_rewriting_a_page() {
+    // Hashes are compared, never recomputed from one another: an index whose
+    // hashes came from another algorithm (SHA-256, before BLAKE3) costs one
+    // re-read of what was touched and no write.
+    let site = TestSite::with_posts();
+    site.build();
+    let conn = rusqlite::Connection::open(site.path(".folio/index.sqlite")).unwrap();
+    conn.execute_batch(
+        "UPDATE posts SET source_hash = 'sha256-' || source_hash;
+         UPDATE outputs SET hash = 'sha256-' || hash;",
+    )
+    .unwrap();
+    drop(conn);
+    let sources = TestSite::tree(&site.path("content"));
+    for rel in sources.keys() {
+        site.touch(&format!("content/{rel}"));
+    }
+    let before = site.output_identities();
+    let report = site.build();
+    assert_eq!(report.parsed, sources.len());
+    assert!(report.written.is_empty(), "{:?}", report.written);
+    assert_eq!(site.output_identities(), before);
+    assert!(
+        site.query("SELECT source_hash FROM posts WHERE source_hash LIKE 'sha256-%'")
+            .is_empty()
+    );
+    // A page whose fingerprint held is not rendered and keeps its old hash,
+    // compared again only once it renders.
+    let again = site.build();
+    assert_eq!(
+        (again.parsed, again.rendered, again.written.len()),
+        (0, 0, 0)
+    );
+}
