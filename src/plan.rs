@@ -116,8 +116,6 @@ pub struct Spec {
     /// Hash of the template closure and of everything the page's context is
     /// computed from, a document standing in by its path and source hash.
     pub fingerprint: String,
-    /// Who produces the output, for collisions and `folio explain`.
-    pub by: String,
     recipe: Recipe,
 }
 
@@ -475,6 +473,29 @@ impl<'r> Model<'r> {
             .clone()
     }
 
+    /// Who produces the page of `recipe`: its source, or what the
+    /// generated page is (`(home of fr, page 2)`, `(robots.txt)`).
+    fn made_by(&self, recipe: &Recipe, template: &str) -> String {
+        match recipe {
+            Recipe::Document(i) => self.records[*i].source.path.clone(),
+            Recipe::Home { lang, page, .. } => format!("(home of {lang}, page {page})"),
+            Recipe::Tags { lang } => format!("(tags of {lang})"),
+            Recipe::Tag {
+                lang, slug, page, ..
+            } => {
+                let name = self
+                    .tags_by_lang
+                    .get(lang.as_str())
+                    .and_then(|tags| tags.get(slug))
+                    .map_or(slug.as_str(), |(name, _)| name.as_str());
+                format!("(tag `{name}` of {lang}, page {page})")
+            }
+            Recipe::Feed { lang, .. } => format!("(feed of {lang})"),
+            Recipe::Sitemap => "(sitemap)".into(),
+            Recipe::SiteFile => format!("({template})"),
+        }
+    }
+
     fn link(&self, i: Option<usize>) -> Option<Link> {
         i.map(|i| Link {
             title: self.records[i].title.clone(),
@@ -581,24 +602,19 @@ pub fn plan<'a>(
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
     let model = Model::new(config, records, visibility);
-    let mut claims = Claims::default();
-    let mut copies = Vec::with_capacity(statics.len());
-    for file in statics {
-        let source = file.source_path();
-        let Some(output) = OutputPath::new(&file.rel) else {
-            continue;
-        };
-        if claims.claim(&output, &source) {
+    let copies: Vec<Copy> = statics
+        .iter()
+        .filter_map(|file| {
             let stat = file.stat.settled(started_ns);
-            copies.push(Copy {
-                output,
-                source,
+            Some(Copy {
+                output: OutputPath::new(&file.rel)?,
+                source: file.source_path(),
                 fingerprint: format!("static {} {}", stat.size, stat.mtime_ns),
-            });
-        }
-    }
+            })
+        })
+        .collect();
 
-    let mut recipes: Vec<(String, String, &'static str, Recipe)> = Vec::new();
+    let mut recipes: Vec<(String, &'static str, Recipe)> = Vec::new();
     for (code, _) in config.ordered_languages() {
         language_recipes(config, &model, code, &mut recipes);
     }
@@ -608,33 +624,19 @@ pub fn plan<'a>(
             Kind::Post => "post.html",
             Kind::Page => "page.html",
         };
-        recipes.push((
-            record.source.path.clone(),
-            record.url.clone(),
-            template,
-            Recipe::Document(i),
-        ));
+        recipes.push((record.url.clone(), template, Recipe::Document(i)));
     }
-    recipes.push((
-        "(sitemap)".into(),
-        "/sitemap.xml".into(),
-        "sitemap.xml",
-        Recipe::Sitemap,
-    ));
+    recipes.push(("/sitemap.xml".into(), "sitemap.xml", Recipe::Sitemap));
     for (url, template) in SITE_FILES {
-        recipes.push((
-            format!("({template})"),
-            (*url).to_owned(),
-            template,
-            Recipe::SiteFile,
-        ));
+        recipes.push(((*url).to_owned(), template, Recipe::SiteFile));
     }
 
+    let mut problems = Vec::new();
     let mut specs = Vec::with_capacity(recipes.len());
-    for (by, url, template, recipe) in recipes {
+    for (url, template, recipe) in recipes {
         let Some(output) = OutputPath::for_url(&url) else {
-            claims.problems.push(Problem::new(
-                &by,
+            problems.push(Problem::new(
+                model.made_by(&recipe, template),
                 None,
                 ProblemKind::Syntax {
                     message: format!("the URL {url} would leave the output folder"),
@@ -643,19 +645,26 @@ pub fn plan<'a>(
             ));
             continue;
         };
-        if claims.claim(&output, &by) {
-            specs.push(Spec {
-                output,
-                template,
-                url,
-                fingerprint: String::new(),
-                by,
-                recipe,
-            });
-        }
+        specs.push(Spec {
+            output,
+            template,
+            url,
+            fingerprint: String::new(),
+            recipe,
+        });
     }
-    let mut problems = claims.problems;
-    problems.extend(nested_or_case_collisions(&claims.claimed));
+    // Static files claim their outputs first, then the pages in plan order.
+    let outputs: Vec<&str> = copies
+        .iter()
+        .map(|c| c.output.as_str())
+        .chain(specs.iter().map(|s| s.output.as_str()))
+        .collect();
+    let made_by = |at: usize| match at.checked_sub(copies.len()) {
+        None => PathBuf::from(&copies[at].source),
+        Some(i) => PathBuf::from(model.made_by(&specs[i].recipe, specs[i].template)),
+    };
+    problems.extend(output_collisions(&outputs, made_by));
+    drop(outputs);
     if !problems.is_empty() {
         problems.sort_by(|a, b| a.path.cmp(&b.path));
         return Err(Error::Content(problems));
@@ -695,12 +704,12 @@ pub fn plan<'a>(
     Ok(Plan { specs, ..plan })
 }
 
-/// The generated pages of one language, as (by, url, template, recipe).
+/// The generated pages of one language, as (url, template, recipe).
 fn language_recipes(
     config: &Config,
     model: &Model<'_>,
     lang: &str,
-    recipes: &mut Vec<(String, String, &'static str, Recipe)>,
+    recipes: &mut Vec<(String, &'static str, Recipe)>,
 ) {
     let empty = Vec::new();
     let posts = model.posts_by_lang.get(lang).unwrap_or(&empty);
@@ -711,7 +720,6 @@ fn language_recipes(
     };
     for (n, chunk) in chunks.iter().enumerate() {
         recipes.push((
-            format!("(home of {lang}, page {})", n + 1),
             home_url(config, lang, n + 1),
             "list.html",
             Recipe::Home {
@@ -723,18 +731,16 @@ fn language_recipes(
         ));
     }
     recipes.push((
-        format!("(tags of {lang})"),
         tags_url(config, lang),
         "tags.html",
         Recipe::Tags {
             lang: lang.to_owned(),
         },
     ));
-    for (slug, (name, tagged)) in model.tags_by_lang.get(lang).into_iter().flatten() {
+    for (slug, (_, tagged)) in model.tags_by_lang.get(lang).into_iter().flatten() {
         let chunks: Vec<&[usize]> = tagged.chunks(config.paginate).collect();
         for (n, chunk) in chunks.iter().enumerate() {
             recipes.push((
-                format!("(tag `{name}` of {lang}, page {})", n + 1),
                 tag_url(config, lang, slug, n + 1),
                 "list.html",
                 Recipe::Tag {
@@ -748,7 +754,6 @@ fn language_recipes(
         }
     }
     recipes.push((
-        format!("(feed of {lang})"),
         feed_url(config, lang),
         "atom.xml",
         Recipe::Feed {
@@ -756,36 +761,6 @@ fn language_recipes(
             items: posts[..posts.len().min(config.feed_limit)].to_vec(),
         },
     ));
-}
-
-/// Which output each producer took, and the clashes.
-#[derive(Default)]
-struct Claims {
-    claimed: FxHashMap<OutputPath, PathBuf>,
-    problems: Vec<Problem>,
-}
-
-impl Claims {
-    /// Takes `output` for `by`; false (and a problem) when it is taken.
-    fn claim(&mut self, output: &OutputPath, by: &str) -> bool {
-        match self.claimed.get(output) {
-            Some(other) => {
-                self.problems.push(Problem::new(
-                    by,
-                    None,
-                    ProblemKind::OutputCollision {
-                        output: output.to_string(),
-                        other: other.clone(),
-                    },
-                ));
-                false
-            }
-            None => {
-                self.claimed.insert(output.clone(), PathBuf::from(by));
-                true
-            }
-        }
-    }
 }
 
 impl<'a> Plan<'a> {
@@ -963,6 +938,11 @@ impl<'a> Plan<'a> {
 
     pub fn wording(&self) -> &BTreeMap<String, String> {
         &self.views.wording
+    }
+
+    /// Who produces the output of `spec` (`folio explain`).
+    pub fn made_by(&self, spec: &Spec) -> String {
+        self.model.made_by(&spec.recipe, spec.template)
     }
 
     /// The sources a page is built from (`folio explain`).
@@ -1242,51 +1222,72 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// Outputs that cannot coexist on disk although their paths differ: one
-/// inside a folder that is another's file (`index.html/index.html`), or two
-/// that differ only in case (one file on macOS and Windows).
-fn nested_or_case_collisions(claimed: &FxHashMap<OutputPath, PathBuf>) -> Vec<Problem> {
-    let mut problems: Vec<Problem> = claimed
-        .par_iter()
-        .flat_map_iter(|(output, by)| {
-            let path = output.as_str();
-            path.match_indices('/').filter_map(move |(at, _)| {
-                let (file, other) = claimed.get_key_value(&path[..at])?;
-                Some(Problem::new(
-                    by,
-                    None,
-                    ProblemKind::OutputCollision {
-                        output: format!("{output} (inside {file}, a file)"),
-                        other: other.clone(),
-                    },
-                ))
-            })
-        })
-        .collect();
-    let mut folded: Vec<(String, &OutputPath)> = claimed
-        .par_iter()
-        .map(|(output, _)| {
-            let path = output.as_str();
-            let fold = if path.is_ascii() {
-                path.to_ascii_lowercase()
-            } else {
-                path.nfc().flat_map(char::to_lowercase).collect()
-            };
-            (fold, output)
-        })
-        .collect();
-    folded.par_sort_unstable();
-    for outputs in folded.chunk_by(|a, b| a.0 == b.0).filter(|o| o.len() > 1) {
-        let first = outputs[0].1;
-        for (_, later) in &outputs[1..] {
-            problems.push(Problem::new(
-                &claimed[*later],
-                None,
-                ProblemKind::OutputCollision {
-                    output: format!("{later} (the same file as {first} where case is ignored)"),
-                    other: claimed[first].clone(),
-                },
-            ));
+/// The outputs that clash: the same path twice, a path inside another
+/// output (a file cannot be a folder), or two paths that differ only in
+/// case (one file on macOS and Windows). `outputs` are in claim order, the
+/// first claimant of a path keeps it; `made_by(i)` names who produces the
+/// `i`th, and is asked only when there is a clash.
+fn output_collisions(outputs: &[&str], made_by: impl Fn(usize) -> PathBuf) -> Vec<Problem> {
+    let collision = |at: usize, output: String, other: usize| {
+        Problem::new(
+            made_by(at),
+            None,
+            ProblemKind::OutputCollision {
+                output,
+                other: made_by(other),
+            },
+        )
+    };
+    let mut problems = Vec::new();
+    // An exact duplicate folds to the same key as its first claimant.
+    // Nearly every output is lowercase ASCII already and folds to itself.
+    let mut by_fold: FxHashMap<std::borrow::Cow<'_, str>, usize> =
+        FxHashMap::with_capacity_and_hasher(outputs.len(), Default::default());
+    let mut owner: FxHashMap<&str, usize> =
+        FxHashMap::with_capacity_and_hasher(outputs.len(), Default::default());
+    for (at, &path) in outputs.iter().enumerate() {
+        let fold = if path
+            .bytes()
+            .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+        {
+            std::borrow::Cow::Borrowed(path)
+        } else {
+            std::borrow::Cow::Owned(path.nfc().flat_map(char::to_lowercase).collect())
+        };
+        match by_fold.entry(fold) {
+            std::collections::hash_map::Entry::Occupied(first) => {
+                let first = *first.get();
+                problems.push(if outputs[first] == path {
+                    collision(at, path.to_owned(), first)
+                } else {
+                    collision(
+                        at,
+                        format!(
+                            "{path} (the same file as {} where case is ignored)",
+                            outputs[first]
+                        ),
+                        first,
+                    )
+                });
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(at);
+                owner.insert(path, at);
+            }
+        }
+    }
+    for (at, &path) in outputs.iter().enumerate() {
+        if owner.get(path) != Some(&at) {
+            continue;
+        }
+        for (cut, _) in path.match_indices('/') {
+            if let Some(&file) = owner.get(&path[..cut]) {
+                problems.push(collision(
+                    at,
+                    format!("{path} (inside {}, a file)", outputs[file]),
+                    file,
+                ));
+            }
         }
     }
     problems
@@ -1359,6 +1360,35 @@ mod tests {
         ] {
             assert!(OutputPath::for_url(bad).is_none(), "{bad}");
         }
+    }
+
+    #[test]
+    fn collisions_name_both_producers_and_the_first_keeps_its_output() {
+        let outputs = [
+            "a/index.html",
+            "b",
+            "a/index.html",
+            "b/index.html",
+            "Ä/index.html",
+            "ä/index.html",
+        ];
+        let problems = output_collisions(&outputs, |i| PathBuf::from(format!("p{i}")));
+        let said: Vec<String> = problems
+            .iter()
+            .map(|p| format!("{}: {}", p.path.display(), p.kind))
+            .collect();
+        assert_eq!(said.len(), 3, "{said:#?}");
+        assert!(said[0].starts_with("p2: would be written to a/index.html, which p0 also"));
+        assert!(said[1].starts_with(
+            "p5: would be written to ä/index.html (the same file as Ä/index.html where case is ignored), which p4"
+        ));
+        assert!(
+            said[2]
+                .starts_with("p3: would be written to b/index.html (inside b, a file), which p1")
+        );
+        assert!(
+            output_collisions(&["x/index.html", "y/index.html"], |_| unreachable!()).is_empty()
+        );
     }
 
     #[test]

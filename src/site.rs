@@ -818,7 +818,7 @@ impl Site {
         if let Some(spec) = plan.specs.iter().find(|s| s.output == wanted) {
             return Ok(Explanation {
                 output: spec.output.to_string(),
-                made_for: spec.by.clone(),
+                made_for: plan.made_by(spec),
                 templates: theme.closure(spec.template),
                 sources: plan.sources_of(spec),
                 config_keys: plan.config_keys(spec),
