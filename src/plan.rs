@@ -332,6 +332,8 @@ struct Model<'r> {
     tag_slugs: Vec<Vec<Arc<str>>>,
     /// Per record, its entry in lists, built on first use.
     items: Vec<OnceLock<minijinja::Value>>,
+    /// Per record, what stands in for it in fingerprints.
+    digests: Vec<DocumentDigest>,
 }
 
 impl<'r> Model<'r> {
@@ -391,26 +393,30 @@ impl<'r> Model<'r> {
                 position[i] = Some(at);
             }
         }
-        let mut tags_by_lang: BTreeMap<&str, TagIndex> = BTreeMap::new();
-        for (lang, posts) in &posts_by_lang {
-            let tags = tags_by_lang.entry(lang).or_default();
-            for &i in posts {
-                for (name, slug) in records[i].tags.iter().zip(&tag_slugs[i]) {
-                    if !tags.contains_key(&**slug) {
-                        tags.insert(slug.to_string(), (name.clone(), Vec::new()));
+        // A language has tens of tags and thousands of tag uses: the uses
+        // are gathered in a hash map, the sorted index built once.
+        let tags_by_lang: BTreeMap<&str, TagIndex> = posts_by_lang
+            .iter()
+            .map(|(&lang, posts)| {
+                let mut tags: FxHashMap<&str, (&str, Vec<usize>)> = FxHashMap::default();
+                for &i in posts {
+                    for (name, slug) in records[i].tags.iter().zip(&tag_slugs[i]) {
+                        let entry = tags.entry(&**slug).or_insert((name, Vec::new()));
+                        // Spellings that share a slug show as the smallest
+                        // one, whatever order the posts come in.
+                        if name.as_str() < entry.0 {
+                            entry.0 = name;
+                        }
+                        entry.1.push(i);
                     }
-                    let Some(entry) = tags.get_mut(&**slug) else {
-                        continue;
-                    };
-                    // Spellings that share a slug show as the smallest one,
-                    // whatever order the posts come in.
-                    if *name < entry.0 {
-                        entry.0 = name.clone();
-                    }
-                    entry.1.push(i);
                 }
-            }
-        }
+                let index: TagIndex = tags
+                    .into_iter()
+                    .map(|(slug, (name, posts))| (slug.to_owned(), (name.to_owned(), posts)))
+                    .collect();
+                (lang, index)
+            })
+            .collect();
         Model {
             records,
             visible,
@@ -420,6 +426,7 @@ impl<'r> Model<'r> {
             tags_by_lang,
             tag_slugs,
             items: (0..records.len()).map(|_| OnceLock::new()).collect(),
+            digests: records.par_iter().map(document_digest).collect(),
         }
     }
 
@@ -504,6 +511,19 @@ impl<'r> Model<'r> {
     }
 }
 
+/// What a document is, for a fingerprint: a hash of its path and of the
+/// hash of its bytes. Its row (and its body) is a function of those and of
+/// the globals. A page shows up to a dozen documents, and hashing 32 bytes
+/// for each rather than its path and hex hash halves the fingerprints' cost.
+type DocumentDigest = [u8; 32];
+
+fn document_digest(record: &Record) -> DocumentDigest {
+    let mut key = KeyHasher(Sha256::new());
+    key.text(&record.source.path);
+    key.text(&record.source.hash);
+    key.0.finalize().into()
+}
+
 /// Hashes what a page is built from, in a form that cannot be read two ways.
 struct KeyHasher(Sha256);
 
@@ -530,17 +550,15 @@ impl KeyHasher {
         self.0.update((n as u64).to_le_bytes());
     }
 
-    /// A document stands in by its path and the hash of its bytes: its row
-    /// (and its body) is a function of those and of the globals.
-    fn document(&mut self, record: &Record) {
-        self.text(&record.source.path);
-        self.text(&record.source.hash);
+    /// A document stands in by its [`document_digest`].
+    fn document(&mut self, digests: &[DocumentDigest], i: usize) {
+        self.0.update(digests[i]);
     }
 
-    fn documents(&mut self, records: &[Record], indices: impl IntoIterator<Item = usize>) {
+    fn documents(&mut self, digests: &[DocumentDigest], indices: impl IntoIterator<Item = usize>) {
         let mut count = 0;
         for i in indices {
-            self.document(&records[i]);
+            self.document(digests, i);
             count += 1;
         }
         self.number(count);
@@ -631,28 +649,25 @@ pub fn plan<'a>(
         recipes.push(((*url).to_owned(), template, Recipe::SiteFile));
     }
 
-    let mut problems = Vec::new();
-    let mut specs = Vec::with_capacity(recipes.len());
-    for (url, template, recipe) in recipes {
-        let Some(output) = OutputPath::for_url(&url) else {
-            problems.push(Problem::new(
+    let (mut specs, mut problems): (Vec<Spec>, Vec<Problem>) = recipes
+        .into_par_iter()
+        .partition_map(|(url, template, recipe)| match OutputPath::for_url(&url) {
+            Some(output) => rayon::iter::Either::Left(Spec {
+                output,
+                template,
+                url,
+                fingerprint: String::new(),
+                recipe,
+            }),
+            None => rayon::iter::Either::Right(Problem::new(
                 model.made_by(&recipe, template),
                 None,
                 ProblemKind::Syntax {
                     message: format!("the URL {url} would leave the output folder"),
                     help: "change the slug".into(),
                 },
-            ));
-            continue;
-        };
-        specs.push(Spec {
-            output,
-            template,
-            url,
-            fingerprint: String::new(),
-            recipe,
+            )),
         });
-    }
     // Static files claim their outputs first, then the pages in plan order.
     let outputs: Vec<&str> = copies
         .iter()
@@ -768,17 +783,17 @@ impl<'a> Plan<'a> {
     /// in step with [`Plan::page`], which computes it.
     fn key(&self, prefixes: &KeyPrefixes<'_>, spec: &Spec) -> String {
         let model = &self.model;
-        let records = model.records;
+        let digests = &model.digests;
         let lang = self.language_of(&spec.recipe);
         let mut key = prefixes.start(spec.template, lang, &spec.url);
         match &spec.recipe {
             Recipe::Document(i) => {
-                key.text(&records[*i].lang);
-                key.document(&records[*i]);
-                key.documents(records, model.translations_of(*i).iter().copied());
+                key.text(&model.records[*i].lang);
+                key.document(digests, *i);
+                key.documents(digests, model.translations_of(*i).iter().copied());
                 let (newer, older) = model.neighbours(*i);
-                key.documents(records, newer);
-                key.documents(records, older);
+                key.documents(digests, newer);
+                key.documents(digests, older);
             }
             Recipe::Home {
                 lang,
@@ -789,7 +804,7 @@ impl<'a> Plan<'a> {
                 key.text(lang);
                 key.number(*page);
                 key.number(*total);
-                key.documents(records, items.iter().copied());
+                key.documents(digests, items.iter().copied());
             }
             Recipe::Tags { lang } => {
                 key.text(lang);
@@ -815,35 +830,39 @@ impl<'a> Plan<'a> {
                 key.number(tagged.len());
                 key.number(*page);
                 key.number(*total);
-                key.documents(records, items.iter().copied());
+                key.documents(digests, items.iter().copied());
             }
             Recipe::Feed { lang, items } => {
                 key.text(lang);
-                key.documents(records, items.iter().copied());
+                key.documents(digests, items.iter().copied());
             }
             Recipe::Sitemap | Recipe::SiteFile => {}
         }
         key.finish()
     }
 
-    /// The sitemap shows every HTML page with its alternates.
+    /// The sitemap shows every HTML page with its alternates. Hashed in
+    /// parallel, in chunks of fixed size whose digests are hashed in order.
     fn sitemap_key(&self, specs: &[Spec]) -> String {
-        let entries: Vec<_> = specs
-            .par_iter()
-            .filter(|s| s.template.ends_with(".html"))
-            .map(|spec| {
-                let mut entry = KeyHasher(Sha256::new());
-                entry.text(&spec.url);
-                for alternate in self.alternates(&spec.recipe, &spec.url) {
-                    entry.text(&alternate.code);
-                    entry.text(&alternate.url);
+        let chunks: Vec<DocumentDigest> = specs
+            .par_chunks(1024)
+            .map(|chunk| {
+                let mut key = KeyHasher(Sha256::new());
+                for spec in chunk.iter().filter(|s| s.template.ends_with(".html")) {
+                    key.text(&spec.url);
+                    self.each_alternate(&spec.recipe, &spec.url, |code, url| {
+                        key.0.update([1]);
+                        key.text(code);
+                        key.text(url);
+                    });
+                    key.0.update([0]);
                 }
-                entry.0.finalize()
+                key.0.finalize().into()
             })
             .collect();
         let mut key = KeyHasher(Sha256::new());
-        for entry in entries {
-            key.0.update(entry);
+        for chunk in chunks {
+            key.0.update(chunk);
         }
         key.finish()
     }
@@ -851,33 +870,35 @@ impl<'a> Plan<'a> {
     /// The versions of a page in each language, itself included (for
     /// `hreflang`); a page with no translation has only itself.
     fn alternates(&self, recipe: &Recipe, url: &str) -> Vec<Alternate> {
+        let mut alternates = Vec::new();
+        self.each_alternate(recipe, url, |code, url| {
+            alternates.push(Alternate {
+                code: code.to_owned(),
+                url: url.to_owned(),
+            })
+        });
+        alternates
+    }
+
+    /// [`Plan::alternates`], as (language code, URL) pairs handed to `visit`.
+    fn each_alternate(&self, recipe: &Recipe, url: &str, mut visit: impl FnMut(&str, &str)) {
         let config = self.config;
-        let every_language = |url_of: &dyn Fn(&str) -> String| {
-            config
-                .ordered_languages()
-                .map(|(code, _)| Alternate {
-                    code: code.clone(),
-                    url: url_of(code),
-                })
-                .collect()
+        let mut every_language = |url_of: &dyn Fn(&str) -> String| {
+            for (code, _) in config.ordered_languages() {
+                visit(code, &url_of(code));
+            }
         };
         match recipe {
-            Recipe::Document(i) => self
-                .model
-                .translations_of(*i)
-                .iter()
-                .map(|&j| Alternate {
-                    code: self.model.records[j].lang.clone(),
-                    url: self.model.records[j].url.clone(),
-                })
-                .collect(),
+            Recipe::Document(i) => {
+                for &j in self.model.translations_of(*i) {
+                    let record = &self.model.records[j];
+                    visit(&record.lang, &record.url);
+                }
+            }
             Recipe::Home { page: 1, .. } => every_language(&|code| home_url(config, code, 1)),
             Recipe::Tags { .. } => every_language(&|code| tags_url(config, code)),
-            Recipe::Home { lang, .. } | Recipe::Tag { lang, .. } => vec![Alternate {
-                code: lang.clone(),
-                url: url.to_owned(),
-            }],
-            Recipe::Feed { .. } | Recipe::Sitemap | Recipe::SiteFile => Vec::new(),
+            Recipe::Home { lang, .. } | Recipe::Tag { lang, .. } => visit(lang, url),
+            Recipe::Feed { .. } | Recipe::Sitemap | Recipe::SiteFile => {}
         }
     }
 
