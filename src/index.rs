@@ -196,9 +196,34 @@ impl Index {
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (records, outputs)
         });
+        let mut outputs = outputs?;
+        for (path, hash) in self.reservations(dir)? {
+            match outputs.get_mut(&path) {
+                // A committed row stays as it is.
+                Some(row) if row.stat.is_some() => {}
+                // A pending one gathers every hash; without one, it vouches
+                // for any file and stays so.
+                Some(row) => {
+                    if let Some(hashes) = &mut row.hash {
+                        hashes.push(' ');
+                        hashes.push_str(&hash);
+                    }
+                }
+                None => {
+                    outputs.insert(
+                        path,
+                        OutputRow {
+                            hash: Some(hash),
+                            fingerprint: None,
+                            stat: None,
+                        },
+                    );
+                }
+            }
+        }
         Ok(Snapshot {
             records: records?,
-            outputs: outputs?,
+            outputs,
             content_settings: self.meta("content_settings")?,
             timezone: self.meta("timezone")?,
             theme: self.meta("theme")?,
@@ -273,6 +298,10 @@ impl Index {
             let mut stmt = self.conn.prepare(
                 "SELECT path, size, mtime_ns, hash IS NOT NULL FROM outputs WHERE dir = ?1",
             )?;
+            let pending = Stat {
+                size: u64::MAX,
+                mtime_ns: Stat::RACY,
+            };
             let rows = stmt.query_map([dir], |row| {
                 let (size, mtime): (Option<i64>, Option<i64>) = (row.get(1)?, row.get(2)?);
                 let hashed: bool = row.get(3)?;
@@ -281,14 +310,28 @@ impl Index {
                         size: size as u64,
                         mtime_ns,
                     },
-                    _ => Stat {
-                        size: u64::MAX,
-                        mtime_ns: Stat::RACY,
-                    },
+                    _ => pending,
                 };
-                Ok((row.get::<_, String>(0)?, stat))
+                Ok((text(row, 0)?, stat))
             })?;
-            rows.collect()
+            let mut stats: Vec<(String, Stat)> = rows.collect::<rusqlite::Result<_>>()?;
+            let reserved = self.reservations(dir)?;
+            if !reserved.is_empty() {
+                let known: FxHashMap<&str, Stat> = stats
+                    .iter()
+                    .map(|(path, stat)| (path.as_str(), *stat))
+                    .collect();
+                let mut added: Vec<String> = reserved
+                    .into_iter()
+                    .map(|(path, _)| path)
+                    .filter(|path| !known.contains_key(path.as_str()))
+                    .collect();
+                drop(known);
+                added.sort();
+                added.dedup();
+                stats.extend(added.into_iter().map(|path| (path, pending)));
+            }
+            Ok(stats)
         };
         read().map_err(|e| index_error(&self.path, e))
     }
@@ -296,29 +339,42 @@ impl Index {
     /// Records outputs about to be written, with the hash of the bytes about
     /// to be written, before any of them is: a build killed part way still
     /// knows which files are its own, and which are not (a file put there
-    /// since holds other bytes).
+    /// since holds other bytes). They are one row, appended to, that the
+    /// commit removes: a cold build reserves every page, and 24,000 rows
+    /// cost more than the pages' own index rows. Until then every reading of
+    /// the outputs sees them as pending rows.
     /// A row still pending from a killed build keeps the hashes it had: that
     /// build may have written its bytes.
     pub fn reserve_outputs(&mut self, dir: &str, paths: &[(&str, &str)]) -> Result<(), Error> {
         if paths.is_empty() {
             return Ok(());
         }
-        let result = (|| {
-            let tx = self.conn.transaction()?;
-            {
-                let mut stmt = tx.prepare_cached(
-                    "INSERT INTO outputs (dir, path, hash) VALUES (?1, ?2, ?3)
-                     ON CONFLICT (dir, path) DO UPDATE
-                     SET hash = outputs.hash || ' ' || excluded.hash
-                     WHERE outputs.size IS NULL OR outputs.mtime_ns IS NULL",
-                )?;
-                for (path, hash) in paths {
-                    stmt.execute([dir, path, hash])?;
-                }
-            }
-            tx.commit()
-        })();
-        result.map_err(|e| index_error(&self.path, e))
+        let mut lines = String::with_capacity(paths.len() * 128);
+        for pair in paths {
+            // JSON escapes every control character: one line per pair.
+            lines.push_str(&serde_json::to_string(pair).unwrap_or_default());
+            lines.push('\n');
+        }
+        self.conn
+            .execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = meta.value || excluded.value",
+                [reservation_key(dir), lines],
+            )
+            .map(drop)
+            .map_err(|e| index_error(&self.path, e))
+    }
+
+    /// The (path, hash) pairs [`Index::reserve_outputs`] recorded since the
+    /// last commit, oldest first.
+    fn reservations(&self, dir: &str) -> rusqlite::Result<Vec<(String, String)>> {
+        let Some(lines) = self.meta(&reservation_key(dir))? else {
+            return Ok(Vec::new());
+        };
+        lines
+            .lines()
+            .map(|line| serde_json::from_str(line).map_err(|_| corrupt(1, "reservation")))
+            .collect()
     }
 
     /// Applies one build's changes in one transaction.
@@ -414,14 +470,21 @@ fn optional_text(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<S
     }
 }
 
+fn reservation_key(dir: &str) -> String {
+    format!("reserved {dir}")
+}
+
 fn staging_key(dir: &str) -> String {
     format!("staging {dir}")
 }
 
 fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
     tx.execute(
-        "DELETE FROM meta WHERE key = ?1",
-        [staging_key(changes.output_dir)],
+        "DELETE FROM meta WHERE key IN (?1, ?2)",
+        [
+            staging_key(changes.output_dir),
+            reservation_key(changes.output_dir),
+        ],
     )?;
     {
         let mut retire = tx.prepare_cached("DELETE FROM posts WHERE id = ?1")?;
@@ -669,6 +732,56 @@ mod tests {
         assert_eq!(index.snapshot("/site/public").unwrap().outputs.len(), 1);
         index.adopt_unfiled_outputs("/elsewhere").unwrap();
         assert!(index.snapshot("/elsewhere").unwrap().outputs.is_empty());
+    }
+
+    #[test]
+    fn reservations_are_pending_rows_until_the_commit_and_keep_odd_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        index
+            .commit(&Changes {
+                output_dir: "o",
+                outputs: vec![(
+                    "kept".into(),
+                    OutputRow {
+                        hash: Some("h0".into()),
+                        fingerprint: Some("f".into()),
+                        stat: Some(Stat {
+                            size: 1,
+                            mtime_ns: 2,
+                        }),
+                    },
+                )],
+                ..Changes::default()
+            })
+            .unwrap();
+        let odd = "tab\there/new\nline \"q\"";
+        index
+            .reserve_outputs("o", &[("kept", "h1"), (odd, "h2")])
+            .unwrap();
+        let snapshot = index.snapshot("o").unwrap();
+        assert_eq!(snapshot.outputs["kept"].hash.as_deref(), Some("h0"));
+        assert_eq!(snapshot.outputs[odd].hash.as_deref(), Some("h2"));
+        assert_eq!(snapshot.outputs[odd].stat, None);
+        let stats = index.output_stats("o").unwrap();
+        assert_eq!(stats.len(), 2);
+        assert!(stats.contains(&(
+            odd.to_owned(),
+            Stat {
+                size: u64::MAX,
+                mtime_ns: Stat::RACY
+            }
+        )));
+        assert!(index.snapshot("p").unwrap().outputs.is_empty());
+
+        index
+            .commit(&Changes {
+                output_dir: "o",
+                ..Changes::default()
+            })
+            .unwrap();
+        assert!(!index.snapshot("o").unwrap().outputs.contains_key(odd));
+        assert_eq!(index.output_stats("o").unwrap().len(), 1);
     }
 
     #[test]

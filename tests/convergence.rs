@@ -102,11 +102,62 @@ fn a_file_put_where_a_killed_build_was_writing_is_not_folios() {
 
 /// What a build does just before moving its staged pages into place.
 fn reserve(site: &TestSite, path: &str, bytes: &str) {
+    let mut index = folio::index::Index::open(&site.path(".folio/index.sqlite")).unwrap();
+    let hash = folio::parse::hash_bytes(bytes.as_bytes());
+    index
+        .reserve_outputs(&site.out().display().to_string(), &[(path, &hash)])
+        .unwrap();
+}
+
+#[test]
+fn a_pending_row_of_an_older_folio_is_pruned_like_a_reservation() {
+    // Before reservations were one row, each was a row of its own, without
+    // a stat; an index killed then still holds them.
+    let site = TestSite::with_posts();
+    site.build();
+    site.write("public/posts/ghost/index.html", "half a build\n");
     site.query(&format!(
-        "INSERT INTO outputs (dir, path, hash) VALUES ('{}', '{path}', '{}') RETURNING path",
+        "INSERT INTO outputs (dir, path, hash) VALUES ('{}', 'posts/ghost/index.html', '{}') RETURNING path",
         site.out().display(),
-        folio::parse::hash_bytes(bytes.as_bytes())
+        folio::parse::hash_bytes(b"half a build\n")
     ));
+    let report = site.build();
+    assert_eq!(report.deleted, ["posts/ghost/index.html"]);
+    assert!(
+        site.query("SELECT path FROM outputs WHERE size IS NULL")
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_page_a_killed_build_replaced_is_restored_and_its_reservation_cleared() {
+    let site = TestSite::with_posts();
+    site.build();
+    let page = site.read("public/posts/hello-world/index.html");
+    // The killed build reserved the page and renamed its new bytes into
+    // place; those sources were then put back.
+    reserve(
+        &site,
+        "posts/hello-world/index.html",
+        "what a killed build wrote",
+    );
+    site.write(
+        "public/posts/hello-world/index.html",
+        "what a killed build wrote",
+    );
+    assert_eq!(
+        site.query("SELECT key FROM meta WHERE key LIKE 'reserved %'")
+            .len(),
+        1
+    );
+    let report = site.build();
+    assert_eq!(report.written, ["posts/hello-world/index.html"]);
+    assert_eq!(site.read("public/posts/hello-world/index.html"), page);
+    assert!(
+        site.query("SELECT key FROM meta WHERE key LIKE 'reserved %'")
+            .is_empty()
+    );
+    assert!(site.build().written.is_empty());
 }
 
 #[test]
