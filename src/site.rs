@@ -542,10 +542,11 @@ impl Site {
                         };
                         page.context.set_content(body);
                     }
-                    let html = theme.render(&env, page.template, &page.context)?;
+                    let size_hint = page.context.size_hint();
+                    let bytes = theme.render(&env, page.template, &page.context, size_hint)?;
                     Ok(Rendering::Done(Rendered {
                         output: page.output,
-                        bytes: html.into_bytes(),
+                        bytes,
                         fingerprint: page.fingerprint,
                     }))
                 });
