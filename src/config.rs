@@ -93,7 +93,7 @@ pub struct Config {
     pub feed_limit: usize,
     /// The feeds' author; the site title when absent.
     pub author: Option<String>,
-    /// [`crate::parse::hash_bytes`] of site.toml's text: any change to it, down to a comment.
+    /// [`crate::parse::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub digest: String,
 }
 
@@ -189,7 +189,7 @@ impl Config {
             paginate: raw.paginate,
             feed_limit: raw.feed_limit,
             author: raw.author,
-            digest: crate::parse::hash_bytes(text.as_bytes()),
+            digest: crate::parse::source_hash(text.as_bytes()),
         })
     }
 
@@ -231,10 +231,13 @@ impl Config {
     /// The settings that change what parsing a source yields (its language,
     /// date, url, row). When these differ from the ones the index was built with, every
     /// source is parsed again. The folio version is part of it because the
-    /// Markdown rendering rules come with the binary.
+    /// Markdown rendering rules come with the binary; so is the algorithm of
+    /// `source_hash`, because a folio that stored BLAKE3 there wrote 64 hex
+    /// digits like SHA-256's, and only a new reading of every source tells
+    /// them apart.
     pub fn content_settings(&self) -> String {
         format!(
-            "folio {}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}",
+            "folio {}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; source_hash sha256",
             env!("CARGO_PKG_VERSION"),
             self.language_codes().join(","),
             self.timezone_name,

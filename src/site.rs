@@ -215,7 +215,7 @@ impl Site {
             .map_err(|kind| Error::Content(vec![Problem::new(file, None, kind)]))?;
         source.path = format!("{CONTENT_DIR}/{rel}");
         let bytes = fs::read(file).map_err(|e| Error::io(file, e))?;
-        let hash = parse::hash_bytes(&bytes);
+        let hash = parse::source_hash(&bytes);
         parse::parse(&source, &bytes, hash, &self.config)
             .map(|parsed| parsed.record.id)
             .map_err(|(line, kind)| Error::Content(vec![Problem::new(file, line, kind)]))
@@ -1057,7 +1057,7 @@ impl Site {
     ) -> Result<Result<Parsed, Problem>, Error> {
         let path = self.root.join(&source.path);
         let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        let hash = parse::hash_bytes(&bytes);
+        let hash = parse::source_hash(&bytes);
         Ok(parse::parse(source, &bytes, hash, &self.config)
             .map(|mut parsed| {
                 parsed.record.source.stat = source.stat.settled(started_ns);
@@ -1076,7 +1076,7 @@ impl Site {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Error::io(&path, e)),
         };
-        if parse::hash_bytes(&bytes) != record.source.hash {
+        if parse::source_hash(&bytes) != record.source.hash {
             return Ok(None);
         }
         self.reparse(record, &bytes)

@@ -15,8 +15,17 @@ use rayon::prelude::*;
 use crate::discover::Stat;
 use crate::error::{Error, Problem, ProblemKind};
 use crate::index::OutputRow;
-use crate::parse::hash_bytes;
 use crate::plan::OutputPath;
+
+/// The hex XXH3-128 of an output file's bytes, kept in its row: what
+/// tells, when its stat changed, whether the file still holds what folio
+/// wrote. Every page of a cold build is hashed, 190 MB for 15,000 posts:
+/// 20 ms with XXH3 against 100 ms with BLAKE3 or 300 ms with SHA-256. It
+/// answers "did this file change", not "is it authentic": 128 bits leave
+/// an accidental collision out of reach, and no one gains by forging one.
+pub fn output_hash(bytes: &[u8]) -> String {
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
+}
 
 /// A rendered page on its way to disk.
 pub struct Rendered {
@@ -69,7 +78,7 @@ pub fn stage(
     stored: Option<&OutputRow>,
     dry_run: bool,
 ) -> Result<Staged, Error> {
-    let hash = hash_bytes(&page.bytes);
+    let hash = output_hash(&page.bytes);
     if let Some(fresh) = &staging.fresh {
         // The output folder was empty: nothing to compare with, nothing to
         // refuse, and the page goes straight to its place in the new folder.
@@ -148,7 +157,7 @@ pub fn planned(page: Rendered) -> Staged {
         output: page.output,
         changed: true,
         adopted: false,
-        hash: hash_bytes(&page.bytes),
+        hash: output_hash(&page.bytes),
         fingerprint: page.fingerprint,
         on_disk: None,
         temp: None,
@@ -193,7 +202,7 @@ pub struct Staging {
 }
 
 impl StagedPage {
-    /// The page's [`hash_bytes`].
+    /// The page's [`output_hash`].
     pub fn hash(&self) -> &str {
         &self.hash
     }
@@ -423,7 +432,7 @@ pub fn prunable(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<
 fn pending_is_ours(row: &OutputRow, path: &Path) -> bool {
     match &row.hash {
         Some(hashes) => fs::read(path).is_ok_and(|bytes| {
-            let hash = hash_bytes(&bytes);
+            let hash = output_hash(&bytes);
             hashes.split(' ').any(|reserved| reserved == hash)
         }),
         None => true,

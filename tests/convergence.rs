@@ -103,7 +103,7 @@ fn a_file_put_where_a_killed_build_was_writing_is_not_folios() {
 /// What a build does just before moving its staged pages into place.
 fn reserve(site: &TestSite, path: &str, bytes: &str) {
     let mut index = folio::index::Index::open(&site.path(".folio/index.sqlite")).unwrap();
-    let hash = folio::parse::hash_bytes(bytes.as_bytes());
+    let hash = folio::write::output_hash(bytes.as_bytes());
     index
         .reserve_outputs(&site.out().display().to_string(), &[(path, &hash)])
         .unwrap();
@@ -119,7 +119,7 @@ fn a_pending_row_of_an_older_folio_is_pruned_like_a_reservation() {
     site.query(&format!(
         "INSERT INTO outputs (dir, path, hash) VALUES ('{}', 'posts/ghost/index.html', '{}') RETURNING path",
         site.out().display(),
-        folio::parse::hash_bytes(b"half a build\n")
+        folio::write::output_hash(b"half a build\n")
     ));
     let report = site.build();
     assert_eq!(report.deleted, ["posts/ghost/index.html"]);
@@ -810,7 +810,7 @@ fn two_killed_builds_in_a_row_still_converge() {
     let out = site.out().display().to_string();
     let mut index = folio::index::Index::open(&site.path(".folio/index.sqlite")).unwrap();
     for bytes in ["<html>A</html>", "<html>B</html>"] {
-        let hash = folio::parse::hash_bytes(bytes.as_bytes());
+        let hash = folio::write::output_hash(bytes.as_bytes());
         index
             .reserve_outputs(&out, &[("posts/fresh/index.html", &hash)])
             .unwrap();
@@ -836,7 +836,7 @@ fn a_backslash_in_a_template_name_is_part_of_the_name() {
 #[test]
 fn hashes_an_older_folio_stored_are_replaced_without_rewriting_a_page() {
     // Hashes are compared, never recomputed from one another: an index whose
-    // hashes came from another algorithm (SHA-256, before BLAKE3) costs one
+    // hashes came from another algorithm (SHA-256 or BLAKE3) costs one
     // re-read of what was touched and no write.
     let site = TestSite::with_posts();
     site.build();
@@ -867,4 +867,35 @@ fn hashes_an_older_folio_stored_are_replaced_without_rewriting_a_page() {
         (again.parsed, again.rendered, again.written.len()),
         (0, 0, 0)
     );
+}
+
+#[test]
+fn an_index_of_a_folio_that_stored_blake3_has_every_source_read_once() {
+    // A folio of early December 2026 stored BLAKE3 in source_hash, 64 hex
+    // digits like SHA-256's: no row tells them apart, and a source whose
+    // stat held would keep its BLAKE3 for good. The settings the rows were
+    // made with now name the algorithm, so such an index has every source
+    // read once, and no page written.
+    let site = TestSite::with_posts();
+    site.build();
+    site.query(
+        "UPDATE meta SET value = replace(value, '; source_hash sha256', '')
+         WHERE key = 'content_settings' RETURNING key",
+    );
+    // The digest of everything that folio read held its settings too.
+    site.query("UPDATE meta SET value = 'older' WHERE key = 'inputs' RETURNING key");
+    let sources = TestSite::tree(&site.path("content"));
+    let before = site.output_identities();
+    let report = site.build();
+    assert_eq!((report.parsed, report.unchanged), (sources.len(), 0));
+    assert!(report.written.is_empty(), "{:?}", report.written);
+    assert_eq!(site.output_identities(), before);
+    for (rel, bytes) in &sources {
+        let stored = site.query(&format!(
+            "SELECT source_hash FROM posts WHERE source_path = 'content/{rel}'"
+        ));
+        assert_eq!(stored, [folio::parse::source_hash(bytes)], "{rel}");
+    }
+    let again = site.build();
+    assert_eq!((again.parsed, again.written.len()), (0, 0));
 }
