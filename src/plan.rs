@@ -40,11 +40,18 @@ pub struct OutputPath(String);
 
 impl OutputPath {
     pub fn new(path: &str) -> Option<OutputPath> {
+        OutputPath::checked(path.to_owned())
+    }
+
+    /// Every page's path is checked on every build: one pass over the bytes
+    /// for the forbidden ones, then the segments, and no copy.
+    fn checked(path: String) -> Option<OutputPath> {
         let confined = !path.is_empty()
+            && !path.bytes().any(|b| b == b'\\' || b == 0)
             && path
                 .split('/')
-                .all(|s| !s.is_empty() && s != "." && s != ".." && !s.contains(['\\', '\0']));
-        confined.then(|| OutputPath(path.to_owned()))
+                .all(|s| !s.is_empty() && s != "." && s != "..");
+        confined.then_some(OutputPath(path))
     }
 
     /// The file a page at `url` (`/fr/posts/x/`, percent-encoded) is
@@ -60,7 +67,7 @@ impl OutputPath {
             } else {
                 rest.to_owned()
             };
-            return OutputPath::new(&path);
+            return OutputPath::checked(path);
         }
         let parts: Vec<&str> = rest.split('/').collect();
         let (last, dirs) = parts.split_last()?;
@@ -76,7 +83,7 @@ impl OutputPath {
         if segments.iter().any(|s| s.contains('/')) {
             return None;
         }
-        OutputPath::new(&segments.join("/"))
+        OutputPath::checked(segments.join("/"))
     }
 
     pub fn as_str(&self) -> &str {
@@ -1378,9 +1385,16 @@ mod tests {
             "/%2E%2E/x/",
             "/a%2Fb/",
             "/%FF/",
+            "/a%5Cb/",
+            "/a%00b/",
+            "/a\0b/",
         ] {
             assert!(OutputPath::for_url(bad).is_none(), "{bad}");
         }
+        for bad in ["", "a/", "/a", "a/./b", "a\\b", "a\0b", ".."] {
+            assert!(OutputPath::new(bad).is_none(), "{bad:?}");
+        }
+        assert_eq!(OutputPath::new("a/b.c").unwrap().as_str(), "a/b.c");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -411,7 +411,7 @@ impl Site {
         }
         let specs = std::mem::take(&mut plan.specs);
         let copies = std::mem::take(&mut plan.copies);
-        let produced: HashSet<&str> = specs
+        let produced: FxHashSet<&str> = specs
             .iter()
             .map(|s| s.output.as_str())
             .chain(copies.iter().map(|c| c.output.as_str()))
