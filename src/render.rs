@@ -159,7 +159,7 @@ impl Theme {
 
     /// Renders `template` with `context` into a buffer of `size_hint`
     /// bytes: a page written into a growing string was copied on each of
-    /// its doublings, some 3% of a cold build's instructions.
+    /// its doublings, some 2% of a cold build's instructions.
     pub fn render(
         &self,
         env: &Environment<'_>,
