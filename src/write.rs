@@ -429,11 +429,17 @@ pub fn prunable(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<
 /// Whether the file at `path` holds bytes the pending `row` was reserved
 /// for: every build that reserved it since the last commit adds the hash of
 /// what it was writing (a row reserved without a hash vouches for any file).
+/// A folio killed before output hashes were XXH3 reserved with SHA-256 (64
+/// hex digits), which is checked as such.
 fn pending_is_ours(row: &OutputRow, path: &Path) -> bool {
     match &row.hash {
         Some(hashes) => fs::read(path).is_ok_and(|bytes| {
-            let hash = output_hash(&bytes);
-            hashes.split(' ').any(|reserved| reserved == hash)
+            let xxh3 = output_hash(&bytes);
+            let sha256 = std::cell::OnceCell::new();
+            hashes.split(' ').any(|reserved| match reserved.len() {
+                64 => reserved == sha256.get_or_init(|| crate::parse::source_hash(&bytes)),
+                _ => reserved == xxh3,
+            })
         }),
         None => true,
     }

@@ -112,21 +112,33 @@ fn reserve(site: &TestSite, path: &str, bytes: &str) {
 #[test]
 fn a_pending_row_of_an_older_folio_is_pruned_like_a_reservation() {
     // Before reservations were one row, each was a row of its own, without
-    // a stat; an index killed then still holds them.
+    // a stat, holding the SHA-256 of the bytes (`sha256sum` of them, here);
+    // an index killed then still holds them.
     let site = TestSite::with_posts();
     site.build();
     site.write("public/posts/ghost/index.html", "half a build\n");
-    site.query(&format!(
-        "INSERT INTO outputs (dir, path, hash) VALUES ('{}', 'posts/ghost/index.html', '{}') RETURNING path",
-        site.out().display(),
-        folio::write::output_hash(b"half a build\n")
-    ));
+    site.write("public/posts/other/index.html", "someone else's\n");
+    for path in ["posts/ghost/index.html", "posts/other/index.html"] {
+        site.query(&format!(
+            "INSERT INTO outputs (dir, path, hash) VALUES ('{}', '{path}',
+             '173390d1092e99ea439f8677836c64e53f084fabd542f9847c9c9f29b95b6a46') RETURNING path",
+            site.out().display(),
+        ));
+    }
     let report = site.build();
     assert_eq!(report.deleted, ["posts/ghost/index.html"]);
+    assert_eq!(
+        site.read("public/posts/other/index.html"),
+        "someone else's\n"
+    );
+    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    assert!(report.warnings[0].contains("posts/other/index.html"));
     assert!(
         site.query("SELECT path FROM outputs WHERE size IS NULL")
             .is_empty()
     );
+    // The file left is the user's now: said once, not at every build.
+    assert!(site.build().warnings.is_empty());
 }
 
 #[test]
@@ -836,17 +848,15 @@ fn a_backslash_in_a_template_name_is_part_of_the_name() {
 #[test]
 fn hashes_an_older_folio_stored_are_replaced_without_rewriting_a_page() {
     // Hashes are compared, never recomputed from one another: an index whose
-    // hashes came from another algorithm (SHA-256 or BLAKE3) costs one
-    // re-read of what was touched and no write.
+    // hashes came from another algorithm (BLAKE3 for a day, before output
+    // hashes were XXH3) and whose fingerprints were made from them costs a
+    // re-read of what was touched and a render of every page, and no write.
     let site = TestSite::with_posts();
     site.build();
-    let conn = rusqlite::Connection::open(site.path(".folio/index.sqlite")).unwrap();
-    conn.execute_batch(
-        "UPDATE posts SET source_hash = 'sha256-' || source_hash;
-         UPDATE outputs SET hash = 'sha256-' || hash;",
-    )
-    .unwrap();
-    drop(conn);
+    site.query("UPDATE posts SET source_hash = substr(source_hash, 2) || '0' RETURNING id");
+    site.query(
+        "UPDATE outputs SET hash = hash || hash, fingerprint = 'older ' || fingerprint RETURNING path",
+    );
     let sources = TestSite::tree(&site.path("content"));
     for rel in sources.keys() {
         site.touch(&format!("content/{rel}"));
@@ -854,14 +864,11 @@ fn hashes_an_older_folio_stored_are_replaced_without_rewriting_a_page() {
     let before = site.output_identities();
     let report = site.build();
     assert_eq!(report.parsed, sources.len());
+    assert_eq!(report.rendered, before.len());
     assert!(report.written.is_empty(), "{:?}", report.written);
     assert_eq!(site.output_identities(), before);
-    assert!(
-        site.query("SELECT source_hash FROM posts WHERE source_hash LIKE 'sha256-%'")
-            .is_empty()
-    );
-    // A page whose fingerprint held is not rendered and keeps its old hash,
-    // compared again only once it renders.
+    assert_upgraded(&site, &sources);
+    // A page whose fingerprint held is not rendered again.
     let again = site.build();
     assert_eq!(
         (again.parsed, again.rendered, again.written.len()),
@@ -875,7 +882,8 @@ fn an_index_of_a_folio_that_stored_blake3_has_every_source_read_once() {
     // digits like SHA-256's: no row tells them apart, and a source whose
     // stat held would keep its BLAKE3 for good. The settings the rows were
     // made with now name the algorithm, so such an index has every source
-    // read once, and no page written.
+    // read once; every page renders (the settings are in every fingerprint)
+    // and none is written.
     let site = TestSite::with_posts();
     site.build();
     site.query(
@@ -884,18 +892,35 @@ fn an_index_of_a_folio_that_stored_blake3_has_every_source_read_once() {
     );
     // The digest of everything that folio read held its settings too.
     site.query("UPDATE meta SET value = 'older' WHERE key = 'inputs' RETURNING key");
+    site.query(
+        "UPDATE outputs SET hash = hash || hash, fingerprint = 'older ' || fingerprint RETURNING path",
+    );
     let sources = TestSite::tree(&site.path("content"));
     let before = site.output_identities();
     let report = site.build();
     assert_eq!((report.parsed, report.unchanged), (sources.len(), 0));
+    assert_eq!(report.rendered, before.len());
     assert!(report.written.is_empty(), "{:?}", report.written);
     assert_eq!(site.output_identities(), before);
-    for (rel, bytes) in &sources {
+    assert_upgraded(&site, &sources);
+    let again = site.build();
+    assert_eq!(
+        (again.parsed, again.rendered, again.written.len()),
+        (0, 0, 0)
+    );
+}
+
+/// Every row holds this folio's hashes: the SHA-256 of each source, the
+/// XXH3-128 (32 hex digits) of each output.
+fn assert_upgraded(site: &TestSite, sources: &std::collections::BTreeMap<String, Vec<u8>>) {
+    for (rel, bytes) in sources {
         let stored = site.query(&format!(
             "SELECT source_hash FROM posts WHERE source_path = 'content/{rel}'"
         ));
         assert_eq!(stored, [folio::parse::source_hash(bytes)], "{rel}");
     }
-    let again = site.build();
-    assert_eq!((again.parsed, again.written.len()), (0, 0));
+    assert_eq!(
+        site.query("SELECT DISTINCT length(hash) FROM outputs"),
+        ["32"]
+    );
 }
