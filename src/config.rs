@@ -230,15 +230,11 @@ impl Config {
 
     /// The settings that change what parsing a source yields (its language,
     /// date, url, row). When these differ from the ones the index was built with, every
-    /// source is parsed again. The folio version is part of it because the
-    /// Markdown rendering rules come with the binary; so is the algorithm of
-    /// `source_hash`, because a folio that stored BLAKE3 there wrote 64 hex
-    /// digits like SHA-256's, and only a new reading of every source tells
-    /// them apart.
+    /// source is parsed again. They start with [`folio_settings`].
     pub fn content_settings(&self) -> String {
         format!(
-            "folio {}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; source_hash sha256",
-            env!("CARGO_PKG_VERSION"),
+            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}",
+            folio_settings(),
             self.language_codes().join(","),
             self.timezone_name,
             self.default_language,
@@ -246,6 +242,15 @@ impl Config {
             self.permalink,
         )
     }
+}
+
+/// What the folio binary itself brings to [`Config::content_settings`]:
+/// its version, because the Markdown rendering rules come with it, and the
+/// algorithm of `source_hash`, because a folio that stored BLAKE3 there
+/// wrote 64 hex digits like SHA-256's, and only a new reading of every
+/// source tells them apart.
+pub fn folio_settings() -> String {
+    format!("folio {}, source_hash sha256", env!("CARGO_PKG_VERSION"))
 }
 
 /// A permalink starts and ends with `/`, holds `{slug}`, and names only the

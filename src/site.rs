@@ -873,6 +873,16 @@ impl Site {
         let old_theme = parse_map(&r.snapshot.theme);
         let old_wording = parse_map(&r.snapshot.wording);
         let globals_changed = r.snapshot.globals.as_deref() != Some(r.plan.globals());
+        // The settings a folio brings of its own are in every page's
+        // fingerprint too: after an upgrade, every page renders with
+        // site.toml untouched.
+        let another_folio = !r
+            .snapshot
+            .content_settings
+            .as_deref()
+            .is_some_and(|stored| {
+                stored.starts_with(&format!("{}; ", crate::config::folio_settings()))
+            });
 
         let mut why = BTreeMap::new();
         for (spec, _) in r
@@ -898,7 +908,11 @@ impl Site {
                         parts.push(format!("template changed: {}", templates.join(", ")));
                     }
                     if globals_changed {
-                        parts.push("site.toml changed".to_owned());
+                        parts.push(if another_folio {
+                            "another folio (another version) made the last build".to_owned()
+                        } else {
+                            "site.toml changed".to_owned()
+                        });
                     }
                     let lang = r.plan.language(spec);
                     if old_wording.get(lang) != r.plan.wording().get(lang) {

@@ -887,7 +887,7 @@ fn an_index_of_a_folio_that_stored_blake3_has_every_source_read_once() {
     let site = TestSite::with_posts();
     site.build();
     site.query(
-        "UPDATE meta SET value = replace(value, '; source_hash sha256', '')
+        "UPDATE meta SET value = replace(value, ', source_hash sha256', '')
          WHERE key = 'content_settings' RETURNING key",
     );
     // The digest of everything that folio read held its settings too.
@@ -908,6 +908,61 @@ fn an_index_of_a_folio_that_stored_blake3_has_every_source_read_once() {
         (again.parsed, again.rendered, again.written.len()),
         (0, 0, 0)
     );
+}
+
+#[test]
+fn a_dry_run_after_an_upgrade_names_the_folio_not_site_toml() {
+    // Every fingerprint holds the settings a folio brings of its own, so the
+    // first build by another folio renders every page; the pages it would
+    // write are named with that, and with their sources.
+    let site = TestSite::with_posts();
+    site.build();
+    site.query(
+        "UPDATE meta SET value = replace(value, ', source_hash sha256', '')
+         WHERE key = 'content_settings' RETURNING key",
+    );
+    site.query("UPDATE meta SET value = 'older' WHERE key = 'inputs' RETURNING key");
+    // and in the digest of what every page shares.
+    site.query("UPDATE meta SET value = 'older' WHERE key = 'globals' RETURNING key");
+    let text = site.read("content/posts/third.fr.md");
+    site.write(
+        "content/posts/third.fr.md",
+        &format!("{text}\nUne phrase de plus.\n"),
+    );
+    let dry = site
+        .build_with(&BuildOptions {
+            dry_run: true,
+            ..BuildOptions::default()
+        })
+        .unwrap();
+    assert_eq!(
+        dry.why.get("fr/posts/third/index.html").map(String::as_str),
+        Some(
+            "another folio (another version) made the last build; source changed: content/posts/third.fr.md"
+        ),
+        "{:?}",
+        dry.why
+    );
+    assert!(
+        dry.why.values().all(|why| !why.contains("site.toml")),
+        "{:?}",
+        dry.why
+    );
+    // Once this folio made a build, a change to site.toml is named again.
+    site.build();
+    site.write(
+        "site.toml",
+        &site
+            .read("site.toml")
+            .replace("title = \"Test\"", "title = \"Other\""),
+    );
+    let dry = site
+        .build_with(&BuildOptions {
+            dry_run: true,
+            ..BuildOptions::default()
+        })
+        .unwrap();
+    assert_eq!(dry.why["index.html"], "site.toml changed");
 }
 
 /// Every row holds this folio's hashes: the SHA-256 of each source, the
