@@ -296,7 +296,14 @@ const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
 /// The one URL rule: a file is named with the Unicode text itself, and every
 /// link to it is the percent-encoded UTF-8 of that text.
 pub fn encode_segment(segment: &str) -> String {
-    percent_encoding::utf8_percent_encode(segment, SEGMENT).to_string()
+    let mut encoded = String::with_capacity(segment.len());
+    push_encoded_segment(&mut encoded, segment);
+    encoded
+}
+
+/// [`encode_segment`] onto the end of `url`, for URLs built a piece at a time.
+pub fn push_encoded_segment(url: &mut String, segment: &str) {
+    url.extend(percent_encoding::utf8_percent_encode(segment, SEGMENT));
 }
 
 /// The Unicode segment behind an encoded one; `None` if it is not UTF-8.

@@ -22,7 +22,7 @@ use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::config::{Config, encode_segment, text_direction};
+use crate::config::{Config, push_encoded_segment, text_direction};
 use crate::discover::{Kind, StaticFile};
 use crate::error::{Error, Problem, ProblemKind};
 use crate::i18n::{I18n, Strings};
@@ -286,13 +286,19 @@ fn tags_url(config: &Config, lang: &str) -> String {
     format!("{}tags/", config.language_root(lang))
 }
 
+/// Built a piece at a time into one string: every tag link of every page
+/// and list entry is one of these.
 fn tag_url(config: &Config, lang: &str, slug: &str, page: usize) -> String {
-    let base = format!("{}{}/", tags_url(config, lang), encode_segment(slug));
-    if page <= 1 {
-        base
-    } else {
-        format!("{base}page/{page}/")
+    let mut url = config.language_root(lang);
+    url.push_str("tags/");
+    push_encoded_segment(&mut url, slug);
+    url.push('/');
+    if page > 1 {
+        url.push_str("page/");
+        url.push_str(&page.to_string());
+        url.push('/');
     }
+    url
 }
 
 pub fn feed_url(config: &Config, lang: &str) -> String {
