@@ -791,12 +791,7 @@ fn a_dry_run_of_a_folder_turning_into_a_file_says_what_the_build_does() {
     site.build();
     site.remove("content/en/notes.md");
     site.write("static/notes", "plain notes\n");
-    let dry = site
-        .build_with(&BuildOptions {
-            dry_run: true,
-            ..BuildOptions::default()
-        })
-        .unwrap();
+    let dry = site.dry_run();
     assert_eq!(dry.deleted, ["notes/index.html"]);
     assert!(
         dry.written.contains(&"notes".to_owned()),
@@ -861,19 +856,7 @@ fn hashes_an_older_folio_stored_are_replaced_without_rewriting_a_page() {
     for rel in sources.keys() {
         site.touch(&format!("content/{rel}"));
     }
-    let before = site.output_identities();
-    let report = site.build();
-    assert_eq!(report.parsed, sources.len());
-    assert_eq!(report.rendered, before.len());
-    assert!(report.written.is_empty(), "{:?}", report.written);
-    assert_eq!(site.output_identities(), before);
-    assert_upgraded(&site, &sources);
-    // A page whose fingerprint held is not rendered again.
-    let again = site.build();
-    assert_eq!(
-        (again.parsed, again.rendered, again.written.len()),
-        (0, 0, 0)
-    );
+    assert_upgrade_writes_nothing(&site, &sources);
 }
 
 #[test]
@@ -886,28 +869,12 @@ fn an_index_of_a_folio_that_stored_blake3_has_every_source_read_once() {
     // and none is written.
     let site = TestSite::with_posts();
     site.build();
-    site.query(
-        "UPDATE meta SET value = replace(value, ', source_hash sha256', '')
-         WHERE key = 'content_settings' RETURNING key",
-    );
-    // The digest of everything that folio read held its settings too.
-    site.query("UPDATE meta SET value = 'older' WHERE key = 'inputs' RETURNING key");
+    as_if_built_by_the_blake3_folio(&site);
     site.query(
         "UPDATE outputs SET hash = hash || hash, fingerprint = 'older ' || fingerprint RETURNING path",
     );
     let sources = TestSite::tree(&site.path("content"));
-    let before = site.output_identities();
-    let report = site.build();
-    assert_eq!((report.parsed, report.unchanged), (sources.len(), 0));
-    assert_eq!(report.rendered, before.len());
-    assert!(report.written.is_empty(), "{:?}", report.written);
-    assert_eq!(site.output_identities(), before);
-    assert_upgraded(&site, &sources);
-    let again = site.build();
-    assert_eq!(
-        (again.parsed, again.rendered, again.written.len()),
-        (0, 0, 0)
-    );
+    assert_upgrade_writes_nothing(&site, &sources);
 }
 
 #[test]
@@ -917,24 +884,13 @@ fn a_dry_run_after_an_upgrade_names_the_folio_not_site_toml() {
     // write are named with that, and with their sources.
     let site = TestSite::with_posts();
     site.build();
-    site.query(
-        "UPDATE meta SET value = replace(value, ', source_hash sha256', '')
-         WHERE key = 'content_settings' RETURNING key",
-    );
-    site.query("UPDATE meta SET value = 'older' WHERE key = 'inputs' RETURNING key");
-    // and in the digest of what every page shares.
-    site.query("UPDATE meta SET value = 'older' WHERE key = 'globals' RETURNING key");
+    as_if_built_by_the_blake3_folio(&site);
     let text = site.read("content/posts/third.fr.md");
     site.write(
         "content/posts/third.fr.md",
         &format!("{text}\nUne phrase de plus.\n"),
     );
-    let dry = site
-        .build_with(&BuildOptions {
-            dry_run: true,
-            ..BuildOptions::default()
-        })
-        .unwrap();
+    let dry = site.dry_run();
     assert_eq!(
         dry.why.get("fr/posts/third/index.html").map(String::as_str),
         Some(
@@ -956,18 +912,35 @@ fn a_dry_run_after_an_upgrade_names_the_folio_not_site_toml() {
             .read("site.toml")
             .replace("title = \"Test\"", "title = \"Other\""),
     );
-    let dry = site
-        .build_with(&BuildOptions {
-            dry_run: true,
-            ..BuildOptions::default()
-        })
-        .unwrap();
+    let dry = site.dry_run();
     assert_eq!(dry.why["index.html"], "site.toml changed");
 }
 
-/// Every row holds this folio's hashes: the SHA-256 of each source, the
-/// XXH3-128 (32 hex digits) of each output.
-fn assert_upgraded(site: &TestSite, sources: &std::collections::BTreeMap<String, Vec<u8>>) {
+/// The meta rows as the folio that stored BLAKE3 left them: its content
+/// settings did not name the source hash, and the digests of what it read
+/// and of what every page shares held those settings.
+fn as_if_built_by_the_blake3_folio(site: &TestSite) {
+    site.query(
+        "UPDATE meta SET value = replace(value, ', source_hash sha256', '')
+         WHERE key = 'content_settings' RETURNING key",
+    );
+    site.query("UPDATE meta SET value = 'older' WHERE key IN ('inputs', 'globals') RETURNING key");
+}
+
+/// The first build after the upgrade reads every source (`sources`, all
+/// touched or untrusted) and renders every page, writes none, and leaves
+/// every row with this folio's hashes: the SHA-256 of each source, the
+/// XXH3-128 (32 hex digits) of each output. The next build does nothing.
+fn assert_upgrade_writes_nothing(
+    site: &TestSite,
+    sources: &std::collections::BTreeMap<String, Vec<u8>>,
+) {
+    let before = site.output_identities();
+    let report = site.build();
+    assert_eq!((report.parsed, report.unchanged), (sources.len(), 0));
+    assert_eq!(report.rendered, before.len());
+    assert!(report.written.is_empty(), "{:?}", report.written);
+    assert_eq!(site.output_identities(), before);
     for (rel, bytes) in sources {
         let stored = site.query(&format!(
             "SELECT source_hash FROM posts WHERE source_path = 'content/{rel}'"
@@ -977,5 +950,10 @@ fn assert_upgraded(site: &TestSite, sources: &std::collections::BTreeMap<String,
     assert_eq!(
         site.query("SELECT DISTINCT length(hash) FROM outputs"),
         ["32"]
+    );
+    let again = site.build();
+    assert_eq!(
+        (again.parsed, again.rendered, again.written.len()),
+        (0, 0, 0)
     );
 }

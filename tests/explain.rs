@@ -6,14 +6,6 @@ mod util;
 use folio::BuildOptions;
 use util::{TestSite, post};
 
-fn dry_run(site: &TestSite) -> folio::BuildReport {
-    site.build_with(&BuildOptions {
-        dry_run: true,
-        ..BuildOptions::default()
-    })
-    .unwrap()
-}
-
 #[test]
 fn a_dry_run_says_what_the_build_would_do_and_why_and_writes_nothing() {
     let site = TestSite::with_posts();
@@ -39,7 +31,7 @@ fn a_dry_run_says_what_the_build_would_do_and_why_and_writes_nothing() {
     let rows = site.rows();
     let outputs = site.query("SELECT * FROM outputs ORDER BY path");
 
-    let dry = dry_run(&site);
+    let dry = site.dry_run();
     assert!(dry.dry_run);
     assert_eq!(site.output_tree(), tree, "a dry run writes no output");
     assert_eq!(site.rows(), rows, "nor a row");
@@ -69,7 +61,7 @@ fn a_dry_run_says_what_the_build_would_do_and_why_and_writes_nothing() {
         "templates/post.html",
         &text.replace("<article", "<article data-x"),
     );
-    let dry = dry_run(&site);
+    let dry = site.dry_run();
     assert_eq!(dry.written.len(), 5);
     assert!(
         dry.why
@@ -85,7 +77,7 @@ fn a_dry_run_says_what_the_build_would_do_and_why_and_writes_nothing() {
             .read("site.toml")
             .replace("title = \"Test\"", "title = \"Other\""),
     );
-    let dry = dry_run(&site);
+    let dry = site.dry_run();
     assert!(
         dry.why["index.html"].contains("site.toml changed"),
         "{:?}",
@@ -95,7 +87,7 @@ fn a_dry_run_says_what_the_build_would_do_and_why_and_writes_nothing() {
     site.build();
     site.remove("public/fr/index.html");
     assert_eq!(
-        dry_run(&site).why["fr/index.html"],
+        site.dry_run().why["fr/index.html"],
         "its file in the output folder is missing or was changed"
     );
 }

@@ -141,6 +141,15 @@ impl TestSite {
         self.site().build(options)
     }
 
+    /// What a build would write and delete, and why; writes nothing.
+    pub fn dry_run(&self) -> BuildReport {
+        self.build_with(&BuildOptions {
+            dry_run: true,
+            ..BuildOptions::default()
+        })
+        .unwrap_or_else(|e| panic!("dry run failed:\n{e}"))
+    }
+
     /// Runs the `folio` binary in the site root.
     pub fn cli(&self, args: &[&str]) -> Output {
         std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
