@@ -345,9 +345,6 @@ struct Model<'r> {
     tag_slugs: Vec<Vec<Arc<str>>>,
     /// Per record, its entry in lists, built on first use.
     items: Vec<OnceLock<minijinja::Value>>,
-    /// Per record, its date and tag links, made on first use for both its
-    /// own page and its entry in lists.
-    shown: Vec<OnceLock<Shown>>,
     /// Per record, what stands in for it in fingerprints.
     digests: Vec<DocumentDigest>,
 }
@@ -442,7 +439,6 @@ impl<'r> Model<'r> {
             tags_by_lang,
             tag_slugs,
             items: (0..records.len()).map(|_| OnceLock::new()).collect(),
-            shown: (0..records.len()).map(|_| OnceLock::new()).collect(),
             digests: records.par_iter().map(document_digest).collect(),
         }
     }
@@ -477,30 +473,21 @@ impl<'r> Model<'r> {
             .collect()
     }
 
-    fn shown(&self, config: &Config, i18n: &I18n, i: usize) -> &Shown {
-        self.shown[i].get_or_init(|| {
-            let record = &self.records[i];
-            Shown {
-                date: DisplayDate::new(config, i18n.strings(&record.lang), record.published_at),
-                tags: self.tag_links(config, i),
-            }
-        })
-    }
-
     fn item(&self, config: &Config, i18n: &I18n, i: usize) -> minijinja::Value {
         self.items[i]
             .get_or_init(|| {
                 let record = &self.records[i];
-                let shown = self.shown(config, i18n, i);
+                let date =
+                    DisplayDate::new(config, i18n.strings(&record.lang), record.published_at);
                 minijinja::Value::from(minijinja::value::Serde(ListItem {
                     title: record.title.clone(),
                     url: record.url.clone(),
-                    date: shown.date.ymd.clone(),
-                    date_display: shown.date.display.clone(),
-                    date_iso: shown.date.iso.clone(),
+                    date: date.ymd,
+                    date_display: date.display,
+                    date_iso: date.iso,
                     summary: record.summary.clone(),
                     description: record.description.clone(),
-                    tags: shown.tags.clone(),
+                    tags: self.tag_links(config, i),
                 }))
             })
             .clone()
@@ -1059,8 +1046,7 @@ impl<'a> Plan<'a> {
                 body_of = Some(i);
                 if record.kind == Kind::Post {
                     let (newer, older) = model.neighbours(i);
-                    // A document's page is in its own language, as its entry in lists.
-                    let shown = model.shown(config, i18n, i);
+                    let date = DisplayDate::new(config, i18n.strings(&lang), record.published_at);
                     let updated = record
                         .updated_at
                         .map(|ms| DisplayDate::new(config, i18n.strings(&lang), ms));
@@ -1068,13 +1054,13 @@ impl<'a> Plan<'a> {
                         id: record.id.to_string(),
                         title: record.title.clone(),
                         slug: record.slug.clone(),
-                        date: shown.date.ymd.clone(),
-                        date_display: shown.date.display.clone(),
-                        date_iso: shown.date.iso.clone(),
+                        date: date.ymd,
+                        date_display: date.display,
+                        date_iso: date.iso,
                         updated: updated.as_ref().map(|d| d.ymd.clone()),
                         updated_display: updated.as_ref().map(|d| d.display.clone()),
                         updated_iso: updated.map(|d| d.iso),
-                        tags: shown.tags.clone(),
+                        tags: model.tag_links(config, i),
                         description: record.description.clone(),
                         summary: record.summary.clone(),
                         url: record.url.clone(),
@@ -1352,12 +1338,6 @@ fn paginator(current: usize, total: usize, url_of: impl Fn(usize) -> String) -> 
 
 /// A date in the site time zone: `YYYY-MM-DD`, the language's own format,
 /// and RFC 3339 with the offset.
-/// What a document shows of itself on its page and in every list.
-struct Shown {
-    date: DisplayDate,
-    tags: Vec<TagLink>,
-}
-
 struct DisplayDate {
     ymd: String,
     display: String,
