@@ -274,31 +274,32 @@ impl<'i> Views<'i> {
 
 /// The URLs of a language's generated pages.
 fn home_url(config: &Config, lang: &str, page: usize) -> String {
-    let root = config.language_root(lang);
-    if page <= 1 {
-        root
-    } else {
-        format!("{root}page/{page}/")
-    }
+    paginated(config.language_root(lang), page)
 }
 
 fn tags_url(config: &Config, lang: &str) -> String {
-    format!("{}tags/", config.language_root(lang))
+    let mut url = config.language_root(lang);
+    url.push_str("tags/");
+    url
 }
 
 /// Built a piece at a time into one string: every tag link of every page
 /// and list entry is one of these.
 fn tag_url(config: &Config, lang: &str, slug: &str, page: usize) -> String {
-    let mut url = config.language_root(lang);
-    url.push_str("tags/");
+    let mut url = tags_url(config, lang);
     push_encoded_segment(&mut url, slug);
     url.push('/');
+    paginated(url, page)
+}
+
+/// Page `page` of a list whose first page is at `first`.
+fn paginated(mut first: String, page: usize) -> String {
     if page > 1 {
-        url.push_str("page/");
-        url.push_str(&page.to_string());
-        url.push('/');
+        first.push_str("page/");
+        first.push_str(&page.to_string());
+        first.push('/');
     }
-    url
+    first
 }
 
 pub fn feed_url(config: &Config, lang: &str) -> String {
