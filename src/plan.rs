@@ -126,6 +126,16 @@ pub struct Spec {
     recipe: Recipe,
 }
 
+impl Spec {
+    /// The document whose body the page shows, by index into the records.
+    pub fn body_of(&self) -> Option<usize> {
+        match self.recipe {
+            Recipe::Document(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
 /// How a page's context is built, once it must be.
 #[derive(Debug, Clone)]
 enum Recipe {

@@ -12,7 +12,7 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -27,7 +27,7 @@ use crate::i18n::I18n;
 use crate::identify::{self, PostId, TimezoneChange};
 use crate::index::{Changes, Index, OutputRow, Snapshot};
 use crate::parse::{self, Parsed, Record};
-use crate::plan::{self, OutputPath, Page, Views, Visibility};
+use crate::plan::{self, OutputPath, Views, Visibility};
 use crate::render::{TEMPLATES_DIR, Theme};
 use crate::write::{self, Pruned, Rendered};
 
@@ -508,104 +508,106 @@ impl Site {
                     .collect();
                 prune_in_the_way(&out_dir, &stale, &outputs, &mut report, &mut pruned_early)?;
             }
-            let mut selected = selected.into_iter();
-            let mut copies = copies.into_iter();
-            loop {
-                let chunk: Vec<plan::Spec> = selected.by_ref().take(RENDER_CHUNK).collect();
-                let chunk_copies: Vec<plan::Copy> = if chunk.is_empty() {
-                    copies.by_ref().take(RENDER_CHUNK).collect()
-                } else {
-                    Vec::new()
+            // Each page is built, rendered and staged by one worker in one
+            // go: only its staged row outlives it, so memory holds no more
+            // than a page per thread, and no chunk boundary leaves a core
+            // waiting for the other's last page.
+            let jobs: Vec<(plan::Spec, Option<String>)> = selected
+                .into_iter()
+                .map(|spec| {
+                    let body = spec.body_of().and_then(|i| bodies.remove(&i));
+                    (spec, body)
+                })
+                .collect();
+            // After the first error, the remaining pages are skipped.
+            let failed = AtomicBool::new(false);
+            let stage = |rendering: Result<Rendering, Error>| {
+                let staged = match rendering? {
+                    // In a dry run, what stands in a blocked page's place is
+                    // still there, and would be pruned.
+                    Rendering::Done(page) if phase == 1 && options.dry_run => {
+                        Rendering::Staged(write::planned(page))
+                    }
+                    Rendering::Done(page) => {
+                        let stored = snapshot.outputs.get(page.output.as_str());
+                        Rendering::Staged(write::stage(&staging, page, stored, options.dry_run)?)
+                    }
+                    other => other,
                 };
-                if chunk.is_empty() && chunk_copies.is_empty() {
-                    break;
+                progress.advance(Stage::Render);
+                Ok(staged)
+            };
+            let outcome = |result: Result<Rendering, Error>| {
+                if result.is_err() {
+                    failed.store(true, Ordering::Relaxed);
                 }
-                let pages: Vec<Page<'_>> = chunk
-                    .into_par_iter()
-                    .map(|spec| plan.page(spec, sitemap.as_deref()))
-                    .collect();
-                let jobs: Vec<(Page<'_>, Option<String>)> = pages
-                    .into_iter()
-                    .map(|page| {
-                        let body = page.body_of.and_then(|i| bodies.remove(&i));
-                        (page, body)
-                    })
-                    .collect();
-                let rendered = jobs.into_par_iter().map(|(mut page, body)| {
-                    if let Some(i) = page.body_of {
-                        let body = match body {
-                            Some(body) => body,
-                            None => match self.reread_body(&current[i])? {
-                                Some(body) => body,
-                                None => return Ok(Rendering::Lied(current[i].source.path.clone())),
-                            },
-                        };
-                        page.context.set_content(body);
+                result
+            };
+            let rendered = jobs.into_par_iter().map(|(spec, body)| {
+                if failed.load(Ordering::Relaxed) {
+                    return Ok(Rendering::Skipped);
+                }
+                let mut page = plan.page(spec, sitemap.as_deref());
+                if let Some(i) = page.body_of {
+                    let body = match body {
+                        Some(body) => body,
+                        None => match self.reread_body(&current[i]) {
+                            Ok(Some(body)) => body,
+                            Ok(None) => return Ok(Rendering::Lied(current[i].source.path.clone())),
+                            Err(e) => return outcome(Err(e)),
+                        },
+                    };
+                    page.context.set_content(body);
+                }
+                let size_hint = page.context.size_hint();
+                let rendering = theme
+                    .render(&env, page.template, &page.context, size_hint)
+                    .map(|bytes| {
+                        Rendering::Done(Rendered {
+                            output: page.output,
+                            bytes,
+                            fingerprint: page.fingerprint,
+                        })
+                    });
+                outcome(stage(rendering))
+            });
+            let copied = copies.into_par_iter().map(|copy| {
+                if failed.load(Ordering::Relaxed) {
+                    return Ok(Rendering::Skipped);
+                }
+                let path = self.root.join(&copy.source);
+                let rendering = fs::read(&path)
+                    .map_err(|e| Error::io(&path, e))
+                    .map(|bytes| {
+                        Rendering::Done(Rendered {
+                            output: copy.output,
+                            bytes,
+                            fingerprint: copy.fingerprint,
+                        })
+                    });
+                outcome(stage(rendering))
+            });
+            let outcomes: Vec<Result<Rendering, Error>> = rendered.chain(copied).collect();
+            // Every staged page joins the staging before an error returns, so
+            // that dropping it removes every temp file.
+            for outcome in outcomes {
+                match outcome {
+                    Ok(Rendering::Staged(write::Staged::Page(page))) => staging.push(page),
+                    Ok(Rendering::Staged(write::Staged::Foreign(problem))) => foreign.push(problem),
+                    Ok(Rendering::Lied(path)) => {
+                        lied.insert(path);
                     }
-                    let size_hint = page.context.size_hint();
-                    let bytes = theme.render(&env, page.template, &page.context, size_hint)?;
-                    Ok(Rendering::Done(Rendered {
-                        output: page.output,
-                        bytes,
-                        fingerprint: page.fingerprint,
-                    }))
-                });
-                let copied = chunk_copies.into_par_iter().map(|copy| {
-                    let path = self.root.join(&copy.source);
-                    let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
-                    Ok(Rendering::Done(Rendered {
-                        output: copy.output,
-                        bytes,
-                        fingerprint: copy.fingerprint,
-                    }))
-                });
-                let outcomes: Vec<Result<Rendering, Error>> = rendered
-                    .chain(copied)
-                    .map(|rendering| {
-                        let staged = match rendering? {
-                            // In a dry run, what stands in a blocked page's
-                            // place is still there, and would be pruned.
-                            Rendering::Done(page) if phase == 1 && options.dry_run => {
-                                Rendering::Staged(write::planned(page))
-                            }
-                            Rendering::Done(page) => {
-                                let stored = snapshot.outputs.get(page.output.as_str());
-                                Rendering::Staged(write::stage(
-                                    &staging,
-                                    page,
-                                    stored,
-                                    options.dry_run,
-                                )?)
-                            }
-                            lied => lied,
-                        };
-                        progress.advance(Stage::Render);
-                        Ok(staged)
-                    })
-                    .collect();
-                // Every staged page joins the staging before an error returns, so
-                // that dropping it removes every temp file.
-                for outcome in outcomes {
-                    match outcome {
-                        Ok(Rendering::Staged(write::Staged::Page(page))) => staging.push(page),
-                        Ok(Rendering::Staged(write::Staged::Foreign(problem))) => {
-                            foreign.push(problem)
-                        }
-                        Ok(Rendering::Lied(path)) => {
-                            lied.insert(path);
-                        }
-                        Ok(Rendering::Done(_)) => {}
-                        Err(e) => {
-                            first_error.get_or_insert(e);
-                        }
+                    Ok(Rendering::Done(_) | Rendering::Skipped) => {}
+                    Err(e) => {
+                        first_error.get_or_insert(e);
                     }
                 }
-                if let Some(e) = first_error {
-                    return Err(e);
-                }
-                if !lied.is_empty() {
-                    break 'phases;
-                }
+            }
+            if let Some(e) = first_error {
+                return Err(e);
+            }
+            if !lied.is_empty() {
+                break 'phases;
             }
         }
         if !lied.is_empty() {
@@ -1331,16 +1333,14 @@ struct Analysis {
     settings: String,
 }
 
-/// Pages rendered and staged per chunk: enough to keep both cores busy,
-/// few enough that a chunk's pages are a few megabytes.
-const RENDER_CHUNK: usize = 256;
-
 /// One page on its way through render and staging.
 enum Rendering {
     Done(Rendered),
     Staged(write::Staged),
     /// The page's source no longer holds the bytes its row was made from.
     Lied(String),
+    /// Not rendered: another page failed first.
+    Skipped,
 }
 
 /// How one build attempt ended.
