@@ -12,7 +12,7 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -454,9 +454,8 @@ impl Site {
         let meta_theme = serde_json::to_string(theme.own_hashes()).unwrap_or_default();
         let meta_globals = plan.globals().to_owned();
         let meta_wording = serde_json::to_string(plan.wording()).unwrap_or_default();
-        // render, and stage what changed, a chunk at a time: memory stays
-        // bounded by a chunk, and no output changes until every page has
-        // rendered and every check has passed.
+        // render, and stage what changed: no output changes until every page
+        // has rendered and every check has passed.
         clock.lap(&mut report, "plan");
         let sitemap = plan.sitemap_if_selected(&specs, &needs_render);
         let selected: Vec<plan::Spec> = specs
@@ -512,8 +511,11 @@ impl Site {
                     (spec, body)
                 })
                 .collect();
-            // After the first error, the remaining pages are skipped.
-            let failed = AtomicBool::new(false);
+            // After an error, the pages after it are skipped; those before it
+            // still render, so the error reported (the first in page order)
+            // is the same from run to run.
+            let first_failed = AtomicUsize::new(usize::MAX);
+            let skipped = |at: usize| at > first_failed.load(Ordering::Relaxed);
             let stage = |rendering: Result<Rendering, Error>| {
                 let staged = match rendering? {
                     // In a dry run, what stands in a blocked page's place is
@@ -527,67 +529,75 @@ impl Site {
                     }
                     other => other,
                 };
-                progress.advance(Stage::Render);
                 Ok(staged)
             };
-            let outcome = |result: Result<Rendering, Error>| {
+            let outcome = |at: usize, result: Result<Rendering, Error>| {
                 if result.is_err() {
-                    failed.store(true, Ordering::Relaxed);
+                    first_failed.fetch_min(at, Ordering::Relaxed);
                 }
+                progress.advance(Stage::Render);
                 result
             };
+            let pages = jobs.len();
             // rayon splits a stolen job further but never the run of pages a
             // worker is already through: without a bound, the last run left
             // one core rendering alone for ~175 ms of a cold build.
-            let rendered = jobs
+            let rendered =
+                jobs.into_par_iter()
+                    .with_max_len(RUN_LEN)
+                    .enumerate()
+                    .map(|(at, (spec, body))| {
+                        if skipped(at) {
+                            return outcome(at, Ok(Rendering::Skipped));
+                        }
+                        let mut page = plan.page(spec, sitemap.as_deref());
+                        if let Some(i) = page.body_of {
+                            let body = match body {
+                                Some(body) => body,
+                                None => match self.reread_body(&current[i]) {
+                                    Ok(Some(body)) => body,
+                                    Ok(None) => {
+                                        let path = current[i].source.path.clone();
+                                        return outcome(at, Ok(Rendering::Lied(path)));
+                                    }
+                                    Err(e) => return outcome(at, Err(e)),
+                                },
+                            };
+                            page.context.set_content(body);
+                        }
+                        let size_hint = page.context.size_hint();
+                        let rendering = theme
+                            .render(&env, page.template, &page.context, size_hint)
+                            .map(|bytes| {
+                                Rendering::Done(Rendered {
+                                    output: page.output,
+                                    bytes,
+                                    fingerprint: page.fingerprint,
+                                })
+                            });
+                        outcome(at, stage(rendering))
+                    });
+            let copied = copies
                 .into_par_iter()
                 .with_max_len(RUN_LEN)
-                .map(|(spec, body)| {
-                    if failed.load(Ordering::Relaxed) {
-                        return Ok(Rendering::Skipped);
+                .enumerate()
+                .map(|(at, copy)| {
+                    let at = pages + at;
+                    if skipped(at) {
+                        return outcome(at, Ok(Rendering::Skipped));
                     }
-                    let mut page = plan.page(spec, sitemap.as_deref());
-                    if let Some(i) = page.body_of {
-                        let body = match body {
-                            Some(body) => body,
-                            None => match self.reread_body(&current[i]) {
-                                Ok(Some(body)) => body,
-                                Ok(None) => {
-                                    return Ok(Rendering::Lied(current[i].source.path.clone()));
-                                }
-                                Err(e) => return outcome(Err(e)),
-                            },
-                        };
-                        page.context.set_content(body);
-                    }
-                    let size_hint = page.context.size_hint();
-                    let rendering = theme
-                        .render(&env, page.template, &page.context, size_hint)
+                    let path = self.root.join(&copy.source);
+                    let rendering = fs::read(&path)
+                        .map_err(|e| Error::io(&path, e))
                         .map(|bytes| {
                             Rendering::Done(Rendered {
-                                output: page.output,
+                                output: copy.output,
                                 bytes,
-                                fingerprint: page.fingerprint,
+                                fingerprint: copy.fingerprint,
                             })
                         });
-                    outcome(stage(rendering))
+                    outcome(at, stage(rendering))
                 });
-            let copied = copies.into_par_iter().with_max_len(RUN_LEN).map(|copy| {
-                if failed.load(Ordering::Relaxed) {
-                    return Ok(Rendering::Skipped);
-                }
-                let path = self.root.join(&copy.source);
-                let rendering = fs::read(&path)
-                    .map_err(|e| Error::io(&path, e))
-                    .map(|bytes| {
-                        Rendering::Done(Rendered {
-                            output: copy.output,
-                            bytes,
-                            fingerprint: copy.fingerprint,
-                        })
-                    });
-                outcome(stage(rendering))
-            });
             let outcomes: Vec<Result<Rendering, Error>> = rendered.chain(copied).collect();
             // Every staged page joins the staging before an error returns, so
             // that dropping it removes every temp file.
