@@ -656,7 +656,25 @@ pub fn plan<'a>(
         })
         .collect();
 
-    let mut recipes: Vec<(String, &'static str, Recipe)> = Vec::new();
+    // Every visible document and, per language, its homes, tag index, tag
+    // pages and feed: sized once rather than grown by doubling.
+    let pages = |posts: usize| posts.div_ceil(config.paginate.max(1)).max(1);
+    let lists: usize = config
+        .ordered_languages()
+        .map(|(code, _)| {
+            let homes = pages(model.posts_by_lang.get(code.as_str()).map_or(0, Vec::len));
+            let tags: usize = model
+                .tags_by_lang
+                .get(code.as_str())
+                .into_iter()
+                .flatten()
+                .map(|(_, (_, tagged))| pages(tagged.len()))
+                .sum();
+            homes + tags + 2
+        })
+        .sum();
+    let mut recipes: Vec<(String, &'static str, Recipe)> =
+        Vec::with_capacity(model.visible.len() + lists + SITE_FILES.len() + 1);
     for (code, _) in config.ordered_languages() {
         language_recipes(config, &model, code, &mut recipes);
     }
