@@ -253,6 +253,14 @@ pub fn folio_settings() -> String {
     format!("folio {}, source_hash sha256", env!("CARGO_PKG_VERSION"))
 }
 
+/// Whether content settings an index stored were made by this folio: they
+/// start with its [`folio_settings`], as [`Config::content_settings`] writes them.
+pub fn made_by_this_folio(content_settings: &str) -> bool {
+    content_settings
+        .strip_prefix(&folio_settings())
+        .is_some_and(|rest| rest.starts_with("; "))
+}
+
 /// A permalink starts and ends with `/`, holds `{slug}`, and names only the
 /// fields it can be given.
 fn check_permalink(pattern: &str) -> Result<(), String> {

@@ -109,8 +109,6 @@ pub struct Page<'a> {
     pub output: OutputPath,
     pub template: &'static str,
     pub context: Context<'a>,
-    /// The document whose body the page shows, by index into the records.
-    pub body_of: Option<usize>,
     pub fingerprint: String,
 }
 
@@ -656,28 +654,13 @@ pub fn plan<'a>(
         })
         .collect();
 
-    // Every visible document and, per language, its homes, tag index, tag
-    // pages and feed: sized once rather than grown by doubling.
-    let pages = |posts: usize| posts.div_ceil(config.paginate.max(1)).max(1);
-    let lists: usize = config
-        .ordered_languages()
-        .map(|(code, _)| {
-            let homes = pages(model.posts_by_lang.get(code.as_str()).map_or(0, Vec::len));
-            let tags: usize = model
-                .tags_by_lang
-                .get(code.as_str())
-                .into_iter()
-                .flatten()
-                .map(|(_, (_, tagged))| pages(tagged.len()))
-                .sum();
-            homes + tags + 2
-        })
-        .sum();
-    let mut recipes: Vec<(String, &'static str, Recipe)> =
-        Vec::with_capacity(model.visible.len() + lists + SITE_FILES.len() + 1);
+    let mut recipes: Vec<(String, &'static str, Recipe)> = Vec::new();
     for (code, _) in config.ordered_languages() {
         language_recipes(config, &model, code, &mut recipes);
     }
+    // The documents are most of the pages: room for them and the site's
+    // own files in one step, rather than by doubling a vector of 15,000.
+    recipes.reserve_exact(model.visible.len() + SITE_FILES.len() + 1);
     for &i in &model.visible {
         let record = &records[i];
         let template = match record.kind {
@@ -1067,12 +1050,10 @@ impl<'a> Plan<'a> {
             Vec::new()
         };
         let mut context = self.context(&lang, spec.url.clone(), alternates);
-        let mut body_of = None;
         match &spec.recipe {
             Recipe::Document(i) => {
                 let i = *i;
                 let record = &model.records[i];
-                body_of = Some(i);
                 if record.kind == Kind::Post {
                     let (newer, older) = model.neighbours(i);
                     let date = DisplayDate::new(config, i18n.strings(&lang), record.published_at);
@@ -1196,7 +1177,6 @@ impl<'a> Plan<'a> {
             output: spec.output,
             template: spec.template,
             context,
-            body_of,
             fingerprint: spec.fingerprint,
         }
     }

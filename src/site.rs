@@ -556,8 +556,9 @@ impl Site {
                         if skipped(at) {
                             return outcome(at, Ok(Rendering::Skipped));
                         }
+                        let body_of = spec.body_of();
                         let mut page = plan.page(spec, sitemap.as_deref());
-                        if let Some(i) = page.body_of {
+                        if let Some(i) = body_of {
                             let body = match body {
                                 Some(body) => body,
                                 None => match self.reread_body(&current[i]) {
@@ -901,9 +902,7 @@ impl Site {
             .snapshot
             .content_settings
             .as_deref()
-            .is_some_and(|stored| {
-                stored.starts_with(&format!("{}; ", crate::config::folio_settings()))
-            });
+            .is_some_and(crate::config::made_by_this_folio);
 
         let mut why = BTreeMap::new();
         for (spec, _) in r
