@@ -5,7 +5,8 @@
 
 Builds SITE cold with each binary in turn, RUNS rounds, into a scratch output
 folder, and prints the median wall time of every stage (`folio build --json`
-reports them), of the whole process, and of its CPU time (user + system).
+reports them), of the whole process, of its CPU time (user, system and their sum) and of its peak resident
+memory.
 Interleaving puts each binary through the same minutes of a noisy machine; on a
 shared 2-core machine, differences under ~5% need RUNS >= 9 to mean anything.
 
@@ -15,7 +16,6 @@ index is removed before every build. Python 3 standard library only.
 
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -27,21 +27,27 @@ import time
 def cold_build(binary, site, out):
     shutil.rmtree(os.path.join(site, ".folio"), ignore_errors=True)
     shutil.rmtree(out, ignore_errors=True)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(
-        [binary, "build", "--root", site, "--out", out, "--json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    row = {stage: ms for stage, ms in json.loads(done.stdout)["stages"]}
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        child = subprocess.Popen(
+            [binary, "build", "--root", site, "--out", out, "--json"] + os.environ.get("FOLIO_ARGS", "").split(),
+            stdout=subprocess.PIPE,
+            stderr=errors,
+        )
+        report = child.stdout.read()
+        # wait4 gives this child's own usage, peak memory included.
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            errors.seek(0)
+            sys.exit(f"{binary} failed:\n{errors.read().decode(errors='replace')}")
+    row = {stage: ms for stage, ms in json.loads(report)["stages"]}
     row["wall"] = wall * 1000
-    row["cpu"] = (
-        after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    ) * 1000
+    row["user"] = usage.ru_utime * 1000
+    row["system"] = usage.ru_stime * 1000
+    row["cpu"] = row["user"] + row["system"]
+    row["peak MB"] = usage.ru_maxrss / 1024
     return row
 
 

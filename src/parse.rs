@@ -1,4 +1,5 @@
-//! A source's bytes → a [`Parsed`] document: its index row and its body HTML.
+//! A source's bytes → a [`Parsed`] document: its index row and where its
+//! body starts; and, when its page renders, that body as HTML.
 //!
 //! Owns front matter (YAML `---` and TOML `+++` through gray_matter, Hugo-style
 //! JSON objects), the fields and their types, dates and the site time zone,
@@ -6,6 +7,7 @@
 //! task lists and heading anchors). Pure: no I/O, so it runs on any thread and
 //! is tested without a disk.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use gray_matter::engine::{TOML, YAML};
@@ -52,11 +54,14 @@ pub struct Record {
     pub translation_key: String,
 }
 
-/// A freshly read source.
+/// A freshly read source. Its body is not rendered here: held from parse to
+/// render, the bodies of a cold build were half its memory, so a post's page
+/// reads its source again and renders the body then ([`body_html`]).
 #[derive(Debug, Clone)]
 pub struct Parsed {
     pub record: Record,
-    pub body_html: String,
+    /// Where the Markdown body starts in the source's text.
+    pub body_start: usize,
     /// The date was written without an offset and read in the site time zone.
     pub date_is_local: bool,
     /// Where `date` is written, for errors about it.
@@ -105,27 +110,7 @@ pub fn parse(
     hash: String,
     config: &Config,
 ) -> Result<Parsed, ParseError> {
-    // Sources are mostly ASCII with accented runs, where the standard
-    // library's check leaves its fast path; a SIMD check is several times
-    // faster and reports the same position.
-    let text = simdutf8::compat::from_utf8(bytes).map_err(|e| {
-        let line = bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        syntax(
-            Some(line),
-            "the file is not valid UTF-8",
-            "save the file as UTF-8",
-        )
-    })?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let text = if text.contains('\r') {
-        std::borrow::Cow::Owned(text.replace("\r\n", "\n"))
-    } else {
-        std::borrow::Cow::Borrowed(text)
-    };
+    let text = source_text(bytes)?;
     let front = split_front_matter(&text)?;
     let fields = Fields {
         map: &front.map,
@@ -210,7 +195,9 @@ pub fn parse(
         .string("translation_key")?
         .unwrap_or_else(|| source.key.clone());
 
-    let (body_html, summary) = render_markdown(front.body);
+    let summary = summary_html(front.body);
+    // The body is always the end of the text.
+    let body_start = text.len() - front.body.len();
     let url = document_url(config, source.kind, &source.lang, &source.key, &slug, id_ms);
     Ok(Parsed {
         record: Record {
@@ -233,10 +220,54 @@ pub fn parse(
             draft,
             translation_key,
         },
-        body_html,
+        body_start,
         date_is_local,
         date_line,
     })
+}
+
+/// A source's bytes as the text its front matter and body are read from:
+/// UTF-8, without a byte-order mark, with `\n` line ends.
+fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
+    // Sources are mostly ASCII with accented runs, where the standard
+    // library's check leaves its fast path; a SIMD check is several times
+    // faster and reports the same position.
+    let text = simdutf8::compat::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        syntax(
+            Some(line),
+            "the file is not valid UTF-8",
+            "save the file as UTF-8",
+        )
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    Ok(if text.contains('\r') {
+        Cow::Owned(text.replace("\r\n", "\n"))
+    } else {
+        Cow::Borrowed(text)
+    })
+}
+
+/// The body of a source as HTML. `body_start` is [`Parsed::body_start`]
+/// when these bytes were parsed in this build; without it the front matter
+/// is read again to find where the body starts.
+pub fn body_html(bytes: &[u8], body_start: Option<usize>) -> Result<String, ParseError> {
+    let text = source_text(bytes)?;
+    let body = match body_start {
+        Some(start) => text.get(start..).ok_or_else(|| {
+            syntax(
+                None,
+                "the file is shorter than when it was read",
+                "build again once it is saved",
+            )
+        })?,
+        None => split_front_matter(&text)?.body,
+    };
+    Ok(render_body(body))
 }
 
 /// The URL of a document, percent-encoded: posts by the site's permalink
@@ -611,48 +642,49 @@ pub fn normalize_slug(raw: &str) -> Result<String, String> {
     Ok(slug)
 }
 
-/// Renders Markdown to (body HTML, summary HTML).
-pub fn render_markdown(markdown: &str) -> (String, String) {
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_HEADING_ATTRIBUTES;
-    let marker = markdown.find(MORE_MARKER);
-    // Without a marker, the summary is the first paragraph, caught on its
-    // way through: the body is parsed once and never held as events.
-    let mut first_paragraph: Option<Vec<Event<'_>>> = None;
-    let mut in_first = false;
-    let events = HeadingAnchors::new(Parser::new_ext(markdown, options)).inspect(|event| {
-        if marker.is_some() {
-            return;
-        }
-        match (&mut first_paragraph, event) {
-            (None, Event::Start(Tag::Paragraph)) => {
-                first_paragraph = Some(vec![event.clone()]);
-                in_first = true;
-            }
-            (Some(events), _) if in_first => {
-                events.push(event.clone());
-                in_first = !matches!(event, Event::End(TagEnd::Paragraph));
-            }
-            _ => {}
-        }
-    });
-    let mut body = String::with_capacity(markdown.len() * 3 / 2);
-    html::push_html(&mut body, events);
-    // Every body of a cold build is held until its page renders.
-    body.shrink_to_fit();
+const MARKDOWN: Options = Options::ENABLE_TABLES
+    .union(Options::ENABLE_FOOTNOTES)
+    .union(Options::ENABLE_STRIKETHROUGH)
+    .union(Options::ENABLE_TASKLISTS)
+    .union(Options::ENABLE_HEADING_ATTRIBUTES);
 
+/// Renders a Markdown body to HTML.
+pub fn render_body(markdown: &str) -> String {
+    let mut body = String::with_capacity(markdown.len() * 3 / 2);
+    html::push_html(
+        &mut body,
+        HeadingAnchors::new(Parser::new_ext(markdown, MARKDOWN)),
+    );
+    body
+}
+
+/// The summary of a Markdown body, as HTML: the part before
+/// `<!-- more -->`, or else the first paragraph.
+pub fn summary_html(markdown: &str) -> String {
     let mut summary = String::new();
-    match marker {
+    match markdown.find(MORE_MARKER) {
         Some(at) => html::push_html(
             &mut summary,
-            HeadingAnchors::new(Parser::new_ext(&markdown[..at], options)),
+            HeadingAnchors::new(Parser::new_ext(&markdown[..at], MARKDOWN)),
         ),
-        None => html::push_html(&mut summary, first_paragraph.into_iter().flatten()),
+        None => {
+            // Inline parsing is lazy: what follows the first paragraph is
+            // never parsed past its blocks. Only headings differ with
+            // anchors, and a paragraph holds none.
+            let mut events = Parser::new_ext(markdown, MARKDOWN)
+                .skip_while(|event| !matches!(event, Event::Start(Tag::Paragraph)));
+            let mut first_paragraph = Vec::new();
+            for event in events.by_ref() {
+                let end = matches!(event, Event::End(TagEnd::Paragraph));
+                first_paragraph.push(event);
+                if end {
+                    break;
+                }
+            }
+            html::push_html(&mut summary, first_paragraph.into_iter());
+        }
     }
-    (body, summary.trim_end().to_owned())
+    summary.trim_end().to_owned()
 }
 
 /// Gives every heading an id (its text, slugified; `-1`, `-2`… when repeated)
@@ -833,7 +865,9 @@ mod tests {
         let text = "\u{feff}---\r\ntitle: Hi\r\ndate: 2024-05-01\r\n---\r\nLine one\r\n";
         let parsed = run("en/posts/x.md", text).unwrap();
         assert_eq!(parsed.record.title, "Hi");
-        assert!(!parsed.body_html.contains('\r'));
+        let body = body_html(text.as_bytes(), Some(parsed.body_start)).unwrap();
+        assert_eq!(body, "<p>Line one</p>\n");
+        assert_eq!(body_html(text.as_bytes(), None).unwrap(), body);
     }
 
     #[test]
@@ -1053,15 +1087,18 @@ mod tests {
 
     #[test]
     fn summary_comes_from_the_more_marker_or_the_first_paragraph() {
-        let (_, summary) = render_markdown("One.\n\nTwo.\n\n<!-- more -->\n\nThree.\n");
+        let summary = summary_html("One.\n\nTwo.\n\n<!-- more -->\n\nThree.\n");
         assert_eq!(summary, "<p>One.</p>\n<p>Two.</p>");
-        let (_, summary) = render_markdown("# Title\n\nFirst *para*.\n\nSecond.\n");
+        let summary = summary_html("# Title\n\nFirst *para*.\n\nSecond.\n");
         assert_eq!(summary, "<p>First <em>para</em>.</p>");
+        // A reference defined at the end still resolves in the first paragraph.
+        let summary = summary_html("- item\n\nSee [it][r].\n\nMore.\n\n[r]: https://x.test/\n");
+        assert_eq!(summary, "<p>See <a href=\"https://x.test/\">it</a>.</p>");
     }
 
     #[test]
     fn markdown_extensions_and_heading_anchors() {
-        let (body, _) = render_markdown(
+        let body = render_body(
             "## Intro\n\n## Intro\n\n## 日本語 見出し\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~ [^1]\n\n- [x] done\n\n[^1]: note\n",
         );
         assert!(

@@ -19,9 +19,10 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+use xxhash_rust::xxh3::xxh3_128;
 
 use crate::config::Config;
-use crate::discover::{self, CONTENT_DIR, Kind, Source, Stat};
+use crate::discover::{self, CONTENT_DIR, FilesAt, Kind, Source, Stat};
 use crate::error::{Error, Problem, ProblemKind};
 use crate::i18n::I18n;
 use crate::identify::{self, PostId, TimezoneChange};
@@ -345,17 +346,19 @@ impl Site {
             return Ok(Attempt::Built(report));
         }
         let snapshot = index.snapshot(&out_key)?;
+        let files = FilesAt::new(&self.root);
 
         let Analysis {
             snapshot,
             fresh,
-            mut bodies,
+            bodies,
             current,
             verdict,
             settings,
         } = self.analyse(
             options,
             force_read,
+            &files,
             snapshot,
             (sources, problems),
             lock.started_ns,
@@ -510,13 +513,6 @@ impl Site {
             // go: only its staged row outlives it, so memory holds no more
             // than a page per thread, and no chunk boundary leaves a core
             // waiting for the other's last page.
-            let jobs: Vec<(plan::Spec, Option<String>)> = selected
-                .into_iter()
-                .map(|spec| {
-                    let body = spec.body_of().and_then(|i| bodies.remove(&i));
-                    (spec, body)
-                })
-                .collect();
             // After an error, the pages after it are skipped; those before it
             // still render, so the error reported (the first in page order)
             // is the same from run to run.
@@ -544,46 +540,43 @@ impl Site {
                 progress.advance(Stage::Render);
                 result
             };
-            let pages = jobs.len();
+            let pages = selected.len();
             // rayon splits a stolen job further but never the run of pages a
             // worker is already through: without a bound, the last run left
             // one core rendering alone for ~175 ms of a cold build.
-            let rendered =
-                jobs.into_par_iter()
-                    .with_max_len(RUN_LEN)
-                    .enumerate()
-                    .map(|(at, (spec, body))| {
-                        if skipped(at) {
-                            return outcome(at, Ok(Rendering::Skipped));
-                        }
-                        let body_of = spec.body_of();
-                        let mut page = plan.page(spec, sitemap.as_deref());
-                        if let Some(i) = body_of {
-                            let body = match body {
-                                Some(body) => body,
-                                None => match self.reread_body(&current[i]) {
-                                    Ok(Some(body)) => body,
-                                    Ok(None) => {
-                                        let path = current[i].source.path.clone();
-                                        return outcome(at, Ok(Rendering::Lied(path)));
-                                    }
-                                    Err(e) => return outcome(at, Err(e)),
-                                },
-                            };
-                            page.context.set_content(body);
-                        }
-                        let size_hint = page.context.size_hint();
-                        let rendering = theme
-                            .render(&env, page.template, &page.context, size_hint)
-                            .map(|bytes| {
-                                Rendering::Done(Rendered {
-                                    output: page.output,
-                                    bytes,
-                                    fingerprint: page.fingerprint,
-                                })
-                            });
-                        outcome(at, stage(rendering))
-                    });
+            let rendered = selected
+                .into_par_iter()
+                .with_max_len(RUN_LEN)
+                .enumerate()
+                .map(|(at, spec)| {
+                    if skipped(at) {
+                        return outcome(at, Ok(Rendering::Skipped));
+                    }
+                    let body_of = spec.body_of();
+                    let mut page = plan.page(spec, sitemap.as_deref());
+                    if let Some(i) = body_of {
+                        let body = match self.read_body(&files, &current[i], bodies.get(&i)) {
+                            Ok(Some(body)) => body,
+                            Ok(None) => {
+                                let path = current[i].source.path.clone();
+                                return outcome(at, Ok(Rendering::Lied(path)));
+                            }
+                            Err(e) => return outcome(at, Err(e)),
+                        };
+                        page.context.set_content(body);
+                    }
+                    let size_hint = page.context.size_hint();
+                    let rendering = theme
+                        .render(&env, page.template, &page.context, size_hint)
+                        .map(|bytes| {
+                            Rendering::Done(Rendered {
+                                output: page.output,
+                                bytes,
+                                fingerprint: page.fingerprint,
+                            })
+                        });
+                    outcome(at, stage(rendering))
+                });
             let copied = copies
                 .into_par_iter()
                 .with_max_len(RUN_LEN)
@@ -976,6 +969,7 @@ impl Site {
         &self,
         options: &BuildOptions,
         force_read: &HashSet<String>,
+        files: &FilesAt,
         mut snapshot: Snapshot,
         (sources, mut problems): (Vec<Source>, Vec<Problem>),
         started_ns: i64,
@@ -1032,19 +1026,23 @@ impl Site {
         // parse
         clock.lap(report, "discover");
         progress.start(Stage::Parse, to_read.len());
-        let results: Vec<Result<Parsed, Problem>> = to_read
+        let results: Vec<Result<(Parsed, u128), Problem>> = to_read
             .par_iter()
             .with_max_len(RUN_LEN)
             .map(|source| {
-                let result = self.read_and_parse(source, started_ns);
+                let result = self.read_and_parse(files, source, started_ns);
                 progress.advance(Stage::Parse);
                 result
             })
             .collect::<Result<_, Error>>()?;
         let mut fresh = Vec::with_capacity(results.len());
+        let mut checks = Vec::with_capacity(results.len());
         for result in results {
             match result {
-                Ok(parsed) => fresh.push(parsed),
+                Ok((parsed, check)) => {
+                    fresh.push(parsed);
+                    checks.push(check);
+                }
                 Err(problem) => problems.push(problem),
             }
         }
@@ -1074,12 +1072,16 @@ impl Site {
         // Both halves are sorted by path: the stored rows as the snapshot
         // sorted them, the fresh ones here; merging keeps `current` sorted.
         // The fresh records move into `current` (a copy of 15,000 of them
-        // was 20 ms of a cold build with one core idle), their bodies into
-        // `bodies`, by their place there.
-        fresh.sort_by(|a, b| a.record.source.path.cmp(&b.record.source.path));
+        // was 20 ms of a cold build with one core idle); where each one's
+        // body is goes into `bodies`, by its place there.
+        let mut fresh: Vec<(Parsed, u128)> = fresh.into_iter().zip(checks).collect();
+        fresh.sort_by(|a, b| a.0.record.source.path.cmp(&b.0.record.source.path));
         let mut bodies = Vec::with_capacity(fresh.len());
-        let fresh_records = fresh.into_iter().map(|parsed| {
-            bodies.push(parsed.body_html);
+        let fresh_records = fresh.into_iter().map(|(parsed, check)| {
+            bodies.push(BodyAt {
+                start: parsed.body_start,
+                check,
+            });
             parsed.record
         });
         let (current, fresh) = merge_by_path(unchanged_records, fresh_records);
@@ -1096,49 +1098,48 @@ impl Site {
 
     fn read_and_parse(
         &self,
+        files: &FilesAt,
         source: &Source,
         started_ns: i64,
-    ) -> Result<Result<Parsed, Problem>, Error> {
-        let path = self.root.join(&source.path);
-        let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+    ) -> Result<Result<(Parsed, u128), Problem>, Error> {
+        let bytes = files
+            .read(&source.path, source.stat.size)
+            .map_err(|e| Error::io(self.root.join(&source.path), e))?;
         let hash = parse::source_hash(&bytes);
         Ok(parse::parse(source, &bytes, hash, &self.config)
             .map(|mut parsed| {
                 parsed.record.source.stat = source.stat.settled(started_ns);
-                parsed
+                (parsed, xxh3_128(&bytes))
             })
             .map_err(|(line, kind)| Problem::new(&source.path, line, kind)))
     }
 
-    /// The body of an unchanged source whose page must be rendered again (a
-    /// template or a translation changed), or `None` if its bytes are no
-    /// longer the ones its row was made from.
-    fn reread_body(&self, record: &Record) -> Result<Option<String>, Error> {
-        let path = self.root.join(&record.source.path);
-        let bytes = match fs::read(&path) {
+    /// The body of a document whose page renders, as HTML, read again from
+    /// its source: `read` says where, for a source this build parsed. `None`
+    /// if the source no longer holds the bytes its record was made from.
+    fn read_body(
+        &self,
+        files: &FilesAt,
+        record: &Record,
+        read: Option<&BodyAt>,
+    ) -> Result<Option<String>, Error> {
+        let bytes = match files.read(&record.source.path, record.source.stat.size) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Error::io(&path, e)),
+            Err(e) => return Err(Error::io(self.root.join(&record.source.path), e)),
         };
-        if parse::source_hash(&bytes) != record.source.hash {
+        let same = match read {
+            Some(at) => xxh3_128(&bytes) == at.check,
+            None => parse::source_hash(&bytes) == record.source.hash,
+        };
+        if !same {
             return Ok(None);
         }
-        self.reparse(record, &bytes)
+        parse::body_html(&bytes, read.map(|at| at.start))
             .map(Some)
             .map_err(|(line, kind)| {
                 Error::Content(vec![Problem::new(&record.source.path, line, kind)])
             })
-    }
-
-    fn reparse(&self, record: &Record, bytes: &[u8]) -> Result<String, parse::ParseError> {
-        let rel = record
-            .source
-            .path
-            .strip_prefix(&format!("{CONTENT_DIR}/"))
-            .unwrap_or(&record.source.path);
-        let mut source = discover::classify(rel, &self.config).map_err(|kind| (None, kind))?;
-        source.path = record.source.path.clone();
-        parse::parse(&source, bytes, record.source.hash.clone(), &self.config).map(|p| p.body_html)
     }
 
     fn checked_output_dir(&self, options: &BuildOptions) -> Result<PathBuf, Error> {
@@ -1282,7 +1283,7 @@ struct Damaged(HashSet<String>);
 
 impl Damaged {
     fn find(out_dir: &Path, stored: Vec<(String, Stat)>) -> Damaged {
-        let at = discover::StatAt::new(out_dir);
+        let at = FilesAt::new(out_dir);
         Damaged(
             stored
                 .into_par_iter()
@@ -1363,12 +1364,22 @@ struct Analysis {
     snapshot: Snapshot,
     /// The documents read by this build, by their place in `current`.
     fresh: Vec<usize>,
-    /// Their bodies, by the same place.
-    bodies: HashMap<usize, String>,
+    /// Where their bodies are, by the same place.
+    bodies: HashMap<usize, BodyAt>,
     /// Every current document, by source path.
     current: Vec<Record>,
     verdict: identify::Verdict,
     settings: String,
+}
+
+/// Where the body of a source read by this build is, for its page to
+/// render it: read again then, since holding every body from parse to render
+/// was half the memory of a cold build.
+struct BodyAt {
+    /// [`Parsed::body_start`].
+    start: usize,
+    /// XXH3-128 of the bytes parsed: the bytes read again must be those.
+    check: u128,
 }
 
 /// The most sources one worker parses, or pages it renders, in a row
@@ -1390,7 +1401,8 @@ enum Rendering {
 enum Attempt {
     Built(BuildReport),
     Explained(Explanation),
-    /// These unchanged-by-stat sources hold other bytes than their rows.
+    /// These sources hold other bytes than their records were made from:
+    /// trusted by an unchanged stat, or changed since this build read them.
     StatLied(HashSet<String>),
 }
 

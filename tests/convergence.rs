@@ -3,7 +3,9 @@
 
 mod util;
 
-use folio::{BuildOptions, Error};
+use std::sync::Arc;
+
+use folio::{BuildOptions, Error, Progress, Stage};
 use util::{TestSite, post, rewritten};
 
 #[test]
@@ -380,6 +382,50 @@ fn a_source_modified_during_a_build_is_read_again_by_the_next() {
     let report = site.build();
     assert_eq!(report.parsed, 1);
     assert!(report.written.is_empty());
+}
+
+#[test]
+fn a_source_saved_between_its_parse_and_its_page_is_read_again() {
+    let site = TestSite::with_posts();
+    site.build();
+    let path = site.path("content/en/posts/hello-world.md");
+    site.write(
+        "content/en/posts/hello-world.md",
+        &post("Hello, edited", "2024-05-01T09:00:00Z", "Edited."),
+    );
+    let saved = post(
+        "Hello again",
+        "2024-05-01T09:00:00Z",
+        "Saved while the build ran.",
+    );
+    let (target, text) = (path.clone(), saved.clone());
+    let once = std::sync::Once::new();
+    // Bodies are read again when their page renders: a save after the parse
+    // must not give a page the old title over the new body.
+    let options = BuildOptions {
+        progress: Some(Arc::new(move |p: Progress| {
+            if p.stage == Stage::Render {
+                once.call_once(|| std::fs::write(&target, &text).unwrap());
+            }
+        })),
+        ..BuildOptions::default()
+    };
+    let report = site.build_with(&options).unwrap();
+    assert_eq!(
+        report.parsed, 1,
+        "the retry reads the saved file: {report:?}"
+    );
+    let page = site.read("public/posts/hello-world/index.html");
+    assert!(page.contains("<h1>Hello again</h1>"), "{page}");
+    assert!(page.contains("Saved while the build ran."), "{page}");
+    assert_eq!(
+        site.query(
+            "SELECT source_hash FROM posts WHERE source_path = 'content/en/posts/hello-world.md'"
+        ),
+        [folio::parse::source_hash(saved.as_bytes())]
+    );
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+    assert!(site.build().written.is_empty());
 }
 
 #[test]
