@@ -10,6 +10,9 @@ memory.
 Interleaving puts each binary through the same minutes of a noisy machine; on a
 shared 2-core machine, differences under ~5% need RUNS >= 9 to mean anything.
 
+FOLIO_ARGS, if set, is appended to every build's arguments (e.g.
+`--threads 1`).
+
 SITE is a generated corpus (bench/gen_corpus.py --format folio); its `.folio/`
 index is removed before every build. Python 3 standard library only.
 """
