@@ -27,9 +27,9 @@ use crate::error::{Error, Problem, ProblemKind};
 use crate::i18n::I18n;
 use crate::identify::{self, PostId, TimezoneChange};
 use crate::index::{Changes, Index, OutputRow, Snapshot};
-use crate::parse::{self, Parsed, Record};
+use crate::parse::{self, Parsed, Record, SourceState};
 use crate::plan::{self, OutputPath, Views, Visibility};
-use crate::render::{TEMPLATES_DIR, Theme};
+use crate::render::{SitemapEntry, TEMPLATES_DIR, Theme};
 use crate::write::{self, Pruned, Rendered};
 
 /// Where folio keeps its state, under the site root.
@@ -486,147 +486,33 @@ impl Site {
         progress.start(Stage::Render, report.rendered + copies.len());
         let mut staging =
             write::Staging::for_folder(&out_dir, !options.dry_run && snapshot.outputs.is_empty())?;
-        let mut foreign = Vec::new();
-        let mut lied = HashSet::new();
-        let mut first_error = None;
         let (blocked_copies, free_copies): (Vec<plan::Copy>, Vec<plan::Copy>) = copies
             .into_iter()
             .partition(|c| blockers.block(c.output.as_str()));
         let mut pruned_early: HashSet<&str> = HashSet::new();
-        'phases: for (phase, (selected, copies)) in [(free, free_copies), (blocked, blocked_copies)]
-            .into_iter()
-            .enumerate()
-        {
-            // A build already refused prunes nothing.
-            if phase == 1 && !foreign.is_empty() {
-                break 'phases;
-            }
-            if phase == 1 && !options.dry_run {
-                let outputs: Vec<&str> = selected
-                    .iter()
-                    .map(|s| s.output.as_str())
-                    .chain(copies.iter().map(|c| c.output.as_str()))
-                    .collect();
-                prune_in_the_way(&out_dir, &stale, &outputs, &mut report, &mut pruned_early)?;
-            }
-            // Each page is built, rendered and staged by one worker in one
-            // go: only its staged row outlives it, so memory holds no more
-            // than a page per thread, and no chunk boundary leaves a core
-            // waiting for the other's last page.
-            // After an error, the pages after it are skipped; those before it
-            // still render, so the error reported (the first in page order)
-            // is the same from run to run.
-            let first_failed = AtomicUsize::new(usize::MAX);
-            let skipped = |at: usize| at > first_failed.load(Ordering::Relaxed);
-            let stage = |rendering: Result<Rendering, Error>| {
-                let staged = match rendering? {
-                    // In a dry run, what stands in a blocked page's place is
-                    // still there, and would be pruned.
-                    Rendering::Done(page) if phase == 1 && options.dry_run => {
-                        Rendering::Staged(write::planned(page))
-                    }
-                    Rendering::Done(page) => {
-                        let stored = snapshot.outputs.get(page.output.as_str());
-                        Rendering::Staged(write::stage(&staging, page, stored, options.dry_run)?)
-                    }
-                    other => other,
-                };
-                Ok(staged)
-            };
-            let outcome = |at: usize, result: Result<Rendering, Error>| {
-                if result.is_err() {
-                    first_failed.fetch_min(at, Ordering::Relaxed);
-                }
-                progress.advance(Stage::Render);
-                result
-            };
-            let pages = selected.len();
-            // rayon splits a stolen job further but never the run of pages a
-            // worker is already through: without a bound, the last run left
-            // one core rendering alone for ~175 ms of a cold build.
-            let rendered = selected
-                .into_par_iter()
-                .with_max_len(RUN_LEN)
-                .enumerate()
-                .map(|(at, spec)| {
-                    if skipped(at) {
-                        return outcome(at, Ok(Rendering::Skipped));
-                    }
-                    let body_of = spec.body_of();
-                    let mut page = plan.page(spec, sitemap.as_deref());
-                    if let Some(i) = body_of {
-                        let body = match self.read_body(&files, &current[i], bodies.get(&i)) {
-                            Ok(Some(body)) => body,
-                            Ok(None) => {
-                                let path = current[i].source.path.clone();
-                                return outcome(at, Ok(Rendering::Lied(path)));
-                            }
-                            Err(e) => return outcome(at, Err(e)),
-                        };
-                        page.context.set_content(body);
-                    }
-                    let size_hint = page.context.size_hint();
-                    let rendering = theme
-                        .render(&env, page.template, &page.context, size_hint)
-                        .map(|bytes| {
-                            Rendering::Done(Rendered {
-                                output: page.output,
-                                bytes,
-                                fingerprint: page.fingerprint,
-                            })
-                        });
-                    outcome(at, stage(rendering))
-                });
-            let copied = copies
-                .into_par_iter()
-                .with_max_len(RUN_LEN)
-                .enumerate()
-                .map(|(at, copy)| {
-                    let at = pages + at;
-                    if skipped(at) {
-                        return outcome(at, Ok(Rendering::Skipped));
-                    }
-                    let path = self.root.join(&copy.source);
-                    let rendering = fs::read(&path)
-                        .map_err(|e| Error::io(&path, e))
-                        .map(|bytes| {
-                            Rendering::Done(Rendered {
-                                output: copy.output,
-                                bytes,
-                                fingerprint: copy.fingerprint,
-                            })
-                        });
-                    outcome(at, stage(rendering))
-                });
-            let outcomes: Vec<Result<Rendering, Error>> = rendered.chain(copied).collect();
-            // Every staged page joins the staging before an error returns, so
-            // that dropping it removes every temp file.
-            for outcome in outcomes {
-                match outcome {
-                    Ok(Rendering::Staged(write::Staged::Page(page))) => staging.push(page),
-                    Ok(Rendering::Staged(write::Staged::Foreign(problem))) => foreign.push(problem),
-                    Ok(Rendering::Lied(path)) => {
-                        lied.insert(path);
-                    }
-                    Ok(Rendering::Done(_) | Rendering::Skipped) => {}
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                    }
-                }
-            }
-            if let Some(e) = first_error {
-                return Err(e);
-            }
-            if !lied.is_empty() {
-                break 'phases;
-            }
-        }
+        let job = RenderJob {
+            options,
+            out_dir: &out_dir,
+            plan: &plan,
+            sitemap: sitemap.as_deref(),
+            theme: &theme,
+            env: &env,
+            files: &files,
+            current: &current,
+            bodies: &bodies,
+            stored: &snapshot.outputs,
+            progress: &progress,
+        };
+        let lied = self.render_and_stage(
+            &job,
+            [(free, free_copies), (blocked, blocked_copies)],
+            &stale,
+            &mut staging,
+            &mut report,
+            &mut pruned_early,
+        )?;
         if !lied.is_empty() {
             return Ok(Attempt::StatLied(lied));
-        }
-        if !foreign.is_empty() {
-            foreign.sort_by(|a, b| a.path.cmp(&b.path));
-            return Err(Error::Content(foreign));
         }
 
         // write
@@ -750,6 +636,155 @@ impl Site {
         drop(lock);
         clock.lap(&mut report, "index");
         Ok(Attempt::Built(report))
+    }
+
+    /// Renders and stages the selected pages and copies, in two phases: the
+    /// free ones, then, once the stale outputs in their way are pruned, the
+    /// blocked ones. Returns the sources whose bytes are no longer those
+    /// their records were made from (the build must start over reading
+    /// them); a page in the way of a file folio did not write is an error.
+    /// Every staged page joins `staging`, whose drop removes the temp files
+    /// of a build that stops here.
+    fn render_and_stage<'s>(
+        &self,
+        job: &RenderJob<'_, '_>,
+        phases: [(Vec<plan::Spec>, Vec<plan::Copy>); 2],
+        stale: &[(&'s String, &OutputRow)],
+        staging: &mut write::Staging,
+        report: &mut BuildReport,
+        pruned_early: &mut HashSet<&'s str>,
+    ) -> Result<HashSet<String>, Error> {
+        let dry_run = job.options.dry_run;
+        let mut foreign = Vec::new();
+        let mut lied = HashSet::new();
+        for (phase, (selected, copies)) in phases.into_iter().enumerate() {
+            // A build already refused prunes nothing.
+            if phase == 1 && !foreign.is_empty() {
+                break;
+            }
+            if phase == 1 && !dry_run {
+                let outputs: Vec<&str> = selected
+                    .iter()
+                    .map(|s| s.output.as_str())
+                    .chain(copies.iter().map(|c| c.output.as_str()))
+                    .collect();
+                prune_in_the_way(job.out_dir, stale, &outputs, report, pruned_early)?;
+            }
+            // Each page is built, rendered and staged by one worker in one
+            // go: only its staged row outlives it, so memory holds no more
+            // than a page per thread, and no chunk boundary leaves a core
+            // waiting for the other's last page.
+            // After an error, the pages after it are skipped; those before it
+            // still render, so the error reported (the first in page order)
+            // is the same from run to run.
+            let first_failed = AtomicUsize::new(usize::MAX);
+            let staging_ref = &*staging;
+            // A page's outcome: staged unless skipped after an error or
+            // failed, and counted either way.
+            let finish = |at: usize, made: Option<Result<Rendering, Error>>| {
+                let result = made
+                    .unwrap_or(Ok(Rendering::Skipped))
+                    .and_then(|rendering| {
+                        match rendering {
+                            // In a dry run, what stands in a blocked page's place
+                            // is still there, and would be pruned.
+                            Rendering::Done(page) if phase == 1 && dry_run => {
+                                Ok(Rendering::Staged(write::planned(page)))
+                            }
+                            Rendering::Done(page) => {
+                                let stored = job.stored.get(page.output.as_str());
+                                write::stage(staging_ref, page, stored, dry_run)
+                                    .map(Rendering::Staged)
+                            }
+                            other => Ok(other),
+                        }
+                    });
+                if result.is_err() {
+                    first_failed.fetch_min(at, Ordering::Relaxed);
+                }
+                job.progress.advance(Stage::Render);
+                result
+            };
+            let due = |at: usize| at <= first_failed.load(Ordering::Relaxed);
+            let pages = selected.len();
+            // rayon splits a stolen job further but never the run of pages a
+            // worker is already through: without a bound, the last run left
+            // one core rendering alone for ~175 ms of a cold build.
+            let rendered = selected
+                .into_par_iter()
+                .with_max_len(RUN_LEN)
+                .enumerate()
+                .map(|(at, spec)| finish(at, due(at).then(|| self.render_page(job, spec))));
+            let copied = copies
+                .into_par_iter()
+                .with_max_len(RUN_LEN)
+                .enumerate()
+                .map(|(at, copy)| {
+                    let at = pages + at;
+                    finish(at, due(at).then(|| self.read_copy(copy)))
+                });
+            let outcomes: Vec<Result<Rendering, Error>> = rendered.chain(copied).collect();
+            // Every staged page joins the staging before an error returns, so
+            // that dropping it removes every temp file.
+            let mut first_error = None;
+            for outcome in outcomes {
+                match outcome {
+                    Ok(Rendering::Staged(write::Staged::Page(page))) => staging.push(page),
+                    Ok(Rendering::Staged(write::Staged::Foreign(problem))) => foreign.push(problem),
+                    Ok(Rendering::Lied(path)) => {
+                        lied.insert(path);
+                    }
+                    Ok(Rendering::Done(_) | Rendering::Skipped) => {}
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
+            }
+            if let Some(e) = first_error {
+                return Err(e);
+            }
+            if !lied.is_empty() {
+                return Ok(lied);
+            }
+        }
+        if !foreign.is_empty() {
+            foreign.sort_by(|a, b| a.path.cmp(&b.path));
+            return Err(Error::Content(foreign));
+        }
+        Ok(lied)
+    }
+
+    /// One page, its body read again from its source if it shows one.
+    fn render_page(&self, job: &RenderJob<'_, '_>, spec: plan::Spec) -> Result<Rendering, Error> {
+        let body_of = spec.body_of();
+        let mut page = job.plan.page(spec, job.sitemap);
+        if let Some(i) = body_of {
+            let record = &job.current[i];
+            match self.read_body(job.files, record, job.bodies.get(&i))? {
+                Some(body) => page.context.set_content(body),
+                None => return Ok(Rendering::Lied(record.source.path.clone())),
+            }
+        }
+        let size_hint = page.context.size_hint();
+        let bytes = job
+            .theme
+            .render(job.env, page.template, &page.context, size_hint)?;
+        Ok(Rendering::Done(Rendered {
+            output: page.output,
+            bytes,
+            fingerprint: page.fingerprint,
+        }))
+    }
+
+    /// A static file, read to be staged like a page.
+    fn read_copy(&self, copy: plan::Copy) -> Result<Rendering, Error> {
+        let path = self.root.join(&copy.source);
+        let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        Ok(Rendering::Done(Rendered {
+            output: copy.output,
+            bytes,
+            fingerprint: copy.fingerprint,
+        }))
     }
 
     /// A digest of everything a build reads: the config, templates, words,
@@ -1163,9 +1198,42 @@ impl Site {
 
 /// The content columns are equal: only the source's stat may differ.
 fn same_content(stored: &Record, fresh: &Record) -> bool {
-    let mut fresh = fresh.clone();
-    fresh.source.stat = stored.source.stat;
-    *stored == fresh
+    // Destructured, so that a field added to `Record` cannot be left out.
+    let Record {
+        id,
+        kind,
+        slug,
+        lang,
+        published_at,
+        updated_at,
+        source: SourceState {
+            path,
+            hash,
+            stat: _,
+        },
+        title,
+        url,
+        summary,
+        description,
+        tags,
+        draft,
+        translation_key,
+    } = fresh;
+    *id == stored.id
+        && *kind == stored.kind
+        && *slug == stored.slug
+        && *lang == stored.lang
+        && *published_at == stored.published_at
+        && *updated_at == stored.updated_at
+        && *path == stored.source.path
+        && *hash == stored.source.hash
+        && *title == stored.title
+        && *url == stored.url
+        && *summary == stored.summary
+        && *description == stored.description
+        && *tags == stored.tags
+        && *draft == stored.draft
+        && *translation_key == stored.translation_key
 }
 
 /// Prunes the stale outputs that stand where `outputs` must go (recording
@@ -1370,6 +1438,22 @@ struct Analysis {
     current: Vec<Record>,
     verdict: identify::Verdict,
     settings: String,
+}
+
+/// What rendering and staging the pages of a build reads.
+struct RenderJob<'j, 'p> {
+    options: &'j BuildOptions,
+    out_dir: &'j Path,
+    plan: &'j plan::Plan<'p>,
+    sitemap: Option<&'j [SitemapEntry]>,
+    theme: &'j Theme,
+    env: &'j minijinja::Environment<'j>,
+    files: &'j FilesAt,
+    current: &'j [Record],
+    bodies: &'j HashMap<usize, BodyAt>,
+    /// The output rows of the folder, as the build found them.
+    stored: &'j FxHashMap<String, OutputRow>,
+    progress: &'j Reporter,
 }
 
 /// Where the body of a source read by this build is, for its page to
