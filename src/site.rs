@@ -305,17 +305,24 @@ impl Site {
         // call per file, and the outputs' stats serve both the no-op check
         // below and, for every page whose fingerprint held, whether its file
         // is intact.
-        let mut stored_stats = index.output_stats(&out_key)?;
-        // Only a folder with no rows can be the one unfiled rows belong to;
-        // a build of a folder it knows does no write here.
-        if stored_stats.is_empty() && !options.dry_run && index.adopt_unfiled_outputs(&out_key)? {
-            stored_stats = index.output_stats(&out_key)?;
-        }
+        // The outputs' rows are read while the content folder is listed.
         let (discovered, damaged) = rayon::join(
             || discover::discover(&self.root, &self.config),
-            || Damaged::find(&out_dir, stored_stats),
+            || {
+                let mut stored_stats = index.output_stats(&out_key)?;
+                // Only a folder with no rows can be the one unfiled rows
+                // belong to; a build of a folder it knows does no write here.
+                if stored_stats.is_empty()
+                    && !options.dry_run
+                    && index.adopt_unfiled_outputs(&out_key)?
+                {
+                    stored_stats = index.output_stats(&out_key)?;
+                }
+                Ok::<_, Error>(Damaged::find(&out_dir, stored_stats))
+            },
         );
         let (sources, problems) = discovered?;
+        let damaged = damaged?;
         let statics = discover::discover_static(&self.root)?;
         let theme = Theme::load(&self.root)?;
         let i18n = I18n::load(&self.root, &self.config)?;
