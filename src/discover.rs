@@ -161,14 +161,21 @@ impl FilesAt {
 
     /// The bytes of `rel` (a path under the folder), expected to be `size`
     /// long. One read asks for a byte more than that: getting exactly `size`
-    /// is the end of the file, without the stat and the second read that
-    /// `fs::read` spends on every one of tens of thousands of sources. A file
-    /// of another size is read on to its end.
+    /// is taken as the end of the file, without the stat and the second read
+    /// that `fs::read` spends on each of tens of thousands of sources. A file
+    /// of another size is read on to its end. (A file that grew since its
+    /// stat, read short at exactly its old size, would be cut there; its new
+    /// stat has the next build read it again.)
     pub fn read(&self, rel: &str, size: u64) -> std::io::Result<Vec<u8>> {
+        self.read_first(rel, size, MAX_FIRST_READ)
+    }
+
+    fn read_first(&self, rel: &str, size: u64, most: usize) -> std::io::Result<Vec<u8>> {
         use std::io::Read as _;
         let mut file = self.open(rel)?;
-        let size = usize::try_from(size).unwrap_or(usize::MAX - 1);
-        let mut bytes = vec![0; size.saturating_add(1).min(MAX_FIRST_READ)];
+        let size = usize::try_from(size).unwrap_or(usize::MAX);
+        let asked = size.saturating_add(1).min(most);
+        let mut bytes = vec![0; asked];
         let got = loop {
             match file.read(&mut bytes) {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -176,7 +183,8 @@ impl FilesAt {
             }
         };
         bytes.truncate(got);
-        if got != size {
+        // Only a read shorter than asked can be the end of the file.
+        if got != size || got == asked {
             file.read_to_end(&mut bytes)?;
         }
         Ok(bytes)
@@ -533,6 +541,14 @@ mod tests {
         assert_eq!(files.read("empty.md", 3).unwrap(), b"");
         let missing = files.read("gone.md", 1).unwrap_err();
         assert_eq!(missing.kind(), std::io::ErrorKind::NotFound);
+        // A first read capped below the expected size reads on, even when
+        // the cap is exactly that size.
+        for (expected, most) in [(12, 4), (12, 12), (4, 4), (3, 4)] {
+            assert_eq!(
+                files.read_first("a.md", expected, most).unwrap(),
+                b"twelve bytes"
+            );
+        }
     }
 
     #[test]

@@ -54,9 +54,9 @@ pub struct Record {
     pub translation_key: String,
 }
 
-/// A freshly read source. Its body is not rendered here: held from parse to
-/// render, the bodies of a cold build were half its memory, so a post's page
-/// reads its source again and renders the body then ([`body_html`]).
+/// A freshly read source. Its body is rendered when its page renders, from
+/// the source read again ([`body_html`]): holding every body from parse to
+/// render was half a cold build's memory.
 #[derive(Debug, Clone)]
 pub struct Parsed {
     pub record: Record,
@@ -1094,6 +1094,15 @@ mod tests {
         // A reference defined at the end still resolves in the first paragraph.
         let summary = summary_html("- item\n\nSee [it][r].\n\nMore.\n\n[r]: https://x.test/\n");
         assert_eq!(summary, "<p>See <a href=\"https://x.test/\">it</a>.</p>");
+        // The first paragraph wherever it is, its footnote reference kept.
+        let summary = summary_html("> Quoted[^n].\n\nAfter.\n\n[^n]: A note.\n");
+        assert!(
+            summary.starts_with("<p>Quoted<sup class=\"footnote-reference\">"),
+            "{summary}"
+        );
+        assert!(summary.ends_with("</sup>.</p>"), "{summary}");
+        let summary = summary_html("1. one\n\n2. two\n\nText.\n");
+        assert_eq!(summary, "<p>one</p>");
     }
 
     #[test]

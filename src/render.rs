@@ -667,6 +667,19 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "<a href=\"/fr/posts/x/\">a&lt;b &amp; &quot;c&quot; &#39;d&#39; &gt; e</a><p>x</p>"
         );
+        // Under 16 bytes, the escaper takes its other path.
+        let out = theme
+            .render(
+                &env,
+                "t.html",
+                &serde_json::json!({"url": "/", "text": "<'&\">", "html": ""}),
+                0,
+            )
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "<a href=\"/\">&lt;&#39;&amp;&quot;&gt;</a>"
+        );
     }
 
     #[test]

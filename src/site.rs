@@ -238,19 +238,22 @@ impl Site {
         Ok(report)
     }
 
-    /// A source whose bytes changed while its size and mtime did not (`cp
-    /// -p`, `rsync -t`) is trusted by its stat until its page must be
-    /// rendered again; then its bytes disagree with its row. Nothing has been
-    /// written at that point, so the build starts over once, reading those
-    /// sources.
+    /// A page's body is read from its source when the page renders, and the
+    /// bytes must be those its record was made from: a source saved since
+    /// this build parsed it, or whose bytes changed while its size and mtime
+    /// did not (`cp -p`, `rsync -t`, trusted by its stat until its page must
+    /// be rendered again), disagrees. No output has changed at that point
+    /// (the sources of the pages staged after a prune are checked before
+    /// it), so the build starts over once, reading those sources; a second
+    /// disagreement is an error.
     fn build_with_retry(&self, options: &BuildOptions) -> Result<BuildReport, Error> {
         match self.build_once(options, &HashSet::new(), None)? {
             Attempt::Built(report) => Ok(report),
             Attempt::Explained(_) => unreachable!("only explain() asks for an explanation"),
-            Attempt::StatLied(paths) => match self.build_once(options, &paths, None)? {
+            Attempt::SourcesChanged(paths) => match self.build_once(options, &paths, None)? {
                 Attempt::Built(report) => Ok(report),
                 Attempt::Explained(_) => unreachable!("only explain() asks for an explanation"),
-                Attempt::StatLied(paths) => {
+                Attempt::SourcesChanged(paths) => {
                     let mut paths: Vec<String> = paths.into_iter().collect();
                     paths.sort();
                     Err(Error::Content(
@@ -510,7 +513,7 @@ impl Site {
             stored: &snapshot.outputs,
             progress: &progress,
         };
-        let lied = self.render_and_stage(
+        let changed = self.render_and_stage(
             &job,
             [(free, free_copies), (blocked, blocked_copies)],
             &stale,
@@ -518,8 +521,8 @@ impl Site {
             &mut report,
             &mut pruned_early,
         )?;
-        if !lied.is_empty() {
-            return Ok(Attempt::StatLied(lied));
+        if !changed.is_empty() {
+            return Ok(Attempt::SourcesChanged(changed));
         }
 
         // write
@@ -663,11 +666,31 @@ impl Site {
     ) -> Result<HashSet<String>, Error> {
         let dry_run = job.options.dry_run;
         let mut foreign = Vec::new();
-        let mut lied = HashSet::new();
+        let mut changed = HashSet::new();
+        // The blocked pages' sources, read and checked before the prune: a
+        // disagreement found after it would restart a build that had
+        // already deleted outputs.
+        let mut checked = HashMap::new();
         for (phase, (selected, copies)) in phases.into_iter().enumerate() {
             // A build already refused prunes nothing.
             if phase == 1 && !foreign.is_empty() {
                 break;
+            }
+            if phase == 1 {
+                for i in selected.iter().filter_map(plan::Spec::body_of) {
+                    let record = &job.current[i];
+                    match self.read_source(job.files, record, job.bodies.get(&i)) {
+                        Some(bytes) => {
+                            checked.insert(i, bytes);
+                        }
+                        None => {
+                            changed.insert(record.source.path.clone());
+                        }
+                    }
+                }
+                if !changed.is_empty() {
+                    return Ok(changed);
+                }
             }
             if phase == 1 && !dry_run {
                 let outputs: Vec<&str> = selected
@@ -721,7 +744,9 @@ impl Site {
                 .into_par_iter()
                 .with_max_len(RUN_LEN)
                 .enumerate()
-                .map(|(at, spec)| finish(at, due(at).then(|| self.render_page(job, spec))));
+                .map(|(at, spec)| {
+                    finish(at, due(at).then(|| self.render_page(job, spec, &checked)))
+                });
             let copied = copies
                 .into_par_iter()
                 .with_max_len(RUN_LEN)
@@ -738,8 +763,8 @@ impl Site {
                 match outcome {
                     Ok(Rendering::Staged(write::Staged::Page(page))) => staging.push(page),
                     Ok(Rendering::Staged(write::Staged::Foreign(problem))) => foreign.push(problem),
-                    Ok(Rendering::Lied(path)) => {
-                        lied.insert(path);
+                    Ok(Rendering::SourceChanged(path)) => {
+                        changed.insert(path);
                     }
                     Ok(Rendering::Done(_) | Rendering::Skipped) => {}
                     Err(e) => {
@@ -750,27 +775,42 @@ impl Site {
             if let Some(e) = first_error {
                 return Err(e);
             }
-            if !lied.is_empty() {
-                return Ok(lied);
+            if !changed.is_empty() {
+                return Ok(changed);
             }
         }
         if !foreign.is_empty() {
             foreign.sort_by(|a, b| a.path.cmp(&b.path));
             return Err(Error::Content(foreign));
         }
-        Ok(lied)
+        Ok(changed)
     }
 
-    /// One page, its body read again from its source if it shows one.
-    fn render_page(&self, job: &RenderJob<'_, '_>, spec: plan::Spec) -> Result<Rendering, Error> {
+    /// One page, its body read again from its source if it shows one (or
+    /// taken from `checked`, read already).
+    fn render_page(
+        &self,
+        job: &RenderJob<'_, '_>,
+        spec: plan::Spec,
+        checked: &HashMap<usize, Vec<u8>>,
+    ) -> Result<Rendering, Error> {
         let body_of = spec.body_of();
         let mut page = job.plan.page(spec, job.sitemap);
         if let Some(i) = body_of {
             let record = &job.current[i];
-            match self.read_body(job.files, record, job.bodies.get(&i))? {
-                Some(body) => page.context.set_content(body),
-                None => return Ok(Rendering::Lied(record.source.path.clone())),
-            }
+            let read = job.bodies.get(&i);
+            let bytes = match checked.get(&i) {
+                Some(bytes) => std::borrow::Cow::Borrowed(bytes.as_slice()),
+                None => match self.read_source(job.files, record, read) {
+                    Some(bytes) => std::borrow::Cow::Owned(bytes),
+                    None => return Ok(Rendering::SourceChanged(record.source.path.clone())),
+                },
+            };
+            let body =
+                parse::body_html(&bytes, read.map(|at| at.start)).map_err(|(line, kind)| {
+                    Error::Content(vec![Problem::new(&record.source.path, line, kind)])
+                })?;
+            page.context.set_content(body);
         }
         let size_hint = page.context.size_hint();
         let bytes = job
@@ -835,7 +875,7 @@ impl Site {
     pub fn explain(&self, output: &str, options: &BuildOptions) -> Result<Explanation, Error> {
         match self.build_once(options, &HashSet::new(), Some(output))? {
             Attempt::Explained(explanation) => Ok(explanation),
-            Attempt::Built(_) | Attempt::StatLied(_) => {
+            Attempt::Built(_) | Attempt::SourcesChanged(_) => {
                 unreachable!("an explaining attempt returns at the plan")
             }
         }
@@ -1156,32 +1196,25 @@ impl Site {
             .map_err(|(line, kind)| Problem::new(&source.path, line, kind)))
     }
 
-    /// The body of a document whose page renders, as HTML, read again from
-    /// its source: `read` says where, for a source this build parsed. `None`
-    /// if the source no longer holds the bytes its record was made from.
-    fn read_body(
+    /// The bytes of a document's source, read again for its page: `read`
+    /// has their check for a source this build parsed, the record's hash
+    /// stands for one trusted by its stat. `None` if the source no longer
+    /// holds the bytes its record was made from, or cannot be read: the
+    /// build then starts over, and its parse reports what is wrong.
+    fn read_source(
         &self,
         files: &FilesAt,
         record: &Record,
         read: Option<&BodyAt>,
-    ) -> Result<Option<String>, Error> {
-        let bytes = match files.read(&record.source.path, record.source.stat.size) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Error::io(self.root.join(&record.source.path), e)),
-        };
+    ) -> Option<Vec<u8>> {
+        let bytes = files
+            .read(&record.source.path, record.source.stat.size)
+            .ok()?;
         let same = match read {
             Some(at) => xxh3_128(&bytes) == at.check,
             None => parse::source_hash(&bytes) == record.source.hash,
         };
-        if !same {
-            return Ok(None);
-        }
-        parse::body_html(&bytes, read.map(|at| at.start))
-            .map(Some)
-            .map_err(|(line, kind)| {
-                Error::Content(vec![Problem::new(&record.source.path, line, kind)])
-            })
+        same.then_some(bytes)
     }
 
     fn checked_output_dir(&self, options: &BuildOptions) -> Result<PathBuf, Error> {
@@ -1464,8 +1497,8 @@ struct RenderJob<'j, 'p> {
 }
 
 /// Where the body of a source read by this build is, for its page to
-/// render it: read again then, since holding every body from parse to render
-/// was half the memory of a cold build.
+/// render it from the source read again (holding every body from parse to
+/// render was half a cold build's memory).
 struct BodyAt {
     /// [`Parsed::body_start`].
     start: usize,
@@ -1482,8 +1515,9 @@ const RUN_LEN: usize = 32;
 enum Rendering {
     Done(Rendered),
     Staged(write::Staged),
-    /// The page's source no longer holds the bytes its row was made from.
-    Lied(String),
+    /// The page's source no longer holds the bytes its record was made
+    /// from.
+    SourceChanged(String),
     /// Not rendered: another page failed first.
     Skipped,
 }
@@ -1494,7 +1528,7 @@ enum Attempt {
     Explained(Explanation),
     /// These sources hold other bytes than their records were made from:
     /// trusted by an unchanged stat, or changed since this build read them.
-    StatLied(HashSet<String>),
+    SourcesChanged(HashSet<String>),
 }
 
 /// Serializes builds of one site, and stamps the build's start with the file

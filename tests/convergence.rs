@@ -241,6 +241,35 @@ fn an_output_that_turns_from_file_to_folder_and_back_is_rebuilt() {
 }
 
 #[test]
+fn a_page_in_the_way_of_a_stale_output_checks_its_source_before_the_prune() {
+    let site = TestSite::with_posts();
+    site.write("static/notes", "plain notes\n");
+    site.build();
+    site.remove("static/notes");
+    site.write(
+        "content/en/notes.md",
+        "---\ntitle: Notes\n---\nNotes as a page.\n",
+    );
+    let tree = site.output_tree();
+    let target = site.path("content/en/notes.md");
+    let saves = std::sync::atomic::AtomicUsize::new(0);
+    // The page's source changes under both attempts: the build fails, and
+    // must not have pruned the file its page would replace.
+    let options = BuildOptions {
+        progress: Some(Arc::new(move |p: Progress| {
+            if p.stage == Stage::Render && p.done == 0 {
+                let n = saves.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                std::fs::write(&target, format!("---\ntitle: Notes\n---\nSave {n}.\n")).unwrap();
+            }
+        })),
+        ..BuildOptions::default()
+    };
+    assert!(site.build_with(&options).is_err());
+    assert_eq!(site.output_tree(), tree);
+    assert!(site.path("public/notes").is_file());
+}
+
+#[test]
 fn a_stale_output_changed_by_hand_in_the_way_of_a_page_is_reported() {
     let site = TestSite::with_posts();
     site.write("static/notes", "plain notes\n");
@@ -426,6 +455,42 @@ fn a_source_saved_between_its_parse_and_its_page_is_read_again() {
     );
     assert_eq!(site.output_tree(), site.clean_build_tree());
     assert!(site.build().written.is_empty());
+}
+
+#[test]
+fn a_source_saved_again_during_the_retry_fails_the_build_and_changes_nothing() {
+    let site = TestSite::with_posts();
+    site.build();
+    site.write(
+        "content/en/posts/hello-world.md",
+        &post("Hello, edited", "2024-05-01T09:00:00Z", "Edited."),
+    );
+    let outputs = || site.query("SELECT * FROM outputs ORDER BY path");
+    let (tree, rows, output_rows) = (site.output_tree(), site.rows(), outputs());
+    let target = site.path("content/en/posts/hello-world.md");
+    let saves = std::sync::atomic::AtomicUsize::new(0);
+    let options = BuildOptions {
+        progress: Some(Arc::new(move |p: Progress| {
+            if p.stage == Stage::Render && p.done == 0 {
+                let n = saves.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let text = post("Hello", "2024-05-01T09:00:00Z", &format!("Save {n}."));
+                std::fs::write(&target, text).unwrap();
+            }
+        })),
+        ..BuildOptions::default()
+    };
+    let Err(Error::Content(problems)) = site.build_with(&options) else {
+        panic!("a source that changes under every attempt is an error");
+    };
+    assert_eq!(problems.len(), 1);
+    assert!(
+        problems[0].to_string().contains("keeps changing"),
+        "{}",
+        problems[0]
+    );
+    assert_eq!(site.output_tree(), tree);
+    assert_eq!(site.rows(), rows);
+    assert_eq!(outputs(), output_rows);
 }
 
 #[test]
