@@ -4,6 +4,7 @@
 mod util;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use folio::{BuildOptions, Error, Progress, Stage};
 use util::{TestSite, post, rewritten};
@@ -214,17 +215,9 @@ fn temp_files_of_a_build_killed_while_staging_are_swept_by_the_next() {
 
 #[test]
 fn an_output_that_turns_from_file_to_folder_and_back_is_rebuilt() {
-    let site = TestSite::with_posts();
-    site.write("static/notes", "plain notes\n");
-    site.build();
-    assert!(site.path("public/notes").is_file());
-
     // The static file goes; a page takes its URL as a folder.
-    site.remove("static/notes");
-    site.write(
-        "content/en/notes.md",
-        "---\ntitle: Notes\n---\nNotes as a page.\n",
-    );
+    let site = notes_turning_into_a_page();
+    assert!(site.path("public/notes").is_file());
     let report = site.build();
     assert_eq!(report.deleted, ["notes"]);
     assert!(report.written.contains(&"notes/index.html".to_owned()));
@@ -242,28 +235,13 @@ fn an_output_that_turns_from_file_to_folder_and_back_is_rebuilt() {
 
 #[test]
 fn a_page_in_the_way_of_a_stale_output_checks_its_source_before_the_prune() {
-    let site = TestSite::with_posts();
-    site.write("static/notes", "plain notes\n");
-    site.build();
-    site.remove("static/notes");
-    site.write(
-        "content/en/notes.md",
-        "---\ntitle: Notes\n---\nNotes as a page.\n",
-    );
+    let site = notes_turning_into_a_page();
     let tree = site.output_tree();
-    let target = site.path("content/en/notes.md");
-    let saves = std::sync::atomic::AtomicUsize::new(0);
     // The page's source changes under both attempts: the build fails, and
     // must not have pruned the file its page would replace.
-    let options = BuildOptions {
-        progress: Some(Arc::new(move |p: Progress| {
-            if p.stage == Stage::Render && p.done == 0 {
-                let n = saves.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                std::fs::write(&target, format!("---\ntitle: Notes\n---\nSave {n}.\n")).unwrap();
-            }
-        })),
-        ..BuildOptions::default()
-    };
+    let options = saving_during_render(site.path("content/en/notes.md"), |n| {
+        Some(format!("---\ntitle: Notes\n---\nSave {n}.\n"))
+    });
     assert!(site.build_with(&options).is_err());
     assert_eq!(site.output_tree(), tree);
     assert!(site.path("public/notes").is_file());
@@ -271,15 +249,8 @@ fn a_page_in_the_way_of_a_stale_output_checks_its_source_before_the_prune() {
 
 #[test]
 fn a_stale_output_changed_by_hand_in_the_way_of_a_page_is_reported() {
-    let site = TestSite::with_posts();
-    site.write("static/notes", "plain notes\n");
-    site.build();
+    let site = notes_turning_into_a_page();
     site.write("public/notes", "edited by hand\n");
-    site.remove("static/notes");
-    site.write(
-        "content/en/notes.md",
-        "---\ntitle: Notes\n---\nNotes as a page.\n",
-    );
     let err = site.try_build().unwrap_err().to_string();
     assert!(err.contains("notes") && err.contains("in the way"), "{err}");
     assert_eq!(site.read("public/notes"), "edited by hand\n");
@@ -417,7 +388,6 @@ fn a_source_modified_during_a_build_is_read_again_by_the_next() {
 fn a_source_saved_between_its_parse_and_its_page_is_read_again() {
     let site = TestSite::with_posts();
     site.build();
-    let path = site.path("content/en/posts/hello-world.md");
     site.write(
         "content/en/posts/hello-world.md",
         &post("Hello, edited", "2024-05-01T09:00:00Z", "Edited."),
@@ -427,18 +397,12 @@ fn a_source_saved_between_its_parse_and_its_page_is_read_again() {
         "2024-05-01T09:00:00Z",
         "Saved while the build ran.",
     );
-    let (target, text) = (path.clone(), saved.clone());
-    let once = std::sync::Once::new();
     // Bodies are read again when their page renders: a save after the parse
     // must not give a page the old title over the new body.
-    let options = BuildOptions {
-        progress: Some(Arc::new(move |p: Progress| {
-            if p.stage == Stage::Render {
-                once.call_once(|| std::fs::write(&target, &text).unwrap());
-            }
-        })),
-        ..BuildOptions::default()
-    };
+    let text = saved.clone();
+    let options = saving_during_render(site.path("content/en/posts/hello-world.md"), move |n| {
+        (n == 0).then(|| text.clone())
+    });
     let report = site.build_with(&options).unwrap();
     assert_eq!(
         report.parsed, 1,
@@ -467,18 +431,9 @@ fn a_source_saved_again_during_the_retry_fails_the_build_and_changes_nothing() {
     );
     let outputs = || site.query("SELECT * FROM outputs ORDER BY path");
     let (tree, rows, output_rows) = (site.output_tree(), site.rows(), outputs());
-    let target = site.path("content/en/posts/hello-world.md");
-    let saves = std::sync::atomic::AtomicUsize::new(0);
-    let options = BuildOptions {
-        progress: Some(Arc::new(move |p: Progress| {
-            if p.stage == Stage::Render && p.done == 0 {
-                let n = saves.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let text = post("Hello", "2024-05-01T09:00:00Z", &format!("Save {n}."));
-                std::fs::write(&target, text).unwrap();
-            }
-        })),
-        ..BuildOptions::default()
-    };
+    let options = saving_during_render(site.path("content/en/posts/hello-world.md"), |n| {
+        Some(post("Hello", "2024-05-01T09:00:00Z", &format!("Save {n}.")))
+    });
     let Err(Error::Content(problems)) = site.build_with(&options) else {
         panic!("a source that changes under every attempt is an error");
     };
@@ -873,14 +828,7 @@ fn a_folder_beside_the_output_folder_is_not_folios() {
 
 #[test]
 fn a_refused_build_prunes_nothing_in_the_way() {
-    let site = TestSite::with_posts();
-    site.write("static/notes", "plain notes\n");
-    site.build();
-    site.remove("static/notes");
-    site.write(
-        "content/en/notes.md",
-        "---\ntitle: Notes\n---\nNotes as a page.\n",
-    );
+    let site = notes_turning_into_a_page();
     // A file of the user's where a new post goes: the build is refused.
     site.write("public/posts/fresh/index.html", "mine\n");
     site.write(
@@ -1051,4 +999,39 @@ fn assert_upgrade_writes_nothing(site: &TestSite) {
         (again.parsed, again.rendered, again.written.len()),
         (0, 0, 0)
     );
+}
+
+/// A built site whose static file `notes` has just given way to a page at
+/// `/notes/`: the page's output stands where a stale file is.
+fn notes_turning_into_a_page() -> TestSite {
+    let site = TestSite::with_posts();
+    site.write("static/notes", "plain notes\n");
+    site.build();
+    site.remove("static/notes");
+    site.write(
+        "content/en/notes.md",
+        "---\ntitle: Notes\n---\nNotes as a page.\n",
+    );
+    site
+}
+
+/// Build options that save `save(n)`, if any, to `path` as the render stage
+/// of the build's attempt `n` (0, then 1 for the retry) starts: after the
+/// parse, before any page reads its source again.
+fn saving_during_render(
+    path: std::path::PathBuf,
+    save: impl Fn(usize) -> Option<String> + Send + Sync + 'static,
+) -> BuildOptions {
+    let attempts = AtomicUsize::new(0);
+    BuildOptions {
+        progress: Some(Arc::new(move |p: Progress| {
+            if p.stage == Stage::Render
+                && p.done == 0
+                && let Some(text) = save(attempts.fetch_add(1, Ordering::SeqCst))
+            {
+                std::fs::write(&path, text).unwrap();
+            }
+        })),
+        ..BuildOptions::default()
+    }
 }
