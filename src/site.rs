@@ -648,163 +648,125 @@ impl Site {
         Ok(Attempt::Built(report))
     }
 
-    /// Renders and stages the selected pages and copies, in two phases: the
-    /// free ones, then, once the stale outputs in their way are pruned, the
-    /// blocked ones. Returns the sources whose bytes are no longer those
-    /// their records were made from (the build must start over reading
-    /// them); a page in the way of a file folio did not write is an error.
-    /// Every staged page joins `staging`, whose drop removes the temp files
-    /// of a build that stops here.
+    /// Renders and stages the selected pages and copies: the free ones, each
+    /// worker carrying a page from its context to its temp file; then the
+    /// blocked ones, rendered before the prune that makes room for them and
+    /// staged after it, so that a failing page or a changed source never
+    /// stops a build that has deleted outputs. Returns the sources whose
+    /// bytes are no longer those their records were made from (the build
+    /// must start over reading them); a page in the way of a file folio did
+    /// not write is an error. Every staged page joins `staging`, whose drop
+    /// removes the temp files of a build that stops here.
     fn render_and_stage<'s>(
         &self,
         job: &RenderJob<'_, '_>,
-        phases: [(Vec<plan::Spec>, Vec<plan::Copy>); 2],
+        [(free, free_copies), (blocked, blocked_copies)]: [(Vec<plan::Spec>, Vec<plan::Copy>); 2],
         stale: &[(&'s String, &OutputRow)],
         staging: &mut write::Staging,
         report: &mut BuildReport,
         pruned_early: &mut HashSet<&'s str>,
     ) -> Result<HashSet<String>, Error> {
         let dry_run = job.options.dry_run;
-        let mut foreign = Vec::new();
-        let mut changed = HashSet::new();
-        // The blocked pages' sources, read and checked before the prune: a
-        // disagreement found after it would restart a build that had
-        // already deleted outputs.
-        let mut checked = HashMap::new();
-        for (phase, (selected, copies)) in phases.into_iter().enumerate() {
-            // A build already refused prunes nothing.
-            if phase == 1 && !foreign.is_empty() {
-                break;
-            }
-            if phase == 1 {
-                for i in selected.iter().filter_map(plan::Spec::body_of) {
-                    let record = &job.current[i];
-                    match self.read_source(job.files, record, job.bodies.get(&i)) {
-                        Some(bytes) => {
-                            checked.insert(i, bytes);
-                        }
-                        None => {
-                            changed.insert(record.source.path.clone());
-                        }
-                    }
-                }
-                if !changed.is_empty() {
-                    return Ok(changed);
-                }
-            }
-            if phase == 1 && !dry_run {
-                let outputs: Vec<&str> = selected
-                    .iter()
-                    .map(|s| s.output.as_str())
-                    .chain(copies.iter().map(|c| c.output.as_str()))
-                    .collect();
-                prune_in_the_way(job.out_dir, stale, &outputs, report, pruned_early)?;
-            }
-            // Each page is built, rendered and staged by one worker in one
-            // go: only its staged row outlives it, so memory holds no more
-            // than a page per thread, and no chunk boundary leaves a core
-            // waiting for the other's last page.
-            // After an error, the pages after it are skipped; those before it
-            // still render, so the error reported (the first in page order)
-            // is the same from run to run.
-            let first_failed = AtomicUsize::new(usize::MAX);
-            let staging_ref = &*staging;
-            // A page's outcome: staged unless skipped after an error or
-            // failed, and counted either way.
-            let finish = |at: usize, made: Option<Result<Rendering, Error>>| {
-                let result = made
-                    .unwrap_or(Ok(Rendering::Skipped))
-                    .and_then(|rendering| {
-                        match rendering {
-                            // In a dry run, what stands in a blocked page's place
-                            // is still there, and would be pruned.
-                            Rendering::Done(page) if phase == 1 && dry_run => {
-                                Ok(Rendering::Staged(write::planned(page)))
-                            }
-                            Rendering::Done(page) => {
-                                let stored = job.stored.get(page.output.as_str());
-                                write::stage(staging_ref, page, stored, dry_run)
-                                    .map(Rendering::Staged)
-                            }
-                            other => Ok(other),
-                        }
-                    });
-                if result.is_err() {
-                    first_failed.fetch_min(at, Ordering::Relaxed);
-                }
-                job.progress.advance(Stage::Render);
-                result
-            };
-            let due = |at: usize| at <= first_failed.load(Ordering::Relaxed);
-            let pages = selected.len();
-            // rayon splits a stolen job further but never the run of pages a
-            // worker is already through: without a bound, the last run left
-            // one core rendering alone for ~175 ms of a cold build.
-            let rendered = selected
-                .into_par_iter()
-                .with_max_len(RUN_LEN)
-                .enumerate()
-                .map(|(at, spec)| {
-                    finish(at, due(at).then(|| self.render_page(job, spec, &checked)))
-                });
-            let copied = copies
-                .into_par_iter()
-                .with_max_len(RUN_LEN)
-                .enumerate()
-                .map(|(at, copy)| {
-                    let at = pages + at;
-                    finish(at, due(at).then(|| self.read_copy(copy)))
-                });
-            let outcomes: Vec<Result<Rendering, Error>> = rendered.chain(copied).collect();
-            // Every staged page joins the staging before an error returns, so
-            // that dropping it removes every temp file.
-            let mut first_error = None;
-            for outcome in outcomes {
-                match outcome {
-                    Ok(Rendering::Staged(write::Staged::Page(page))) => staging.push(page),
-                    Ok(Rendering::Staged(write::Staged::Foreign(problem))) => foreign.push(problem),
-                    Ok(Rendering::SourceChanged(path)) => {
-                        changed.insert(path);
-                    }
-                    Ok(Rendering::Done(_) | Rendering::Skipped) => {}
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                    }
-                }
-            }
-            if let Some(e) = first_error {
-                return Err(e);
-            }
-            if !changed.is_empty() {
-                return Ok(changed);
-            }
+        let (mut ready, mut foreign) = (Vec::new(), Vec::new());
+        let outcomes = self.render_all(job, free, free_copies, |page| {
+            let stored = job.stored.get(page.output.as_str());
+            write::stage(staging, page, stored, dry_run).map(Rendering::Staged)
+        });
+        let changed = gather(outcomes, staging, &mut ready, &mut foreign)?;
+        // A build already refused prunes nothing.
+        if !changed.is_empty()
+            || !foreign.is_empty()
+            || (blocked.is_empty() && blocked_copies.is_empty())
+        {
+            return refused_or(changed, foreign);
         }
-        if !foreign.is_empty() {
-            foreign.sort_by(|a, b| a.path.cmp(&b.path));
-            return Err(Error::Content(foreign));
+        let in_the_way: Vec<String> = blocked
+            .iter()
+            .map(|s| s.output.to_string())
+            .chain(blocked_copies.iter().map(|c| c.output.to_string()))
+            .collect();
+        let outcomes = self.render_all(job, blocked, blocked_copies, |page| {
+            Ok(Rendering::Done(page))
+        });
+        let changed = gather(outcomes, staging, &mut ready, &mut foreign)?;
+        if !changed.is_empty() {
+            return Ok(changed);
         }
-        Ok(changed)
+        if !dry_run {
+            let outputs: Vec<&str> = in_the_way.iter().map(String::as_str).collect();
+            prune_in_the_way(job.out_dir, stale, &outputs, report, pruned_early)?;
+        }
+        let outcomes = ready
+            .into_par_iter()
+            .map(|page| {
+                // In a dry run, what stands in a blocked page's place is
+                // still there, and would be pruned.
+                if dry_run {
+                    return Ok(Rendering::Staged(write::planned(page)));
+                }
+                let stored = job.stored.get(page.output.as_str());
+                write::stage(staging, page, stored, false).map(Rendering::Staged)
+            })
+            .collect();
+        gather(outcomes, staging, &mut Vec::new(), &mut foreign)?;
+        refused_or(HashSet::new(), foreign)
     }
 
-    /// One page, its body read again from its source if it shows one (or
-    /// taken from `checked`, read already).
-    fn render_page(
+    /// Renders `specs` and reads `copies` in parallel, handing each page to
+    /// `then` (which stages it, or keeps it for later). After an error, the
+    /// pages after it are skipped; those before it still render, so the
+    /// error reported (the first in page order) is the same from run to run.
+    fn render_all(
         &self,
         job: &RenderJob<'_, '_>,
-        spec: plan::Spec,
-        checked: &HashMap<usize, Vec<u8>>,
-    ) -> Result<Rendering, Error> {
+        specs: Vec<plan::Spec>,
+        copies: Vec<plan::Copy>,
+        then: impl Fn(Rendered) -> Result<Rendering, Error> + Sync,
+    ) -> Vec<Result<Rendering, Error>> {
+        let first_failed = AtomicUsize::new(usize::MAX);
+        let finish = |at: usize, made: Option<Result<Rendering, Error>>| {
+            let result = match made.unwrap_or(Ok(Rendering::Skipped)) {
+                Ok(Rendering::Done(page)) => then(page),
+                other => other,
+            };
+            if result.is_err() {
+                first_failed.fetch_min(at, Ordering::Relaxed);
+            }
+            job.progress.advance(Stage::Render);
+            result
+        };
+        let due = |at: usize| at <= first_failed.load(Ordering::Relaxed);
+        let pages = specs.len();
+        // Each page is built, rendered and handed on by one worker in one
+        // go, in runs of at most RUN_LEN: rayon splits a stolen job further
+        // but never the run a worker is already through, and without a bound
+        // the last run left one core rendering alone for ~175 ms of a cold
+        // build.
+        let rendered = specs
+            .into_par_iter()
+            .with_max_len(RUN_LEN)
+            .enumerate()
+            .map(|(at, spec)| finish(at, due(at).then(|| self.render_page(job, spec))));
+        let copied = copies
+            .into_par_iter()
+            .with_max_len(RUN_LEN)
+            .enumerate()
+            .map(|(at, copy)| {
+                let at = pages + at;
+                finish(at, due(at).then(|| self.read_copy(copy)))
+            });
+        rendered.chain(copied).collect()
+    }
+
+    /// One page, its body read again from its source if it shows one.
+    fn render_page(&self, job: &RenderJob<'_, '_>, spec: plan::Spec) -> Result<Rendering, Error> {
         let body_of = spec.body_of();
         let mut page = job.plan.page(spec, job.sitemap);
         if let Some(i) = body_of {
             let record = &job.current[i];
             let read = job.bodies.get(&i);
-            let bytes = match checked.get(&i) {
-                Some(bytes) => std::borrow::Cow::Borrowed(bytes.as_slice()),
-                None => match self.read_source(job.files, record, read) {
-                    Some(bytes) => std::borrow::Cow::Owned(bytes),
-                    None => return Ok(Rendering::SourceChanged(record.source.path.clone())),
-                },
+            let Some(bytes) = self.read_source(job.files, record, read) else {
+                return Ok(Rendering::SourceChanged(record.source.path.clone()));
             };
             let body =
                 parse::body_html(&bytes, read.map(|at| at.start)).map_err(|(line, kind)| {
@@ -1274,6 +1236,48 @@ fn same_content(stored: &Record, fresh: &Record) -> bool {
         && *tags == stored.tags
         && *draft == stored.draft
         && *translation_key == stored.translation_key
+}
+
+/// Sorts out what rendering some pages gave: staged pages join `staging`
+/// (before any error returns, so that its drop removes their temp files),
+/// rendered ones wait in `ready`, pages in the way of files folio did not
+/// write go to `foreign`. The sources that changed, or the first error.
+fn gather(
+    outcomes: Vec<Result<Rendering, Error>>,
+    staging: &mut write::Staging,
+    ready: &mut Vec<Rendered>,
+    foreign: &mut Vec<Problem>,
+) -> Result<HashSet<String>, Error> {
+    let mut changed = HashSet::new();
+    let mut first_error = None;
+    for outcome in outcomes {
+        match outcome {
+            Ok(Rendering::Staged(write::Staged::Page(page))) => staging.push(page),
+            Ok(Rendering::Staged(write::Staged::Foreign(problem))) => foreign.push(problem),
+            Ok(Rendering::Done(page)) => ready.push(page),
+            Ok(Rendering::SourceChanged(path)) => {
+                changed.insert(path);
+            }
+            Ok(Rendering::Skipped) => {}
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    first_error.map_or(Ok(changed), Err)
+}
+
+/// The sources that changed, unless pages stand in the way of files folio
+/// did not write, which refuses the build.
+fn refused_or(
+    changed: HashSet<String>,
+    mut foreign: Vec<Problem>,
+) -> Result<HashSet<String>, Error> {
+    if foreign.is_empty() || !changed.is_empty() {
+        return Ok(changed);
+    }
+    foreign.sort_by(|a, b| a.path.cmp(&b.path));
+    Err(Error::Content(foreign))
 }
 
 /// Prunes the stale outputs that stand where `outputs` must go (recording

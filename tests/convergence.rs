@@ -248,6 +248,29 @@ fn a_page_in_the_way_of_a_stale_output_checks_its_source_before_the_prune() {
 }
 
 #[test]
+fn a_page_in_the_way_of_a_stale_output_that_fails_to_render_prunes_nothing() {
+    let site = notes_turning_into_a_page();
+    let page = std::fs::read_to_string(format!(
+        "{}/templates/page.html",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    // Only the page that replaces the stale file fails.
+    site.write(
+        "templates/page.html",
+        &page.replace(
+            "{% block content %}",
+            "{% block content %}{% if page.title == \"Notes\" %}{{ no_such_function() }}{% endif %}",
+        ),
+    );
+    let tree = site.output_tree();
+    let err = site.try_build().unwrap_err().to_string();
+    assert!(err.contains("page.html"), "{err}");
+    assert_eq!(site.output_tree(), tree);
+    assert!(site.path("public/notes").is_file());
+}
+
+#[test]
 fn a_stale_output_changed_by_hand_in_the_way_of_a_page_is_reported() {
     let site = notes_turning_into_a_page();
     site.write("public/notes", "edited by hand\n");
