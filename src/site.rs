@@ -243,9 +243,9 @@ impl Site {
     /// this build parsed it, or whose bytes changed while its size and mtime
     /// did not (`cp -p`, `rsync -t`, trusted by its stat until its page must
     /// be rendered again), disagrees. No output has changed at that point
-    /// (the sources of the pages staged after a prune are checked before
-    /// it), so the build starts over once, reading those sources; a second
-    /// disagreement is an error.
+    /// (the pages staged after a prune are rendered before it), so the build
+    /// starts over once, reading those sources; a second disagreement is an
+    /// error.
     fn build_with_retry(&self, options: &BuildOptions) -> Result<BuildReport, Error> {
         match self.build_once(options, &HashSet::new(), None)? {
             Attempt::Built(report) => Ok(report),
