@@ -15,7 +15,7 @@ use divan::counter::ItemsCount;
 use folio::discover::{FilesAt, Source};
 use folio::i18n::I18n;
 use folio::index::{Changes, Index};
-use folio::parse::{self, Parsed, Record};
+use folio::parse::{self, BodyAt, Parsed, Record};
 use folio::plan::{self, Plan, Views, Visibility};
 use folio::render::Theme;
 use folio::write::{self, Rendered, Written};
@@ -208,13 +208,11 @@ const VISIBILITY: Visibility = Visibility {
 };
 const STARTED_NS: i64 = VISIBILITY.now_ms * 1_000_000;
 
-/// What the parse stage does with one source, the XXH3 check included:
-/// render compares the bytes it reads again with it.
-fn read_and_parse(files: &FilesAt, source: &Source, config: &Config) -> (Parsed, u128) {
+/// What the parse stage does with one source.
+fn read_and_parse(files: &FilesAt, source: &Source, config: &Config) -> Parsed {
     let bytes = files.read(&source.path, source.stat.size).unwrap();
     let hash = parse::source_hash(&bytes);
-    let parsed = parse::parse(source, &bytes, hash, config).unwrap();
-    (parsed, xxhash_rust::xxh3::xxh3_128(&bytes))
+    parse::parse(source, &bytes, hash, config).unwrap()
 }
 
 /// The corpus as a cold build holds it once parsed: its records sorted by
@@ -224,9 +222,8 @@ struct Corpus {
     site: Site,
     files: FilesAt,
     records: Vec<Record>,
-    /// Where each one's body starts, and the XXH3 of its bytes, which the
-    /// render stage checks the bytes it reads again against.
-    bodies: Vec<(usize, u128)>,
+    /// Where each one's body is, and the check of the bytes read again.
+    bodies: Vec<BodyAt>,
 }
 
 impl Corpus {
@@ -236,16 +233,13 @@ impl Corpus {
         let site = Site::open(dir.path()).unwrap();
         let files = FilesAt::new(dir.path());
         let (sources, _) = folio::discover::discover(dir.path(), site.config()).unwrap();
-        let mut parsed: Vec<(Parsed, u128)> = sources
+        let mut parsed: Vec<Parsed> = sources
             .iter()
             .map(|source| read_and_parse(&files, source, site.config()))
             .collect();
-        parsed.sort_by(|a, b| a.0.record.source.path.cmp(&b.0.record.source.path));
-        let bodies = parsed
-            .iter()
-            .map(|(p, check)| (p.body_start, *check))
-            .collect();
-        let records = parsed.into_iter().map(|(p, _)| p.record).collect();
+        parsed.sort_by(|a, b| a.record.source.path.cmp(&b.record.source.path));
+        let bodies = parsed.iter().map(|p| p.body).collect();
+        let records = parsed.into_iter().map(|p| p.record).collect();
         Corpus {
             dir,
             site,
@@ -296,10 +290,10 @@ impl Corpus {
             if let Some(i) = body_of {
                 let source = &self.records[i].source;
                 let bytes = self.files.read(&source.path, source.stat.size).unwrap();
-                let (start, check) = self.bodies[i];
-                assert_eq!(xxhash_rust::xxh3::xxh3_128(&bytes), check);
+                let body = self.bodies[i];
+                assert!(body.holds(&bytes));
                 page.context
-                    .set_content(parse::body_html(&bytes, Some(start)).unwrap());
+                    .set_content(parse::body_html(&bytes, Some(body.start)).unwrap());
             }
             let size_hint = page.context.size_hint();
             each(Rendered {

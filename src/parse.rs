@@ -17,6 +17,7 @@ use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
+use xxhash_rust::xxh3::xxh3_128;
 
 use crate::config::Config;
 use crate::discover::{Kind, Source, Stat};
@@ -60,8 +61,7 @@ pub struct Record {
 #[derive(Debug, Clone)]
 pub struct Parsed {
     pub record: Record,
-    /// Where the Markdown body starts in the source's text.
-    pub body_start: usize,
+    pub body: BodyAt,
     /// The date was written without an offset and read in the site time zone.
     pub date_is_local: bool,
     /// Where `date` is written, for errors about it.
@@ -98,6 +98,24 @@ pub fn hex(bytes: &[u8]) -> String {
         out.push(DIGITS[usize::from(b & 15)] as char);
     }
     out
+}
+
+/// Where a parsed source's body is, for its page to render it from the
+/// source read again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyAt {
+    /// Where the Markdown body starts in the source's text.
+    pub start: usize,
+    /// XXH3-128 of the bytes parsed: cheap next to SHA-256, and only ever
+    /// compared within one build.
+    check: u128,
+}
+
+impl BodyAt {
+    /// Whether `bytes`, read again, are the ones parsed.
+    pub fn holds(&self, bytes: &[u8]) -> bool {
+        xxh3_128(bytes) == self.check
+    }
 }
 
 /// A problem with a line in the source, where known.
@@ -196,8 +214,11 @@ pub fn parse(
         .unwrap_or_else(|| source.key.clone());
 
     let summary = summary_html(front.body);
-    // The body is always the end of the text.
-    let body_start = text.len() - front.body.len();
+    let body = BodyAt {
+        // The body is always the end of the text.
+        start: text.len() - front.body.len(),
+        check: xxh3_128(bytes),
+    };
     let url = document_url(config, source.kind, &source.lang, &source.key, &slug, id_ms);
     Ok(Parsed {
         record: Record {
@@ -220,7 +241,7 @@ pub fn parse(
             draft,
             translation_key,
         },
-        body_start,
+        body,
         date_is_local,
         date_line,
     })
@@ -252,8 +273,8 @@ fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
     })
 }
 
-/// The body of a source as HTML. `body_start` is [`Parsed::body_start`]
-/// when these bytes were parsed in this build; without it the front matter
+/// The body of a source as HTML. `body_start` is [`BodyAt::start`] when
+/// these bytes were parsed in this build; without it the front matter
 /// is read again to find where the body starts.
 pub fn body_html(bytes: &[u8], body_start: Option<usize>) -> Result<String, ParseError> {
     let text = source_text(bytes)?;
@@ -865,7 +886,9 @@ mod tests {
         let text = "\u{feff}---\r\ntitle: Hi\r\ndate: 2024-05-01\r\n---\r\nLine one\r\n";
         let parsed = run("en/posts/x.md", text).unwrap();
         assert_eq!(parsed.record.title, "Hi");
-        let body = body_html(text.as_bytes(), Some(parsed.body_start)).unwrap();
+        assert!(parsed.body.holds(text.as_bytes()));
+        assert!(!parsed.body.holds(b"other bytes"));
+        let body = body_html(text.as_bytes(), Some(parsed.body.start)).unwrap();
         assert_eq!(body, "<p>Line one</p>\n");
         assert_eq!(body_html(text.as_bytes(), None).unwrap(), body);
     }

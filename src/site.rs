@@ -19,7 +19,6 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use xxhash_rust::xxh3::xxh3_128;
 
 use crate::config::Config;
 use crate::discover::{self, CONTENT_DIR, FilesAt, Kind, Source, Stat};
@@ -27,7 +26,7 @@ use crate::error::{Error, Problem, ProblemKind};
 use crate::i18n::I18n;
 use crate::identify::{self, PostId, TimezoneChange};
 use crate::index::{Changes, Index, OutputRow, Snapshot};
-use crate::parse::{self, Parsed, Record, SourceState};
+use crate::parse::{self, BodyAt, Parsed, Record, SourceState};
 use crate::plan::{self, OutputPath, Views, Visibility};
 use crate::render::{SitemapEntry, TEMPLATES_DIR, Theme};
 use crate::write::{self, Pruned, Rendered};
@@ -668,10 +667,7 @@ impl Site {
     ) -> Result<HashSet<String>, Error> {
         let dry_run = job.options.dry_run;
         let (mut ready, mut foreign) = (Vec::new(), Vec::new());
-        let outcomes = self.render_all(job, free, free_copies, |page| {
-            let stored = job.stored.get(page.output.as_str());
-            write::stage(staging, page, stored, dry_run).map(Rendering::Staged)
-        });
+        let outcomes = self.render_all(job, free, free_copies, |page| job.stage(staging, page));
         let changed = gather(outcomes, staging, &mut ready, &mut foreign)?;
         // A build already refused prunes nothing.
         if !changed.is_empty()
@@ -680,11 +676,6 @@ impl Site {
         {
             return refused_or(changed, foreign);
         }
-        let in_the_way: Vec<String> = blocked
-            .iter()
-            .map(|s| s.output.to_string())
-            .chain(blocked_copies.iter().map(|c| c.output.to_string()))
-            .collect();
         let outcomes = self.render_all(job, blocked, blocked_copies, |page| {
             Ok(Rendering::Done(page))
         });
@@ -692,8 +683,9 @@ impl Site {
         if !changed.is_empty() {
             return Ok(changed);
         }
+        // Every blocked page rendered: they are what `ready` holds.
         if !dry_run {
-            let outputs: Vec<&str> = in_the_way.iter().map(String::as_str).collect();
+            let outputs: Vec<&str> = ready.iter().map(|page| page.output.as_str()).collect();
             prune_in_the_way(job.out_dir, stale, &outputs, report, pruned_early)?;
         }
         let outcomes = ready
@@ -704,8 +696,7 @@ impl Site {
                 if dry_run {
                     return Ok(Rendering::Staged(write::planned(page)));
                 }
-                let stored = job.stored.get(page.output.as_str());
-                write::stage(staging, page, stored, false).map(Rendering::Staged)
+                job.stage(staging, page)
             })
             .collect();
         gather(outcomes, staging, &mut Vec::new(), &mut foreign)?;
@@ -1070,7 +1061,7 @@ impl Site {
         // parse
         clock.lap(report, "discover");
         progress.start(Stage::Parse, to_read.len());
-        let results: Vec<Result<(Parsed, u128), Problem>> = to_read
+        let results: Vec<Result<Parsed, Problem>> = to_read
             .par_iter()
             .with_max_len(RUN_LEN)
             .map(|source| {
@@ -1080,13 +1071,9 @@ impl Site {
             })
             .collect::<Result<_, Error>>()?;
         let mut fresh = Vec::with_capacity(results.len());
-        let mut checks = Vec::with_capacity(results.len());
         for result in results {
             match result {
-                Ok((parsed, check)) => {
-                    fresh.push(parsed);
-                    checks.push(check);
-                }
+                Ok(parsed) => fresh.push(parsed),
                 Err(problem) => problems.push(problem),
             }
         }
@@ -1118,14 +1105,10 @@ impl Site {
         // The fresh records move into `current` (a copy of 15,000 of them
         // was 20 ms of a cold build with one core idle); where each one's
         // body is goes into `bodies`, by its place there.
-        let mut fresh: Vec<(Parsed, u128)> = fresh.into_iter().zip(checks).collect();
-        fresh.sort_by(|a, b| a.0.record.source.path.cmp(&b.0.record.source.path));
+        fresh.sort_by(|a, b| a.record.source.path.cmp(&b.record.source.path));
         let mut bodies = Vec::with_capacity(fresh.len());
-        let fresh_records = fresh.into_iter().map(|(parsed, check)| {
-            bodies.push(BodyAt {
-                start: parsed.body_start,
-                check,
-            });
+        let fresh_records = fresh.into_iter().map(|parsed| {
+            bodies.push(parsed.body);
             parsed.record
         });
         let (current, fresh) = merge_by_path(unchanged_records, fresh_records);
@@ -1145,7 +1128,7 @@ impl Site {
         files: &FilesAt,
         source: &Source,
         started_ns: i64,
-    ) -> Result<Result<(Parsed, u128), Problem>, Error> {
+    ) -> Result<Result<Parsed, Problem>, Error> {
         let bytes = files
             .read(&source.path, source.stat.size)
             .map_err(|e| Error::io(self.root.join(&source.path), e))?;
@@ -1153,7 +1136,7 @@ impl Site {
         Ok(parse::parse(source, &bytes, hash, &self.config)
             .map(|mut parsed| {
                 parsed.record.source.stat = source.stat.settled(started_ns);
-                (parsed, xxh3_128(&bytes))
+                parsed
             })
             .map_err(|(line, kind)| Problem::new(&source.path, line, kind)))
     }
@@ -1173,7 +1156,7 @@ impl Site {
             .read(&record.source.path, record.source.stat.size)
             .ok()?;
         let same = match read {
-            Some(at) => xxh3_128(&bytes) == at.check,
+            Some(at) => at.holds(&bytes),
             None => parse::source_hash(&bytes) == record.source.hash,
         };
         same.then_some(bytes)
@@ -1500,14 +1483,13 @@ struct RenderJob<'j, 'p> {
     progress: &'j Reporter,
 }
 
-/// Where the body of a source read by this build is, for its page to
-/// render it from the source read again (holding every body from parse to
-/// render was half a cold build's memory).
-struct BodyAt {
-    /// [`Parsed::body_start`].
-    start: usize,
-    /// XXH3-128 of the bytes parsed: the bytes read again must be those.
-    check: u128,
+impl RenderJob<'_, '_> {
+    /// Compares a rendered page with its output and, when it differs, writes
+    /// the temp file it will be renamed from (unless in a dry run).
+    fn stage(&self, staging: &write::Staging, page: Rendered) -> Result<Rendering, Error> {
+        let stored = self.stored.get(page.output.as_str());
+        write::stage(staging, page, stored, self.options.dry_run).map(Rendering::Staged)
+    }
 }
 
 /// The most sources one worker parses, or pages it renders, in a row
