@@ -8,7 +8,7 @@
 //! is tested without a disk.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use gray_matter::engine::{TOML, YAML};
 use gray_matter::{Matter, Pod};
@@ -713,7 +713,8 @@ pub fn summary_html(markdown: &str) -> String {
 /// heading's own events are held back, until its text is known.
 struct HeadingAnchors<'a, I> {
     events: I,
-    used: HashMap<String, usize>,
+    used: rustc_hash::FxHashMap<String, usize>,
+    /// The events of the heading being given its id, and its end.
     held: std::collections::VecDeque<Event<'a>>,
 }
 
@@ -721,28 +722,46 @@ impl<'a, I: Iterator<Item = Event<'a>>> HeadingAnchors<'a, I> {
     fn new(events: I) -> Self {
         HeadingAnchors {
             events,
-            used: HashMap::new(),
+            used: rustc_hash::FxHashMap::default(),
             held: std::collections::VecDeque::new(),
         }
     }
 
-    fn anchor(&mut self, heading: &[Event<'a>]) -> String {
-        let text: String = heading
-            .iter()
-            .filter_map(|e| match e {
-                Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
-                _ => None,
-            })
-            .collect();
-        let base = heading_id(&text);
-        let count = self.used.entry(base.clone()).or_insert(0);
-        let anchor = if *count == 0 {
-            base
-        } else {
-            format!("{base}-{count}")
+    /// Holds `start` and the heading's events up to its end, with the id
+    /// set and the link to it added. Every heading of a cold build passes
+    /// here: its text is slugified without allocating per character, and
+    /// the id escaped only when it needs to be.
+    fn hold_heading(&mut self, start: Event<'a>) {
+        self.held.push_back(start);
+        let mut end = None;
+        for event in self.events.by_ref() {
+            if matches!(event, Event::End(TagEnd::Heading(_))) {
+                end = Some(event);
+                break;
+            }
+            self.held.push_back(event);
+        }
+        let anchor = match &self.held[0] {
+            Event::Start(Tag::Heading { id: Some(id), .. }) => id.to_string(),
+            _ => {
+                let mut text = String::new();
+                for event in self.held.range(1..) {
+                    if let Event::Text(t) | Event::Code(t) = event {
+                        text.push_str(t);
+                    }
+                }
+                numbered(&mut self.used, heading_id(&text))
+            }
         };
-        *count += 1;
-        anchor
+        let mut link = String::with_capacity(anchor.len() + 56);
+        link.push_str(" <a class=\"anchor\" href=\"#");
+        link.push_str(&html_attr(&anchor));
+        link.push_str("\" aria-hidden=\"true\">#</a>");
+        if let Event::Start(Tag::Heading { id, .. }) = &mut self.held[0] {
+            *id = Some(CowStr::from(anchor));
+        }
+        self.held.push_back(Event::InlineHtml(CowStr::from(link)));
+        self.held.extend(end);
     }
 }
 
@@ -753,69 +772,72 @@ impl<'a, I: Iterator<Item = Event<'a>>> Iterator for HeadingAnchors<'a, I> {
         if let Some(event) = self.held.pop_front() {
             return Some(event);
         }
-        let start = self.events.next()?;
-        if !matches!(start, Event::Start(Tag::Heading { .. })) {
-            return Some(start);
+        let event = self.events.next()?;
+        if !matches!(event, Event::Start(Tag::Heading { .. })) {
+            return Some(event);
         }
-        let mut heading = vec![start];
-        let mut end = None;
-        for event in self.events.by_ref() {
-            if matches!(event, Event::End(TagEnd::Heading(_))) {
-                end = Some(event);
-                break;
-            }
-            heading.push(event);
-        }
-        let given = match &heading[0] {
-            Event::Start(Tag::Heading { id: Some(id), .. }) => Some(id.to_string()),
-            _ => None,
-        };
-        let anchor = match given {
-            Some(id) => id,
-            None => self.anchor(&heading[1..]),
-        };
-        if let Event::Start(Tag::Heading { id, .. }) = &mut heading[0] {
-            *id = Some(CowStr::from(anchor.clone()));
-        }
-        heading.push(Event::InlineHtml(CowStr::from(format!(
-            " <a class=\"anchor\" href=\"#{}\" aria-hidden=\"true\">#</a>",
-            html_attr(&anchor)
-        ))));
-        self.held.extend(heading);
-        self.held.extend(end);
+        self.hold_heading(event);
         self.held.pop_front()
+    }
+}
+
+/// `base`, or `base-1`, `base-2`… when it was used before.
+fn numbered(used: &mut rustc_hash::FxHashMap<String, usize>, base: String) -> String {
+    match used.get_mut(&base) {
+        Some(count) => {
+            let anchor = format!("{base}-{count}");
+            *count += 1;
+            anchor
+        }
+        None => {
+            used.insert(base.clone(), 1);
+            base
+        }
     }
 }
 
 /// Lowercase letters and digits of any script, other runs become one dash.
 fn heading_id(text: &str) -> String {
-    let mut id = String::new();
-    let nfc: Box<dyn Iterator<Item = char>> = if unicode_normalization::is_nfc_quick(text.chars())
-        == unicode_normalization::IsNormalized::Yes
+    let mut id = String::with_capacity(text.len());
+    // ASCII is always NFC, and so are most headings.
+    if text.is_ascii()
+        || unicode_normalization::is_nfc_quick(text.chars())
+            == unicode_normalization::IsNormalized::Yes
     {
-        Box::new(text.chars())
+        push_slug(&mut id, text.chars());
     } else {
-        Box::new(text.nfc())
-    };
-    for c in nfc {
-        if c.is_alphanumeric() {
+        push_slug(&mut id, text.nfc());
+    }
+    let trimmed = id.trim_end_matches('-').len();
+    id.truncate(trimmed);
+    if id.is_empty() {
+        id.push_str("section");
+    }
+    id
+}
+
+fn push_slug(id: &mut String, chars: impl Iterator<Item = char>) {
+    for c in chars {
+        if c.is_ascii_alphanumeric() {
+            id.push(c.to_ascii_lowercase());
+        } else if c.is_alphanumeric() {
             id.extend(c.to_lowercase());
         } else if !id.is_empty() && !id.ends_with('-') {
             id.push('-');
         }
     }
-    let id = id.trim_end_matches('-');
-    if id.is_empty() {
-        "section".to_owned()
-    } else {
-        id.to_owned()
-    }
 }
 
-fn html_attr(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
+/// `text` as an attribute value; a slugified id has nothing to escape.
+fn html_attr(text: &str) -> Cow<'_, str> {
+    if !text.contains(['&', '"', '<']) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;"),
+    )
 }
 
 #[cfg(test)]
@@ -1143,5 +1165,28 @@ mod tests {
         assert!(body.contains("<del>old</del>"));
         assert!(body.contains("footnote-definition"));
         assert!(body.contains("type=\"checkbox\""));
+    }
+
+    #[test]
+    fn heading_ids_are_numbered_and_given_ids_escaped() {
+        let body = render_body("# A\n\n# A\n\n# A\n\n# Given {#x&y}\n\n# Intro\n");
+        let ids: Vec<&str> = body
+            .split("id=\"")
+            .skip(1)
+            .map(|rest| &rest[..rest.find('"').unwrap()])
+            .collect();
+        assert_eq!(ids, ["a", "a-1", "a-2", "x&amp;y", "intro"], "{body}");
+        assert!(body.contains("href=\"#x&amp;y\""), "{body}");
+    }
+
+    #[test]
+    fn heading_ids_keep_letters_and_digits_of_any_script() {
+        assert_eq!(heading_id("Hello, World! 2024"), "hello-world-2024");
+        assert_eq!(heading_id("Été à Paris"), "été-à-paris");
+        // Decomposed (as macOS writes file names) gives the same id.
+        assert_eq!(heading_id("E\u{301}te\u{301}"), "été");
+        assert_eq!(heading_id("C++ & Rust --"), "c-rust");
+        assert_eq!(heading_id("«Привет, мир»"), "привет-мир");
+        assert_eq!(heading_id("?!"), "section");
     }
 }
