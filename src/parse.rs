@@ -266,7 +266,9 @@ fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
         )
     })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    Ok(if text.contains('\r') {
+    // Every source is searched for a `\r` twice in a cold build; the
+    // standard library's search was 3% of its instructions.
+    Ok(if memchr::memchr(b'\r', text.as_bytes()).is_some() {
         Cow::Owned(text.replace("\r\n", "\n"))
     } else {
         Cow::Borrowed(text)
