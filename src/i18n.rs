@@ -249,12 +249,13 @@ mod tests {
 
     #[test]
     fn a_date_format_fills_each_placeholder_wherever_it_is_and_keeps_other_braces() {
-        let mut strings = Strings::default();
-        strings.months = vec!["Jan".into(); 12];
-        strings.text.insert(
-            DATE_FORMAT.into(),
-            "{day}/{month_number}/{year} {month} {{x} {y {day}{".into(),
-        );
+        let mut strings = Strings {
+            text: BTreeMap::from([(
+                DATE_FORMAT.into(),
+                "{day}/{month_number}/{year} {month} {{x} {y {day}{".into(),
+            )]),
+            months: vec!["Jan".into(); 12],
+        };
         let d = date("2024-03-07T10:00:00+00:00[UTC]");
         assert_eq!(strings.format_date(&d), "7/03/2024 Jan {{x} {y 7{");
         // Without a month name for it, the month's number stands in.
