@@ -260,7 +260,7 @@ impl<'i> Views<'i> {
                 home_url: config.language_root(code),
                 tags_url: tags_url(config, code),
             });
-            let words = Shared::new(i18n.strings(code).text.clone());
+            let words = Shared::words(i18n.strings(code).text.clone());
             for digest in [site.digest(), view.digest()] {
                 globals.update(digest.as_bytes());
             }

@@ -315,12 +315,9 @@ pub struct Shared<T> {
 
 impl<T: Serialize> Shared<T> {
     pub fn new(value: T) -> Shared<T> {
-        let mut hasher = Sha256::new();
-        // A value made of strings, numbers and lists always serializes.
-        let _ = serde_json::to_writer(HashWriter(&mut hasher), &value);
         Shared {
             value: Value::from(minijinja::value::Serde(&value)),
-            digest: hex(&hasher.finalize()),
+            digest: digest_of(&value),
             of: std::marker::PhantomData,
         }
     }
@@ -328,6 +325,59 @@ impl<T: Serialize> Shared<T> {
     /// The hash of the value's serialization.
     pub fn digest(&self) -> &str {
         &self.digest
+    }
+}
+
+impl Shared<BTreeMap<String, String>> {
+    /// A language's words, which `t("key")` looks up some twenty times a
+    /// page: held as a [`Words`] map, found by the key's text.
+    pub fn words(words: BTreeMap<String, String>) -> Self {
+        Shared {
+            digest: digest_of(&words),
+            value: Value::from_object(Words(
+                words
+                    .into_iter()
+                    .map(|(key, text)| (key, Value::from(text)))
+                    .collect(),
+            )),
+            of: std::marker::PhantomData,
+        }
+    }
+}
+
+/// The hash of a view's serialization.
+fn digest_of(value: &impl Serialize) -> String {
+    let mut hasher = Sha256::new();
+    // A value made of strings, numbers and lists always serializes.
+    let _ = serde_json::to_writer(HashWriter(&mut hasher), value);
+    hex(&hasher.finalize())
+}
+
+/// A language's words as a template value. minijinja's own map finds a key
+/// by building a template value from it and comparing it with the keys as
+/// template values; this one compares text. Seen from a template, the same
+/// map: `i18n.key`, `i18n["key"]`, iteration in key order.
+#[derive(Debug)]
+struct Words(BTreeMap<String, Value>);
+
+impl minijinja::value::Object for Words {
+    fn get_value(self: &std::sync::Arc<Self>, key: &Value) -> Option<Value> {
+        self.get_value_by_str(key.as_str()?)
+    }
+
+    fn get_value_by_str(self: &std::sync::Arc<Self>, key: &str) -> Option<Value> {
+        self.0.get(key).cloned()
+    }
+
+    fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
+        use minijinja::value::ObjectExt as _;
+        self.mapped_enumerator(|words| {
+            Box::new(words.0.keys().map(|key| Value::from(key.as_str())))
+        })
+    }
+
+    fn enumerator_len(self: &std::sync::Arc<Self>) -> Option<usize> {
+        Some(self.0.len())
     }
 }
 
@@ -700,6 +750,42 @@ mod tests {
             })
             .unwrap();
         assert_eq!(rendered, "<p>a & b</p>|<p>a & b</p>|7|<i>t</i>");
+    }
+
+    #[test]
+    fn words_look_to_a_template_like_the_map_they_were_made_from() {
+        let theme = theme(&[(
+            "t.html",
+            "{{ i18n.feed }}|{{ i18n['tags'] }}|{% for k in i18n %}{{ k }},{% endfor %}|\
+             {% for k, v in i18n|items %}{{ k }}={{ v }};{% endfor %}|{{ i18n|length }}|\
+             {{ i18n|tojson }}|{{ i18n.missing is undefined }}|{{ i18n is mapping }}|\
+             {{ t('feed') }}",
+        )]);
+        let env = theme.environment().unwrap();
+        let words = BTreeMap::from([
+            ("tags".to_owned(), "Mots-clés".to_owned()),
+            ("feed".to_owned(), "Flux <Atom>".to_owned()),
+            ("a".to_owned(), "\"x\"".to_owned()),
+        ]);
+        let render = |i18n: Value| {
+            env.get_template("t.html")
+                .unwrap()
+                .render(minijinja::context! { i18n => i18n })
+                .unwrap()
+        };
+        let as_words = render(Shared::words(words.clone()).value.clone());
+        assert_eq!(
+            as_words,
+            render(Value::from(minijinja::value::Serde(&words)))
+        );
+        assert!(
+            as_words.starts_with("Flux &lt;Atom&gt;|Mots-clés|a,feed,tags,|"),
+            "{as_words}"
+        );
+        assert_eq!(
+            Shared::words(words.clone()).digest(),
+            Shared::new(words).digest()
+        );
     }
 
     #[test]
