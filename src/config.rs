@@ -261,6 +261,30 @@ pub fn made_by_this_folio(content_settings: &str) -> bool {
         .is_some_and(|rest| rest.starts_with("; "))
 }
 
+/// Copies `pattern` onto `out` with each `{name}` that `fill` knows (it
+/// writes the value and says true) replaced; any other brace is kept as it
+/// is. One pass: a `replace` per placeholder copied the whole text each
+/// time, for the date of every page and the URL of every post.
+pub fn fill_placeholders(
+    pattern: &str,
+    out: &mut String,
+    mut fill: impl FnMut(&str, &mut String) -> bool,
+) {
+    let mut rest = pattern;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        rest = &rest[open..];
+        match rest.find('}') {
+            Some(close) if fill(&rest[1..close], out) => rest = &rest[close + 1..],
+            _ => {
+                out.push('{');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+}
+
 /// A permalink starts and ends with `/`, holds `{slug}`, and names only the
 /// fields it can be given.
 fn check_permalink(pattern: &str) -> Result<(), String> {
@@ -414,6 +438,29 @@ title = "T (fr)"
         assert!(!is_language_code(""));
         let text = MINIMAL.replace("[languages.fr]", "[languages.\"..\"]");
         assert!(parse(&text).is_err());
+    }
+
+    #[test]
+    fn placeholders_are_filled_in_one_pass_and_other_braces_kept() {
+        let fill = |pattern: &str| {
+            let mut out = String::new();
+            fill_placeholders(pattern, &mut out, |name, out| match name {
+                "a" => {
+                    out.push_str("{b}");
+                    true
+                }
+                "b" => {
+                    out.push('B');
+                    true
+                }
+                _ => false,
+            });
+            out
+        };
+        assert_eq!(fill("/{a}/{b}/"), "/{b}/B/");
+        assert_eq!(fill("{{b}} {c} {b"), "{B} {c} {b");
+        assert_eq!(fill("no braces"), "no braces");
+        assert_eq!(fill("}{"), "}{");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::fmt::Write as _;
 
 use gray_matter::engine::{TOML, YAML};
 use gray_matter::{Matter, Pod};
@@ -310,13 +311,20 @@ pub fn document_url(
             let date = jiff::Timestamp::from_millisecond(published_ms)
                 .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
                 .to_zoned_datetime(config.timezone.clone());
-            let url = config
-                .permalink
-                .replace("{lang}", if at_root { "" } else { lang })
-                .replace("{year}", &format!("{:04}", date.year()))
-                .replace("{month}", &format!("{:02}", date.month()))
-                .replace("{day}", &format!("{:02}", date.day()))
-                .replace("{slug}", &slug);
+            let mut url = String::with_capacity(config.permalink.len() + slug.len() + 16);
+            crate::config::fill_placeholders(&config.permalink, &mut url, |field, url| {
+                // Writing to a String cannot fail.
+                let _ = match field {
+                    "lang" if at_root => Ok(()),
+                    "lang" => url.write_str(lang),
+                    "year" => write!(url, "{:04}", date.year()),
+                    "month" => write!(url, "{:02}", date.month()),
+                    "day" => write!(url, "{:02}", date.day()),
+                    "slug" => url.write_str(&slug),
+                    _ => return false,
+                };
+                true
+            });
             collapse_slashes(&url)
         }
         Kind::Page => {
