@@ -312,6 +312,13 @@ fn non_latin_slugs_are_unicode_files_and_percent_encoded_links() {
     )));
     let ja = site.read("public/ja/index.html");
     assert!(ja.contains("href=\"/ja/tags/%E5%AD%A3%E7%AF%80/\""), "{ja}");
+    // A post page links its tags too: in its language, or at the root.
+    let ja_post = site.read("public/ja/posts/秋/index.html");
+    assert!(
+        ja_post.contains("href=\"/ja/tags/%E5%AD%A3%E7%AF%80/\""),
+        "{ja_post}"
+    );
+    assert!(en.contains("href=\"/tags/seasons/\""), "{en}");
     assert_eq!(
         site.query("SELECT url FROM posts WHERE lang = 'ja'"),
         ["/ja/posts/%E7%A7%8B/"]
