@@ -494,9 +494,14 @@ impl<'r> Model<'r> {
                 name: name.clone(),
                 // Only shown posts link their tags, and each of their tags
                 // has a page in their language.
-                url: self.tag_pages[record.lang.as_str()][&**slug].clone(),
+                url: self.tag_page(&record.lang, slug),
             })
             .collect()
+    }
+
+    /// The URL of the first page of tag `slug` in `lang`, which has one.
+    fn tag_page(&self, lang: &str, slug: &str) -> String {
+        self.tag_pages[lang][slug].clone()
     }
 
     fn item(&self, config: &Config, i18n: &I18n, i: usize) -> minijinja::Value {
@@ -1124,7 +1129,7 @@ impl<'a> Plan<'a> {
                         .flatten()
                         .map(|(slug, (name, posts))| TagCount {
                             name: name.clone(),
-                            url: tag_url(config, lang, slug, 1),
+                            url: model.tag_page(lang, slug),
                             count: posts.len(),
                         })
                         .collect(),
@@ -1140,7 +1145,7 @@ impl<'a> Plan<'a> {
                 let (name, tagged) = &model.tags_by_lang[lang.as_str()][slug];
                 context.tag = Some(TagCount {
                     name: name.clone(),
-                    url: tag_url(config, lang, slug, 1),
+                    url: model.tag_page(lang, slug),
                     count: tagged.len(),
                 });
                 context.posts = Some(items.iter().map(|&i| model.item(config, i18n, i)).collect());

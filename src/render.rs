@@ -705,29 +705,18 @@ mod tests {
             "<a href=\"{{ url }}\">{{ text }}</a>{{ html|safe }}",
         )]);
         let env = theme.environment().unwrap();
-        let out = theme
-            .render(
-                &env,
-                "t.html",
-                &serde_json::json!({"url": "/fr/posts/x/", "text": "a<b & \"c\" 'd' > e", "html": "<p>x</p>"}),
-                0,
-            )
-            .unwrap();
+        let render = |context: serde_json::Value| {
+            String::from_utf8(theme.render(&env, "t.html", &context, 0).unwrap()).unwrap()
+        };
         assert_eq!(
-            String::from_utf8(out).unwrap(),
+            render(
+                serde_json::json!({"url": "/fr/posts/x/", "text": "a<b & \"c\" 'd' > e", "html": "<p>x</p>"})
+            ),
             "<a href=\"/fr/posts/x/\">a&lt;b &amp; &quot;c&quot; &#39;d&#39; &gt; e</a><p>x</p>"
         );
         // Under 16 bytes, the escaper takes its other path.
-        let out = theme
-            .render(
-                &env,
-                "t.html",
-                &serde_json::json!({"url": "/", "text": "<'&\">", "html": ""}),
-                0,
-            )
-            .unwrap();
         assert_eq!(
-            String::from_utf8(out).unwrap(),
+            render(serde_json::json!({"url": "/", "text": "<'&\">", "html": ""})),
             "<a href=\"/\">&lt;&#39;&amp;&quot;&gt;</a>"
         );
     }
