@@ -81,7 +81,25 @@ enum Command {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc's `mi_option_purge_delay`, which its Rust bindings leave
+/// unnamed: the option after `eager_commit_delay` in `mimalloc.h`. The
+/// test below checks that it still reads as the purge delay's default.
+const PURGE_DELAY: libmimalloc_sys::mi_option_t = libmimalloc_sys::mi_option_eager_commit_delay + 1;
+
+/// By default mimalloc hands memory a thread freed back to the kernel 10 ms
+/// later, and a build frees and allocates again all the time: a cold build
+/// of 15,000 pages took twice the page faults (3,900 against 1,800), each
+/// a fresh page to zero, and 8% more CPU time. Keeping freed memory costs
+/// ~10 MB at the peak; a long-running `serve` keeps its largest build's
+/// memory for the next.
+fn keep_freed_memory() {
+    // SAFETY: called first thing in `main`, before any other thread exists,
+    // as mimalloc asks of option writes; the option takes any integer.
+    unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, -1) };
+}
+
 fn main() -> ExitCode {
+    keep_freed_memory();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Build {
@@ -262,4 +280,17 @@ fn id(root: PathBuf, file: PathBuf) -> Result<(), folio::Error> {
     let site = Site::open(root)?;
     println!("{}", site.id_of(&file)?);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn purge_delay_is_mimallocs_purge_delay() {
+        // 10 ms is the purge delay's default; the options next to it in
+        // mimalloc.h default to 1 (eager_commit_delay) and 0 (use_numa_nodes).
+        // SAFETY: a read of an option, which `main` alone ever writes.
+        assert_eq!(unsafe { libmimalloc_sys::mi_option_get(PURGE_DELAY) }, 10);
+    }
 }
