@@ -153,6 +153,10 @@ T_RSS=0
 run_timed() {
     local pfx=$1 t0 t1 rc=0
     shift
+    # Untimed: the writeback of what the previous step copied or deleted
+    # (a site of 118 MB, an output tree of 24,000 files) would otherwise
+    # land on whichever command runs next, on the disk.
+    sync
     t0=$EPOCHREALTIME
     /usr/bin/time -f '%e %M' -o "$pfx.time" "$@" >"$pfx.out" 2>"$pfx.err" || rc=$?
     t1=$EPOCHREALTIME
