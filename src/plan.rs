@@ -125,6 +125,11 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// The page that lists every HTML page of the site.
+    pub fn is_sitemap(&self) -> bool {
+        matches!(self.recipe, Recipe::Sitemap)
+    }
+
     /// The document whose body the page shows, by index into the records.
     pub fn body_of(&self) -> Option<usize> {
         match self.recipe {
@@ -1060,7 +1065,7 @@ impl<'a> Plan<'a> {
 
     /// Builds the context of `spec`: the page, ready to render. `sitemap`
     /// is [`Plan::sitemap_if_selected`]'s answer.
-    pub fn page(&self, spec: Spec, sitemap: Option<&[SitemapEntry]>) -> Page<'a> {
+    pub fn page<'s>(&'s self, spec: Spec, sitemap: Option<&'s [SitemapEntry]>) -> Page<'s> {
         let config = self.config;
         let model = &self.model;
         let i18n = self.views.i18n;
@@ -1192,7 +1197,7 @@ impl<'a> Plan<'a> {
                         .unwrap_or_else(|| config.title.clone()),
                 });
             }
-            Recipe::Sitemap => context.sitemap = sitemap.map(<[SitemapEntry]>::to_vec),
+            Recipe::Sitemap => context.sitemap = sitemap,
             Recipe::SiteFile => {}
         }
         Page {

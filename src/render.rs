@@ -582,7 +582,9 @@ pub struct Context<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entries: Option<Vec<FeedEntry>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub sitemap: Option<Vec<SitemapEntry>>,
+    /// Borrowed from the build rather than copied: an entry for every HTML
+    /// page of the site.
+    pub sitemap: Option<&'a [SitemapEntry]>,
 }
 
 impl Context<'_> {

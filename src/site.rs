@@ -488,6 +488,12 @@ impl Site {
                 free.push(spec);
             }
         }
+        // The sitemap, one page with an entry for every other, goes first:
+        // last in plan order, it was the last page rendered, one core idle
+        // for the 35 to 120 ms it took at 15,000 posts.
+        if let Some(at) = free.iter().position(plan::Spec::is_sitemap) {
+            free[..=at].rotate_right(1);
+        }
         report.rendered = free.len() + blocked.len();
         if !options.dry_run && (report.rendered > 0 || !copies.is_empty()) {
             index.set_staging(&out_key, true)?;
