@@ -1059,7 +1059,7 @@ impl<'a> Plan<'a> {
         specs
             .iter()
             .zip(selected)
-            .any(|(spec, &picked)| picked && matches!(spec.recipe, Recipe::Sitemap))
+            .any(|(spec, &picked)| picked && spec.is_sitemap())
             .then(|| self.sitemap(specs))
     }
 
