@@ -13,7 +13,8 @@
 # --folio-only: the same four scenarios for folio alone, on tmpfs only, at each
 # N in turn (RUNS from the environment), printed as one table with a row per N
 # and the cold build's microseconds per page written, to show how cost grows
-# with N. Hugo and Zola are neither installed nor run.
+# with N, beside cp -r of the output it wrote: the kernel's part of that cost
+# at the same N. Hugo and Zola are neither installed nor run.
 # See bench/README.md.
 set -euo pipefail
 export LC_ALL=C
@@ -231,8 +232,9 @@ bench_tool() { # run tool loc
 }
 
 bench_floors() { # run loc: needs folio's output and site of this run in place
-    local run=$1 loc=$2 base=${LOC_DIR[$loc]} logs="${LOC_DIR[$loc]}/logs"
-    local site="$base/site-folio" out="$base/out-folio" dst="$base/cp-floor"
+    local run=$1 loc=$2
+    local base=${LOC_DIR[$loc]}
+    local logs="$base/logs" site="$base/site-folio" out="$base/out-folio" dst="$base/cp-floor"
     [[ -d $out ]] || return 0
     rm -rf "$dst"
     if run_timed "$logs/cp-$loc-$run" cp -r "$out" "$dst"; then
@@ -268,9 +270,11 @@ cell() { # tool loc scenario [with-files]
     f=$(med "$key|files")
     printf '%.3f (%s)' "$s" "${f%.*}"
 }
-ratio() { # a b -> a/b with 1 decimal, or "n/a"
-    awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 <= 0) print "n/a"; else printf "%.1f×", a / b }'
+ratio() { # a b [decimals] -> a/b with 1 decimal (or as many as asked), or "n/a"
+    awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { if (a == "" || b == "" || b + 0 <= 0) print "n/a"; else printf "%.*f×", d, a / b }'
 }
+
+fl() { local v; v=$(med "floor|$1|$2|s"); [[ -n ${FAIL[floor|$1|$2]:-} || -z $v ]] && echo failed || echo "$v"; }
 
 # ---------------------------------------------------------------- --folio-only
 # folio alone, tmpfs only, one row per N: does the cost grow linearly with N?
@@ -284,20 +288,22 @@ if [[ $FOLIO_ONLY == 1 ]]; then
         log "N=$N: $SRC_FILES sources, $SRC_MB MB"
         for ((run = 1; run <= RUNS; run++)); do
             bench_tool "$run" folio tmpfs
+            bench_floors "$run" tmpfs
             rm -rf "$TMPFS_BASE/site-folio" "$TMPFS_BASE/out-folio" # tmpfs is memory
         done
         rm -rf "$PRISTINE"
         if [[ -n ${FAIL[folio|tmpfs|cold]:-} || -z $(med "folio|tmpfs|cold|s") ]]; then
-            pages=failed cold=failed mb=failed us=failed
+            pages=failed cold=failed mb=failed us=failed per_cp=n/a
         else
             pages=$(med "folio|tmpfs|cold|files")
             cold=$(med "folio|tmpfs|cold|s")
             mb=$(printf '%.0f' "$(med "folio|tmpfs|cold|mb")")
             us=$(awk -v s="$cold" -v p="$pages" 'BEGIN { if (p + 0 <= 0) print "n/a"; else printf "%.0f", s / p * 1e6 }')
+            per_cp=$(ratio "$cold" "$(med "floor|tmpfs|cp|s")" 2)
             cold=$(printf '%.3f' "$cold")
             pages=${pages%.*}
         fi
-        ROWS+=("| $N | $pages | $cold | $mb | $(cell folio tmpfs noop) | $(cell folio tmpfs body) | $(cell folio tmpfs title) | $us |")
+        ROWS+=("| $N | $pages | $cold | $mb | $(cell folio tmpfs noop) | $(cell folio tmpfs body) | $(cell folio tmpfs title) | $us | $(fl tmpfs cp) | $per_cp |")
         for k in "${!FAIL[@]}"; do ALL_NOTES+=("N=$N: failed: $k"); done
         for k in "${!NOTE[@]}"; do ALL_NOTES+=("N=$N: ${NOTE[$k]}"); done
     done
@@ -309,9 +315,11 @@ if [[ $FOLIO_ONLY == 1 ]]; then
     echo "tmpfs = $TMPFS_BASE ($(fstype "$TMPFS_BASE")); sources, index and output all live there."
     echo "Pages written = files written by the cold build (pages, feeds, sitemap, robots.txt, style.css)."
     echo "Cells: wall seconds (files written). Edits touch the middle English post. µs/page = cold s ÷ pages written × 10⁶."
+    echo "cp -r s = copying folio's output to a fresh folder on the same tmpfs, measured after each run: the kernel's"
+    echo "own cost of creating that many files, which need not grow linearly with their number either."
     echo
-    echo "| N posts | pages written | cold s | cold peak MB | no-op s (files) | body-edit s (files) | title-edit s (files) | cold µs/page |"
-    echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| N posts | pages written | cold s | cold peak MB | no-op s (files) | body-edit s (files) | title-edit s (files) | cold µs/page | cp -r s | cold ÷ cp -r |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     printf '%s\n' "${ROWS[@]}"
     if [[ ${#ALL_NOTES[@]} -gt 0 ]]; then
         echo
@@ -380,7 +388,6 @@ a=$(med "folio|disk|cold|s"); b=$(med "floor|disk|cp|s")
 echo
 echo "folio disk cold ÷ cp -r of its output on disk: $(ratio "$a" "$b")"
 
-fl() { local v; v=$(med "floor|$1|$2|s"); [[ -n ${FAIL[floor|$1|$2]:-} || -z $v ]] && echo failed || echo "$v"; }
 echo
 echo "Floors (wall seconds, median):"
 echo
