@@ -1,20 +1,28 @@
 #!/usr/bin/env python3
-"""Compare folio binaries on one site, cold builds interleaved, stage by stage.
+"""Compare folio binaries on one site, builds interleaved, stage by stage.
 
-    bench/compare.py SITE RUNS BIN [BIN...]
+    bench/compare.py [--scenario cold|noop|body] SITE RUNS BIN [BIN...]
 
-Builds SITE cold with each binary in turn, RUNS rounds, into a scratch output
-folder, and prints the median wall time of every stage (`folio build --json`
-reports them), of the whole process, of its CPU time (user, system and their sum) and of its peak resident
-memory.
+Builds SITE with each binary in turn, RUNS rounds, and prints the median wall
+time of every stage (`folio build --json` reports them), of the whole process,
+of its CPU time (user, system and their sum) and of its peak resident memory.
 Interleaving puts each binary through the same minutes of a noisy machine; on a
 shared 2-core machine, differences under ~5% need RUNS >= 9 to mean anything.
+
+Scenarios:
+  cold  (default) every build starts with no index and no output, into a
+        scratch output folder; SITE's own `.folio/` index is removed first.
+  noop  each binary gets its own copy of SITE and output folder, built cold
+        once, untimed; every timed build then has nothing to do.
+  body  as noop, but before every timed build a sentence is appended to the
+        middle English post of that binary's copy (as bench/run.sh does).
+Stages a build skipped count as 0 ms.
 
 FOLIO_ARGS, if set, is appended to every build's arguments (e.g.
 `--threads 1`).
 
-SITE is a generated corpus (bench/gen_corpus.py --format folio); its `.folio/`
-index is removed before every build. Python 3 standard library only.
+SITE is a generated corpus (bench/gen_corpus.py --format folio). Python 3
+standard library only.
 """
 
 import json
@@ -30,6 +38,10 @@ import time
 def cold_build(binary, site, out):
     shutil.rmtree(os.path.join(site, ".folio"), ignore_errors=True)
     shutil.rmtree(out, ignore_errors=True)
+    return build(binary, site, out)
+
+
+def build(binary, site, out):
     with tempfile.TemporaryFile() as errors:
         start = time.perf_counter()
         child = subprocess.Popen(
@@ -54,20 +66,49 @@ def cold_build(binary, site, out):
     return row
 
 
+def edited_post(site):
+    """The middle English post, the one bench/run.sh edits."""
+    posts = sorted(os.listdir(os.path.join(site, "content", "en", "posts")))
+    return os.path.join(site, "content", "en", "posts", posts[(len(posts) - 1) // 2])
+
+
 def main():
-    if len(sys.argv) < 4 or not sys.argv[2].isdigit():
+    args = sys.argv[1:]
+    scenario = "cold"
+    if args[:1] == ["--scenario"] and len(args) > 1:
+        scenario, args = args[1], args[2:]
+    if scenario not in ("cold", "noop", "body") or len(args) < 3 or not args[1].isdigit():
         sys.exit(__doc__)
-    site, runs, binaries = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-    rows = {binary: [] for binary in binaries}
+    site, runs, binaries = args[0], int(args[1]), args[2:]
+    rows = [[] for _ in binaries]
     with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as scratch:
-        out = os.path.join(scratch, "out")
-        for _ in range(runs):
-            for binary in binaries:
-                rows[binary].append(cold_build(binary, site, out))
-    stages = list(rows[binaries[0]][0])
+        if scenario == "cold":
+            out = os.path.join(scratch, "out")
+            for _ in range(runs):
+                for n, binary in enumerate(binaries):
+                    rows[n].append(cold_build(binary, site, out))
+        else:
+            # Each binary keeps its own index and output: one binary's build
+            # must not decide what the next one finds to do.
+            own = []
+            for n, binary in enumerate(binaries):
+                copy, out = os.path.join(scratch, f"site{n}"), os.path.join(scratch, f"out{n}")
+                shutil.copytree(site, copy, ignore=shutil.ignore_patterns(".folio"))
+                cold_build(binary, copy, out)
+                own.append((copy, out, edited_post(copy)))
+            for run in range(runs):
+                for n, binary in enumerate(binaries):
+                    copy, out, post = own[n]
+                    if scenario == "body":
+                        with open(post, "a", encoding="utf-8") as f:
+                            f.write(f"\nOne more sentence, appended by compare.py ({run}).\n")
+                    rows[n].append(build(binary, copy, out))
+    stages = []
+    for row in rows[0]:
+        stages += [stage for stage in row if stage not in stages]
     print("median ms".ljust(12) + "".join(f"{os.path.basename(b)[:14]:>15}" for b in binaries))
     for stage in stages:
-        cells = [statistics.median(row.get(stage, 0) for row in rows[b]) for b in binaries]
+        cells = [statistics.median(row.get(stage, 0) for row in runs_of) for runs_of in rows]
         print(stage.ljust(12) + "".join(f"{cell:15.0f}" for cell in cells))
 
 
