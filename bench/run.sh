@@ -3,6 +3,7 @@
 #
 #   bench/run.sh [N] [RUNS]                 (defaults: N=5000 posts, RUNS=3)
 #   [RUNS=R] bench/run.sh --folio-only [N...] (defaults: N=1000 5000 20000, RUNS=3)
+#   bench/run.sh --disk-pairs [N] [PAIRS]    (defaults: N=5000 posts, PAIRS=7)
 #
 # N posts, each in en, fr and de. For each tool and each output location
 # (tmpfs and the real disk), RUNS times: cold build, no-op rebuild, rebuild
@@ -15,6 +16,12 @@
 # and the cold build's microseconds per page written, to show how cost grows
 # with N, beside cp -r of the output it wrote: the kernel's part of that cost
 # at the same N. Hugo and Zola are neither installed nor run.
+#
+# --disk-pairs: folio's cold build on the real disk against cp -r of its
+# output there, PAIRS times, the two alternating which goes first; prints each
+# pair and the median of their ratios. File creation on these disks varies by
+# several times from minute to minute, so one pair (what the side-by-side run
+# takes) says little. Hugo and Zola are neither installed nor run.
 # See bench/README.md.
 set -euo pipefail
 export LC_ALL=C
@@ -22,10 +29,20 @@ export LC_ALL=C
 usage() {
     echo "usage: $0 [N>=2] [RUNS>=1]" >&2
     echo "       [RUNS=R] $0 --folio-only [N>=2 ...]" >&2
+    echo "       $0 --disk-pairs [N>=2] [PAIRS>=1]" >&2
     exit 2
 }
 FOLIO_ONLY=0
-if [[ ${1:-} == --folio-only ]]; then
+DISK_PAIRS=0
+if [[ ${1:-} == --disk-pairs ]]; then
+    DISK_PAIRS=1
+    shift
+    [[ $# -le 2 ]] || usage
+    N=${1:-5000}
+    PAIRS=${2:-7}
+    RUNS=1
+    [[ $N =~ ^[0-9]+$ && $N -ge 2 && $N -le 99999 && $PAIRS =~ ^[0-9]+$ && $PAIRS -ge 1 ]] || usage
+elif [[ ${1:-} == --folio-only ]]; then
     FOLIO_ONLY=1
     shift
     NS=("$@")
@@ -49,7 +66,11 @@ LOCS=(tmpfs disk)
 if [[ $FOLIO_ONLY == 1 ]]; then
     TOOLS=(folio)
     LOCS=(tmpfs)
+elif [[ $DISK_PAIRS == 1 ]]; then
+    TOOLS=(folio)
+    LOCS=(disk)
 fi
+ANCHORS_TOO=$((FOLIO_ONLY == 0 && DISK_PAIRS == 0))
 SCENARIOS=(cold noop body title)
 
 log() { printf '%s\n' "$*" >&2; }
@@ -63,7 +84,7 @@ apt_install() {
     fi
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
 }
-if [[ $FOLIO_ONLY == 0 ]]; then
+if [[ $ANCHORS_TOO == 1 ]]; then
     command -v hugo >/dev/null 2>&1 || { log "installing hugo (apt)"; apt_install hugo; }
     command -v xz >/dev/null 2>&1 || { log "installing xz-utils (apt)"; apt_install xz-utils; }
 fi
@@ -96,7 +117,7 @@ declare -A LOC_DIR=([tmpfs]="$TMPFS_BASE" [disk]="$DISK_BASE")
 # Zola: not in Debian; unpack the anchor binary.
 ZOLA=$(command -v zola 2>/dev/null || true)
 HUGO=$(command -v hugo 2>/dev/null || true)
-if [[ $FOLIO_ONLY == 0 ]] && [[ -z $ZOLA || "$("$ZOLA" --version 2>/dev/null)" != "zola 0.22.1" ]]; then
+if [[ $ANCHORS_TOO == 1 ]] && [[ -z $ZOLA || "$("$ZOLA" --version 2>/dev/null)" != "zola 0.22.1" ]]; then
     ZOLA="$TMPFS_BASE/bin/zola"
     mkdir -p "$TMPFS_BASE/bin"
     if [[ -f "$ANCHORS/zola-0.22.1-x86_64-linux.xz" ]]; then
@@ -275,6 +296,57 @@ ratio() { # a b [decimals] -> a/b with 1 decimal (or as many as asked), or "n/a"
 }
 
 fl() { local v; v=$(med "floor|$1|$2|s"); [[ -n ${FAIL[floor|$1|$2]:-} || -z $v ]] && echo failed || echo "$v"; }
+
+# ---------------------------------------------------------------- --disk-pairs
+# folio's cold build on disk against cp -r of its output, in pairs whose order
+# alternates, so that neither side always runs on a disk just synced.
+if [[ $DISK_PAIRS == 1 ]]; then
+    make_corpora "$N"
+    base=$DISK_BASE
+    site="$base/site-folio" out="$base/out-folio" ref="$base/ref-out" dst="$base/cp-floor" logs="$base/logs"
+    mkdir -p "$logs"
+    cp -r "$PRISTINE/folio" "$site"
+    rm -rf "$site/.folio" "$PRISTINE"
+    log "disk: $DISK_BASE ($(fstype "$DISK_BASE")); $PAIRS pairs of a folio cold build and cp -r, $N posts"
+    # Untimed: the tree cp -r copies in every pair is folio's own output.
+    "$FOLIO" build --root "$site" --out "$ref" --json >/dev/null
+    REF_FILES=$(find "$ref" -type f | wc -l)
+    REF_MB=$(du -sm "$ref" | cut -f1)
+    ROWS=() RATIOS=() FOLIO_S=() CP_S=()
+    for ((pair = 1; pair <= PAIRS; pair++)); do
+        order=(folio cp)
+        ((pair % 2 == 0)) && order=(cp folio)
+        for what in "${order[@]}"; do
+            # Every command starts from an empty destination, after a sync
+            # (run_timed) that keeps this deletion's writeback out of it.
+            rm -rf "$out" "$dst" "$site/.folio"
+            case $what in
+                folio) run_timed "$logs/pair-$pair-folio" "$FOLIO" build --root "$site" --out "$out" --json ||
+                    { log "folio failed: $logs/pair-$pair-folio.err"; exit 1; }
+                    t_folio=$T_WALL ;;
+                cp) run_timed "$logs/pair-$pair-cp" cp -r "$ref" "$dst" || { log "cp -r failed"; exit 1; }
+                    t_cp=$T_WALL ;;
+            esac
+        done
+        r=$(awk -v a="$t_folio" -v b="$t_cp" 'BEGIN { printf "%.2f", a / b }')
+        log "  pair $pair (${order[0]} first): folio ${t_folio}s, cp -r ${t_cp}s, ${r}×"
+        ROWS+=("| $pair | ${order[0]} | $t_folio | $t_cp | ${r}× |")
+        RATIOS+=("$r") FOLIO_S+=("$t_folio") CP_S+=("$t_cp")
+    done
+    echo
+    echo "## folio's cold build on disk against cp -r of its output: $N posts × 3 languages, $PAIRS pairs"
+    echo
+    echo "folio $FOLIO_REV${FOLIO_DIRTY:+ + uncommitted changes} (binary sha256 $FOLIO_SHA); $(nproc) CPUs."
+    echo "disk = $DISK_BASE ($(fstype "$DISK_BASE")); sources, index and output all live there."
+    echo "cp -r copies folio's output ($REF_FILES files, $REF_MB MB) to a fresh folder; each timed command starts after a sync."
+    echo
+    echo "| pair | first | folio cold s | cp -r s | folio ÷ cp -r |"
+    echo "|---:|---|---:|---:|---:|"
+    printf '%s\n' "${ROWS[@]}"
+    echo
+    echo "Median of the ratios: $(median "${RATIOS[@]}")× (medians: folio $(median "${FOLIO_S[@]}") s, cp -r $(median "${CP_S[@]}") s)"
+    exit 0
+fi
 
 # ---------------------------------------------------------------- --folio-only
 # folio alone, tmpfs only, one row per N: does the cost grow linearly with N?
