@@ -103,9 +103,14 @@ def main():
                         with open(post, "a", encoding="utf-8") as f:
                             f.write(f"\nOne more sentence, appended by compare.py ({run}).\n")
                     rows[n].append(build(binary, copy, out))
+    # Every stage any build reported (an older binary may lack a newer
+    # one's), in the order they came, then the process's own figures.
+    process = ["wall", "user", "system", "cpu", "peak MB"]
     stages = []
-    for row in rows[0]:
-        stages += [stage for stage in row if stage not in stages]
+    for runs_of in rows:
+        for row in runs_of:
+            stages += [stage for stage in row if stage not in stages and stage not in process]
+    stages += process
     print("median ms".ljust(12) + "".join(f"{os.path.basename(b)[:14]:>15}" for b in binaries))
     for stage in stages:
         cells = [statistics.median(row.get(stage, 0) for row in runs_of) for runs_of in rows]

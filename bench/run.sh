@@ -321,12 +321,17 @@ if [[ $DISK_PAIRS == 1 ]]; then
             # (run_timed) that keeps this deletion's writeback out of it.
             rm -rf "$out" "$dst" "$site/.folio"
             case $what in
-                folio) run_timed "$logs/pair-$pair-folio" "$FOLIO" build --root "$site" --out "$out" --json ||
-                    { log "folio failed: $logs/pair-$pair-folio.err"; exit 1; }
+                folio) run_timed "$logs/pair-$pair-folio" "$FOLIO" build --root "$site" --out "$out" --json || failed=1
                     t_folio=$T_WALL ;;
-                cp) run_timed "$logs/pair-$pair-cp" cp -r "$ref" "$dst" || { log "cp -r failed"; exit 1; }
+                cp) run_timed "$logs/pair-$pair-cp" cp -r "$ref" "$dst" || failed=1
                     t_cp=$T_WALL ;;
             esac
+            if [[ -n ${failed:-} ]]; then
+                # The logs are in the scratch folder, which the exit removes.
+                log "FAILED: $what in pair $pair:"
+                sed -n '1,25p' "$logs/pair-$pair-$what.err" "$logs/pair-$pair-$what.out" | sed 's/^/    /' >&2
+                exit 1
+            fi
         done
         r=$(awk -v a="$t_folio" -v b="$t_cp" 'BEGIN { printf "%.2f", a / b }')
         log "  pair $pair (${order[0]} first): folio ${t_folio}s, cp -r ${t_cp}s, ${r}×"
@@ -344,7 +349,7 @@ if [[ $DISK_PAIRS == 1 ]]; then
     echo "|---:|---|---:|---:|---:|"
     printf '%s\n' "${ROWS[@]}"
     echo
-    echo "Median of the ratios: $(median "${RATIOS[@]}")× (medians: folio $(median "${FOLIO_S[@]}") s, cp -r $(median "${CP_S[@]}") s)"
+    echo "Median of the ratios: $(printf '%.2f' "$(median "${RATIOS[@]}")")× (medians: folio $(median "${FOLIO_S[@]}") s, cp -r $(median "${CP_S[@]}") s)"
     exit 0
 fi
 
@@ -371,7 +376,8 @@ if [[ $FOLIO_ONLY == 1 ]]; then
             cold=$(med "folio|tmpfs|cold|s")
             mb=$(printf '%.0f' "$(med "folio|tmpfs|cold|mb")")
             us=$(awk -v s="$cold" -v p="$pages" 'BEGIN { if (p + 0 <= 0) print "n/a"; else printf "%.0f", s / p * 1e6 }')
-            per_cp=$(ratio "$cold" "$(med "floor|tmpfs|cp|s")" 2)
+            per_cp=n/a
+            [[ -n ${FAIL[floor|tmpfs|cp]:-} ]] || per_cp=$(ratio "$cold" "$(med "floor|tmpfs|cp|s")" 2)
             cold=$(printf '%.3f' "$cold")
             pages=${pages%.*}
         fi
