@@ -252,22 +252,26 @@ bench_tool() { # run tool loc
     done
 }
 
-bench_floors() { # run loc: needs folio's output and site of this run in place
-    local run=$1 loc=$2
+bench_floors() { # run loc [floor...]: needs folio's output and site of this run in place
+    local run=$1 loc=$2 floor
+    shift 2
+    local -a floors=("$@")
+    [[ ${#floors[@]} -gt 0 ]] || floors=(cp cat sha)
     local base=${LOC_DIR[$loc]}
     local logs="$base/logs" site="$base/site-folio" out="$base/out-folio" dst="$base/cp-floor"
     [[ -d $out ]] || return 0
-    rm -rf "$dst"
-    if run_timed "$logs/cp-$loc-$run" cp -r "$out" "$dst"; then
-        R["floor|$loc|cp|s"]+="$T_WALL "
-    else FAIL["floor|$loc|cp"]=1; fi
-    rm -rf "$dst"
-    if run_timed "$logs/cat-$loc-$run" bash -c 'find "$1/content" -name "*.md" -print0 | xargs -0 cat >/dev/null' _ "$site"; then
-        R["floor|$loc|cat|s"]+="$T_WALL "
-    else FAIL["floor|$loc|cat"]=1; fi
-    if run_timed "$logs/sha-$loc-$run" bash -c 'find "$1/content" -name "*.md" -print0 | xargs -0 sha256sum >/dev/null' _ "$site"; then
-        R["floor|$loc|sha|s"]+="$T_WALL "
-    else FAIL["floor|$loc|sha"]=1; fi
+    for floor in "${floors[@]}"; do
+        local -a cmd
+        case $floor in
+            cp) rm -rf "$dst"; cmd=(cp -r "$out" "$dst") ;;
+            cat) cmd=(bash -c 'find "$1/content" -name "*.md" -print0 | xargs -0 cat >/dev/null' _ "$site") ;;
+            sha) cmd=(bash -c 'find "$1/content" -name "*.md" -print0 | xargs -0 sha256sum >/dev/null' _ "$site") ;;
+        esac
+        if run_timed "$logs/$floor-$loc-$run" "${cmd[@]}"; then
+            R["floor|$loc|$floor|s"]+="$T_WALL "
+        else FAIL["floor|$loc|$floor"]=1; fi
+        rm -rf "$dst" # tmpfs is memory
+    done
 }
 
 # ---------------------------------------------------------------- medians and cells
@@ -365,7 +369,7 @@ if [[ $FOLIO_ONLY == 1 ]]; then
         log "N=$N: $SRC_FILES sources, $SRC_MB MB"
         for ((run = 1; run <= RUNS; run++)); do
             bench_tool "$run" folio tmpfs
-            bench_floors "$run" tmpfs
+            bench_floors "$run" tmpfs cp
             rm -rf "$TMPFS_BASE/site-folio" "$TMPFS_BASE/out-folio" # tmpfs is memory
         done
         rm -rf "$PRISTINE"
