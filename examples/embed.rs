@@ -11,23 +11,26 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use folio::{BuildOptions, BuildReport, Site, Stage};
 
-/// The host tool's build step: returns the files its deploy stage must upload
-/// and the ones it must delete remotely.
-fn build_step(site_root: &Path, dist: &Path) -> Result<(BuildReport, usize), folio::Error> {
+/// The host tool's build step at `now_ms` (the moment that decides which
+/// posts are out yet): returns the files its deploy stage must upload and the
+/// ones it must delete remotely.
+fn build_step(
+    site_root: &Path,
+    dist: &Path,
+    now_ms: i64,
+) -> Result<(BuildReport, usize), folio::Error> {
     let site = Site::open(site_root)?;
     let rendered = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&rendered);
-    let options = BuildOptions {
-        out_dir: Some(dist.join("site")),
-        // The host keeps its caches in its own folder, not in the site.
-        index_path: Some(dist.join(".cache/folio.sqlite")),
-        progress: Some(Arc::new(move |p| {
-            if p.stage == Stage::Render && p.done > 0 {
-                counter.fetch_add(1, Ordering::Relaxed);
-            }
-        })),
-        ..BuildOptions::default()
-    };
+    let mut options = BuildOptions::new(now_ms);
+    options.out_dir = Some(dist.join("site"));
+    // The host keeps its caches in its own folder, not in the site.
+    options.index_path = Some(dist.join(".cache/folio.sqlite"));
+    options.progress = Some(Arc::new(move |p| {
+        if p.stage == Stage::Render && p.done > 0 {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
+    }));
     let report = site.build(&options)?;
     Ok((report, rendered.load(Ordering::Relaxed)))
 }
@@ -38,7 +41,11 @@ fn main() -> std::process::ExitCode {
     let dist = args
         .next()
         .unwrap_or_else(|| std::env::temp_dir().join("folio-embed"));
-    match build_step(&root, &dist) {
+    // The library never reads the clock: the host says what time it is.
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis() as i64);
+    match build_step(&root, &dist, now_ms) {
         Ok((report, rendered)) => {
             println!("rendered {rendered} pages");
             for path in &report.written {
@@ -84,8 +91,10 @@ mod tests {
         }
         std::fs::copy(repo.join("site.toml"), site.join("site.toml")).unwrap();
         let dist = work.path().join("dist");
+        // 2026-01-01T00:00:00Z: every post of the example site is out.
+        let now_ms = 1_767_225_600_000;
 
-        let (report, rendered) = build_step(&site, &dist).unwrap();
+        let (report, rendered) = build_step(&site, &dist, now_ms).unwrap();
         assert!(
             report
                 .written
@@ -101,7 +110,7 @@ mod tests {
         assert!(dist.join("site/index.html").is_file());
         assert!(dist.join(".cache/folio.sqlite").is_file());
 
-        let (again, rendered) = build_step(&site, &dist).unwrap();
+        let (again, rendered) = build_step(&site, &dist, now_ms).unwrap();
         assert!(again.written.is_empty() && again.deleted.is_empty());
         assert_eq!(rendered, 0);
     }

@@ -8,13 +8,13 @@
 //! comes from the file system's own clock, the one that stamped the sources.
 
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 use rayon::prelude::*;
 use unicode_normalization::UnicodeNormalization;
 use walkdir::WalkDir;
 
 use crate::config::{self, Config};
+use crate::doc::{Kind, Source, Stat};
 use crate::error::{Error, Problem, ProblemKind};
 
 pub const CONTENT_DIR: &str = "content";
@@ -22,87 +22,6 @@ pub const STATIC_DIR: &str = "static";
 
 /// Posts live in this section of a language root; everything else is a page.
 const POSTS_SECTION: &str = "posts";
-
-/// A post (dated, listed, in feeds) or a page (undated, standalone).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    Post,
-    Page,
-}
-
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Post => "post",
-            Kind::Page => "page",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Kind> {
-        match s {
-            "post" => Some(Kind::Post),
-            "page" => Some(Kind::Page),
-            _ => None,
-        }
-    }
-}
-
-/// What the file system says about a source, without opening it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stat {
-    pub size: u64,
-    /// Nanoseconds since the Unix epoch; [`Stat::RACY`] when the index must
-    /// not trust it.
-    pub mtime_ns: i64,
-}
-
-impl Stat {
-    /// Stored for a file modified at or after the start of the build that
-    /// read it: the file may have changed again within the same clock tick,
-    /// so the next build reads it instead of trusting its stat.
-    pub const RACY: i64 = -1;
-
-    pub fn of(meta: &std::fs::Metadata) -> Stat {
-        Stat {
-            size: meta.len(),
-            mtime_ns: meta.modified().map(nanos_since_epoch).unwrap_or(Stat::RACY),
-        }
-    }
-
-    /// The stat to store for a file read by a build that started at `start`.
-    pub fn settled(self, start: i64) -> Stat {
-        if self.mtime_ns >= start {
-            Stat {
-                mtime_ns: Stat::RACY,
-                ..self
-            }
-        } else {
-            self
-        }
-    }
-}
-
-pub fn nanos_since_epoch(time: SystemTime) -> i64 {
-    match time.duration_since(SystemTime::UNIX_EPOCH) {
-        Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
-        Err(e) => -i64::try_from(e.duration().as_nanos()).unwrap_or(i64::MAX),
-    }
-}
-
-/// A source file and where it belongs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Source {
-    /// Relative to the site root, `/`-separated: the key of the index.
-    pub path: String,
-    pub lang: String,
-    pub kind: Kind,
-    /// The path inside its language root, without the language suffix and
-    /// extension (`posts/hello-world`): the default translation key.
-    pub key: String,
-    /// The file name without language suffix and extension.
-    pub stem: String,
-    pub stat: Stat,
-}
 
 /// Stats and reads files by their path relative to one folder opened once:
 /// the kernel then resolves only the relative part of each path, which is
@@ -237,17 +156,26 @@ pub struct Walked {
 }
 
 /// Every file under `dir` with its stat, sorted by path; hidden names (a
-/// leading dot) are skipped at any depth. Listing a folder is cheap and
-/// stays on one thread; the stats, one system call per file, run in
-/// parallel. An absent folder has no files.
-pub fn walk(dir: &Path) -> Result<Vec<Walked>, Error> {
+/// leading dot) are skipped at any depth, except the top-level folders
+/// named in `hidden_kept`. Listing a folder is cheap and stays on one
+/// thread; the stats, one system call per file, run in parallel. An absent
+/// folder has no files.
+pub fn walk(dir: &Path, hidden_kept: &[&str]) -> Result<Vec<Walked>, Error> {
     if !dir.is_dir() {
         return Ok(Vec::new());
     }
+    let shown = |e: &walkdir::DirEntry| {
+        let name = e.file_name().as_encoded_bytes();
+        e.depth() == 0
+            || !name.starts_with(b".")
+            || (e.depth() == 1
+                && e.file_type().is_dir()
+                && hidden_kept.iter().any(|kept| kept.as_bytes() == name))
+    };
     let walker = WalkDir::new(dir)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().as_encoded_bytes().starts_with(b"."));
+        .filter_entry(shown);
     let mut files = Vec::new();
     for entry in walker {
         let entry = entry.map_err(|e| {
@@ -288,7 +216,7 @@ pub fn walk(dir: &Path) -> Result<Vec<Walked>, Error> {
 /// a file name that is not UTF-8) are collected, not returned early, so a user
 /// sees them all at once.
 pub fn discover(root: &Path, config: &Config) -> Result<(Vec<Source>, Vec<Problem>), Error> {
-    let found: Vec<Result<Source, Box<Problem>>> = walk(&root.join(CONTENT_DIR))?
+    let found: Vec<Result<Source, Box<Problem>>> = walk(&root.join(CONTENT_DIR), &[])?
         .into_par_iter()
         .filter(|file| is_markdown(&file.path))
         .map(|file| {
@@ -297,7 +225,7 @@ pub fn discover(root: &Path, config: &Config) -> Result<(Vec<Source>, Vec<Proble
                 return Err(Box::new(Problem::new(
                     shown(),
                     None,
-                    ProblemKind::Syntax {
+                    ProblemKind::Layout {
                         message: "the file name is not valid UTF-8".into(),
                         help: "rename the file; its name becomes part of a URL".into(),
                     },
@@ -336,9 +264,14 @@ impl StaticFile {
     }
 }
 
-/// Walks `<root>/static` in a stable order (hidden files are skipped).
+/// Hidden folders of `static/` that are copied all the same: sites need
+/// `.well-known/` for ACME challenges, `security.txt` and app links.
+const PUBLISHED_HIDDEN: &[&str] = &[".well-known"];
+
+/// Walks `<root>/static` in a stable order. Hidden files are skipped (an
+/// editor's `.swp`, a `.DS_Store`), except under [`PUBLISHED_HIDDEN`].
 pub fn discover_static(root: &Path) -> Result<Vec<StaticFile>, Error> {
-    walk(&root.join(STATIC_DIR))?
+    walk(&root.join(STATIC_DIR), PUBLISHED_HIDDEN)?
         .into_iter()
         .map(|file| match file.rel {
             Some(rel) => Ok(StaticFile {
@@ -375,7 +308,7 @@ pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
         rel.nfc().collect::<String>().into()
     };
     let parts: Vec<&str> = rel.split('/').collect();
-    let (file, dirs) = parts.split_last().ok_or_else(|| ProblemKind::Syntax {
+    let (file, dirs) = parts.split_last().ok_or_else(|| ProblemKind::Layout {
         message: "empty path".into(),
         help: "".into(),
     })?;
@@ -407,7 +340,7 @@ pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
     };
     let lang = match (dir_lang, file_lang) {
         (Some(dir), Some(file)) if dir != file => {
-            return Err(ProblemKind::Syntax {
+            return Err(ProblemKind::Layout {
                 message: format!(
                     "the folder says language `{dir}` but the file name says `{file}`"
                 ),
@@ -545,8 +478,11 @@ mod tests {
     }
 
     #[test]
-    fn conflicting_folder_and_suffix_languages_are_refused() {
-        assert!(classify("fr/posts/x.ja.md", &config()).is_err());
+    fn conflicting_folder_and_suffix_languages_are_refused_as_a_layout_problem() {
+        assert!(matches!(
+            classify("fr/posts/x.ja.md", &config()),
+            Err(ProblemKind::Layout { message, .. }) if message.contains("`fr`") && message.contains("`ja`")
+        ));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 /// before the write stage, which is every variant except [`Error::Io`] on an
 /// output file.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// `site.toml` is missing, malformed or inconsistent.
     #[error("{}", located(path, *line, message, help))]
@@ -52,16 +53,29 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// The SQLite index could not be opened or updated.
+    /// The SQLite index could not be opened or updated. The cause is
+    /// opaque: which database library folio uses is not part of its API.
     #[error(
-        "{}: the index could not be used: {source}\n  = help: the index is a cache of the sources; if it is damaged, delete it and build again",
+        "{}: the index could not be used: {source}\n  = help: if the file is damaged, move it aside and build again; folio then treats the files already in the output folder as not its own unless they hold exactly the bytes it would write",
         path.display()
     )]
     Index {
         path: PathBuf,
         #[source]
-        source: rusqlite::Error,
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// An environment variable the CLI reads holds a value it cannot use.
+    #[error("{variable}: {message}\n  = help: {help}")]
+    Environment {
+        variable: &'static str,
+        message: String,
+        help: String,
+    },
+    /// `folio explain` was given a path that no output of the site has.
+    #[error(
+        "{query}: no output of this site is written there\n  = help: name a file of the output folder, e.g. `public/fr/index.html`, `fr/index.html` or `/fr/`"
+    )]
+    UnknownOutput { query: String },
     /// Another build of the same site holds the lock.
     #[error(
         "{}: another folio build of this site is running\n  = help: wait for it to finish, then build again",
@@ -101,9 +115,19 @@ impl Problem {
 
 /// What is wrong with a source.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ProblemKind {
     /// The file is not UTF-8 or its front matter does not parse.
     Syntax { message: String, help: String },
+    /// The file's place or name does not fit the content layout.
+    Layout { message: String, help: String },
+    /// The page's URL would lead outside the output folder.
+    UrlOutsideOutput { url: String },
+    /// The file changed again and again while folio read it.
+    ChangedDuringBuild,
+    /// An output folio wrote earlier stands where a page must go and cannot
+    /// be removed: it changed since, or the removal failed.
+    InTheWay { message: String },
     /// A front matter field is missing, of the wrong type or has a bad value.
     Field {
         field: String,
@@ -143,7 +167,21 @@ pub enum ProblemKind {
 impl fmt::Display for ProblemKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProblemKind::Syntax { message, help } => write!(f, "{message}\n  = help: {help}"),
+            ProblemKind::Syntax { message, help } | ProblemKind::Layout { message, help } => {
+                write!(f, "{message}\n  = help: {help}")
+            }
+            ProblemKind::UrlOutsideOutput { url } => write!(
+                f,
+                "its URL {url} would lead outside the output folder\n  = help: change its `slug`"
+            ),
+            ProblemKind::ChangedDuringBuild => write!(
+                f,
+                "the file kept changing while folio built\n  = help: build again once it is saved"
+            ),
+            ProblemKind::InTheWay { message } => write!(
+                f,
+                "{message}, in the way of a page folio must write there\n  = help: move or delete it, then build again"
+            ),
             ProblemKind::Field {
                 field,
                 message,

@@ -51,7 +51,7 @@ impl Strings {
             .get(DATE_FORMAT)
             .map_or("{year}-{month_number}-{day}", String::as_str);
         let mut out = String::with_capacity(format.len() + 16);
-        crate::config::fill_placeholders(format, &mut out, |name, out| {
+        crate::url::fill_placeholders(format, &mut out, |name, out| {
             // Writing to a String cannot fail.
             let _ = match name {
                 "year" => write!(out, "{}", date.year()),
@@ -143,7 +143,7 @@ impl I18n {
         Ok(I18n {
             by_lang: layered,
             warnings,
-            digest: crate::parse::hex(&files.finalize()),
+            digest: crate::hash::hex(&files.finalize()),
         })
     }
 

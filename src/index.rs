@@ -11,10 +11,9 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
-use crate::discover::{Kind, Stat};
 use crate::error::Error;
-use crate::identify::PostId;
-use crate::parse::{Record, SourceState};
+use crate::doc::{Kind, Record, SourceState, Stat};
+use crate::id::PostId;
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
@@ -588,7 +587,7 @@ fn corrupt(column: usize, what: &str) -> rusqlite::Error {
 fn index_error(path: &Path, source: rusqlite::Error) -> Error {
     Error::Index {
         path: path.to_owned(),
-        source,
+        source: Box::new(source),
     }
 }
 

@@ -7,29 +7,40 @@
 //! use folio::{BuildOptions, Site};
 //!
 //! let site = Site::open("my-blog")?;
-//! let report = site.build(&BuildOptions::default())?;
+//! // The library reads no clock: the caller says what time it is, which
+//! // decides which posts are out yet.
+//! let now_ms = 1_767_225_600_000;
+//! let report = site.build(&BuildOptions::new(now_ms))?;
 //! println!("{} pages written, {} deleted", report.written.len(), report.deleted.len());
 //! # Ok::<(), folio::Error>(())
 //! ```
 //!
-//! The pipeline runs one way, one module per stage: [`discover`] → [`parse`]
-//! → [`identify`] → [`index`] → [`plan`] → [`render`] → [`write`]; [`site`]
-//! wires them together. Same input gives the same ids and the same bytes,
-//! and a build with nothing changed writes nothing.
+//! Same input gives the same ids and the same bytes, and a build with
+//! nothing changed writes nothing. The library never prints, exits, or reads
+//! the environment or the clock. How a build runs, stage by stage, is in
+//! docs/ARCHITECTURE.md.
 
-pub mod config;
-pub mod discover;
-pub mod error;
-pub mod i18n;
-pub mod identify;
-pub mod index;
-pub mod parse;
-pub mod plan;
-pub mod render;
-pub mod site;
-pub mod write;
+// The stages are private: the public API is the re-exports below. The
+// `internals` feature opens them to the stage benchmarks (benches/stages.rs)
+// and promises nothing about them.
+macro_rules! stages {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        mod $name;
+    )*};
+}
+
+stages!(
+    // Leaf modules: the types and rules every stage shares.
+    doc, error, hash, id, url,
+    // The stages, in pipeline order, and the site that runs them.
+    config, discover, parse, identify, index, i18n, plan, render, write, site,
+);
 
 pub use config::Config;
 pub use error::{Error, Problem, ProblemKind};
-pub use identify::PostId;
+pub use id::PostId;
 pub use site::{BuildOptions, BuildReport, Explanation, Progress, ProgressFn, Site, Stage};

@@ -161,26 +161,24 @@ fn build(
 ) -> Result<(), folio::Error> {
     let site = Site::open(root)?;
     let bar = std::io::stderr().is_terminal().then(progress_bar);
-    let options = BuildOptions {
-        out_dir: out,
-        drafts: publish.drafts,
-        future: publish.future,
-        threads,
-        accept_date_changes: checks.accept_date_changes,
-        dry_run: checks.dry_run,
-        progress: bar.clone().map(|bar| {
-            Arc::new(move |p: folio::Progress| {
-                if p.done == 0 {
-                    bar.set_length(p.total as u64);
-                    bar.set_position(0);
-                    bar.set_message(p.stage.to_string());
-                } else {
-                    bar.set_position(p.done as u64);
-                }
-            }) as folio::ProgressFn
-        }),
-        ..BuildOptions::default()
-    };
+    let mut options = BuildOptions::new(now_ms()?);
+    options.out_dir = out;
+    options.drafts = publish.drafts;
+    options.future = publish.future;
+    options.threads = threads;
+    options.accept_date_changes = checks.accept_date_changes;
+    options.dry_run = checks.dry_run;
+    options.progress = bar.clone().map(|bar| {
+        Arc::new(move |p: folio::Progress| {
+            if p.done == 0 {
+                bar.set_length(p.total as u64);
+                bar.set_position(0);
+                bar.set_message(p.stage.to_string());
+            } else {
+                bar.set_position(p.done as u64);
+            }
+        }) as folio::ProgressFn
+    });
     let result = site.build(&options);
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -217,10 +215,8 @@ fn explain(
     json: bool,
 ) -> Result<(), folio::Error> {
     let site = Site::open(root)?;
-    let options = BuildOptions {
-        out_dir: out,
-        ..BuildOptions::default()
-    };
+    let mut options = BuildOptions::new(now_ms()?);
+    options.out_dir = out;
     let explanation = site.explain(path, &options)?;
     if json {
         println!(
@@ -244,6 +240,24 @@ fn explain(
         );
     }
     Ok(())
+}
+
+/// The moment a build decides which posts are in the future:
+/// `SOURCE_DATE_EPOCH` (seconds; the reproducible-builds convention) when it
+/// is set, else the clock. The library reads neither; this is its one source.
+fn now_ms() -> Result<i64, folio::Error> {
+    match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(text) => text
+            .trim()
+            .parse::<i64>()
+            .map(|seconds| seconds.saturating_mul(1000))
+            .map_err(|_| folio::Error::Environment {
+                variable: "SOURCE_DATE_EPOCH",
+                message: format!("`{text}` is not a number of seconds since 1970"),
+                help: "set it to an integer (e.g. `git log -1 --format=%ct`), or unset it".into(),
+            }),
+        Err(_) => Ok(jiff::Timestamp::now().as_millisecond()),
+    }
 }
 
 fn progress_bar() -> ProgressBar {

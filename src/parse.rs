@@ -16,45 +16,14 @@ use gray_matter::{Matter, Pod};
 use jiff::civil;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::config::Config;
-use crate::discover::{Kind, Source, Stat};
+use crate::doc::{Kind, Record, Source, SourceState};
 use crate::error::ProblemKind;
-use crate::identify::PostId;
-
-/// Where a row's source is and what it held when it was read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceState {
-    pub path: String,
-    /// Hex SHA-256 of the file's bytes.
-    pub hash: String,
-    pub stat: Stat,
-}
-
-/// A document as the index stores it: everything list pages, feeds and
-/// translation links need, without the body.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
-    pub id: PostId,
-    pub kind: Kind,
-    pub slug: String,
-    pub lang: String,
-    /// Unix milliseconds; 0 for pages.
-    pub published_at: i64,
-    pub updated_at: Option<i64>,
-    pub source: SourceState,
-    pub title: String,
-    pub url: String,
-    /// HTML: the part before `<!-- more -->`, or else the first paragraph.
-    pub summary: String,
-    pub description: Option<String>,
-    pub tags: Vec<String>,
-    pub draft: bool,
-    pub translation_key: String,
-}
+use crate::id::{PostId, format_ms};
+use crate::url::{encode_segment, fill_placeholders};
 
 /// A freshly read source. Its body is rendered when its page renders, from
 /// the source read again ([`body_html`]): holding every body from parse to
@@ -83,23 +52,6 @@ const FIELDS: &[&str] = &[
 const MORE_MARKER: &str = "<!-- more -->";
 
 const MAX_SLUG_BYTES: usize = 200;
-
-/// The hex SHA-256 of a source's bytes: the index's `source_hash`, the
-/// same as `sha256sum` of the file gives (README, "The index"), and what
-/// decides whether a post's row is rewritten.
-pub fn source_hash(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)] as char);
-        out.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    out
-}
 
 /// Where a parsed source's body is, for its page to render it from the
 /// source read again.
@@ -185,10 +137,12 @@ pub fn parse(
         Some(slug) => normalize_slug(&slug)
             .map_err(|why| fields.problem("slug", why, "use letters, digits and dashes".into()))?,
         None => normalize_slug(file_slug).map_err(|why| {
-            syntax(
+            (
                 None,
-                &format!("the slug taken from the file name {why}"),
-                "rename the file, or set `slug` in the front matter",
+                ProblemKind::Layout {
+                    message: format!("the slug taken from the file name {why}"),
+                    help: "rename the file, or set `slug` in the front matter".into(),
+                },
             )
         })?,
     };
@@ -202,7 +156,7 @@ pub fn parse(
             "date",
             format!(
                 "{} is outside the range an id can hold (1970 to 10889)",
-                crate::identify::format_ms(e.millis)
+                format_ms(e.millis)
             ),
             "use a date after 1970-01-01".into(),
         )
@@ -282,13 +236,9 @@ fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
 pub fn body_html(bytes: &[u8], body_start: Option<usize>) -> Result<String, ParseError> {
     let text = source_text(bytes)?;
     let body = match body_start {
-        Some(start) => text.get(start..).ok_or_else(|| {
-            syntax(
-                None,
-                "the file is shorter than when it was read",
-                "build again once it is saved",
-            )
-        })?,
+        Some(start) => text
+            .get(start..)
+            .ok_or((None, ProblemKind::ChangedDuringBuild))?,
         None => split_front_matter(&text)?.body,
     };
     Ok(render_body(body))
@@ -304,7 +254,7 @@ pub fn document_url(
     slug: &str,
     published_ms: i64,
 ) -> String {
-    let slug = crate::config::encode_segment(slug);
+    let slug = encode_segment(slug);
     match kind {
         Kind::Post => {
             let at_root = lang == config.default_language && !config.default_language_in_subdir;
@@ -312,7 +262,7 @@ pub fn document_url(
                 .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
                 .to_zoned_datetime(config.timezone.clone());
             let mut url = String::with_capacity(config.permalink.len() + slug.len() + 16);
-            crate::config::fill_placeholders(&config.permalink, &mut url, |field, url| {
+            fill_placeholders(&config.permalink, &mut url, |field, url| {
                 // Writing to a String cannot fail.
                 let _ = match field {
                     "lang" if at_root => Ok(()),
@@ -331,7 +281,7 @@ pub fn document_url(
             let mut url = config.language_root(lang);
             if let Some((section, _)) = key.rsplit_once('/') {
                 for part in section.split('/') {
-                    url.push_str(&crate::config::encode_segment(part));
+                    url.push_str(&encode_segment(part));
                     url.push('/');
                 }
             }
@@ -752,7 +702,11 @@ impl<'a, I: Iterator<Item = Event<'a>>> HeadingAnchors<'a, I> {
             self.held.push_back(event);
         }
         let anchor = match &self.held[0] {
-            Event::Start(Tag::Heading { id: Some(id), .. }) => id.to_string(),
+            Event::Start(Tag::Heading { id: Some(id), .. }) => {
+                // An id the author chose is kept as it is, and taken.
+                self.used.entry(id.to_string()).or_insert(1);
+                id.to_string()
+            }
             _ => {
                 let mut text = String::new();
                 for event in self.held.range(1..) {
@@ -791,17 +745,23 @@ impl<'a, I: Iterator<Item = Event<'a>>> Iterator for HeadingAnchors<'a, I> {
     }
 }
 
-/// `base`, or `base-1`, `base-2`… when it was used before.
-fn numbered(used: &mut rustc_hash::FxHashMap<String, usize>, base: String) -> String {
-    match used.get_mut(&base) {
-        Some(count) => {
-            let anchor = format!("{base}-{count}");
-            *count += 1;
-            anchor
-        }
-        None => {
-            used.insert(base.clone(), 1);
-            base
+/// `base`, or else the first of `base-1`, `base-2`… that no heading of the
+/// page has: a suffixed id can be another heading's own (`A`, `A`, `A-1`
+/// give `a`, `a-1`, `a-1-1`). `issued` maps each id given out to the next
+/// suffix to try when it comes again as a base.
+fn numbered(issued: &mut rustc_hash::FxHashMap<String, usize>, base: String) -> String {
+    let Some(&first) = issued.get(&base) else {
+        issued.insert(base.clone(), 1);
+        return base;
+    };
+    let mut suffix = first;
+    loop {
+        let anchor = format!("{base}-{suffix}");
+        suffix += 1;
+        if !issued.contains_key(&anchor) {
+            issued.insert(base, suffix);
+            issued.insert(anchor.clone(), 1);
+            return anchor;
         }
     }
 }
@@ -878,7 +838,7 @@ mod tests {
         parse(
             &source(rel),
             text.as_bytes(),
-            source_hash(text.as_bytes()),
+            crate::hash::source_hash(text.as_bytes()),
             &config(tz),
         )
     }
@@ -987,7 +947,7 @@ mod tests {
     }
 
     fn identify_date(parsed: &Parsed) -> String {
-        crate::identify::format_ms(parsed.record.published_at)
+        format_ms(parsed.record.published_at)
     }
 
     #[test]
@@ -1187,6 +1147,20 @@ mod tests {
             .collect();
         assert_eq!(ids, ["a", "a-1", "a-2", "x&amp;y", "intro"], "{body}");
         assert!(body.contains("href=\"#x&amp;y\""), "{body}");
+    }
+
+    #[test]
+    fn heading_ids_are_unique_even_when_a_heading_reads_like_a_numbered_one() {
+        let ids = |markdown: &str| -> Vec<String> {
+            render_body(markdown)
+                .split("id=\"")
+                .skip(1)
+                .map(|rest| rest[..rest.find('"').unwrap()].to_owned())
+                .collect()
+        };
+        assert_eq!(ids("# A\n\n# A\n\n# A-1\n"), ["a", "a-1", "a-1-1"]);
+        assert_eq!(ids("# A-1\n\n# A\n\n# A\n"), ["a-1", "a", "a-2"]);
+        assert_eq!(ids("# B {#a}\n\n# A\n"), ["a", "a-1"]);
     }
 
     #[test]

@@ -22,12 +22,14 @@ use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::config::{Config, push_encoded_segment, text_direction};
-use crate::discover::{Kind, StaticFile};
+use crate::config::{Config, text_direction};
+use crate::url::push_encoded_segment;
+use crate::discover::StaticFile;
+use crate::doc::{Kind, Record};
 use crate::error::{Error, Problem, ProblemKind};
 use crate::i18n::{I18n, Strings};
-use crate::identify::format_ms;
-use crate::parse::{Record, hex};
+use crate::id::format_ms;
+use crate::hash::hex;
 use crate::render::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
     Paginator, PostView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, Theme,
@@ -73,12 +75,12 @@ impl OutputPath {
         let (last, dirs) = parts.split_last()?;
         let mut segments = Vec::with_capacity(parts.len());
         for dir in dirs {
-            segments.push(crate::config::decode_segment(dir)?);
+            segments.push(crate::url::decode_segment(dir)?);
         }
         segments.push(if last.is_empty() {
             "index.html".to_owned()
         } else {
-            crate::config::decode_segment(last)?
+            crate::url::decode_segment(last)?
         });
         if segments.iter().any(|s| s.contains('/')) {
             return None;
@@ -714,10 +716,7 @@ pub fn plan<'a>(
             None => rayon::iter::Either::Right(Problem::new(
                 model.made_by(&recipe, template),
                 None,
-                ProblemKind::Syntax {
-                    message: format!("the URL {url} would leave the output folder"),
-                    help: "change the slug".into(),
-                },
+                ProblemKind::UrlOutsideOutput { url },
             )),
         });
     // Static files claim their outputs first, then the pages in plan order.

@@ -15,7 +15,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::Error;
-use crate::parse::hex;
+use crate::hash::hex;
 
 pub const TEMPLATES_DIR: &str = "templates";
 
@@ -56,7 +56,7 @@ impl Theme {
             .iter()
             .map(|(name, text)| ((*name).to_owned(), ((*text).to_owned(), Origin::Default)))
             .collect();
-        for file in crate::discover::walk(&root.join(TEMPLATES_DIR))? {
+        for file in crate::discover::walk(&root.join(TEMPLATES_DIR), &[])? {
             // A template is named by its path; one that cannot be named
             // cannot be used.
             let Some(name) = file.rel else {

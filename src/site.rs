@@ -21,12 +21,15 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::config::Config;
-use crate::discover::{self, CONTENT_DIR, FilesAt, Kind, Source, Stat};
+use crate::discover::{self, CONTENT_DIR, FilesAt};
+use crate::doc::{Kind, Record, Source, SourceState, Stat};
+use crate::hash::source_hash;
 use crate::error::{Error, Problem, ProblemKind};
 use crate::i18n::I18n;
-use crate::identify::{self, PostId, TimezoneChange};
+use crate::id::PostId;
+use crate::identify::{self, TimezoneChange};
 use crate::index::{Changes, Index, OutputRow, Snapshot};
-use crate::parse::{self, BodyAt, Parsed, Record, SourceState};
+use crate::parse::{self, BodyAt, Parsed};
 use crate::plan::{self, OutputPath, Views, Visibility};
 use crate::render::{SitemapEntry, TEMPLATES_DIR, Theme};
 use crate::write::{self, Pruned, Rendered};
@@ -47,6 +50,7 @@ pub struct Site {
 /// A build stage that reports progress.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Stage {
     Parse,
     Render,
@@ -66,6 +70,7 @@ impl fmt::Display for Stage {
 /// `done` of `total` items of `stage` are finished. Sent once with `done ==
 /// 0` when a stage starts, then after each item, from any thread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Progress {
     pub stage: Stage,
     pub done: usize,
@@ -75,8 +80,10 @@ pub struct Progress {
 /// Receives [`Progress`] during a build.
 pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
 
-/// How to build. `BuildOptions::default()` builds like `folio build`.
-#[derive(Clone, Default)]
+/// How to build. `BuildOptions::new(now_ms)` builds like `folio build` at
+/// that moment; set the other fields on the value it returns.
+#[derive(Clone)]
+#[non_exhaustive]
 pub struct BuildOptions {
     /// The output folder; `output_dir` of site.toml (relative to the root)
     /// when `None`.
@@ -90,11 +97,11 @@ pub struct BuildOptions {
     pub threads: Option<usize>,
     /// Publish posts dated in the future too.
     pub future: bool,
-    /// The moment (Unix ms) after which a post is in the future. When
-    /// `None`: `SOURCE_DATE_EPOCH` (seconds) if set, else the system clock.
-    /// This is the only use of the clock, and it decides which posts are
+    /// The moment (Unix ms) after which a post is in the future: the caller
+    /// says what time it is (the CLI takes `SOURCE_DATE_EPOCH`, else the
+    /// clock), since the library reads neither. It decides which posts are
     /// published, never what a page says.
-    pub now_ms: Option<i64>,
+    pub now_ms: i64,
     /// Accept changed publication dates: the post gets a new id and its old
     /// row is replaced. For dates that were never published.
     pub accept_date_changes: bool,
@@ -102,6 +109,23 @@ pub struct BuildOptions {
     /// output or changing a row.
     pub dry_run: bool,
     pub progress: Option<ProgressFn>,
+}
+
+impl BuildOptions {
+    /// The options of a plain `folio build` at `now_ms` (Unix milliseconds).
+    pub fn new(now_ms: i64) -> BuildOptions {
+        BuildOptions {
+            out_dir: None,
+            index_path: None,
+            drafts: false,
+            threads: None,
+            future: false,
+            now_ms,
+            accept_date_changes: false,
+            dry_run: false,
+            progress: None,
+        }
+    }
 }
 
 impl fmt::Debug for BuildOptions {
@@ -122,6 +146,7 @@ impl fmt::Debug for BuildOptions {
 
 /// What an output file is built from (`folio explain`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Explanation {
     /// Relative to the output folder.
     pub output: String,
@@ -139,6 +164,7 @@ pub struct Explanation {
 
 /// What a build did. Paths are relative to the output folder and sorted.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct BuildReport {
     /// Sources found under `content/`.
     pub scanned: usize,
@@ -205,7 +231,7 @@ impl Site {
                 Error::Content(vec![Problem::new(
                     file,
                     None,
-                    ProblemKind::Syntax {
+                    ProblemKind::Layout {
                         message: format!("not under {}", content.display()),
                         help: "pass a Markdown file from the site's content folder".into(),
                     },
@@ -215,7 +241,7 @@ impl Site {
             .map_err(|kind| Error::Content(vec![Problem::new(file, None, kind)]))?;
         source.path = format!("{CONTENT_DIR}/{rel}");
         let bytes = fs::read(file).map_err(|e| Error::io(file, e))?;
-        let hash = parse::source_hash(&bytes);
+        let hash = source_hash(&bytes);
         parse::parse(&source, &bytes, hash, &self.config)
             .map(|parsed| parsed.record.id)
             .map_err(|(line, kind)| Error::Content(vec![Problem::new(file, line, kind)]))
@@ -258,17 +284,7 @@ impl Site {
                     Err(Error::Content(
                         paths
                             .iter()
-                            .map(|path| {
-                                Problem::new(
-                                    path,
-                                    None,
-                                    ProblemKind::Syntax {
-                                        message: "the file keeps changing while folio builds"
-                                            .into(),
-                                        help: "build again once it is saved".into(),
-                                    },
-                                )
-                            })
+                            .map(|path| Problem::new(path, None, ProblemKind::ChangedDuringBuild))
                             .collect(),
                     ))
                 }
@@ -330,7 +346,7 @@ impl Site {
         let i18n = I18n::load(&self.root, &self.config)?;
         report.scanned = sources.len();
         report.warnings = i18n.warnings.clone();
-        let now = options.now_ms.unwrap_or_else(now_ms);
+        let now = options.now_ms;
         let inputs = self.inputs_digest(&InputsOf {
             options,
             out_key: &out_key,
@@ -585,7 +601,7 @@ impl Site {
         {
             let confined = OutputPath::new(path).ok_or_else(|| Error::Index {
                 path: index.path().to_owned(),
-                source: rusqlite::Error::InvalidPath(path.into()),
+                source: format!("an output row names {path}, outside the output folder").into(),
             })?;
             match write::prune(&out_dir, &confined, row)? {
                 Pruned::Deleted => report.deleted.push((*path).clone()),
@@ -824,7 +840,7 @@ impl Site {
             of.sources.len(),
         );
         hasher.update(header.as_bytes());
-        Some(parse::hex(&hasher.finalize()))
+        Some(crate::hash::hex(&hasher.finalize()))
     }
 
     /// Names what the output file at `output` is built from: its templates,
@@ -861,15 +877,8 @@ impl Site {
         } else {
             OutputPath::new(&rel).or_else(|| OutputPath::for_url(&format!("/{rel}")))
         };
-        let not_found = || {
-            Error::Content(vec![Problem::new(
-            query,
-            None,
-            ProblemKind::Syntax {
-                message: "no output of this site is written there".into(),
-                help: "name a file of the output folder, e.g. `public/fr/index.html`, `fr/index.html` or `/fr/`".into(),
-            },
-        )])
+        let not_found = || Error::UnknownOutput {
+            query: query.to_owned(),
         };
         let wanted = wanted.ok_or_else(not_found)?;
         if let Some(spec) = plan.specs.iter().find(|s| s.output == wanted) {
@@ -1138,7 +1147,7 @@ impl Site {
         let bytes = files
             .read(&source.path, source.stat.size)
             .map_err(|e| Error::io(self.root.join(&source.path), e))?;
-        let hash = parse::source_hash(&bytes);
+        let hash = source_hash(&bytes);
         Ok(parse::parse(source, &bytes, hash, &self.config)
             .map(|mut parsed| {
                 parsed.record.source.stat = source.stat.settled(started_ns);
@@ -1163,7 +1172,7 @@ impl Site {
             .ok()?;
         let same = match read {
             Some(at) => at.holds(&bytes),
-            None => parse::source_hash(&bytes) == record.source.hash,
+            None => source_hash(&bytes) == record.source.hash,
         };
         same.then_some(bytes)
     }
@@ -1294,19 +1303,15 @@ fn prune_in_the_way<'s>(
             Ok(Pruned::Kept) => in_the_way.push(Problem::new(
                 target,
                 None,
-                ProblemKind::Syntax {
-                    message: "is in the way of a page folio must write there, and it \
-                              changed since folio wrote it"
-                        .into(),
-                    help: "move or delete it, then build again".into(),
+                ProblemKind::InTheWay {
+                    message: "it changed since folio wrote it".into(),
                 },
             )),
             Err(e) => in_the_way.push(Problem::new(
                 target,
                 None,
-                ProblemKind::Syntax {
-                    message: e.to_string(),
-                    help: "move or delete it, then build again".into(),
+                ProblemKind::InTheWay {
+                    message: format!("it could not be removed: {e}"),
                 },
             )),
         }
@@ -1405,15 +1410,6 @@ impl Damaged {
     fn intact(&self, output: &OutputPath, row: &OutputRow) -> bool {
         row.hash.is_some() && row.stat.is_some() && !self.0.contains(output.as_str())
     }
-}
-
-/// `SOURCE_DATE_EPOCH` (the reproducible-builds convention) or the clock.
-fn now_ms() -> i64 {
-    std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.trim().parse::<i64>().ok())
-        .map(|seconds| seconds.saturating_mul(1000))
-        .unwrap_or_else(|| jiff::Timestamp::now().as_millisecond())
 }
 
 fn absolute(path: &Path) -> Result<PathBuf, Error> {
@@ -1570,7 +1566,7 @@ impl BuildLock {
         .map_err(|e| Error::io(&path, e))?;
         Ok(BuildLock {
             _file: file,
-            started_ns: discover::nanos_since_epoch(stamp),
+            started_ns: crate::doc::nanos_since_epoch(stamp),
         })
     }
 }

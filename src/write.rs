@@ -12,20 +12,11 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::discover::Stat;
+use crate::doc::Stat;
+use crate::hash::output_hash;
 use crate::error::{Error, Problem, ProblemKind};
 use crate::index::OutputRow;
 use crate::plan::OutputPath;
-
-/// The hex XXH3-128 of an output file's bytes, kept in its row: what
-/// tells, when its stat changed, whether the file still holds what folio
-/// wrote. Every page of a cold build is hashed, 190 MB for 15,000 posts:
-/// 20 ms with XXH3 against 100 ms with BLAKE3 or 300 ms with SHA-256. It
-/// answers "did this file change", not "is it authentic": 128 bits leave
-/// an accidental collision out of reach, and no one gains by forging one.
-pub fn output_hash(bytes: &[u8]) -> String {
-    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
-}
 
 /// A rendered page on its way to disk.
 pub struct Rendered {
@@ -50,10 +41,8 @@ pub fn target(out_dir: &Path, output: &OutputPath) -> PathBuf {
 /// differs, written to a temp file beside its target.
 pub struct StagedPage {
     pub output: OutputPath,
-    /// The file already holds these bytes (folio's, or adopted).
+    /// The file does not hold these bytes yet: they must be written.
     pub changed: bool,
-    /// Folio did not know the file, which already held exactly these bytes.
-    pub adopted: bool,
     hash: String,
     fingerprint: String,
     on_disk: Option<Stat>,
@@ -86,7 +75,6 @@ pub fn stage(
         return Ok(Staged::Page(StagedPage {
             output: page.output,
             changed: true,
-            adopted: false,
             hash,
             fingerprint: page.fingerprint,
             on_disk: None,
@@ -142,7 +130,6 @@ pub fn stage(
     Ok(Staged::Page(StagedPage {
         output: page.output,
         changed: !identical,
-        adopted: identical && stored.is_none(),
         hash,
         fingerprint: page.fingerprint,
         on_disk,
@@ -156,7 +143,6 @@ pub fn planned(page: Rendered) -> Staged {
     Staged::Page(StagedPage {
         output: page.output,
         changed: true,
-        adopted: false,
         hash: output_hash(&page.bytes),
         fingerprint: page.fingerprint,
         on_disk: None,
@@ -437,7 +423,7 @@ fn pending_is_ours(row: &OutputRow, path: &Path) -> bool {
             let xxh3 = output_hash(&bytes);
             let sha256 = std::cell::OnceCell::new();
             hashes.split(' ').any(|reserved| match reserved.len() {
-                64 => reserved == sha256.get_or_init(|| crate::parse::source_hash(&bytes)),
+                64 => reserved == sha256.get_or_init(|| crate::hash::source_hash(&bytes)),
                 _ => reserved == xxh3,
             })
         }),
@@ -614,7 +600,7 @@ mod tests {
         else {
             panic!("identical bytes are adopted")
         };
-        assert!(adopted.adopted && !adopted.changed);
+        assert!(!adopted.changed);
     }
 
     #[test]

@@ -4,8 +4,8 @@ mod util;
 
 use std::sync::{Arc, Mutex};
 
-use folio::{BuildOptions, Progress, Site, Stage};
-use util::TestSite;
+use folio::{Progress, Site, Stage};
+use util::{TestSite, options};
 
 #[test]
 fn a_site_builds_through_the_library_with_its_own_paths_and_progress() {
@@ -13,12 +13,11 @@ fn a_site_builds_through_the_library_with_its_own_paths_and_progress() {
     let elsewhere = tempfile::tempdir().unwrap();
     let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
     let sink = Arc::clone(&seen);
-    let options = BuildOptions {
-        out_dir: Some(elsewhere.path().join("out")),
-        index_path: Some(elsewhere.path().join("state/index.sqlite")),
-        progress: Some(Arc::new(move |p| sink.lock().unwrap().push(p))),
-        ..BuildOptions::default()
-    };
+    let options = options(|o| {
+        o.out_dir = Some(elsewhere.path().join("out"));
+        o.index_path = Some(elsewhere.path().join("state/index.sqlite"));
+        o.progress = Some(Arc::new(move |p| sink.lock().unwrap().push(p)));
+    });
     let report = Site::open(site.root()).unwrap().build(&options).unwrap();
     assert_eq!(report.written.len(), 20);
     assert!(
@@ -58,10 +57,7 @@ fn errors_are_typed_values() {
         "content/en/posts/x.md",
         "---\ntitle: x\ndate: 2024-01-01\ndraft: maybe\n---\n",
     );
-    match Site::open(site.root())
-        .unwrap()
-        .build(&BuildOptions::default())
-    {
+    match Site::open(site.root()).unwrap().build(&options(|_| {})) {
         Err(folio::Error::Content(problems)) => {
             assert_eq!(problems.len(), 1);
             assert_eq!(problems[0].line, Some(4));

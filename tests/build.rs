@@ -3,8 +3,8 @@
 
 mod util;
 
-use folio::{BuildOptions, Error, ProblemKind};
-use util::{TestSite, post, rewritten};
+use folio::{Error, ProblemKind};
+use util::{TestSite, options, post, rewritten};
 
 #[test]
 fn second_build_writes_nothing_and_reads_no_source() {
@@ -184,10 +184,7 @@ fn accepting_a_date_change_replaces_the_row() {
         &post("Bonjour", "2024-05-02T09:00:00Z", "Premier."),
     );
     let report = site
-        .build_with(&BuildOptions {
-            accept_date_changes: true,
-            ..BuildOptions::default()
-        })
+        .build_with(&options(|o| o.accept_date_changes = true))
         .unwrap();
     assert_eq!(report.rows_deleted, 1);
     let ids = site.query("SELECT id FROM posts WHERE slug = 'hello-world' AND lang = 'fr'");
@@ -312,16 +309,8 @@ fn a_file_folio_did_not_write_is_never_overwritten() {
 fn fresh_folders_give_byte_identical_output_with_one_or_four_threads() {
     let a = TestSite::with_posts();
     let b = TestSite::with_posts();
-    a.build_with(&BuildOptions {
-        threads: Some(1),
-        ..BuildOptions::default()
-    })
-    .unwrap();
-    b.build_with(&BuildOptions {
-        threads: Some(4),
-        ..BuildOptions::default()
-    })
-    .unwrap();
+    a.build_with(&options(|o| o.threads = Some(1))).unwrap();
+    b.build_with(&options(|o| o.threads = Some(4))).unwrap();
     let (ta, tb) = (a.output_tree(), b.output_tree());
     assert_eq!(ta.len(), 20);
     assert_eq!(ta, tb);
@@ -382,4 +371,33 @@ fn hex_sha256(bytes: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+#[test]
+fn static_files_are_copied_with_well_known_but_without_other_hidden_files() {
+    let site = TestSite::with_posts();
+    site.write("static/.well-known/security.txt", "Contact: mailto:a@b\n");
+    site.write("static/.well-known/acme-challenge/tok", "tok.key\n");
+    site.write("static/.well-known/.swp", "editor state\n");
+    site.write("static/.DS_Store", "finder\n");
+    site.write("static/css/.hidden/x.css", "p {}\n");
+    site.write("static/css/site.css", "p {}\n");
+    let report = site.build();
+    for copied in [
+        ".well-known/security.txt",
+        ".well-known/acme-challenge/tok",
+        "css/site.css",
+    ] {
+        assert!(report.written.contains(&copied.to_owned()), "{copied}");
+        assert_eq!(
+            site.read(&format!("public/{copied}")),
+            site.read(&format!("static/{copied}"))
+        );
+    }
+    for skipped in [".well-known/.swp", ".DS_Store", "css/.hidden/x.css"] {
+        assert!(
+            !site.path(&format!("public/{skipped}")).exists(),
+            "{skipped}"
+        );
+    }
 }

@@ -3,8 +3,7 @@
 
 mod util;
 
-use folio::BuildOptions;
-use util::{TestSite, post};
+use util::{TestSite, options, post};
 
 #[test]
 fn a_dry_run_says_what_the_build_would_do_and_why_and_writes_nothing() {
@@ -98,7 +97,7 @@ fn explain_names_the_templates_sources_and_config_keys_of_an_output() {
     site.write("static/logo.svg", "<svg/>");
     site.build();
     let folio = site.site();
-    let options = BuildOptions::default();
+    let options = options(|_| {});
     let page = folio
         .explain("fr/posts/hello-world/index.html", &options)
         .unwrap();
@@ -138,7 +137,10 @@ fn explain_names_the_templates_sources_and_config_keys_of_an_output() {
         (logo.sources, logo.templates.len()),
         (vec!["static/logo.svg".to_owned()], 0)
     );
-    assert!(folio.explain("no/such/page.html", &options).is_err());
+    assert!(matches!(
+        folio.explain("no/such/page.html", &options),
+        Err(folio::Error::UnknownOutput { query }) if query == "no/such/page.html"
+    ));
 
     // The CLI prints the same, and exits 1 on an unknown path.
     let out = site.cli(&["explain", "/fr/posts/hello-world/"]);

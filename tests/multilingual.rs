@@ -6,8 +6,8 @@ mod util;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use folio::{BuildOptions, Site};
-use util::{TestSite, post};
+use folio::Site;
+use util::{TestSite, options, post};
 
 const BASE: &str = "https://example.org";
 
@@ -52,7 +52,12 @@ fn file_of(url: &str) -> String {
         .trim_start_matches('/');
     let decoded: Vec<String> = path
         .split('/')
-        .map(|s| folio::config::decode_segment(s).unwrap())
+        .map(|s| {
+            percent_encoding::percent_decode_str(s)
+                .decode_utf8()
+                .unwrap()
+                .into_owned()
+        })
         .collect();
     let joined = decoded.join("/");
     if joined.is_empty() || joined.ends_with('/') {
@@ -445,9 +450,8 @@ fn future_posts_wait_for_their_date_or_for_the_flag() {
         "content/en/posts/later.md",
         &post("Later", "2030-01-01T00:00:00Z", "Soon."),
     );
-    let at = |now: &str| BuildOptions {
-        now_ms: Some(now.parse::<jiff::Timestamp>().unwrap().as_millisecond()),
-        ..BuildOptions::default()
+    let at = |now: &str| {
+        options(|o| o.now_ms = now.parse::<jiff::Timestamp>().unwrap().as_millisecond())
     };
     site.build_with(&at("2029-12-31T23:59:59Z")).unwrap();
     assert!(!site.path("public/posts/later/index.html").exists());
@@ -479,9 +483,10 @@ fn future_posts_wait_for_their_date_or_for_the_flag() {
         &post("Later", "2030-01-01T00:00:00Z", "Soon."),
     );
     flagged
-        .build_with(&BuildOptions {
-            future: true,
-            ..at("2024-12-01T00:00:00Z")
+        .build_with(&{
+            let mut options = at("2024-12-01T00:00:00Z");
+            options.future = true;
+            options
         })
         .unwrap();
     assert!(flagged.path("public/posts/later/index.html").exists());
@@ -639,7 +644,7 @@ fn a_changed_word_rewrites_the_pages_of_its_language_only() {
     site.write("i18n/fr.toml", "read_more = \"Lire plus\"\n");
     let report = Site::open(site.root())
         .unwrap()
-        .build(&BuildOptions::default())
+        .build(&options(|_| {}))
         .unwrap();
     assert!(!report.written.is_empty());
     assert!(

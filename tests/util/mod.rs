@@ -25,6 +25,18 @@ name = "Français"
 name = "日本語"
 "#;
 
+/// The moment every build of the suite runs at, set explicitly so that the
+/// machine's clock and its `SOURCE_DATE_EPOCH` (Nix sets 1980) change nothing:
+/// 2026-01-01T00:00:00Z.
+pub const NOW_MS: i64 = 1_767_225_600_000;
+
+/// The options of a plain build at [`NOW_MS`], changed by `set`.
+pub fn options(set: impl FnOnce(&mut BuildOptions)) -> BuildOptions {
+    let mut options = BuildOptions::new(NOW_MS);
+    set(&mut options);
+    options
+}
+
 /// Source mtimes are set from this fake clock, in the past, one second
 /// apart: a build never mistakes them for "racy", and an edit always moves
 /// the mtime, as it does on a real disk.
@@ -134,7 +146,7 @@ impl TestSite {
     }
 
     pub fn try_build(&self) -> Result<BuildReport, folio::Error> {
-        self.site().build(&BuildOptions::default())
+        self.site().build(&options(|_| {}))
     }
 
     pub fn build_with(&self, options: &BuildOptions) -> Result<BuildReport, folio::Error> {
@@ -143,16 +155,14 @@ impl TestSite {
 
     /// What a build would write and delete, and why; writes nothing.
     pub fn dry_run(&self) -> BuildReport {
-        self.build_with(&BuildOptions {
-            dry_run: true,
-            ..BuildOptions::default()
-        })
-        .unwrap_or_else(|e| panic!("dry run failed:\n{e}"))
+        self.build_with(&options(|o| o.dry_run = true))
+            .unwrap_or_else(|e| panic!("dry run failed:\n{e}"))
     }
 
-    /// Runs the `folio` binary in the site root.
+    /// Runs the `folio` binary in the site root, at [`NOW_MS`].
     pub fn cli(&self, args: &[&str]) -> Output {
         std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
+            .env("SOURCE_DATE_EPOCH", (NOW_MS / 1000).to_string())
             .args(args)
             .current_dir(self.root())
             .output()
@@ -237,6 +247,37 @@ impl TestSite {
     }
 }
 
+impl TestSite {
+    /// What a build records just before it moves its first staged page into
+    /// place (the `reserved <folder>` row of docs/ARCHITECTURE.md): a build
+    /// killed after this knows the file at `path` holding bytes of
+    /// `hash` is its own.
+    pub fn reserve(&self, path: &str, hash: &str) {
+        let conn = rusqlite::Connection::open(self.path(".folio/index.sqlite")).unwrap();
+        let line = serde_json::to_string(&(path, hash)).unwrap() + "\n";
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = meta.value || excluded.value",
+            [format!("reserved {}", self.out().display()), line],
+        )
+        .unwrap();
+    }
+}
+
+/// The index's `source_hash` of these bytes: their hex SHA-256.
+pub fn source_hash(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The index's hash of an output file's bytes: their hex XXH3-128.
+pub fn output_hash(bytes: &[u8]) -> String {
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
+}
+
 /// A post with YAML front matter.
 pub fn post(title: &str, date: &str, body: &str) -> String {
     format!("---\ntitle: {title}\ndate: {date}\n---\n{body}\n")
@@ -275,7 +316,7 @@ impl TestSite {
         }
         Site::open(fresh.path())
             .unwrap()
-            .build(&BuildOptions::default())
+            .build(&options(|_| {}))
             .unwrap();
         TestSite::tree(&fresh.path().join("public"))
     }
