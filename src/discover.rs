@@ -33,6 +33,10 @@ pub struct FilesAt {
 }
 
 impl FilesAt {
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     pub fn new(dir: &Path) -> FilesAt {
         FilesAt {
             dir: dir.to_owned(),
@@ -266,7 +270,7 @@ impl StaticFile {
 
 /// Hidden folders of `static/` that are copied all the same: sites need
 /// `.well-known/` for ACME challenges, `security.txt` and app links.
-const PUBLISHED_HIDDEN: &[&str] = &[".well-known"];
+pub const PUBLISHED_HIDDEN: &[&str] = &[".well-known"];
 
 /// Walks `<root>/static` in a stable order. Hidden files are skipped (an
 /// editor's `.swp`, a `.DS_Store`), except under [`PUBLISHED_HIDDEN`].
@@ -286,7 +290,21 @@ pub fn discover_static(root: &Path) -> Result<Vec<StaticFile>, Error> {
         .collect()
 }
 
-fn is_markdown(path: &Path) -> bool {
+/// Whether a walk skips the file at `rel` (relative to the walked folder):
+/// a name with a leading dot anywhere on its path, except a top-level
+/// folder named in `hidden_kept`. The rule of [`walk`], for one path.
+pub fn is_hidden(rel: &str, hidden_kept: &[&str]) -> bool {
+    let mut parts = rel.split('/').enumerate().peekable();
+    while let Some((depth, part)) = parts.next() {
+        let kept = depth == 0 && parts.peek().is_some() && hidden_kept.contains(&part);
+        if part.starts_with('.') && !kept {
+            return true;
+        }
+    }
+    false
+}
+
+pub fn is_markdown(path: &Path) -> bool {
     matches!(
         path.extension().and_then(|e| e.to_str()),
         Some("md" | "markdown")
@@ -467,6 +485,42 @@ mod tests {
         );
         assert_eq!(place("posts/notes.txt.md").3, "notes.txt");
         assert!(classify("posts/x.pt-BR.md", &config()).is_err());
+    }
+
+    #[test]
+    fn a_walk_skips_exactly_the_paths_is_hidden_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let all = [
+            ".well-known/a",
+            ".well-known/.b",
+            ".well-known",
+            "x/.well-known/c",
+            ".git/d",
+            "e/.f",
+            "g",
+        ];
+        for rel in all {
+            let path = dir.path().join(rel);
+            if path.exists() {
+                continue;
+            }
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            // `.well-known` at the top is a folder here, from the first path.
+            std::fs::write(path, "x").unwrap();
+        }
+        let walked: Vec<String> = walk(dir.path(), PUBLISHED_HIDDEN)
+            .unwrap()
+            .into_iter()
+            .map(|w| w.rel.unwrap())
+            .collect();
+        let shown: Vec<&str> = ["g", ".well-known/a", ".well-known/.b", "x/.well-known/c", ".git/d", "e/.f"]
+            .into_iter()
+            .filter(|rel| !is_hidden(rel, PUBLISHED_HIDDEN))
+            .collect();
+        assert_eq!(walked, [".well-known/a", "g"]);
+        assert_eq!(shown, ["g", ".well-known/a"]);
+        assert!(is_hidden(".well-known", PUBLISHED_HIDDEN), "a file by that name");
+        assert!(is_hidden(".well-known/a", &[]));
     }
 
     #[test]

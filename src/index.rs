@@ -92,13 +92,93 @@ pub struct Snapshot {
     pub records: Vec<Record>,
     /// The outputs of the folder this build writes to.
     pub outputs: FxHashMap<String, OutputRow>,
+    pub meta: Meta,
+}
+
+/// What the last build recorded beside the rows (the `meta` table, one row
+/// per field, the field's name as its key). `None`: never recorded.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Meta {
+    /// The settings the rows were derived with
+    /// ([`crate::config::Config::content_settings`]).
     pub content_settings: Option<String>,
     pub timezone: Option<String>,
+    /// The digest of every input ([`crate::scan::inputs_digest`]); empty when
+    /// a stat could not be trusted.
+    pub inputs: Option<String>,
+    /// The oldest date held back as future, and the newest shown: while
+    /// `now` stays between them, publishing decides nothing new.
+    pub next_due: Option<i64>,
+    pub last_shown: Option<i64>,
     /// What the last build's pages were made with, for a dry run to say
     /// which of them changed: templates' own hashes, config and words digests.
     pub theme: Option<String>,
     pub globals: Option<String>,
     pub wording: Option<String>,
+}
+
+impl Meta {
+    fn read(conn: &Connection) -> rusqlite::Result<Meta> {
+        let mut stmt = conn.prepare_cached(
+            "SELECT key, value FROM meta WHERE key IN
+             ('content_settings', 'timezone', 'inputs', 'next_due', 'last_shown',
+              'theme', 'globals', 'wording')",
+        )?;
+        let mut meta = Meta::default();
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let value: String = row.get(1)?;
+            let number = || value.parse::<i64>().ok();
+            match str_ref(row, 0)? {
+                "content_settings" => meta.content_settings = Some(value),
+                "timezone" => meta.timezone = Some(value),
+                "inputs" => meta.inputs = Some(value),
+                "next_due" => meta.next_due = number(),
+                "last_shown" => meta.last_shown = number(),
+                "theme" => meta.theme = Some(value),
+                "globals" => meta.globals = Some(value),
+                _ => meta.wording = Some(value),
+            }
+        }
+        Ok(meta)
+    }
+
+    /// The rows a commit writes: every field that has a value.
+    fn rows(&self) -> Vec<(&'static str, String)> {
+        // Destructured, so that a field added to `Meta` cannot be left out.
+        let Meta {
+            content_settings,
+            timezone,
+            inputs,
+            next_due,
+            last_shown,
+            theme,
+            globals,
+            wording,
+        } = self;
+        [
+            ("content_settings", content_settings.clone()),
+            ("timezone", timezone.clone()),
+            ("inputs", inputs.clone()),
+            ("next_due", next_due.map(|n| n.to_string())),
+            ("last_shown", last_shown.map(|n| n.to_string())),
+            ("theme", theme.clone()),
+            ("globals", globals.clone()),
+            ("wording", wording.clone()),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| Some((key, value?)))
+        .collect()
+    }
+
+    /// Whether the last build recorded these inputs and `now` still lies
+    /// between the newest date it showed and the oldest it held back (a clock
+    /// moved back would unpublish, one moved on would publish).
+    pub fn unchanged_since(&self, inputs: &str, now_ms: i64) -> bool {
+        self.inputs.as_deref() == Some(inputs)
+            && self.last_shown.unwrap_or(i64::MAX) <= now_ms
+            && now_ms < self.next_due.unwrap_or(i64::MIN)
+    }
 }
 
 /// The changes of one build, applied in one transaction.
@@ -112,7 +192,7 @@ pub struct Changes<'a> {
     pub restats: Vec<(&'a PostId, Stat)>,
     pub outputs: Vec<(String, OutputRow)>,
     pub dropped_outputs: Vec<String>,
-    pub meta: Vec<(&'static str, String)>,
+    pub meta: Meta,
 }
 
 pub struct Index {
@@ -223,11 +303,7 @@ impl Index {
         Ok(Snapshot {
             records: records?,
             outputs,
-            content_settings: self.meta("content_settings")?,
-            timezone: self.meta("timezone")?,
-            theme: self.meta("theme")?,
-            globals: self.meta("globals")?,
-            wording: self.meta("wording")?,
+            meta: Meta::read(&self.conn)?,
         })
     }
 
@@ -271,23 +347,17 @@ impl Index {
         result.map(drop).map_err(|e| index_error(&self.path, e))
     }
 
-    /// Whether the last build recorded these inputs and `now` still lies
-    /// between the newest date it showed and the oldest it held back (a clock
-    /// moved back would unpublish, one moved on would publish).
-    pub fn unchanged_since(&self, inputs: &str, now_ms: i64) -> Result<bool, Error> {
-        let read = || -> rusqlite::Result<bool> {
-            let same = self.meta("inputs")?.is_some_and(|stored| stored == inputs);
-            let bound = |key: &str, missing: i64| -> rusqlite::Result<i64> {
-                Ok(self
-                    .meta(key)?
-                    .and_then(|v| v.parse::<i64>().ok())
-                    .unwrap_or(missing))
-            };
-            let due = bound("next_due", i64::MIN)?;
-            let last_shown = bound("last_shown", i64::MAX)?;
-            Ok(same && last_shown <= now_ms && now_ms < due)
-        };
-        read().map_err(|e| index_error(&self.path, e))
+    /// What the last build recorded beside the rows.
+    pub fn meta_values(&self) -> Result<Meta, Error> {
+        Meta::read(&self.conn).map_err(|e| index_error(&self.path, e))
+    }
+
+    /// A number that moves whenever another connection commits: a kept
+    /// session's rows are stale once it does.
+    pub fn data_version(&self) -> Result<i64, Error> {
+        self.conn
+            .pragma_query_value(None, "data_version", |r| r.get(0))
+            .map_err(|e| index_error(&self.path, e))
     }
 
     /// Every output folio wrote with the stat it left it with (pending
@@ -569,7 +639,7 @@ fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
             "INSERT INTO meta (key, value) VALUES (?1, ?2)
              ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value",
         )?;
-        for (key, value) in &changes.meta {
+        for (key, value) in changes.meta.rows() {
             meta.execute([key, value.as_str()])?;
         }
     }

@@ -34,13 +34,22 @@ macro_rules! stages {
 }
 
 stages!(
-    // Leaf modules: the types and rules every stage shares.
-    doc, error, hash, id, url,
-    // The stages, in pipeline order, and the site that runs them.
-    config, discover, parse, identify, index, i18n, plan, render, write, site,
+    // Leaf modules: the types and rules every stage shares, and what a
+    // caller hands in and gets back.
+    doc, error, hash, id, url, options, report,
+    // The stages' own rules, in pipeline order.
+    config, discover, parse, identify, index, i18n, plan, render, write,
+    // One build, step by step: scan → analyse → (plan) → select → produce
+    // → commit; explain says what it decided.
+    scan, analyse, select, produce, commit, explain,
+    // The site, and the session that runs its builds.
+    site, session,
 );
 
 pub use config::Config;
 pub use error::{Error, Problem, ProblemKind};
 pub use id::PostId;
-pub use site::{BuildOptions, BuildReport, Explanation, Progress, ProgressFn, Site, Stage};
+pub use options::BuildOptions;
+pub use report::{BuildReport, Explanation, Progress, ProgressFn, Stage};
+pub use session::Session;
+pub use site::Site;

@@ -204,9 +204,39 @@ pub struct Visibility {
 }
 
 impl Visibility {
+    /// Whether `record` is published: not a draft (or drafts shown), and a
+    /// page or a post whose date has come (or future posts shown).
     pub fn shows(&self, record: &Record) -> bool {
-        (self.drafts || !record.draft)
-            && (self.future || record.kind == Kind::Page || record.published_at <= self.now_ms)
+        self.shows_draft(record) && (self.future || record.kind == Kind::Page || self.is_due(record))
+    }
+
+    fn shows_draft(&self, record: &Record) -> bool {
+        self.drafts || !record.draft
+    }
+
+    fn is_due(&self, record: &Record) -> bool {
+        record.published_at <= self.now_ms
+    }
+
+    /// The newest date of a post shown and the oldest of a post held back
+    /// for its date: while the clock stays between them, no post is
+    /// published or withdrawn by it (with `future`, no date decides).
+    pub fn bounds(&self, records: &[Record]) -> (i64, i64) {
+        if self.future {
+            return (i64::MIN, i64::MAX);
+        }
+        let (mut last_shown, mut next_due) = (i64::MIN, i64::MAX);
+        for record in records
+            .iter()
+            .filter(|r| r.kind == Kind::Post && self.shows_draft(r))
+        {
+            if self.is_due(record) {
+                last_shown = last_shown.max(record.published_at);
+            } else {
+                next_due = next_due.min(record.published_at);
+            }
+        }
+        (last_shown, next_due)
     }
 }
 

@@ -1,6 +1,9 @@
 //! Every kind of edit, and exactly the files it writes and deletes. Each
-//! rebuild is also compared byte for byte with a clean build of the same
-//! sources (`TestSite::assert_rebuild`).
+//! rebuild is also compared byte for byte, and row for row, with a clean
+//! build of the same sources (`TestSite::assert_rebuild`). Every edit runs
+//! twice: through a fresh build each time, as `folio build` runs, and
+//! through one kept session told the paths that changed, as `folio serve`
+//! runs.
 
 mod util;
 
@@ -19,9 +22,13 @@ const THEME: &[&str] = &[
 ];
 
 /// The posts of `TestSite::with_posts`, the default theme as files of the
-/// site, and a static file.
-fn site() -> TestSite {
+/// site, and a static file, built once (through a kept session when
+/// `kept`).
+fn site(kept: bool) -> TestSite {
     let site = TestSite::with_posts();
+    if kept {
+        site.keep_session();
+    }
     for name in THEME {
         let text =
             std::fs::read_to_string(format!("{}/templates/{name}", env!("CARGO_MANIFEST_DIR")))
@@ -79,9 +86,7 @@ const EVERY_HTML_PAGE: &[&str] = &[
     "tags/index.html",
 ];
 
-#[test]
-fn body_after_the_summary() {
-    let site = site();
+fn body_after_the_summary(site: TestSite) {
     site.write(
         "content/en/posts/hello-world.md",
         &post(
@@ -93,9 +98,7 @@ fn body_after_the_summary() {
     site.assert_rebuild(&["posts/hello-world/index.html"], &[]);
 }
 
-#[test]
-fn title() {
-    let site = site();
+fn title(site: TestSite) {
     site.write(
         "content/posts/2024-06-12-second.md",
         "---\ntitle: Second, renamed\ntags: [a, b]\n---\nThe second post.\n\nMore.\n",
@@ -113,9 +116,7 @@ fn title() {
     );
 }
 
-#[test]
-fn summary_marker() {
-    let site = site();
+fn summary_marker(site: TestSite) {
     site.write("content/posts/2024-06-12-second.md", "---\ntitle: Second\ntags: [a, b]\n---\nThe second post.\n\nMore.\n\n<!-- more -->\n\nRest.\n");
     site.assert_rebuild(
         &[
@@ -129,9 +130,7 @@ fn summary_marker() {
     );
 }
 
-#[test]
-fn tag_added() {
-    let site = site();
+fn tag_added(site: TestSite) {
     site.write("content/en/posts/hello-world.md", "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\ntags: [a]\n---\nFirst paragraph.\n\nSecond paragraph.\n");
     site.assert_rebuild(
         &[
@@ -145,9 +144,7 @@ fn tag_added() {
     );
 }
 
-#[test]
-fn date_changed_is_refused_and_changes_nothing() {
-    let site = site();
+fn date_changed_is_refused_and_changes_nothing(site: TestSite) {
     let tree = site.output_tree();
     let rows = site.rows();
     site.write(
@@ -163,9 +160,7 @@ fn date_changed_is_refused_and_changes_nothing() {
     assert_eq!(site.rows(), rows);
 }
 
-#[test]
-fn slug_changed() {
-    let site = site();
+fn slug_changed(site: TestSite) {
     site.write("content/en/posts/hello-world.md", "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\nslug: hello\n---\nFirst paragraph.\n\nSecond paragraph.\n");
     site.assert_rebuild(
         &[
@@ -181,9 +176,7 @@ fn slug_changed() {
     );
 }
 
-#[test]
-fn new_post() {
-    let site = site();
+fn new_post(site: TestSite) {
     site.write(
         "content/en/posts/fresh.md",
         &post("Fresh", "2024-12-01T00:00:00Z", "Fresh."),
@@ -200,9 +193,7 @@ fn new_post() {
     );
 }
 
-#[test]
-fn deleted_post() {
-    let site = site();
+fn deleted_post(site: TestSite) {
     site.remove("content/posts/2024-06-12-second.md");
     site.assert_rebuild(
         &[
@@ -220,9 +211,7 @@ fn deleted_post() {
     );
 }
 
-#[test]
-fn new_translation() {
-    let site = site();
+fn new_translation(site: TestSite) {
     site.write(
         "content/ja/posts/third.md",
         &post("三番目", "2024-07-01T08:00:00Z", "三番目。"),
@@ -240,9 +229,7 @@ fn new_translation() {
     );
 }
 
-#[test]
-fn draft_flipped() {
-    let site = site();
+fn draft_flipped(site: TestSite) {
     site.write("content/posts/third.fr.md", "+++\ntitle = \"Troisième\"\ndate = 2024-07-01T10:00:00+02:00\ndraft = true\n+++\nLe troisième.\n");
     site.assert_rebuild(
         &[
@@ -255,9 +242,7 @@ fn draft_flipped() {
     );
 }
 
-#[test]
-fn each_template() {
-    let site = site();
+fn each_template(site: TestSite) {
     let posts: &[&str] = &[
         "fr/posts/hello-world/index.html",
         "fr/posts/third/index.html",
@@ -304,9 +289,7 @@ fn each_template() {
     assert_eq!((report.rendered, report.written.len()), (0, 0));
 }
 
-#[test]
-fn site_title() {
-    let site = site();
+fn site_title(site: TestSite) {
     let text = site
         .read("site.toml")
         .replace("title = \"Test\"", "title = \"Renamed\"");
@@ -317,9 +300,7 @@ fn site_title() {
     site.assert_rebuild(&written, &[]);
 }
 
-#[test]
-fn static_file_added_edited_deleted() {
-    let site = site();
+fn static_file_added_edited_deleted(site: TestSite) {
     site.write("static/img/logo.svg", "<svg/>");
     site.assert_rebuild(&["img/logo.svg"], &[]);
     site.write("static/css/site.css", "body { margin: 1rem }\n");
@@ -329,19 +310,51 @@ fn static_file_added_edited_deleted() {
     assert_eq!(site.read("public/css/site.css"), "body { margin: 1rem }\n");
 }
 
-#[test]
-fn touch_without_change() {
-    let site = site();
+fn touch_without_change(site: TestSite) {
     site.touch("content/en/posts/hello-world.md");
     site.touch("templates/base.html");
     site.touch("static/css/site.css");
     site.assert_rebuild(&[], &[]);
 }
 
-#[test]
-fn a_static_file_that_collides_with_a_page_is_refused() {
-    let site = site();
+fn a_static_file_that_collides_with_a_page_is_refused(site: TestSite) {
     site.write("static/index.html", "<p>static home</p>");
     let message = site.try_build().unwrap_err().to_string();
     assert!(message.contains("static/index.html"), "{message}");
 }
+
+/// Each edit above as a test, once per path through the engine.
+macro_rules! through_both_paths {
+    ($($edit:ident),* $(,)?) => {
+        mod through_fresh_builds {
+            $(#[test]
+            fn $edit() {
+                super::$edit(super::site(false));
+            })*
+        }
+        mod through_a_kept_session {
+            $(#[test]
+            fn $edit() {
+                super::$edit(super::site(true));
+            })*
+        }
+    };
+}
+
+through_both_paths!(
+    body_after_the_summary,
+    title,
+    summary_marker,
+    tag_added,
+    date_changed_is_refused_and_changes_nothing,
+    slug_changed,
+    new_post,
+    deleted_post,
+    new_translation,
+    draft_flipped,
+    each_template,
+    site_title,
+    static_file_added_edited_deleted,
+    touch_without_change,
+    a_static_file_that_collides_with_a_page_is_refused,
+);

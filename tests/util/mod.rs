@@ -3,13 +3,14 @@
 
 #![allow(dead_code)] // each test crate uses its own part of the helper
 
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use folio::{BuildOptions, BuildReport, Site};
+use folio::{BuildOptions, BuildReport, Session, Site};
 
 pub const SITE_TOML: &str = r#"title = "Test"
 base_url = "https://example.org"
@@ -44,6 +45,14 @@ static FAKE_CLOCK: AtomicI64 = AtomicI64::new(1_600_000_000);
 
 pub struct TestSite {
     dir: tempfile::TempDir,
+    /// When set, every build goes through this one kept session: the first
+    /// is its `build()`, the next ones its `rebuild()` of the paths written,
+    /// touched or removed since.
+    session: RefCell<Option<Session>>,
+    kept: Cell<bool>,
+    changed: RefCell<Vec<String>>,
+    /// Whether the kept session's last build succeeded.
+    last_built: Cell<bool>,
 }
 
 impl TestSite {
@@ -51,6 +60,10 @@ impl TestSite {
     pub fn new() -> TestSite {
         let site = TestSite {
             dir: tempfile::tempdir().expect("temp dir"),
+            session: RefCell::new(None),
+            kept: Cell::new(false),
+            changed: RefCell::new(Vec::new()),
+            last_built: Cell::new(false),
         };
         site.write("site.toml", SITE_TOML);
         site
@@ -94,6 +107,12 @@ impl TestSite {
         site
     }
 
+    /// From now on, builds go through one kept [`Session`] and its
+    /// `rebuild` of the paths this helper changed.
+    pub fn keep_session(&self) {
+        self.kept.set(true);
+    }
+
     pub fn root(&self) -> &Path {
         self.dir.path()
     }
@@ -120,6 +139,7 @@ impl TestSite {
 
     /// Moves a file's mtime on without changing it.
     pub fn touch(&self, rel: &str) {
+        self.changed.borrow_mut().push(rel.to_owned());
         let seconds = FAKE_CLOCK.fetch_add(1, Ordering::SeqCst);
         filetime::set_file_mtime(
             self.path(rel),
@@ -133,6 +153,7 @@ impl TestSite {
     }
 
     pub fn remove(&self, rel: &str) {
+        self.changed.borrow_mut().push(rel.to_owned());
         std::fs::remove_file(self.path(rel)).unwrap();
     }
 
@@ -146,7 +167,34 @@ impl TestSite {
     }
 
     pub fn try_build(&self) -> Result<BuildReport, folio::Error> {
-        self.site().build(&options(|_| {}))
+        if !self.kept.get() {
+            return self.site().build(&options(|_| {}));
+        }
+        let mut session = self.session.borrow_mut();
+        let changed = std::mem::take(&mut *self.changed.borrow_mut());
+        match session.as_mut() {
+            Some(session) => {
+                let report = session.rebuild(&changed);
+                // Only a build that failed, or an edit of site.toml, leaves
+                // the next one nothing to start from but the disk.
+                if self.last_built.get() && !changed.iter().any(|c| c == "site.toml") {
+                    let report = report.as_ref().map_err(ToString::to_string);
+                    assert!(
+                        report.is_err() || report.is_ok_and(|r| !r.scanned_everything),
+                        "a rebuild of {changed:?} walked everything"
+                    );
+                }
+                self.last_built.set(report.is_ok());
+                report
+            }
+            None => {
+                let mut opened = Session::open(self.site(), options(|_| {}))?;
+                let report = opened.build();
+                self.last_built.set(report.is_ok());
+                *session = Some(opened);
+                report
+            }
+        }
     }
 
     pub fn build_with(&self, options: &BuildOptions) -> Result<BuildReport, folio::Error> {
@@ -225,6 +273,15 @@ impl TestSite {
         )
     }
 
+    /// The outputs table without the folder and the files' stats (a static
+    /// file's fingerprint is its source's stat).
+    pub fn output_rows(&self) -> Vec<String> {
+        self.query(
+            "SELECT path, hash, CASE WHEN fingerprint LIKE 'static %' THEN 'static' ELSE fingerprint END
+             FROM outputs ORDER BY path",
+        )
+    }
+
     pub fn query(&self, sql: &str) -> Vec<String> {
         let conn = rusqlite::Connection::open(self.path(".folio/index.sqlite")).unwrap();
         let mut stmt = conn.prepare(sql).unwrap();
@@ -278,6 +335,13 @@ pub fn output_hash(bytes: &[u8]) -> String {
     format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
 }
 
+/// What [`TestSite::clean_build`] made.
+pub struct CleanBuild {
+    pub tree: BTreeMap<String, Vec<u8>>,
+    pub content_rows: Vec<String>,
+    pub output_rows: Vec<String>,
+}
+
 /// A post with YAML front matter.
 pub fn post(title: &str, date: &str, body: &str) -> String {
     format!("---\ntitle: {title}\ndate: {date}\n---\n{body}\n")
@@ -298,6 +362,12 @@ pub fn rewritten(
 impl TestSite {
     /// The output of a clean build of the same sources in a fresh folder.
     pub fn clean_build_tree(&self) -> BTreeMap<String, Vec<u8>> {
+        self.clean_build().tree
+    }
+
+    /// A clean build of the same sources in a fresh folder: its output, and
+    /// its index's rows without the stats of that folder's files.
+    pub fn clean_build(&self) -> CleanBuild {
         let fresh = tempfile::tempdir().unwrap();
         for entry in walkdir::WalkDir::new(self.root()) {
             let entry = entry.unwrap();
@@ -318,7 +388,18 @@ impl TestSite {
             .unwrap()
             .build(&options(|_| {}))
             .unwrap();
-        TestSite::tree(&fresh.path().join("public"))
+        let site = TestSite {
+            dir: fresh,
+            session: RefCell::new(None),
+            kept: Cell::new(false),
+            changed: RefCell::new(Vec::new()),
+            last_built: Cell::new(false),
+        };
+        CleanBuild {
+            tree: site.output_tree(),
+            content_rows: site.content_rows(),
+            output_rows: site.output_rows(),
+        }
     }
 
     /// Builds, checks that exactly `expected_written` were written (by the
@@ -335,9 +416,12 @@ impl TestSite {
             expected_written,
             "files on disk"
         );
+        let clean = self.clean_build();
         assert!(
-            self.output_tree() == self.clean_build_tree(),
+            self.output_tree() == clean.tree,
             "differs from a clean build"
         );
+        assert_eq!(self.content_rows(), clean.content_rows, "rows");
+        assert_eq!(self.output_rows(), clean.output_rows, "output rows");
     }
 }

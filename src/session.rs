@@ -1,0 +1,685 @@
+//! A session: one site's engine, kept across builds.
+//!
+//! Owns the resources of a site's builds (the options, the index
+//! connection, a thread pool of its own, the progress observer) and what
+//! the last build learned (every row, the outputs as it left them, the
+//! scan of the sources). Each build runs the same steps in the same order:
+//! scan → prepare (analyse) → plan → select → produce → commit. `build`
+//! scans everything, as `folio build` does; `rebuild` starts from the last
+//! build and looks only at the paths it is told changed. Both end in the
+//! same bytes and rows.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::analyse::{self, Analysis, Reading};
+use crate::commit::{self, Folder};
+use crate::config::CONFIG_FILE;
+use crate::discover::FilesAt;
+use crate::error::{Error, Problem, ProblemKind};
+use crate::explain::{self, Reasons};
+use crate::index::{Index, Meta, OutputRow, Snapshot};
+use crate::options::BuildOptions;
+use crate::plan::{self, Plan, Views, Visibility};
+use crate::produce::{self, RenderJob};
+use crate::report::{BuildReport, Explanation, Reporter, Stage, StageClock};
+use crate::scan::{self, Scan};
+use crate::select;
+use crate::site::{STATE_DIR, Site, lexical};
+use crate::write;
+
+const INDEX_FILE: &str = "index.sqlite";
+const LOCK_FILE: &str = "build.lock";
+
+/// One site's engine across builds: what `folio build` runs once, and what
+/// `folio serve` or a host program keeps to rebuild in proportion to what
+/// changed.
+///
+/// ```no_run
+/// use folio::{BuildOptions, Session, Site};
+///
+/// let site = Site::open("my-blog")?;
+/// let mut session = Session::open(site, BuildOptions::new(1_767_225_600_000))?;
+/// session.build()?;
+/// // … a file watcher reports a save …
+/// let report = session.rebuild(&["content/en/posts/hello.md"])?;
+/// # Ok::<(), folio::Error>(())
+/// ```
+pub struct Session {
+    /// Shared with the plan of the build under way, which borrows its
+    /// config while the session writes.
+    site: Arc<Site>,
+    /// The site root, absolute, to read the changed paths against.
+    root: PathBuf,
+    options: BuildOptions,
+    out_dir: PathBuf,
+    /// The output folder as the index names it.
+    out_key: String,
+    state_dir: PathBuf,
+    index: Index,
+    pool: Arc<rayon::ThreadPool>,
+    progress: Reporter,
+    /// Whether builds will follow this one, so that what it learns is worth
+    /// keeping even when it had nothing to do.
+    keeps_state: bool,
+    kept: Option<Kept>,
+}
+
+/// What the last build learned, for the next one to start from. Taken by
+/// the build that uses it: a build that fails leaves none, and the next one
+/// scans everything.
+struct Kept {
+    scan: Scan,
+    /// Every current row (not only those a build replaces), the outputs as
+    /// the build left them, and the settings it recorded.
+    snapshot: Snapshot,
+    /// The index's `data_version` after that build: another one moved it.
+    data_version: i64,
+}
+
+/// Which files a build looks at.
+#[derive(Clone, Copy)]
+enum Scope<'c> {
+    Everything,
+    /// These paths, relative to the root and `/`-separated, over the last
+    /// build's scan.
+    Changed(&'c [String]),
+}
+
+/// A build up to its analysis, under the lock: what a build, a dry run and
+/// `explain` share.
+struct Prepared {
+    lock: BuildLock,
+    scan: Scan,
+    analysis: Analysis,
+    inputs: Option<String>,
+    report: BuildReport,
+    clock: StageClock,
+}
+
+/// How one attempt at a build ended.
+enum Attempt {
+    Built(BuildReport),
+    /// These sources hold other bytes than their records were made from:
+    /// trusted by an unchanged stat, or changed since this build read them.
+    SourcesChanged(HashSet<String>),
+}
+
+impl Session {
+    /// Opens the engine of `site` for builds with `options`: checks the
+    /// output folder and opens (creating or migrating) the index.
+    pub fn open(site: Site, options: BuildOptions) -> Result<Session, Error> {
+        let out_dir = site.checked_output_dir(&options)?;
+        let index_path = options
+            .index_path
+            .clone()
+            .unwrap_or_else(|| site.root().join(STATE_DIR).join(INDEX_FILE));
+        let state_dir = index_path.parent().unwrap_or(site.root()).to_owned();
+        let index = {
+            let _migrating = BuildLock::acquire(&state_dir)?;
+            Index::open(&index_path)?
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads.map_or(0, |threads| threads.max(1)))
+            .thread_name(|i| format!("folio-{i}"))
+            .build()
+            .map_err(|e| Error::io(site.root(), std::io::Error::other(e)))?;
+        Ok(Session {
+            root: lexical(&std::path::absolute(site.root()).map_err(|e| Error::io(site.root(), e))?),
+            out_key: out_dir.to_string_lossy().into_owned(),
+            out_dir,
+            state_dir,
+            index,
+            pool: Arc::new(pool),
+            progress: Reporter::new(options.progress.clone()),
+            keeps_state: true,
+            kept: None,
+            options,
+            site: Arc::new(site),
+        })
+    }
+
+    pub fn site(&self) -> &Site {
+        &self.site
+    }
+
+    /// The output folder, absolute.
+    pub fn output_dir(&self) -> &Path {
+        &self.out_dir
+    }
+
+    /// Moves the session's clock: the moment after which a post is in the
+    /// future, for the builds from now on.
+    pub fn set_now(&mut self, now_ms: i64) {
+        self.options.now_ms = now_ms;
+    }
+
+    /// Builds the site from everything on disk, as `folio build` does
+    /// (site.toml is read again). On error nothing was written, except for
+    /// an I/O error while writing outputs, after which the next build
+    /// converges.
+    pub fn build(&mut self) -> Result<BuildReport, Error> {
+        self.site = Arc::new(Site::open(self.site.root())?);
+        self.out_dir = self.site.checked_output_dir(&self.options)?;
+        self.out_key = self.out_dir.to_string_lossy().into_owned();
+        self.run(Scope::Everything)
+    }
+
+    /// [`Session::build`] with the config the session was opened with.
+    fn build_as_opened(&mut self) -> Result<BuildReport, Error> {
+        self.run(Scope::Everything)
+    }
+
+    /// Builds again after the files at `changed` changed (added, saved or
+    /// removed; relative to the site root, or absolute under it), looking
+    /// only at those: no walk of `content/`, no stat of an output nothing
+    /// touched, no row loaded again. Ends in the same bytes and rows as
+    /// [`Session::build`]. It trusts the output folder to be as the last
+    /// build left it, and falls back to a full build when it cannot tell
+    /// (no build kept yet, a folder or `site.toml` among the paths, or
+    /// another process built in between).
+    pub fn rebuild<P: AsRef<Path>>(&mut self, changed: &[P]) -> Result<BuildReport, Error> {
+        let Some(changed) = self.relative_to_root(changed) else {
+            return self.build();
+        };
+        if changed.iter().any(|path| path == CONFIG_FILE) {
+            return self.build();
+        }
+        self.run(Scope::Changed(&changed))
+    }
+
+    /// Names what the output file at `output` is built from: its templates,
+    /// sources, config keys and words. `output` is a path in the output
+    /// folder (`public/fr/index.html`), relative to it (`fr/index.html`) or a
+    /// URL path (`/fr/`). Reads the changed sources; writes nothing.
+    pub fn explain(&mut self, output: &str) -> Result<Explanation, Error> {
+        let pool = Arc::clone(&self.pool);
+        pool.install(|| {
+            let lock = BuildLock::acquire(&self.state_dir)?;
+            let clock = StageClock::start();
+            let (scan, _) = self.scan(Scope::Everything, false)?;
+            let prepared = self.prepare((lock, clock), scan, None, &HashSet::new())?;
+            let views = Views::new(self.site.config(), &prepared.scan.i18n);
+            let plan = plan_of(&self.site, &views, &prepared, self.visibility())?;
+            explain::explanation(&plan, &prepared.scan.theme, &self.out_dir, output)
+        })
+    }
+
+    /// `changed` as paths relative to the root; `None` when one cannot be
+    /// read as such (not UTF-8), which only a full build accounts for.
+    fn relative_to_root<P: AsRef<Path>>(&self, changed: &[P]) -> Option<Vec<String>> {
+        changed
+            .iter()
+            .filter_map(|path| {
+                let path = path.as_ref();
+                let relative = if path.is_absolute() {
+                    // A path outside the root changes nothing of the site.
+                    lexical(path).strip_prefix(&self.root).ok()?.to_owned()
+                } else {
+                    lexical(path)
+                };
+                Some(relative.to_str().map(|p| p.replace('\\', "/")))
+            })
+            .collect()
+    }
+
+    fn run(&mut self, scope: Scope<'_>) -> Result<BuildReport, Error> {
+        let started = Instant::now();
+        let pool = Arc::clone(&self.pool);
+        let mut report = pool.install(|| self.run_with_retry(scope))?;
+        report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        Ok(report)
+    }
+
+    /// A page's body is read from its source when the page renders, and the
+    /// bytes must be those its record was made from: a source saved since
+    /// this build parsed it, or whose bytes changed while its size and mtime
+    /// did not (`cp -p`, `rsync -t`, trusted by its stat until its page must
+    /// be rendered again), disagrees. No output has changed at that point
+    /// (the pages staged after a prune are rendered before it), so the build
+    /// starts over once, from everything, reading those sources; a second
+    /// disagreement is an error.
+    fn run_with_retry(&mut self, scope: Scope<'_>) -> Result<BuildReport, Error> {
+        let paths = match self.attempt(scope, &HashSet::new())? {
+            Attempt::Built(report) => return Ok(report),
+            Attempt::SourcesChanged(paths) => paths,
+        };
+        let paths = match self.attempt(Scope::Everything, &paths)? {
+            Attempt::Built(report) => return Ok(report),
+            Attempt::SourcesChanged(paths) => paths,
+        };
+        let mut paths: Vec<String> = paths.into_iter().collect();
+        paths.sort();
+        Err(Error::Content(
+            paths
+                .iter()
+                .map(|path| Problem::new(path, None, ProblemKind::ChangedDuringBuild))
+                .collect(),
+        ))
+    }
+
+    /// One attempt: scan, then stop if nothing any page is made from
+    /// changed, else prepare and finish.
+    fn attempt(
+        &mut self,
+        scope: Scope<'_>,
+        force_read: &HashSet<String>,
+    ) -> Result<Attempt, Error> {
+        let lock = BuildLock::acquire(&self.state_dir)?;
+        let dry_run = self.options.dry_run;
+        // A build killed while staging left temp files that no row names.
+        if !dry_run && self.index.staging(&self.out_key)? {
+            write::sweep_temps(&self.out_dir);
+            self.index.set_staging(&self.out_key, false)?;
+        }
+        let mut clock = StageClock::start();
+        let (scan, kept) = self.scan(scope, !dry_run)?;
+        // This build replaces what the last one kept, or fails and keeps
+        // nothing.
+        self.kept = None;
+        let scanned_everything = kept.is_none();
+        let inputs = scan::inputs_digest(
+            self.site.config(),
+            &scan,
+            &self.options,
+            &self.out_key,
+            lock.started_ns,
+        );
+        let meta = match &kept {
+            Some(snapshot) => snapshot.meta.clone(),
+            None => self.index.meta_values()?,
+        };
+        // Nothing any page is made from changed since the last build, and
+        // every output is as it left it: the whole plan would be a no-op.
+        if scan.problems.is_empty()
+            && force_read.is_empty()
+            && scan.damaged.is_empty()
+            && inputs
+                .as_deref()
+                .is_some_and(|inputs| meta.unchanged_since(inputs, self.options.now_ms))
+        {
+            let mut report = BuildReport {
+                scanned: scan.sources.len(),
+                scanned_everything,
+                unchanged: scan.sources.len(),
+                warnings: scan.i18n.warnings.clone(),
+                dry_run,
+                ..BuildReport::default()
+            };
+            clock.lap(&mut report, "discover");
+            // A session that builds again starts its next build from the
+            // rows; a one-off build does not pay for reading them.
+            let kept = match kept {
+                None if self.keeps_state => Some(self.index.snapshot(&self.out_key)?),
+                kept => kept,
+            };
+            if let Some(snapshot) = kept {
+                let data_version = self.index.data_version()?;
+                self.kept = Some(Kept {
+                    scan,
+                    snapshot,
+                    data_version,
+                });
+            }
+            return Ok(Attempt::Built(report));
+        }
+        let mut prepared = self.prepare((lock, clock), scan, kept, force_read)?;
+        prepared.inputs = inputs;
+        prepared.report.scanned_everything = scanned_everything;
+        self.finish(prepared)
+    }
+
+    /// The files of this build, and the rows it starts from when the last
+    /// build's are kept and still the index's (taken: only a `Changed`
+    /// scope uses them).
+    fn scan(
+        &mut self,
+        scope: Scope<'_>,
+        may_write: bool,
+    ) -> Result<(Scan, Option<Snapshot>), Error> {
+        let kept = match scope {
+            Scope::Changed(_) => self.kept.take(),
+            Scope::Everything => None,
+        };
+        if let (Scope::Changed(changed), Some(kept)) = (scope, kept)
+            && kept.data_version == self.index.data_version()?
+            && let Some(scan) =
+                scan::after_changes(self.site.root(), self.site.config(), kept.scan, changed)?
+        {
+            return Ok((scan, Some(kept.snapshot)));
+        }
+        let scan = scan::everything(
+            self.site.root(),
+            self.site.config(),
+            &mut self.index,
+            (&self.out_dir, &self.out_key),
+            may_write,
+        )?;
+        Ok((scan, None))
+    }
+
+    /// Reads what changed and checks the invariants: the documents of the
+    /// build, with the rows as they were (`kept`, or else the index's).
+    fn prepare(
+        &mut self,
+        (lock, mut clock): (BuildLock, StageClock),
+        mut scan: Scan,
+        kept: Option<Snapshot>,
+        force_read: &HashSet<String>,
+    ) -> Result<Prepared, Error> {
+        let mut report = BuildReport {
+            scanned: scan.sources.len(),
+            warnings: scan.i18n.warnings.clone(),
+            dry_run: self.options.dry_run,
+            ..BuildReport::default()
+        };
+        let snapshot = match kept {
+            Some(snapshot) => snapshot,
+            None => self.index.snapshot(&self.out_key)?,
+        };
+        let files = FilesAt::new(self.site.root());
+        let reading = Reading {
+            root: self.site.root(),
+            config: self.site.config(),
+            files: &files,
+            force_read,
+            started_ns: lock.started_ns,
+            accept_date_changes: self.options.accept_date_changes,
+            progress: &self.progress,
+        };
+        let problems = std::mem::take(&mut scan.problems);
+        let analysis = analyse::analyse(
+            &reading,
+            snapshot,
+            &scan.sources,
+            problems,
+            (&mut report, &mut clock),
+        )?;
+        Ok(Prepared {
+            lock,
+            scan,
+            analysis,
+            inputs: None,
+            report,
+            clock,
+        })
+    }
+
+    fn visibility(&self) -> Visibility {
+        Visibility {
+            drafts: self.options.drafts,
+            future: self.options.future,
+            now_ms: self.options.now_ms,
+        }
+    }
+
+    /// Plans, selects, renders, writes and commits a prepared build, and
+    /// keeps what it learned for the next one.
+    fn finish(&mut self, mut prepared: Prepared) -> Result<Attempt, Error> {
+        let mut report = std::mem::take(&mut prepared.report);
+        let mut clock = prepared.clock;
+        let made = {
+            let site = Arc::clone(&self.site);
+            let views = Views::new(site.config(), &prepared.scan.i18n);
+            let mut plan = plan_of(&site, &views, &prepared, self.visibility())?;
+            let meta = self.meta_after(&plan, &prepared);
+            let outputs = &prepared.analysis.snapshot.outputs;
+            let stale = select::stale(&plan, outputs);
+            let selected = select::outdated(&mut plan, outputs, &prepared.scan.damaged);
+            let why = self.options.dry_run.then(|| {
+                explain::reasons(&Reasons {
+                    plan: &plan,
+                    theme: &prepared.scan.theme,
+                    specs: &selected.specs,
+                    selected: &selected.needs_render,
+                    copies: &selected.copies,
+                    snapshot: &prepared.analysis.snapshot,
+                    fresh: prepared
+                        .analysis
+                        .fresh
+                        .iter()
+                        .map(|&i| &prepared.analysis.current[i])
+                        .collect(),
+                    retired: &prepared.analysis.verdict.retired,
+                    damaged: &prepared.scan.damaged,
+                })
+            });
+            let batches = selected.into_batches(&plan, &stale);
+            report.why = why.unwrap_or_default();
+            clock.lap(&mut report, "plan");
+            let timing = (&mut report, &mut clock);
+            self.produce(&prepared, plan, (batches, &stale), meta, timing)?
+        };
+        let (dropped, written_rows, meta) = match made {
+            Made::SourcesChanged(paths) => return Ok(Attempt::SourcesChanged(paths)),
+            Made::DryRun => return Ok(Attempt::Built(report)),
+            Made::Committed {
+                dropped,
+                written_rows,
+                meta,
+            } => (dropped, written_rows, meta),
+        };
+        let Prepared { lock, scan, analysis, .. } = prepared;
+        drop(lock);
+        let mut snapshot = analysis.snapshot;
+        snapshot.records = analysis.current;
+        for path in &dropped {
+            snapshot.outputs.remove(path);
+        }
+        snapshot.outputs.extend(written_rows);
+        snapshot.meta = meta;
+        self.kept = Some(Kept {
+            scan: Scan {
+                damaged: Default::default(),
+                ..scan
+            },
+            snapshot,
+            data_version: self.index.data_version()?,
+        });
+        Ok(Attempt::Built(report))
+    }
+
+    /// The settings a build records beside its rows.
+    fn meta_after(&self, plan: &Plan<'_>, prepared: &Prepared) -> Meta {
+        let (last_shown, next_due) = self.visibility().bounds(&prepared.analysis.current);
+        Meta {
+            content_settings: Some(prepared.analysis.settings.clone()),
+            timezone: Some(self.site.config().timezone_name.clone()),
+            inputs: Some(prepared.inputs.clone().unwrap_or_default()),
+            next_due: Some(next_due),
+            last_shown: Some(last_shown),
+            theme: Some(
+                serde_json::to_string(prepared.scan.theme.own_hashes()).unwrap_or_default(),
+            ),
+            globals: Some(plan.globals().to_owned()),
+            wording: Some(serde_json::to_string(plan.wording()).unwrap_or_default()),
+        }
+    }
+}
+
+/// Every page of the site with its fingerprint.
+fn plan_of<'p>(
+    site: &'p Site,
+    views: &'p Views<'p>,
+    prepared: &'p Prepared,
+    visibility: Visibility,
+) -> Result<Plan<'p>, Error> {
+    plan::plan(
+        site.config(),
+        views,
+        &prepared.scan.theme,
+        &prepared.analysis.current,
+        &prepared.scan.statics,
+        visibility,
+        prepared.lock.started_ns,
+    )
+}
+
+/// How the making of a planned build ended.
+enum Made {
+    SourcesChanged(HashSet<String>),
+    DryRun,
+    /// Written and recorded: the outputs it dropped and the rows it wrote,
+    /// for the kept state to follow the index.
+    Committed {
+        dropped: Vec<String>,
+        written_rows: Vec<(String, OutputRow)>,
+        meta: Meta,
+    },
+}
+
+impl Session {
+    /// Renders and stages the selected pages; then, unless in a dry run,
+    /// writes them, prunes the stale outputs and commits the index.
+    fn produce(
+        &mut self,
+        prepared: &Prepared,
+        plan: Plan<'_>,
+        (batches, stale): (select::Batches, &[(&String, &OutputRow)]),
+        meta: Meta,
+        (report, clock): (&mut BuildReport, &mut StageClock),
+    ) -> Result<Made, Error> {
+        let dry_run = self.options.dry_run;
+        let env = prepared.scan.theme.environment()?;
+        let outputs = &prepared.analysis.snapshot.outputs;
+        report.rendered = batches.pages();
+        if !dry_run && (report.rendered > 0 || batches.copies() > 0) {
+            self.index.set_staging(&self.out_key, true)?;
+        }
+        self.progress
+            .start(Stage::Render, report.rendered + batches.copies());
+        let mut staging = write::Staging::for_folder(&self.out_dir, !dry_run && outputs.is_empty())?;
+        let files = FilesAt::new(self.site.root());
+        let job = RenderJob {
+            root: self.site.root(),
+            dry_run,
+            out_dir: &self.out_dir,
+            plan: &plan,
+            sitemap: batches.sitemap.as_deref(),
+            theme: &prepared.scan.theme,
+            env: &env,
+            files: &files,
+            current: &prepared.analysis.current,
+            bodies: &prepared.analysis.bodies,
+            stored: outputs,
+            progress: &self.progress,
+        };
+        let mut pruned_early = HashSet::new();
+        let changed = produce::render_and_stage(
+            &job,
+            [batches.free, batches.blocked],
+            stale,
+            &mut staging,
+            report,
+            &mut pruned_early,
+        )?;
+        if !changed.is_empty() {
+            return Ok(Made::SourcesChanged(changed));
+        }
+        clock.lap(report, "render");
+        if dry_run {
+            commit::dry_run_report(&self.out_dir, &staging, stale, report)?;
+            clock.lap(report, "write");
+            return Ok(Made::DryRun);
+        }
+        let folder = Folder {
+            out_dir: &self.out_dir,
+            out_key: &self.out_key,
+            stored: outputs,
+        };
+        let written = commit::write(
+            &mut self.index,
+            &folder,
+            staging,
+            (stale, &pruned_early),
+            &self.progress,
+            report,
+        )?;
+        clock.lap(report, "write");
+        let dropped: Vec<String> = stale.iter().map(|(path, _)| (*path).clone()).collect();
+        let changes = commit::changes(&folder, &prepared.analysis, written, dropped.clone(), meta);
+        report.rows_upserted = changes.upserts.len();
+        report.rows_deleted = changes.retired.len();
+        // The commit is SQLite's work on one core; the plan (every list
+        // entry, as template values) is freed on the other meanwhile.
+        let index = &mut self.index;
+        let (committed, ()) = rayon::join(|| index.commit(&changes), move || drop((plan, env)));
+        committed?;
+        clock.lap(report, "index");
+        Ok(Made::Committed {
+            dropped,
+            written_rows: changes.outputs,
+            meta: changes.meta,
+        })
+    }
+}
+
+impl Site {
+    /// Builds the site once, as `folio build` does: a [`Session`] for one
+    /// build.
+    pub fn build(&self, options: &BuildOptions) -> Result<BuildReport, Error> {
+        let mut once = Session::open(self.clone(), options.clone())?;
+        once.keeps_state = false;
+        once.build_as_opened()
+    }
+
+    /// [`Session::explain`] in a session of its own.
+    pub fn explain(&self, output: &str, options: &BuildOptions) -> Result<Explanation, Error> {
+        Session::open(self.clone(), options.clone())?.explain(output)
+    }
+}
+
+/// Serializes builds of one site, and stamps the build's start with the file
+/// system's clock, the one that stamped the sources' mtimes.
+const LOCK_RETRY: std::time::Duration = std::time::Duration::from_millis(10);
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+
+struct BuildLock {
+    _file: fs::File,
+    started_ns: i64,
+}
+
+impl BuildLock {
+    fn acquire(state_dir: &Path) -> Result<BuildLock, Error> {
+        fs::create_dir_all(state_dir).map_err(|e| Error::io(state_dir, e))?;
+        let path = state_dir.join(LOCK_FILE);
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        // A lock just released can look held for a moment: a process forked
+        // by the embedding program (before its exec closes the inherited
+        // descriptor) holds it too. Waiting also lets a build started during
+        // a short one (a no-op takes milliseconds) run after it; only a build
+        // still running after the wait is reported.
+        let mut waited = std::time::Duration::ZERO;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(fs::TryLockError::WouldBlock) if waited < LOCK_PATIENCE => {
+                    std::thread::sleep(LOCK_RETRY);
+                    waited += LOCK_RETRY;
+                }
+                Err(fs::TryLockError::WouldBlock) => return Err(Error::Busy { path }),
+                Err(fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+            }
+        }
+        use std::io::{Seek, Write};
+        let stamp = (|| {
+            file.set_len(0)?;
+            file.seek(std::io::SeekFrom::Start(0))?;
+            file.write_all(b"a folio build holds this lock\n")?;
+            file.metadata()?.modified()
+        })()
+        .map_err(|e| Error::io(&path, e))?;
+        Ok(BuildLock {
+            _file: file,
+            started_ns: crate::doc::nanos_since_epoch(stamp),
+        })
+    }
+}
