@@ -89,15 +89,7 @@ pub fn parse(
         first_line: front.first_line,
         last_line: front.last_line,
     };
-    for key in front.map.keys() {
-        if !FIELDS.contains(&key.as_str()) {
-            return Err(fields.problem(
-                key,
-                "folio does not know this field".into(),
-                format!("the fields are: {}", FIELDS.join(", ")),
-            ));
-        }
-    }
+    fields.only_known()?;
 
     let title = fields
         .string("title")?
@@ -111,41 +103,9 @@ pub fn parse(
         })?;
     let (file_date, file_slug) = split_date_prefix(&source.stem);
     let date_line = fields.line_of("date");
-    let (published_at, date_is_local) = match fields.date("date", config)? {
-        Some(date) => date,
-        None => match (source.kind, file_date) {
-            (_, Some(date)) => (
-                config
-                    .timezone
-                    .to_timestamp(date.to_datetime(civil::Time::midnight()))
-                    .map_err(|e| fields.problem("date", e.to_string(), String::new()))?
-                    .as_millisecond(),
-                true,
-            ),
-            (Kind::Page, None) => (0, false),
-            (Kind::Post, None) => {
-                return Err(fields.problem(
-                    "date",
-                    "is required for a post".into(),
-                    "add `date: 2024-05-01` (or a full RFC 3339 date-time), or start the file name with the date (`2024-05-01-name.md`)".into(),
-                ));
-            }
-        },
-    };
+    let (published_at, date_is_local) = publication_date(&fields, source.kind, file_date, config)?;
     let updated_at = fields.date("updated", config)?.map(|(ms, _)| ms);
-    let slug = match fields.string("slug")? {
-        Some(slug) => normalize_slug(&slug)
-            .map_err(|why| fields.problem("slug", why, "use letters, digits and dashes".into()))?,
-        None => normalize_slug(file_slug).map_err(|why| {
-            (
-                None,
-                ProblemKind::Layout {
-                    message: format!("the slug taken from the file name {why}"),
-                    help: "rename the file, or set `slug` in the front matter".into(),
-                },
-            )
-        })?,
-    };
+    let slug = slug_of(&fields, file_slug)?;
     let id_ms = if source.kind == Kind::Page {
         0
     } else {
@@ -204,6 +164,53 @@ pub fn parse(
 
 /// A source's bytes as the text its front matter and body are read from:
 /// UTF-8, without a byte-order mark, with `\n` line ends.
+/// The date of a document: its `date` field, else the date its file name
+/// starts with (midnight in the site time zone); a page may have none.
+/// Whether it was read in the site time zone comes with it.
+fn publication_date(
+    fields: &Fields<'_>,
+    kind: Kind,
+    file_date: Option<civil::Date>,
+    config: &Config,
+) -> Result<(i64, bool), ParseError> {
+    if let Some(date) = fields.date("date", config)? {
+        return Ok(date);
+    }
+    match (kind, file_date) {
+        (_, Some(date)) => Ok((
+            config
+                .timezone
+                .to_timestamp(date.to_datetime(civil::Time::midnight()))
+                .map_err(|e| fields.problem("date", e.to_string(), String::new()))?
+                .as_millisecond(),
+            true,
+        )),
+        (Kind::Page, None) => Ok((0, false)),
+        (Kind::Post, None) => Err(fields.problem(
+            "date",
+            "is required for a post".into(),
+            "add `date: 2024-05-01` (or a full RFC 3339 date-time), or start the file name with the date (`2024-05-01-name.md`)".into(),
+        )),
+    }
+}
+
+/// The `slug` field, else the file name without its date.
+fn slug_of(fields: &Fields<'_>, file_slug: &str) -> Result<String, ParseError> {
+    match fields.string("slug")? {
+        Some(slug) => normalize_slug(&slug)
+            .map_err(|why| fields.problem("slug", why, "use letters, digits and dashes".into())),
+        None => normalize_slug(file_slug).map_err(|why| {
+            (
+                None,
+                ProblemKind::Layout {
+                    message: format!("the slug taken from the file name {why}"),
+                    help: "rename the file, or set `slug` in the front matter".into(),
+                },
+            )
+        }),
+    }
+}
+
 fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
     // Sources are mostly ASCII with accented runs, where the standard
     // library's check leaves its fast path; a SIMD check is several times
@@ -438,6 +445,18 @@ struct Fields<'a> {
 }
 
 impl Fields<'_> {
+    /// Every field is one folio knows.
+    fn only_known(&self) -> Result<(), ParseError> {
+        match self.map.keys().find(|key| !FIELDS.contains(&key.as_str())) {
+            Some(key) => Err(self.problem(
+                key,
+                "folio does not know this field".into(),
+                format!("the fields are: {}", FIELDS.join(", ")),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The line where `key` is written: the first front matter line that
     /// starts with it as a YAML, TOML or JSON key.
     fn line_of(&self, key: &str) -> Option<usize> {

@@ -171,6 +171,32 @@ enum Recipe {
     SiteFile,
 }
 
+/// What a page is computed from ([`Plan::inputs`]).
+struct Inputs<'m> {
+    parts: Vec<Input<'m>>,
+    /// The site.toml keys it reads beyond those every page reads.
+    config_keys: &'static [&'static str],
+}
+
+/// One input of a page.
+enum Input<'m> {
+    /// A value that shapes the page: its language, a page number, a tag.
+    Text(&'m str),
+    Number(usize),
+    /// A document it shows, stood in for by its digest.
+    Document(usize),
+    /// Documents it shows (a list, the translations), and how many.
+    Documents(&'m [usize]),
+    /// The newer or older post it links, if any.
+    Neighbour(Option<usize>),
+    /// A language's tag index: each tag's slug, name and number of posts,
+    /// which every post of the language contributes to.
+    TagIndex(&'m str),
+    /// Every HTML page's URL and alternates, hashed once per build (the
+    /// sitemap key), which every visible document contributes to.
+    Sitemap,
+}
+
 /// The site-wide files every theme produces, beside the sitemap.
 const SITE_FILES: &[(&str, &str)] = &[("/robots.txt", "robots.txt"), ("/style.css", "style.css")];
 
@@ -456,30 +482,7 @@ impl<'r> Model<'r> {
                 position[i] = Some(at);
             }
         }
-        // A language has tens of tags and thousands of tag uses: the uses
-        // are gathered in a hash map, the sorted index built once.
-        let tags_by_lang: BTreeMap<&str, TagIndex> = posts_by_lang
-            .iter()
-            .map(|(&lang, posts)| {
-                let mut tags: FxHashMap<&str, (&str, Vec<usize>)> = FxHashMap::default();
-                for &i in posts {
-                    for (name, slug) in records[i].tags.iter().zip(&tag_slugs[i]) {
-                        let entry = tags.entry(&**slug).or_insert((name, Vec::new()));
-                        // Spellings that share a slug show as the smallest
-                        // one, whatever order the posts come in.
-                        if name.as_str() < entry.0 {
-                            entry.0 = name;
-                        }
-                        entry.1.push(i);
-                    }
-                }
-                let index: TagIndex = tags
-                    .into_iter()
-                    .map(|(slug, (name, posts))| (slug.to_owned(), (name.to_owned(), posts)))
-                    .collect();
-                (lang, index)
-            })
-            .collect();
+        let tags_by_lang = tag_indexes(records, &posts_by_lang, &tag_slugs);
         let tag_pages = tags_by_lang
             .iter()
             .map(|(&lang, index)| {
@@ -590,6 +593,38 @@ impl<'r> Model<'r> {
             url: self.records[i].url.clone(),
         })
     }
+}
+
+/// Per language, each tag's name and posts, by slug. A language has tens
+/// of tags and thousands of tag uses: the uses are gathered in a hash map,
+/// the sorted index built once.
+fn tag_indexes<'r>(
+    records: &'r [Record],
+    posts_by_lang: &BTreeMap<&'r str, Vec<usize>>,
+    tag_slugs: &[Vec<Arc<str>>],
+) -> BTreeMap<&'r str, TagIndex> {
+    posts_by_lang
+        .iter()
+        .map(|(&lang, posts)| {
+            let mut tags: FxHashMap<&str, (&str, Vec<usize>)> = FxHashMap::default();
+            for &i in posts {
+                for (name, slug) in records[i].tags.iter().zip(&tag_slugs[i]) {
+                    let entry = tags.entry(&**slug).or_insert((name, Vec::new()));
+                    // Spellings that share a slug show as the smallest
+                    // one, whatever order the posts come in.
+                    if name.as_str() < entry.0 {
+                        entry.0 = name;
+                    }
+                    entry.1.push(i);
+                }
+            }
+            let index: TagIndex = tags
+                .into_iter()
+                .map(|(slug, (name, posts))| (slug.to_owned(), (name.to_owned(), posts)))
+                .collect();
+            (lang, index)
+        })
+        .collect()
 }
 
 /// What a document is, for a fingerprint: a hash of its path and of the
@@ -783,15 +818,7 @@ pub fn plan<'a>(
     );
     let fingerprints: Vec<String> = specs
         .par_iter()
-        .map(|spec| match spec.recipe {
-            Recipe::Sitemap => {
-                let lang = &config.default_language;
-                let mut key = prefixes.start(spec.template, lang, &spec.url);
-                key.text(&sitemap_key);
-                key.finish()
-            }
-            _ => plan.key(&prefixes, spec),
-        })
+        .map(|spec| plan.key(&prefixes, spec, &sitemap_key))
         .collect();
     drop(prefixes);
     for (spec, fingerprint) in specs.iter_mut().zip(fingerprints) {
@@ -860,43 +887,48 @@ fn language_recipes(
 }
 
 impl<'a> Plan<'a> {
-    /// The fingerprint of a spec: what its context is computed from. Kept
-    /// in step with [`Plan::page`], which computes it.
-    fn key(&self, prefixes: &KeyPrefixes<'_>, spec: &Spec) -> String {
+    /// What the page of `recipe` is computed from, beyond its template, the
+    /// config every page reads and its language's words: the one list its
+    /// fingerprint, `folio explain` and a dry run's reasons read.
+    fn inputs<'s>(&'s self, recipe: &'s Recipe) -> Inputs<'s> {
         let model = &self.model;
-        let digests = &model.digests;
-        let lang = self.language_of(&spec.recipe);
-        let mut key = prefixes.start(spec.template, lang, &spec.url);
-        match &spec.recipe {
+        const LISTS: &[&str] = &["paginate", "permalink", "timezone"];
+        match recipe {
             Recipe::Document(i) => {
-                key.text(&model.records[*i].lang);
-                key.document(digests, *i);
-                key.documents(digests, model.translations_of(*i).iter().copied());
+                let record = &model.records[*i];
                 let (newer, older) = model.neighbours(*i);
-                key.documents(digests, newer);
-                key.documents(digests, older);
+                Inputs {
+                    parts: vec![
+                        Input::Text(&record.lang),
+                        Input::Document(*i),
+                        Input::Documents(model.translations_of(*i)),
+                        Input::Neighbour(newer),
+                        Input::Neighbour(older),
+                    ],
+                    config_keys: match record.kind {
+                        Kind::Post => &["permalink", "timezone"],
+                        Kind::Page => &[],
+                    },
+                }
             }
             Recipe::Home {
                 lang,
                 page,
                 total,
                 items,
-            } => {
-                key.text(lang);
-                key.number(*page);
-                key.number(*total);
-                key.documents(digests, items.iter().copied());
-            }
-            Recipe::Tags { lang } => {
-                key.text(lang);
-                for (slug, (name, posts)) in
-                    model.tags_by_lang.get(lang.as_str()).into_iter().flatten()
-                {
-                    key.text(slug);
-                    key.text(name);
-                    key.number(posts.len());
-                }
-            }
+            } => Inputs {
+                parts: vec![
+                    Input::Text(lang),
+                    Input::Number(*page),
+                    Input::Number(*total),
+                    Input::Documents(items),
+                ],
+                config_keys: LISTS,
+            },
+            Recipe::Tags { lang } => Inputs {
+                parts: vec![Input::Text(lang), Input::TagIndex(lang)],
+                config_keys: &[],
+            },
             Recipe::Tag {
                 lang,
                 slug,
@@ -904,20 +936,56 @@ impl<'a> Plan<'a> {
                 total,
                 items,
             } => {
-                key.text(lang);
-                key.text(slug);
                 let (name, tagged) = &model.tags_by_lang[lang.as_str()][slug];
-                key.text(name);
-                key.number(tagged.len());
-                key.number(*page);
-                key.number(*total);
-                key.documents(digests, items.iter().copied());
+                Inputs {
+                    parts: vec![
+                        Input::Text(lang),
+                        Input::Text(slug),
+                        Input::Text(name),
+                        Input::Number(tagged.len()),
+                        Input::Number(*page),
+                        Input::Number(*total),
+                        Input::Documents(items),
+                    ],
+                    config_keys: LISTS,
+                }
             }
-            Recipe::Feed { lang, items } => {
-                key.text(lang);
-                key.documents(digests, items.iter().copied());
+            Recipe::Feed { lang, items } => Inputs {
+                parts: vec![Input::Text(lang), Input::Documents(items)],
+                config_keys: &["author", "feed_limit", "permalink", "timezone"],
+            },
+            Recipe::Sitemap => Inputs {
+                parts: vec![Input::Sitemap],
+                config_keys: &["paginate", "permalink"],
+            },
+            Recipe::SiteFile => Inputs {
+                parts: Vec::new(),
+                config_keys: &[],
+            },
+        }
+    }
+
+    /// The fingerprint of a spec: the hash of its [`Plan::inputs`].
+    fn key(&self, prefixes: &KeyPrefixes<'_>, spec: &Spec, sitemap_key: &str) -> String {
+        let model = &self.model;
+        let digests = &model.digests;
+        let mut key = prefixes.start(spec.template, self.language_of(&spec.recipe), &spec.url);
+        for part in self.inputs(&spec.recipe).parts {
+            match part {
+                Input::Text(text) => key.text(text),
+                Input::Number(n) => key.number(n),
+                Input::Document(i) => key.document(digests, i),
+                Input::Documents(indices) => key.documents(digests, indices.iter().copied()),
+                Input::Neighbour(i) => key.documents(digests, i),
+                Input::TagIndex(lang) => {
+                    for (slug, (name, posts)) in model.tags_by_lang.get(lang).into_iter().flatten() {
+                        key.text(slug);
+                        key.text(name);
+                        key.number(posts.len());
+                    }
+                }
+                Input::Sitemap => key.text(sitemap_key),
             }
-            Recipe::Sitemap | Recipe::SiteFile => {}
         }
         key.finish()
     }
@@ -1019,15 +1087,7 @@ impl<'a> Plan<'a> {
                 .keys()
                 .map(|code| format!("languages.{code}.name")),
         );
-        let extra: &[&str] = match &spec.recipe {
-            Recipe::Document(i) if self.model.records[*i].kind == Kind::Post => {
-                &["permalink", "timezone"]
-            }
-            Recipe::Document(_) | Recipe::Tags { .. } | Recipe::SiteFile => &[],
-            Recipe::Home { .. } | Recipe::Tag { .. } => &["paginate", "permalink", "timezone"],
-            Recipe::Feed { .. } => &["author", "feed_limit", "permalink", "timezone"],
-            Recipe::Sitemap => &["paginate", "permalink"],
-        };
+        let extra = self.inputs(&spec.recipe).config_keys;
         keys.extend(extra.iter().map(|k| (*k).to_owned()));
         keys
     }
@@ -1050,26 +1110,19 @@ impl<'a> Plan<'a> {
     /// The sources a page is built from (`folio explain`).
     pub fn sources_of(&self, spec: &Spec) -> Vec<String> {
         let model = &self.model;
-        let mut indices: Vec<usize> = match &spec.recipe {
-            Recipe::Document(i) => {
-                let (newer, older) = model.neighbours(*i);
-                std::iter::once(*i)
-                    .chain(model.translations_of(*i).iter().copied())
-                    .chain(newer)
-                    .chain(older)
-                    .collect()
+        let mut indices: Vec<usize> = Vec::new();
+        for part in self.inputs(&spec.recipe).parts {
+            match part {
+                Input::Text(_) | Input::Number(_) => {}
+                Input::Document(i) => indices.push(i),
+                Input::Documents(list) => indices.extend_from_slice(list),
+                Input::Neighbour(i) => indices.extend(i),
+                Input::TagIndex(lang) => {
+                    indices.extend(model.posts_by_lang.get(lang).into_iter().flatten())
+                }
+                Input::Sitemap => indices.extend_from_slice(&model.visible),
             }
-            Recipe::Home { items, .. } | Recipe::Tag { items, .. } | Recipe::Feed { items, .. } => {
-                items.clone()
-            }
-            Recipe::Tags { lang } => model
-                .posts_by_lang
-                .get(lang.as_str())
-                .cloned()
-                .unwrap_or_default(),
-            Recipe::Sitemap => model.visible.clone(),
-            Recipe::SiteFile => Vec::new(),
-        };
+        }
         let mut seen = std::collections::HashSet::new();
         indices.retain(|i| seen.insert(*i));
         indices
@@ -1107,44 +1160,7 @@ impl<'a> Plan<'a> {
         };
         let mut context = self.context(&lang, spec.url.clone(), alternates);
         match &spec.recipe {
-            Recipe::Document(i) => {
-                let i = *i;
-                let record = &model.records[i];
-                if record.kind == Kind::Post {
-                    let (newer, older) = model.neighbours(i);
-                    let date = DisplayDate::new(config, i18n.strings(&lang), record.published_at);
-                    let updated = record
-                        .updated_at
-                        .map(|ms| DisplayDate::new(config, i18n.strings(&lang), ms));
-                    context.post = Some(PostView {
-                        id: record.id.to_string(),
-                        title: record.title.clone(),
-                        slug: record.slug.clone(),
-                        date: date.ymd,
-                        date_display: date.display,
-                        date_iso: date.iso,
-                        updated: updated.as_ref().map(|d| d.ymd.clone()),
-                        updated_display: updated.as_ref().map(|d| d.display.clone()),
-                        updated_iso: updated.map(|d| d.iso),
-                        tags: model.tag_links(i),
-                        description: record.description.clone(),
-                        summary: record.summary.clone(),
-                        url: record.url.clone(),
-                        newer: model.link(newer),
-                        older: model.link(older),
-                        source_hash: record.source.hash.clone(),
-                        content: None,
-                    });
-                } else {
-                    context.page = Some(PageView {
-                        title: record.title.clone(),
-                        description: record.description.clone(),
-                        url: record.url.clone(),
-                        source_hash: record.source.hash.clone(),
-                        content: None,
-                    });
-                }
-            }
+            Recipe::Document(i) => self.document_context(&mut context, &lang, *i),
             Recipe::Home {
                 lang,
                 page,
@@ -1186,46 +1202,7 @@ impl<'a> Plan<'a> {
                 context.paginator =
                     Some(paginator(*page, *total, |p| tag_url(config, lang, slug, p)));
             }
-            Recipe::Feed { lang, items } => {
-                let records = model.records;
-                context.entries = Some(
-                    items
-                        .iter()
-                        .map(|&i| {
-                            let r = &records[i];
-                            FeedEntry {
-                                id: format!("urn:uuid:{}", r.id.to_uuid()),
-                                title: r.title.clone(),
-                                url: format!("{}{}", config.base_url, r.url),
-                                published: format_ms(r.published_at),
-                                updated: format_ms(r.updated_at.unwrap_or(r.published_at)),
-                                summary: r.summary.clone(),
-                                tags: r.tags.clone(),
-                            }
-                        })
-                        .collect(),
-                );
-                let updated = items
-                    .iter()
-                    .map(|&i| {
-                        records[i]
-                            .updated_at
-                            .unwrap_or(0)
-                            .max(records[i].published_at)
-                    })
-                    .max()
-                    .unwrap_or(0);
-                context.feed = Some(FeedView {
-                    id: format!("{}{}", config.base_url, spec.url),
-                    title: config.title_in(lang).to_owned(),
-                    home_url: format!("{}{}", config.base_url, config.language_root(lang)),
-                    updated: format_ms(updated),
-                    author: config
-                        .author
-                        .clone()
-                        .unwrap_or_else(|| config.title.clone()),
-                });
-            }
+            Recipe::Feed { lang, items } => self.feed_context(&mut context, lang, items, &spec.url),
             Recipe::Sitemap => context.sitemap = sitemap,
             Recipe::SiteFile => {}
         }
@@ -1235,6 +1212,92 @@ impl<'a> Plan<'a> {
             context,
             fingerprint: spec.fingerprint,
         }
+    }
+
+    /// The post or page a document's page shows.
+    fn document_context(&self, context: &mut Context<'a>, lang: &str, i: usize) {
+        let config = self.config;
+        let model = &self.model;
+        let i18n = self.views.i18n;
+        let record = &model.records[i];
+        if record.kind == Kind::Post {
+            let (newer, older) = model.neighbours(i);
+            let date = DisplayDate::new(config, i18n.strings(lang), record.published_at);
+            let updated = record
+                .updated_at
+                .map(|ms| DisplayDate::new(config, i18n.strings(lang), ms));
+            context.post = Some(PostView {
+                id: record.id.to_string(),
+                title: record.title.clone(),
+                slug: record.slug.clone(),
+                date: date.ymd,
+                date_display: date.display,
+                date_iso: date.iso,
+                updated: updated.as_ref().map(|d| d.ymd.clone()),
+                updated_display: updated.as_ref().map(|d| d.display.clone()),
+                updated_iso: updated.map(|d| d.iso),
+                tags: model.tag_links(i),
+                description: record.description.clone(),
+                summary: record.summary.clone(),
+                url: record.url.clone(),
+                newer: model.link(newer),
+                older: model.link(older),
+                source_hash: record.source.hash.clone(),
+                content: None,
+            });
+        } else {
+            context.page = Some(PageView {
+                title: record.title.clone(),
+                description: record.description.clone(),
+                url: record.url.clone(),
+                source_hash: record.source.hash.clone(),
+                content: None,
+            });
+        }
+    }
+
+    /// The entries and header of a language's feed.
+    fn feed_context(&self, context: &mut Context<'a>, lang: &str, items: &[usize], url: &str) {
+        let config = self.config;
+        let model = &self.model;
+        let records = model.records;
+        context.entries = Some(
+            items
+                .iter()
+                .map(|&i| {
+                    let r = &records[i];
+                    FeedEntry {
+                        id: format!("urn:uuid:{}", r.id.to_uuid()),
+                        title: r.title.clone(),
+                        url: format!("{}{}", config.base_url, r.url),
+                        published: format_ms(r.published_at),
+                        updated: format_ms(r.updated_at.unwrap_or(r.published_at)),
+                        summary: r.summary.clone(),
+                        tags: r.tags.clone(),
+                    }
+                })
+                .collect(),
+        );
+        let updated = items
+            .iter()
+            .map(|&i| {
+                records[i]
+                    .updated_at
+                    .unwrap_or(0)
+                    .max(records[i].published_at)
+            })
+            .max()
+            .unwrap_or(0);
+        context.feed = Some(FeedView {
+            id: format!("{}{}", config.base_url, url),
+            title: config.title_in(lang).to_owned(),
+            home_url: format!("{}{}", config.base_url, config.language_root(lang)),
+            updated: format_ms(updated),
+            author: config
+                .author
+                .clone()
+                .unwrap_or_else(|| config.title.clone()),
+        });
     }
 
     /// The sitemap's entries: every HTML page, with its alternates.

@@ -1,0 +1,165 @@
+//! One body edit, through a kept session against through `folio build`:
+//!
+//!     cargo build --release
+//!     cargo bench --bench rebuild -- SITE [EDITS] [FOLIO]
+//!
+//! SITE is a generated corpus (`bench/gen_corpus.py --format folio`). The
+//! site is copied twice into a scratch folder (on /dev/shm when there is
+//! one): a session opened on the first builds it, then rebuilds after each
+//! edit, told the one path that changed; the `folio` binary (FOLIO, by
+//! default target/release/folio) builds the second, cold once, then after
+//! the same edit each round. The edits are interleaved, so that both go
+//! through the same minutes of a noisy machine. A sentence is appended to
+//! the middle English post, as bench/run.sh and bench/compare.py do.
+//!
+//! Prints each edit's times and the medians: the session's from the call of
+//! `rebuild` to its return (after the last rename and the index commit),
+//! the binary's as the whole process.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use folio::{BuildOptions, Session, Site};
+
+/// Every build runs at this moment (2026-01-01T00:00:00Z), after every post
+/// the generator dates.
+const NOW_MS: i64 = 1_767_225_600_000;
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let Some(site) = args.first().map(PathBuf::from) else {
+        eprintln!("usage: cargo bench --bench rebuild -- SITE [EDITS] [FOLIO]");
+        std::process::exit(2);
+    };
+    let edits: usize = args
+        .get(1)
+        .map_or(15, |n| n.parse().expect("EDITS is a number"));
+    let folio = args.get(2).map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/folio"),
+        PathBuf::from,
+    );
+    let scratch = tempfile::Builder::new()
+        .prefix("folio-rebuild-")
+        .tempdir_in(if Path::new("/dev/shm").is_dir() {
+            "/dev/shm"
+        } else {
+            "/tmp"
+        })
+        .expect("a scratch folder");
+    let kept_site = copy_site(&site, &scratch.path().join("kept"));
+    let cli_site = copy_site(&site, &scratch.path().join("cli"));
+
+    let mut session = Session::open(Site::open(&kept_site).expect("the site opens"), options())
+        .expect("a session");
+    let cold = Instant::now();
+    session.build().expect("the cold build");
+    eprintln!("session cold build: {:.0} ms", ms(cold));
+    cli_build(&folio, &cli_site);
+
+    let post = middle_english_post(&kept_site);
+    let rel = post.strip_prefix(&kept_site).unwrap().to_owned();
+    let cli_post = cli_site.join(&rel);
+    let (mut kept_ms, mut cli_ms) = (Vec::new(), Vec::new());
+    let mut stages: Vec<Vec<(String, f64)>> = Vec::new();
+    println!("edit  session rebuild ms  folio build ms  pages written");
+    for edit in 0..edits {
+        append_sentence(&post, edit);
+        let started = Instant::now();
+        let report = session.rebuild(&[&rel]).expect("the rebuild");
+        kept_ms.push(ms(started));
+        assert!(!report.scanned_everything, "the rebuild scanned everything");
+        stages.push(report.stages.clone());
+
+        append_sentence(&cli_post, edit);
+        let started = Instant::now();
+        cli_build(&folio, &cli_site);
+        cli_ms.push(ms(started));
+        println!(
+            "{edit:>4}  {:>18.1}  {:>14.1}  {:>13}",
+            kept_ms[edit],
+            cli_ms[edit],
+            report.written.len()
+        );
+    }
+    let (kept, cli) = (median(kept_ms), median(cli_ms));
+    println!("session rebuild, median ms per stage:");
+    for (at, (stage, _)) in stages[0].iter().enumerate() {
+        let times = stages
+            .iter()
+            .filter_map(|s| s.get(at).map(|(_, ms)| *ms))
+            .collect();
+        println!("  {stage:<10} {:>6.1}", median(times));
+    }
+    println!(
+        "median  {kept:>16.1}  {cli:>14.1}  (folio build ÷ rebuild: {:.1}x)",
+        cli / kept
+    );
+}
+
+fn options() -> BuildOptions {
+    let mut options = BuildOptions::new(NOW_MS);
+    options.out_dir = Some("public".into());
+    options
+}
+
+fn cli_build(folio: &Path, site: &Path) {
+    let status = Command::new(folio)
+        .args(["build", "--root"])
+        .arg(site)
+        .env("SOURCE_DATE_EPOCH", (NOW_MS / 1000).to_string())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("folio runs (cargo build --release first)");
+    assert!(status.success(), "folio build failed");
+}
+
+fn copy_site(from: &Path, to: &Path) -> PathBuf {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.expect("the site is readable");
+        let rel = entry.path().strip_prefix(from).unwrap();
+        if rel.starts_with(".folio") || rel.starts_with("public") {
+            continue;
+        }
+        let target = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+    to.to_owned()
+}
+
+/// The post bench/run.sh and bench/compare.py edit.
+fn middle_english_post(site: &Path) -> PathBuf {
+    let dir = site.join("content/en/posts");
+    let mut posts: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    posts.sort();
+    posts[(posts.len() - 1) / 2].clone()
+}
+
+fn append_sentence(post: &Path, edit: usize) {
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new().append(true).open(post).unwrap();
+    writeln!(
+        file,
+        "\nOne more sentence, appended by the rebuild bench ({edit})."
+    )
+    .unwrap();
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
