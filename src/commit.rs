@@ -114,7 +114,7 @@ pub(crate) fn write(
 /// dropped, and the settings it ran with.
 pub(crate) fn changes<'a>(
     folder: &Folder<'a>,
-    analysis: &'a Analysis,
+    (analysis, current): (&'a Analysis, &'a [Record]),
     written: Vec<Written>,
     dropped_outputs: Vec<String>,
     meta: Meta,
@@ -133,7 +133,7 @@ pub(crate) fn changes<'a>(
         meta,
         ..Changes::default()
     };
-    for record in analysis.fresh.iter().map(|&i| &analysis.current[i]) {
+    for record in analysis.fresh.iter().map(|&i| &current[i]) {
         match stored_by_id.get(&record.id) {
             Some(stored) if !retired.contains(&record.id) && same_content(stored, record) => {
                 if stored.source.stat != record.source.stat {

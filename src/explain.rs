@@ -72,7 +72,7 @@ pub(crate) struct Reasons<'p, 'a> {
     pub theme: &'p Theme,
     pub specs: &'p [Spec],
     pub selected: &'p [bool],
-    pub copies: &'p [Copy],
+    pub copies: Vec<&'p Copy>,
     pub snapshot: &'p Snapshot,
     pub fresh: Vec<&'p Record>,
     pub retired: &'p [PostId],
@@ -93,7 +93,7 @@ pub(crate) fn reasons(r: &Reasons<'_, '_>) -> BTreeMap<String, String> {
         };
         why.insert(spec.output.to_string(), reason);
     }
-    for copy in r.copies {
+    for copy in &r.copies {
         let reason = if r.snapshot.outputs.contains_key(copy.output.as_str()) {
             format!("{} changed", copy.source)
         } else {

@@ -202,6 +202,7 @@ const SITE_FILES: &[(&str, &str)] = &[("/robots.txt", "robots.txt"), ("/style.cs
 
 /// A static file to copy. Its fingerprint is its stat (size, mtime), so an
 /// unchanged file is not even read; a racy stat never matches.
+#[derive(Debug, PartialEq, Eq)]
 pub struct Copy {
     pub output: OutputPath,
     /// Relative to the site root.
@@ -217,7 +218,40 @@ pub struct Plan<'a> {
     pub copies: Vec<Copy>,
     config: &'a Config,
     views: &'a Views<'a>,
-    model: Model<'a>,
+    model: Model,
+    /// What the sitemap's fingerprint covers: every HTML page's URL and
+    /// alternates.
+    sitemap_key: String,
+    /// Per document, the pages whose fingerprint covers its digest; made
+    /// on the first [`replan`] that needs it.
+    dependents: Option<Vec<Vec<u32>>>,
+}
+
+/// A plan without the config and words it borrowed: what a kept session
+/// holds between builds, for [`replan`] to bring up to date.
+pub struct KeptPlan {
+    specs: Vec<Spec>,
+    copies: Vec<Copy>,
+    model: Model,
+    sitemap_key: String,
+    dependents: Option<Vec<Vec<u32>>>,
+}
+
+impl KeptPlan {
+    /// Takes the documents out, for the next build's analysis to start
+    /// from; [`replan`] puts the new ones back.
+    pub fn take_records(&mut self) -> Vec<Record> {
+        std::mem::take(&mut self.model.records)
+    }
+
+    pub fn copies(&self) -> &[Copy] {
+        &self.copies
+    }
+
+    /// How many documents the plan was made from.
+    pub fn documents(&self) -> usize {
+        self.model.digests.len()
+    }
 }
 
 /// Which documents are published.
@@ -281,6 +315,16 @@ pub struct Views<'i> {
 }
 
 impl<'i> Views<'i> {
+    /// [`Plan::globals`], before there is a plan.
+    pub fn globals(&self) -> &str {
+        &self.globals
+    }
+
+    /// [`Plan::wording`], before there is a plan.
+    pub fn wording(&self) -> &BTreeMap<String, String> {
+        &self.wording
+    }
+
     pub fn new(config: &Config, i18n: &'i I18n) -> Views<'i> {
         let languages: Vec<LanguageLink> = config
             .ordered_languages()
@@ -403,30 +447,33 @@ type TagIndex = BTreeMap<String, (String, Vec<usize>)>;
 
 /// The site seen from one build: what is visible, in which order, and how
 /// documents relate.
-struct Model<'r> {
-    records: &'r [Record],
+pub struct Model {
+    /// Every current document, by source path.
+    records: Vec<Record>,
     visible: Vec<usize>,
     /// Visible posts per language, newest first.
-    posts_by_lang: BTreeMap<&'r str, Vec<usize>>,
+    posts_by_lang: BTreeMap<String, Vec<usize>>,
     /// Where each visible post stands in its language's list, per record.
     position: Vec<Option<usize>>,
     /// Visible documents by (kind, translation key), in language order.
-    groups: FxHashMap<(Kind, &'r str), Vec<usize>>,
-    tags_by_lang: BTreeMap<&'r str, TagIndex>,
+    groups: Vec<Vec<usize>>,
+    /// Per record, its place in `groups`, when it is visible.
+    group_of: Vec<Option<u32>>,
+    tags_by_lang: BTreeMap<String, TagIndex>,
     /// Per record, the slug of each of its tags.
     tag_slugs: Vec<Vec<Arc<str>>>,
     /// Per language and tag slug, the URL of the tag's first page: made once
     /// per tag, not for each link to it (130,000 in a cold build of 5,000
     /// posts in 3 languages).
-    tag_pages: FxHashMap<&'r str, FxHashMap<Box<str>, String>>,
+    tag_pages: FxHashMap<String, FxHashMap<Box<str>, String>>,
     /// Per record, its entry in lists, built on first use.
     items: Vec<OnceLock<minijinja::Value>>,
     /// Per record, what stands in for it in fingerprints.
     digests: Vec<DocumentDigest>,
 }
 
-impl<'r> Model<'r> {
-    fn new(config: &Config, records: &'r [Record], visibility: Visibility) -> Model<'r> {
+impl Model {
+    fn new(config: &Config, records: Vec<Record>, visibility: Visibility) -> Model {
         let language_order: FxHashMap<&str, usize> = config
             .ordered_languages()
             .enumerate()
@@ -455,19 +502,31 @@ impl<'r> Model<'r> {
             })
             .collect();
 
-        let mut groups: FxHashMap<(Kind, &str), Vec<usize>> = FxHashMap::default();
-        let mut posts_by_lang: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let mut group_at: FxHashMap<(Kind, &str), u32> = FxHashMap::default();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut group_of = vec![None; records.len()];
+        let mut posts_by_lang: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for &i in &visible {
             let r = &records[i];
-            groups
+            let at = *group_at
                 .entry((r.kind, r.translation_key.as_str()))
-                .or_default()
-                .push(i);
+                .or_insert_with(|| {
+                    groups.push(Vec::new());
+                    (groups.len() - 1) as u32
+                });
+            groups[at as usize].push(i);
+            group_of[i] = Some(at);
             if r.kind == Kind::Post {
-                posts_by_lang.entry(r.lang.as_str()).or_default().push(i);
+                match posts_by_lang.get_mut(r.lang.as_str()) {
+                    Some(posts) => posts.push(i),
+                    None => {
+                        posts_by_lang.insert(r.lang.clone(), vec![i]);
+                    }
+                }
             }
         }
-        for members in groups.values_mut() {
+        drop(group_at);
+        for members in &mut groups {
             members.sort_by_key(|&i| language_order.get(records[i].lang.as_str()).copied());
         }
         let mut position = vec![None; records.len()];
@@ -482,34 +541,36 @@ impl<'r> Model<'r> {
                 position[i] = Some(at);
             }
         }
-        let tags_by_lang = tag_indexes(records, &posts_by_lang, &tag_slugs);
+        let tags_by_lang = tag_indexes(&records, &posts_by_lang, &tag_slugs);
         let tag_pages = tags_by_lang
             .iter()
-            .map(|(&lang, index)| {
+            .map(|(lang, index)| {
                 let urls = index
                     .keys()
                     .map(|slug| (slug.as_str().into(), tag_url(config, lang, slug, 1)))
                     .collect();
-                (lang, urls)
+                (lang.clone(), urls)
             })
             .collect();
         Model {
-            records,
             visible,
             posts_by_lang,
             position,
             groups,
+            group_of,
             tags_by_lang,
             tag_slugs,
             tag_pages,
             items: (0..records.len()).map(|_| OnceLock::new()).collect(),
             digests: records.par_iter().map(document_digest).collect(),
+            records,
         }
     }
 
+    /// The visible documents that are versions of visible document `i`,
+    /// itself included.
     fn translations_of(&self, i: usize) -> &[usize] {
-        let r = &self.records[i];
-        &self.groups[&(r.kind, r.translation_key.as_str())]
+        self.group_of[i].map_or(&[], |at| &self.groups[at as usize])
     }
 
     fn neighbours(&self, i: usize) -> (Option<usize>, Option<usize>) {
@@ -598,14 +659,14 @@ impl<'r> Model<'r> {
 /// Per language, each tag's name and posts, by slug. A language has tens
 /// of tags and thousands of tag uses: the uses are gathered in a hash map,
 /// the sorted index built once.
-fn tag_indexes<'r>(
-    records: &'r [Record],
-    posts_by_lang: &BTreeMap<&'r str, Vec<usize>>,
+fn tag_indexes(
+    records: &[Record],
+    posts_by_lang: &BTreeMap<String, Vec<usize>>,
     tag_slugs: &[Vec<Arc<str>>],
-) -> BTreeMap<&'r str, TagIndex> {
+) -> BTreeMap<String, TagIndex> {
     posts_by_lang
         .iter()
-        .map(|(&lang, posts)| {
+        .map(|(lang, posts)| {
             let mut tags: FxHashMap<&str, (&str, Vec<usize>)> = FxHashMap::default();
             for &i in posts {
                 for (name, slug) in records[i].tags.iter().zip(&tag_slugs[i]) {
@@ -622,7 +683,7 @@ fn tag_indexes<'r>(
                 .into_iter()
                 .map(|(slug, (name, posts))| (slug.to_owned(), (name.to_owned(), posts)))
                 .collect();
-            (lang, index)
+            (lang.clone(), index)
         })
         .collect()
 }
@@ -723,20 +784,9 @@ impl<'a> KeyPrefixes<'a> {
     }
 }
 
-/// Lists every output of the site with its fingerprint, and the static
-/// files to copy. `records` are all current documents; `started_ns` is the
-/// build's start, for the racy rule on static files' stats.
-pub fn plan<'a>(
-    config: &'a Config,
-    views: &'a Views<'a>,
-    theme: &Theme,
-    records: &'a [Record],
-    statics: &[StaticFile],
-    visibility: Visibility,
-    started_ns: i64,
-) -> Result<Plan<'a>, Error> {
-    let model = Model::new(config, records, visibility);
-    let copies: Vec<Copy> = statics
+/// The static files to copy, for a build that started at `started_ns`.
+pub fn copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
+    statics
         .iter()
         .filter_map(|file| {
             let stat = file.stat.settled(started_ns);
@@ -746,7 +796,41 @@ pub fn plan<'a>(
                 fingerprint: format!("static {} {}", stat.size, stat.mtime_ns),
             })
         })
-        .collect();
+        .collect()
+}
+
+/// Whether a document keeps its place in the site: what decides which
+/// pages there are, in which order each list shows its documents, and how
+/// they link (its source, id, kind, slug, language, date, URL, tags, draft
+/// flag and translation key). What else it holds (title, summary, body)
+/// is in the fingerprints of the pages that show it.
+pub fn same_place(old: &Record, new: &Record) -> bool {
+    old.source.path == new.source.path
+        && old.id == new.id
+        && old.kind == new.kind
+        && old.slug == new.slug
+        && old.lang == new.lang
+        && old.published_at == new.published_at
+        && old.url == new.url
+        && old.tags == new.tags
+        && old.draft == new.draft
+        && old.translation_key == new.translation_key
+}
+
+/// Lists every output of the site with its fingerprint, and the static
+/// files to copy. `records` are all current documents; `started_ns` is the
+/// build's start, for the racy rule on static files' stats.
+pub fn plan<'a>(
+    config: &'a Config,
+    views: &'a Views<'a>,
+    theme: &Theme,
+    records: Vec<Record>,
+    statics: &[StaticFile],
+    visibility: Visibility,
+    started_ns: i64,
+) -> Result<Plan<'a>, Error> {
+    let model = Model::new(config, records, visibility);
+    let copies = copies(statics, started_ns);
 
     let mut recipes: Vec<(String, &'static str, Recipe)> = Vec::new();
     for (code, _) in config.ordered_languages() {
@@ -756,7 +840,7 @@ pub fn plan<'a>(
     // own files in one step, rather than by doubling a vector of 15,000.
     recipes.reserve_exact(model.visible.len() + SITE_FILES.len() + 1);
     for &i in &model.visible {
-        let record = &records[i];
+        let record = &model.records[i];
         let template = match record.kind {
             Kind::Post => "post.html",
             Kind::Page => "page.html",
@@ -801,14 +885,16 @@ pub fn plan<'a>(
         return Err(Error::Content(problems));
     }
 
-    let plan = Plan {
+    let mut plan = Plan {
         specs: Vec::new(),
         copies,
         config,
         views,
         model,
+        sitemap_key: String::new(),
+        dependents: None,
     };
-    let sitemap_key = plan.sitemap_key(&specs);
+    plan.sitemap_key = plan.sitemap_key(&specs);
     let prefixes = KeyPrefixes::new(
         theme,
         views,
@@ -818,7 +904,7 @@ pub fn plan<'a>(
     );
     let fingerprints: Vec<String> = specs
         .par_iter()
-        .map(|spec| plan.key(&prefixes, spec, &sitemap_key))
+        .map(|spec| plan.key(&prefixes, spec))
         .collect();
     drop(prefixes);
     for (spec, fingerprint) in specs.iter_mut().zip(fingerprints) {
@@ -827,10 +913,74 @@ pub fn plan<'a>(
     Ok(Plan { specs, ..plan })
 }
 
+/// The last build's plan, brought up to date with `records` where only the
+/// documents at `changed` differ, and only in what they hold: each keeps its
+/// path, id, slug, URL, date, tags, draft flag and translation key, so the
+/// site has the same pages, listed in the same order (the caller checks
+/// that, and that the theme, the words, the config, the static files and
+/// what is published are those of the last build). Only the fingerprints
+/// of the pages that show a changed document are computed again. Returns
+/// the plan and those pages, by their place in its specs.
+pub fn replan<'a>(
+    config: &'a Config,
+    views: &'a Views<'a>,
+    theme: &Theme,
+    kept: KeptPlan,
+    records: Vec<Record>,
+    changed: &[usize],
+) -> (Plan<'a>, Vec<usize>) {
+    let KeptPlan {
+        specs,
+        copies,
+        mut model,
+        sitemap_key,
+        dependents,
+    } = kept;
+    model.records = records;
+    for &i in changed {
+        model.digests[i] = document_digest(&model.records[i]);
+        model.items[i] = OnceLock::new();
+    }
+    let mut plan = Plan {
+        specs,
+        copies,
+        config,
+        views,
+        model,
+        sitemap_key,
+        dependents,
+    };
+    let dependents = plan.dependents.take().unwrap_or_else(|| plan.dependents());
+    let mut affected: Vec<usize> = changed
+        .iter()
+        .flat_map(|&i| dependents[i].iter().map(|&s| s as usize))
+        .collect();
+    affected.sort_unstable();
+    affected.dedup();
+    let prefixes = KeyPrefixes::new(
+        theme,
+        views,
+        affected.iter().map(|&s| {
+            let spec = &plan.specs[s];
+            (spec.template, plan.language_of(&spec.recipe))
+        }),
+    );
+    let fingerprints: Vec<String> = affected
+        .iter()
+        .map(|&s| plan.key(&prefixes, &plan.specs[s]))
+        .collect();
+    drop(prefixes);
+    for (&s, fingerprint) in affected.iter().zip(fingerprints) {
+        plan.specs[s].fingerprint = fingerprint;
+    }
+    plan.dependents = Some(dependents);
+    (plan, affected)
+}
+
 /// The generated pages of one language, as (url, template, recipe).
 fn language_recipes(
     config: &Config,
-    model: &Model<'_>,
+    model: &Model,
     lang: &str,
     recipes: &mut Vec<(String, &'static str, Recipe)>,
 ) {
@@ -966,7 +1116,7 @@ impl<'a> Plan<'a> {
     }
 
     /// The fingerprint of a spec: the hash of its [`Plan::inputs`].
-    fn key(&self, prefixes: &KeyPrefixes<'_>, spec: &Spec, sitemap_key: &str) -> String {
+    fn key(&self, prefixes: &KeyPrefixes<'_>, spec: &Spec) -> String {
         let model = &self.model;
         let digests = &model.digests;
         let mut key = prefixes.start(spec.template, self.language_of(&spec.recipe), &spec.url);
@@ -984,10 +1134,47 @@ impl<'a> Plan<'a> {
                         key.number(posts.len());
                     }
                 }
-                Input::Sitemap => key.text(sitemap_key),
+                Input::Sitemap => key.text(&self.sitemap_key),
             }
         }
         key.finish()
+    }
+
+    /// Per document, the pages whose fingerprint covers its digest: the
+    /// documents among their [`Plan::inputs`].
+    fn dependents(&self) -> Vec<Vec<u32>> {
+        let mut dependents = vec![Vec::new(); self.model.records.len()];
+        for (s, spec) in self.specs.iter().enumerate() {
+            let s = s as u32;
+            for part in self.inputs(&spec.recipe).parts {
+                match part {
+                    Input::Document(i) | Input::Neighbour(Some(i)) => dependents[i].push(s),
+                    Input::Documents(list) => list.iter().for_each(|&i| dependents[i].push(s)),
+                    Input::Text(_)
+                    | Input::Number(_)
+                    | Input::Neighbour(None)
+                    | Input::TagIndex(_)
+                    | Input::Sitemap => {}
+                }
+            }
+        }
+        dependents
+    }
+
+    /// Every current document, by source path.
+    pub fn records(&self) -> &[Record] {
+        &self.model.records
+    }
+
+    /// The plan without its borrows, to be kept for the next build.
+    pub fn into_kept(self) -> KeptPlan {
+        KeptPlan {
+            specs: self.specs,
+            copies: self.copies,
+            model: self.model,
+            sitemap_key: self.sitemap_key,
+            dependents: self.dependents,
+        }
     }
 
     /// The sitemap shows every HTML page with its alternates. Hashed in
@@ -1147,7 +1334,7 @@ impl<'a> Plan<'a> {
 
     /// Builds the context of `spec`: the page, ready to render. `sitemap`
     /// is [`Plan::sitemap_if_selected`]'s answer.
-    pub fn page<'s>(&'s self, spec: Spec, sitemap: Option<&'s [SitemapEntry]>) -> Page<'s> {
+    pub fn page<'s>(&'s self, spec: &Spec, sitemap: Option<&'s [SitemapEntry]>) -> Page<'s> {
         let config = self.config;
         let model = &self.model;
         let i18n = self.views.i18n;
@@ -1207,10 +1394,10 @@ impl<'a> Plan<'a> {
             Recipe::SiteFile => {}
         }
         Page {
-            output: spec.output,
+            output: spec.output.clone(),
             template: spec.template,
             context,
-            fingerprint: spec.fingerprint,
+            fingerprint: spec.fingerprint.clone(),
         }
     }
 
@@ -1260,7 +1447,7 @@ impl<'a> Plan<'a> {
     fn feed_context(&self, context: &mut Context<'a>, lang: &str, items: &[usize], url: &str) {
         let config = self.config;
         let model = &self.model;
-        let records = model.records;
+        let records = &model.records;
         context.entries = Some(
             items
                 .iter()
@@ -1560,6 +1747,79 @@ mod tests {
         assert!(
             output_collisions(&["x/index.html", "y/index.html"], |_| unreachable!()).is_empty()
         );
+    }
+
+    /// The records of `sources` ((path under content/, text)), by path.
+    fn records(config: &Config, sources: &[(&str, String)]) -> Vec<Record> {
+        let mut records: Vec<Record> = sources
+            .iter()
+            .map(|(rel, text)| {
+                let mut source = crate::discover::classify(rel, config).unwrap();
+                source.path = format!("content/{rel}");
+                let hash = crate::hash::source_hash(text.as_bytes());
+                crate::parse::parse(&source, text.as_bytes(), hash, config)
+                    .unwrap()
+                    .record
+            })
+            .collect();
+        records.sort_by(|a, b| a.source.path.cmp(&b.source.path));
+        records
+    }
+
+    #[test]
+    fn a_plan_brought_up_to_date_equals_one_planned_afresh() {
+        let config = Config::parse(
+            "title = \"T\"\nbase_url = \"https://example.org\"\ndefault_language = \"en\"\n\
+             paginate = 2\n[languages.en]\nname = \"English\"\n[languages.fr]\nname = \"Français\"\n",
+            std::path::Path::new("site.toml"),
+        )
+        .unwrap();
+        let root = tempfile::tempdir().unwrap();
+        let (theme, i18n) = (Theme::load(root.path()).unwrap(), I18n::load(root.path(), &config).unwrap());
+        let views = Views::new(&config, &i18n);
+        let post = |title: &str, day: usize, tags: &str, body: &str| {
+            format!("---\ntitle: {title}\ndate: 2024-05-{day:02}\ntags: [{tags}]\n---\n{body}\n")
+        };
+        let mut sources: Vec<(&str, String)> = vec![
+            ("en/posts/a.md", post("A", 1, "x", "First.\n\nMore.")),
+            ("en/posts/b.md", post("B", 2, "x, y", "Second.")),
+            ("en/posts/c.md", post("C", 3, "y", "Third.")),
+            ("fr/posts/a.md", post("A fr", 1, "x", "Premier.")),
+            ("en/about.md", "---\ntitle: About\n---\nAbout.\n".to_owned()),
+        ];
+        let visibility = Visibility {
+            drafts: false,
+            future: false,
+            now_ms: i64::MAX,
+        };
+        let before = plan(&config, &views, &theme, records(&config, &sources), &[], visibility, 0)
+            .unwrap()
+            .into_kept();
+        // What b holds changes (its summary and its body), not its place.
+        sources[1].1 = post("B, retitled", 2, "x, y", "Second, rewritten.\n\nAnd more.");
+        let after = records(&config, &sources);
+        let changed = [after
+            .iter()
+            .position(|r| r.source.path == "content/en/posts/b.md")
+            .unwrap()];
+        let afresh = plan(&config, &views, &theme, after.clone(), &[], visibility, 0).unwrap();
+        let (replanned, affected) = replan(&config, &views, &theme, before, after, &changed);
+        let fingerprints = |plan: &Plan<'_>| -> Vec<(String, String)> {
+            plan.specs
+                .iter()
+                .map(|s| (s.output.to_string(), s.fingerprint.clone()))
+                .collect()
+        };
+        assert_eq!(fingerprints(&replanned), fingerprints(&afresh));
+        // Its page, its neighbours', the lists and the feed: not the
+        // untouched French page, the about page or the site's own files.
+        let affected: Vec<&str> = affected.iter().map(|&s| afresh.specs[s].output.as_str()).collect();
+        assert!(affected.contains(&"posts/b/index.html"), "{affected:?}");
+        assert!(affected.contains(&"posts/a/index.html"), "{affected:?}");
+        assert!(affected.contains(&"atom.xml"), "{affected:?}");
+        for untouched in ["fr/posts/a/index.html", "about/index.html", "robots.txt", "sitemap.xml"] {
+            assert!(!affected.contains(&untouched), "{untouched}: {affected:?}");
+        }
     }
 
     #[test]

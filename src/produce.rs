@@ -34,7 +34,6 @@ pub(crate) struct RenderJob<'j, 'p> {
     pub theme: &'j Theme,
     pub env: &'j minijinja::Environment<'j>,
     pub files: &'j FilesAt,
-    pub current: &'j [Record],
     pub bodies: &'j HashMap<usize, BodyAt>,
     /// The output rows of the folder, as the build found them.
     pub stored: &'j FxHashMap<String, OutputRow>,
@@ -72,7 +71,7 @@ pub(crate) enum Rendering {
 /// removes the temp files of a build that stops here.
 pub(crate) fn render_and_stage<'s>(
     job: &RenderJob<'_, '_>,
-    [(free, free_copies), (blocked, blocked_copies)]: [(Vec<Spec>, Vec<Copy>); 2],
+    [(free, free_copies), (blocked, blocked_copies)]: [(Vec<usize>, Vec<usize>); 2],
     stale: &[(&'s String, &OutputRow)],
     staging: &mut write::Staging,
     report: &mut BuildReport,
@@ -116,14 +115,15 @@ pub(crate) fn render_and_stage<'s>(
     refused_or(HashSet::new(), foreign)
 }
 
-/// Renders `specs` and reads `copies` in parallel, handing each page to
+/// Renders the pages at `specs` and reads the copies at `copies` (places
+/// in the plan) in parallel, handing each page to
 /// `then` (which stages it, or keeps it for later). After an error, the
 /// pages after it are skipped; those before it still render, so the
 /// error reported (the first in page order) is the same from run to run.
 fn render_all(
     job: &RenderJob<'_, '_>,
-    specs: Vec<Spec>,
-    copies: Vec<Copy>,
+    specs: Vec<usize>,
+    copies: Vec<usize>,
     then: impl Fn(Rendered) -> Result<Rendering, Error> + Sync,
 ) -> Vec<Result<Rendering, Error>> {
     let first_failed = AtomicUsize::new(usize::MAX);
@@ -149,24 +149,24 @@ fn render_all(
         .into_par_iter()
         .with_max_len(RUN_LEN)
         .enumerate()
-        .map(|(at, spec)| finish(at, due(at).then(|| render_page(job, spec))));
+        .map(|(at, s)| finish(at, due(at).then(|| render_page(job, &job.plan.specs[s]))));
     let copied = copies
         .into_par_iter()
         .with_max_len(RUN_LEN)
         .enumerate()
-        .map(|(at, copy)| {
+        .map(|(at, c)| {
             let at = pages + at;
-            finish(at, due(at).then(|| read_copy(job.root, copy)))
+            finish(at, due(at).then(|| read_copy(job.root, &job.plan.copies[c])))
         });
     rendered.chain(copied).collect()
 }
 
 /// One page, its body read again from its source if it shows one.
-fn render_page(job: &RenderJob<'_, '_>, spec: Spec) -> Result<Rendering, Error> {
+fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error> {
     let body_of = spec.body_of();
     let mut page = job.plan.page(spec, job.sitemap);
     if let Some(i) = body_of {
-        let record = &job.current[i];
+        let record = &job.plan.records()[i];
         let read = job.bodies.get(&i);
         let Some(bytes) = read_source(job.files, record, read) else {
             return Ok(Rendering::SourceChanged(record.source.path.clone()));
@@ -189,13 +189,13 @@ fn render_page(job: &RenderJob<'_, '_>, spec: Spec) -> Result<Rendering, Error> 
 }
 
 /// A static file, read to be staged like a page.
-fn read_copy(root: &Path, copy: Copy) -> Result<Rendering, Error> {
+fn read_copy(root: &Path, copy: &Copy) -> Result<Rendering, Error> {
     let path = root.join(&copy.source);
     let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
     Ok(Rendering::Done(Rendered {
-        output: copy.output,
+        output: copy.output.clone(),
         bytes,
-        fingerprint: copy.fingerprint,
+        fingerprint: copy.fingerprint.clone(),
     }))
 }
 

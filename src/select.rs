@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::index::OutputRow;
-use crate::plan::{Copy, Plan, Spec};
+use crate::plan::{Plan, Spec};
 use crate::render::SitemapEntry;
 use crate::scan::Damaged;
 
@@ -30,48 +30,60 @@ pub(crate) fn stale<'s>(
     stale
 }
 
-/// Every page of a plan, with whether it must be rendered, and the copies
-/// that must be made.
+/// Which pages of a plan must be rendered, and which of its copies made.
 pub(crate) struct Selected {
-    pub specs: Vec<Spec>,
+    /// By the place of each page in the plan's specs.
     pub needs_render: Vec<bool>,
-    pub copies: Vec<Copy>,
+    /// Places in the plan's copies.
+    pub copies: Vec<usize>,
 }
 
-/// Takes the pages and copies out of `plan` and marks the ones whose
-/// fingerprint moved, or whose file is not as folio left it.
+/// Which outputs must be made again: those whose fingerprint moved, or
+/// whose file is not as folio left it. `candidates`, when given, are the
+/// only pages whose fingerprint may have moved since the last build, and
+/// no copy has (a kept session's [`crate::plan::replan`]): the rest are
+/// not looked at.
 pub(crate) fn outdated(
-    plan: &mut Plan<'_>,
+    plan: &Plan<'_>,
     outputs: &FxHashMap<String, OutputRow>,
     damaged: &Damaged,
+    candidates: Option<&[usize]>,
 ) -> Selected {
     let outdated = |output: &str, fingerprint: &str| {
         outputs.get(output).is_none_or(|row| {
             row.fingerprint.as_deref() != Some(fingerprint) || !damaged.intact(output, row)
         })
     };
-    let specs = std::mem::take(&mut plan.specs);
-    let needs_render = specs
-        .par_iter()
-        .map(|spec| outdated(spec.output.as_str(), &spec.fingerprint))
-        .collect();
-    let copies = std::mem::take(&mut plan.copies)
-        .into_par_iter()
-        .filter(|copy| outdated(copy.output.as_str(), &copy.fingerprint))
-        .collect();
+    let spec_outdated = |spec: &Spec| outdated(spec.output.as_str(), &spec.fingerprint);
+    let Some(candidates) = candidates else {
+        return Selected {
+            needs_render: plan.specs.par_iter().map(spec_outdated).collect(),
+            copies: (0..plan.copies.len())
+                .into_par_iter()
+                .filter(|&c| {
+                    let copy = &plan.copies[c];
+                    outdated(copy.output.as_str(), &copy.fingerprint)
+                })
+                .collect(),
+        };
+    };
+    let mut needs_render = vec![false; plan.specs.len()];
+    for &s in candidates {
+        needs_render[s] = spec_outdated(&plan.specs[s]);
+    }
     Selected {
-        specs,
         needs_render,
-        copies,
+        copies: Vec::new(),
     }
 }
 
-/// The pages and copies to make, in two batches: the free ones first, then
-/// those a stale output stands in the way of (a file where a folder must
-/// go, or the other way round), staged once it is pruned.
+/// The pages and copies to make, by their place in the plan, in two
+/// batches: the free ones first, then those a stale output stands in the
+/// way of (a file where a folder must go, or the other way round), staged
+/// once it is pruned.
 pub(crate) struct Batches {
-    pub free: (Vec<Spec>, Vec<Copy>),
-    pub blocked: (Vec<Spec>, Vec<Copy>),
+    pub free: (Vec<usize>, Vec<usize>),
+    pub blocked: (Vec<usize>, Vec<usize>),
     /// The sitemap's entries, when the sitemap is among the pages.
     pub sitemap: Option<Vec<SitemapEntry>>,
 }
@@ -88,32 +100,29 @@ impl Batches {
 
 impl Selected {
     pub fn into_batches(self, plan: &Plan<'_>, stale: &[(&String, &OutputRow)]) -> Batches {
-        let sitemap = plan.sitemap_if_selected(&self.specs, &self.needs_render);
+        let sitemap = plan.sitemap_if_selected(&plan.specs, &self.needs_render);
         let blockers = Blockers::new(stale);
-        // Sized up front: grown by doubling, the 24,000 specs of a cold
-        // build were copied and faulted into fresh memory a dozen times over,
-        // while one core idled.
-        let (mut blocked, mut free) = (Vec::new(), Vec::with_capacity(self.specs.len()));
-        for (spec, render) in self.specs.into_iter().zip(self.needs_render) {
+        let (mut blocked, mut free) = (Vec::new(), Vec::new());
+        for (s, render) in self.needs_render.into_iter().enumerate() {
             if !render {
                 continue;
             }
-            if blockers.block(spec.output.as_str()) {
-                blocked.push(spec);
+            if blockers.block(plan.specs[s].output.as_str()) {
+                blocked.push(s);
             } else {
-                free.push(spec);
+                free.push(s);
             }
         }
         // The sitemap, one page with an entry for every other, goes first:
         // last in plan order, it was the last page rendered, one core idle
         // for the 35 to 120 ms it took at 15,000 posts.
-        if let Some(at) = free.iter().position(Spec::is_sitemap) {
+        if let Some(at) = free.iter().position(|&s| plan.specs[s].is_sitemap()) {
             free[..=at].rotate_right(1);
         }
-        let (blocked_copies, free_copies): (Vec<Copy>, Vec<Copy>) = self
+        let (blocked_copies, free_copies): (Vec<usize>, Vec<usize>) = self
             .copies
             .into_iter()
-            .partition(|c| blockers.block(c.output.as_str()));
+            .partition(|&c| blockers.block(plan.copies[c].output.as_str()));
         Batches {
             free: (free, free_copies),
             blocked: (blocked, blocked_copies),

@@ -23,7 +23,7 @@ use crate::error::{Error, Problem, ProblemKind};
 use crate::explain::{self, Reasons};
 use crate::index::{Index, Meta, OutputRow, Snapshot};
 use crate::options::BuildOptions;
-use crate::plan::{self, Plan, Views, Visibility};
+use crate::plan::{self, KeptPlan, Plan, Views, Visibility};
 use crate::produce::{self, RenderJob};
 use crate::report::{BuildReport, Explanation, Reporter, Stage, StageClock};
 use crate::scan::{self, Scan};
@@ -76,8 +76,17 @@ struct Kept {
     /// Every current row (not only those a build replaces), the outputs as
     /// the build left them, and the settings it recorded.
     snapshot: Snapshot,
+    /// The pages of that build, with their fingerprints (without the rows,
+    /// which the snapshot holds).
+    plan: Option<KeptPlan>,
     /// The index's `data_version` after that build: another one moved it.
     data_version: i64,
+}
+
+/// What a build starts from when it resumes from a kept state.
+struct Resumed {
+    snapshot: Snapshot,
+    plan: Option<KeptPlan>,
 }
 
 /// Which files a build looks at.
@@ -95,6 +104,8 @@ struct Prepared {
     lock: BuildLock,
     scan: Scan,
     analysis: Analysis,
+    /// The last build's plan, when this build starts from a kept state.
+    kept_plan: Option<KeptPlan>,
     inputs: Option<String>,
     report: BuildReport,
     clock: StageClock,
@@ -201,9 +212,10 @@ impl Session {
             let lock = BuildLock::acquire(&self.state_dir)?;
             let clock = StageClock::start();
             let (scan, _) = self.scan(Scope::Everything, false)?;
-            let prepared = self.prepare((lock, clock), scan, None, &HashSet::new())?;
+            let mut prepared = self.prepare((lock, clock), scan, None, &HashSet::new())?;
+            let records = std::mem::take(&mut prepared.analysis.current);
             let views = Views::new(self.site.config(), &prepared.scan.i18n);
-            let plan = plan_of(&self.site, &views, &prepared, self.visibility())?;
+            let plan = plan_of(&self.site, &views, &prepared, records, self.visibility())?;
             explain::explanation(&plan, &prepared.scan.theme, &self.out_dir, output)
         })
     }
@@ -289,7 +301,7 @@ impl Session {
             lock.started_ns,
         );
         let meta = match &kept {
-            Some(snapshot) => snapshot.meta.clone(),
+            Some(resumed) => resumed.snapshot.meta.clone(),
             None => self.index.meta_values()?,
         };
         // Nothing any page is made from changed since the last build, and
@@ -313,14 +325,18 @@ impl Session {
             // A session that builds again starts its next build from the
             // rows; a one-off build does not pay for reading them.
             let kept = match kept {
-                None if self.keeps_state => Some(self.index.snapshot(&self.out_key)?),
+                None if self.keeps_state => Some(Resumed {
+                    snapshot: self.index.snapshot(&self.out_key)?,
+                    plan: None,
+                }),
                 kept => kept,
             };
-            if let Some(snapshot) = kept {
+            if let Some(Resumed { snapshot, plan }) = kept {
                 let data_version = self.index.data_version()?;
                 self.kept = Some(Kept {
                     scan,
                     snapshot,
+                    plan,
                     data_version,
                 });
             }
@@ -339,7 +355,7 @@ impl Session {
         &mut self,
         scope: Scope<'_>,
         may_write: bool,
-    ) -> Result<(Scan, Option<Snapshot>), Error> {
+    ) -> Result<(Scan, Option<Resumed>), Error> {
         let kept = match scope {
             Scope::Changed(_) => self.kept.take(),
             Scope::Everything => None,
@@ -349,7 +365,11 @@ impl Session {
             && let Some(scan) =
                 scan::after_changes(self.site.root(), self.site.config(), kept.scan, changed)?
         {
-            return Ok((scan, Some(kept.snapshot)));
+            let resumed = Resumed {
+                snapshot: kept.snapshot,
+                plan: kept.plan,
+            };
+            return Ok((scan, Some(resumed)));
         }
         let scan = scan::everything(
             self.site.root(),
@@ -367,7 +387,7 @@ impl Session {
         &mut self,
         (lock, mut clock): (BuildLock, StageClock),
         mut scan: Scan,
-        kept: Option<Snapshot>,
+        kept: Option<Resumed>,
         force_read: &HashSet<String>,
     ) -> Result<Prepared, Error> {
         let mut report = BuildReport {
@@ -376,9 +396,9 @@ impl Session {
             dry_run: self.options.dry_run,
             ..BuildReport::default()
         };
-        let snapshot = match kept {
-            Some(snapshot) => snapshot,
-            None => self.index.snapshot(&self.out_key)?,
+        let (snapshot, kept_plan) = match kept {
+            Some(Resumed { snapshot, plan }) => (snapshot, plan),
+            None => (self.index.snapshot(&self.out_key)?, None),
         };
         let files = FilesAt::new(self.site.root());
         let reading = Reading {
@@ -402,6 +422,7 @@ impl Session {
             lock,
             scan,
             analysis,
+            kept_plan,
             inputs: None,
             report,
             clock,
@@ -421,38 +442,28 @@ impl Session {
     fn finish(&mut self, mut prepared: Prepared) -> Result<Attempt, Error> {
         let mut report = std::mem::take(&mut prepared.report);
         let mut clock = prepared.clock;
-        let made = {
-            let site = Arc::clone(&self.site);
-            let views = Views::new(site.config(), &prepared.scan.i18n);
-            let mut plan = plan_of(&site, &views, &prepared, self.visibility())?;
-            let meta = self.meta_after(&plan, &prepared);
-            let outputs = &prepared.analysis.snapshot.outputs;
-            let stale = select::stale(&plan, outputs);
-            let selected = select::outdated(&mut plan, outputs, &prepared.scan.damaged);
-            let why = self.options.dry_run.then(|| {
-                explain::reasons(&Reasons {
-                    plan: &plan,
-                    theme: &prepared.scan.theme,
-                    specs: &selected.specs,
-                    selected: &selected.needs_render,
-                    copies: &selected.copies,
-                    snapshot: &prepared.analysis.snapshot,
-                    fresh: prepared
-                        .analysis
-                        .fresh
-                        .iter()
-                        .map(|&i| &prepared.analysis.current[i])
-                        .collect(),
-                    retired: &prepared.analysis.verdict.retired,
-                    damaged: &prepared.scan.damaged,
-                })
-            });
-            let batches = selected.into_batches(&plan, &stale);
-            report.why = why.unwrap_or_default();
-            clock.lap(&mut report, "plan");
-            let timing = (&mut report, &mut clock);
-            self.produce(&prepared, plan, (batches, &stale), meta, timing)?
+        let records = std::mem::take(&mut prepared.analysis.current);
+        let kept_plan = prepared.kept_plan.take();
+        let site = Arc::clone(&self.site);
+        let views = Views::new(site.config(), &prepared.scan.i18n);
+        let (plan, candidates) = self.plan(&site, &views, &prepared, records, kept_plan)?;
+        let meta = self.meta_after(&plan, &prepared);
+        let outputs = &prepared.analysis.snapshot.outputs;
+        // A plan brought up to date has the pages of the last build: none
+        // of its outputs is stale.
+        let stale = match candidates {
+            Some(_) => Vec::new(),
+            None => select::stale(&plan, outputs),
         };
+        let selected =
+            select::outdated(&plan, outputs, &prepared.scan.damaged, candidates.as_deref());
+        if self.options.dry_run {
+            report.why = self.reasons(&plan, &prepared, &selected);
+        }
+        let batches = selected.into_batches(&plan, &stale);
+        clock.lap(&mut report, "plan");
+        let timing = (&mut report, &mut clock);
+        let made = self.produce(&prepared, &plan, (batches, &stale), meta, timing)?;
         let (dropped, written_rows, meta) = match made {
             Made::SourcesChanged(paths) => return Ok(Attempt::SourcesChanged(paths)),
             Made::DryRun => return Ok(Attempt::Built(report)),
@@ -462,10 +473,12 @@ impl Session {
                 meta,
             } => (dropped, written_rows, meta),
         };
+        let mut kept_plan = plan.into_kept();
+        drop((stale, views));
         let Prepared { lock, scan, analysis, .. } = prepared;
         drop(lock);
         let mut snapshot = analysis.snapshot;
-        snapshot.records = analysis.current;
+        snapshot.records = kept_plan.take_records();
         for path in &dropped {
             snapshot.outputs.remove(path);
         }
@@ -477,14 +490,101 @@ impl Session {
                 ..scan
             },
             snapshot,
+            plan: Some(kept_plan),
             data_version: self.index.data_version()?,
         });
         Ok(Attempt::Built(report))
     }
 
+    /// The pages of the site: the last build's brought up to date when
+    /// only what some documents hold changed (with the pages whose
+    /// fingerprint was computed again), or else planned afresh.
+    fn plan<'p>(
+        &self,
+        site: &'p Site,
+        views: &'p Views<'p>,
+        prepared: &'p Prepared,
+        records: Vec<crate::doc::Record>,
+        kept_plan: Option<KeptPlan>,
+    ) -> Result<(Plan<'p>, Option<Vec<usize>>), Error> {
+        if let Some(kept_plan) = kept_plan
+            && self.only_contents_changed(&kept_plan, views, prepared, &records)
+        {
+            let (plan, affected) = plan::replan(
+                site.config(),
+                views,
+                &prepared.scan.theme,
+                kept_plan,
+                records,
+                &prepared.analysis.fresh,
+            );
+            return Ok((plan, Some(affected)));
+        }
+        let plan = plan_of(site, views, prepared, records, self.visibility())?;
+        Ok((plan, None))
+    }
+
+    /// Whether this build's documents differ from the last build's only in
+    /// what they hold: the same sources, each in the same place in the
+    /// site, with the same theme, words, settings and static files, and no
+    /// post due or withdrawn since.
+    fn only_contents_changed(
+        &self,
+        kept: &KeptPlan,
+        views: &Views<'_>,
+        prepared: &Prepared,
+        records: &[crate::doc::Record],
+    ) -> bool {
+        let analysis = &prepared.analysis;
+        let (old, meta) = (&analysis.snapshot.records, &analysis.snapshot.meta);
+        let theme = serde_json::to_string(prepared.scan.theme.own_hashes()).ok();
+        let wording = serde_json::to_string(views.wording()).ok();
+        let copies = plan::copies(&prepared.scan.statics, prepared.lock.started_ns);
+        let now = self.options.now_ms;
+        analysis.verdict.retired.is_empty()
+            && records.len() == kept.documents()
+            && old.len() == analysis.fresh.len()
+            && old
+                .iter()
+                .zip(&analysis.fresh)
+                .all(|(old, &i)| plan::same_place(old, &records[i]))
+            && meta.content_settings.as_deref() == Some(analysis.settings.as_str())
+            && meta.globals.as_deref() == Some(views.globals())
+            && meta.wording == wording
+            && meta.theme == theme
+            && kept.copies() == copies.as_slice()
+            && meta.last_shown.is_some_and(|shown| shown <= now)
+            && meta.next_due.is_some_and(|due| now < due)
+    }
+
+    /// Why each selected output would be written (a dry run).
+    fn reasons(
+        &self,
+        plan: &Plan<'_>,
+        prepared: &Prepared,
+        selected: &select::Selected,
+    ) -> std::collections::BTreeMap<String, String> {
+        explain::reasons(&Reasons {
+            plan,
+            theme: &prepared.scan.theme,
+            specs: &plan.specs,
+            selected: &selected.needs_render,
+            copies: selected.copies.iter().map(|&c| &plan.copies[c]).collect(),
+            snapshot: &prepared.analysis.snapshot,
+            fresh: prepared
+                .analysis
+                .fresh
+                .iter()
+                .map(|&i| &plan.records()[i])
+                .collect(),
+            retired: &prepared.analysis.verdict.retired,
+            damaged: &prepared.scan.damaged,
+        })
+    }
+
     /// The settings a build records beside its rows.
     fn meta_after(&self, plan: &Plan<'_>, prepared: &Prepared) -> Meta {
-        let (last_shown, next_due) = self.visibility().bounds(&prepared.analysis.current);
+        let (last_shown, next_due) = self.visibility().bounds(plan.records());
         Meta {
             content_settings: Some(prepared.analysis.settings.clone()),
             timezone: Some(self.site.config().timezone_name.clone()),
@@ -505,13 +605,14 @@ fn plan_of<'p>(
     site: &'p Site,
     views: &'p Views<'p>,
     prepared: &'p Prepared,
+    records: Vec<crate::doc::Record>,
     visibility: Visibility,
 ) -> Result<Plan<'p>, Error> {
     plan::plan(
         site.config(),
         views,
         &prepared.scan.theme,
-        &prepared.analysis.current,
+        records,
         &prepared.scan.statics,
         visibility,
         prepared.lock.started_ns,
@@ -537,7 +638,7 @@ impl Session {
     fn produce(
         &mut self,
         prepared: &Prepared,
-        plan: Plan<'_>,
+        plan: &Plan<'_>,
         (batches, stale): (select::Batches, &[(&String, &OutputRow)]),
         meta: Meta,
         (report, clock): (&mut BuildReport, &mut StageClock),
@@ -557,12 +658,11 @@ impl Session {
             root: self.site.root(),
             dry_run,
             out_dir: &self.out_dir,
-            plan: &plan,
+            plan,
             sitemap: batches.sitemap.as_deref(),
             theme: &prepared.scan.theme,
             env: &env,
             files: &files,
-            current: &prepared.analysis.current,
             bodies: &prepared.analysis.bodies,
             stored: outputs,
             progress: &self.progress,
@@ -600,13 +700,19 @@ impl Session {
         )?;
         clock.lap(report, "write");
         let dropped: Vec<String> = stale.iter().map(|(path, _)| (*path).clone()).collect();
-        let changes = commit::changes(&folder, &prepared.analysis, written, dropped.clone(), meta);
+        let changes = commit::changes(
+            &folder,
+            (&prepared.analysis, plan.records()),
+            written,
+            dropped.clone(),
+            meta,
+        );
         report.rows_upserted = changes.upserts.len();
         report.rows_deleted = changes.retired.len();
-        // The commit is SQLite's work on one core; the plan (every list
-        // entry, as template values) is freed on the other meanwhile.
+        // The commit is SQLite's work on one core; the templates are freed
+        // on the other meanwhile.
         let index = &mut self.index;
-        let (committed, ()) = rayon::join(|| index.commit(&changes), move || drop((plan, env)));
+        let (committed, ()) = rayon::join(|| index.commit(&changes), move || drop(env));
         committed?;
         clock.lap(report, "index");
         Ok(Made::Committed {
