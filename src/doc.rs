@@ -117,3 +117,17 @@ pub struct Record {
     pub translation_key: String,
 }
 
+impl Record {
+    /// Whether two rows of one source claim the same things: the same id
+    /// (and so date), the same (slug, language) and the same translation
+    /// key in that language. What the invariants are checked on.
+    pub fn same_claims(&self, other: &Record) -> bool {
+        self.source.path == other.source.path
+            && self.id == other.id
+            && self.kind == other.kind
+            && self.slug == other.slug
+            && self.lang == other.lang
+            && self.translation_key == other.translation_key
+    }
+}
+

@@ -139,14 +139,7 @@ fn keeps_every_claim(fresh: &[Parsed], stored: &[Record]) -> bool {
     let mut fresh: Vec<&Record> = fresh.iter().map(|p| &p.record).collect();
     fresh.sort_unstable_by(|a, b| a.source.path.cmp(&b.source.path));
     // `stored` is sorted by path, as the index reads it.
-    fresh.iter().zip(stored).all(|(new, old)| {
-        new.source.path == old.source.path
-            && new.id == old.id
-            && new.slug == old.slug
-            && new.lang == old.lang
-            && new.kind == old.kind
-            && new.translation_key == old.translation_key
-    })
+    fresh.iter().zip(stored).all(|(new, old)| new.same_claims(old))
 }
 
 fn duplicates(current: &[&Record]) -> Vec<Problem> {

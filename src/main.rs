@@ -9,6 +9,22 @@ use clap::{Parser, Subcommand};
 use folio::{BuildOptions, BuildReport, Site};
 use indicatif::{ProgressBar, ProgressStyle};
 
+/// `println!` that ends the program quietly when the reader went away
+/// (`folio explain … | head`): printing to a closed pipe is not an error of
+/// the build, and must not panic.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(error) = writeln!(std::io::stdout().lock(), $($arg)*) {
+            if error.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("error: cannot write the output: {error}");
+                std::process::exit(1);
+            }
+            std::process::exit(0);
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "folio",
@@ -188,7 +204,7 @@ fn build(
         eprintln!("warning: {warning}");
     }
     if json {
-        println!(
+        out!(
             "{}",
             serde_json::to_string_pretty(&report).expect("a report always serializes")
         );
@@ -200,10 +216,10 @@ fn build(
                 } else {
                     "write"
                 };
-                println!("would {verb} {path}: {why}");
+                out!("would {verb} {path}: {why}");
             }
         }
-        println!("{}", summary(&report));
+        out!("{}", summary(&report));
     }
     Ok(())
 }
@@ -219,23 +235,23 @@ fn explain(
     options.out_dir = out;
     let explanation = site.explain(path, &options)?;
     if json {
-        println!(
+        out!(
             "{}",
             serde_json::to_string_pretty(&explanation).expect("an explanation always serializes")
         );
         return Ok(());
     }
-    println!("{}", explanation.output);
-    println!("  made for:  {}", explanation.made_for);
+    out!("{}", explanation.output);
+    out!("  made for:  {}", explanation.made_for);
     if !explanation.templates.is_empty() {
-        println!("  templates: {}", explanation.templates.join(", "));
+        out!("  templates: {}", explanation.templates.join(", "));
     }
-    println!("  sources:   {}", explanation.sources.join(", "));
+    out!("  sources:   {}", explanation.sources.join(", "));
     if !explanation.config_keys.is_empty() {
-        println!("  site.toml: {}", explanation.config_keys.join(", "));
+        out!("  site.toml: {}", explanation.config_keys.join(", "));
     }
     if let Some(lang) = &explanation.language {
-        println!(
+        out!(
             "  words:     i18n/{lang}.toml, [languages.{lang}.i18n] (over folio's built-in `{lang}` table)"
         );
     }
@@ -292,7 +308,7 @@ fn summary(report: &BuildReport) -> String {
 
 fn id(root: PathBuf, file: PathBuf) -> Result<(), folio::Error> {
     let site = Site::open(root)?;
-    println!("{}", site.id_of(&file)?);
+    out!("{}", site.id_of(&file)?);
     Ok(())
 }
 

@@ -805,11 +805,7 @@ pub fn copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
 /// flag and translation key). What else it holds (title, summary, body)
 /// is in the fingerprints of the pages that show it.
 pub fn same_place(old: &Record, new: &Record) -> bool {
-    old.source.path == new.source.path
-        && old.id == new.id
-        && old.kind == new.kind
-        && old.slug == new.slug
-        && old.lang == new.lang
+    old.same_claims(new)
         && old.published_at == new.published_at
         && old.url == new.url
         && old.tags == new.tags

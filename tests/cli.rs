@@ -173,3 +173,23 @@ fn dry_run_lists_each_path_with_its_reason_and_writes_nothing() {
         serde_json::json!(["post.html", "base.html"])
     );
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly() {
+    let site = TestSite::with_posts();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
+        .env("SOURCE_DATE_EPOCH", (util::NOW_MS / 1000).to_string())
+        .args(["build", "--json"])
+        .current_dir(site.root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // `folio build --json | head -0`: the pipe closes before the build
+    // has printed anything.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    assert!(site.path("public/index.html").is_file(), "the build ran");
+}
