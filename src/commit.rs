@@ -13,13 +13,12 @@ use crate::doc::Record;
 use crate::error::Error;
 use crate::id::PostId;
 use crate::index::{Changes, Index, Meta, OutputRow};
-use crate::plan::OutputPath;
 use crate::report::{BuildReport, Reporter, Stage};
 use crate::write::{self, Pruned, Staging, Written};
 
 /// What a dry run would write and delete, and why, from what it staged.
 pub(crate) fn dry_run_report(
-    out_dir: &Path,
+    (out_dir, index): (&Path, &Path),
     staging: &Staging,
     stale: &[(&String, &OutputRow)],
     report: &mut BuildReport,
@@ -31,12 +30,10 @@ pub(crate) fn dry_run_report(
         .map(|page| page.output.to_string())
         .collect();
     report.written.sort();
-    for (path, row) in stale {
-        let Some(confined) = OutputPath::new(path) else {
-            continue;
-        };
-        if write::prunable(out_dir, &confined, row)? == Pruned::Deleted {
-            report.deleted.push((*path).clone());
+    let stale = stale.iter().map(|&(path, row)| (path, row));
+    for (path, result) in write::prune_all(out_dir, index, stale, true) {
+        if result? == Pruned::Deleted {
+            report.deleted.push(path.clone());
         }
     }
     let mut why = std::mem::take(&mut report.why);
@@ -83,20 +80,17 @@ pub(crate) fn write(
     progress.start(Stage::Write, staging.pages().len());
     let mut written = staging.commit(|| progress.advance(Stage::Write))?;
     written.sort_by(|a, b| a.output.cmp(&b.output));
-    for (path, row) in stale
+    let left = stale
         .iter()
         .filter(|(path, _)| !pruned_early.contains(path.as_str()))
-    {
-        let confined = OutputPath::new(path).ok_or_else(|| Error::Index {
-            path: index.path().to_owned(),
-            source: format!("an output row names {path}, outside the output folder").into(),
-        })?;
-        match write::prune(folder.out_dir, &confined, row)? {
-            Pruned::Deleted => report.deleted.push((*path).clone()),
+        .map(|&(path, row)| (path, row));
+    for (path, result) in write::prune_all(folder.out_dir, index.path(), left, false) {
+        match result? {
+            Pruned::Deleted => report.deleted.push(path.clone()),
             Pruned::Missing => {}
             Pruned::Kept => report.warnings.push(format!(
                 "{}: left in place: it changed since folio wrote it, and no page produces it any more",
-                write::target(folder.out_dir, &confined).display()
+                folder.out_dir.join(path).display()
             )),
         }
     }

@@ -18,7 +18,7 @@ use crate::error::{Error, Problem, ProblemKind};
 use crate::hash::source_hash;
 use crate::index::OutputRow;
 use crate::parse::{self, BodyAt};
-use crate::plan::{Copy, OutputPath, Plan, Spec};
+use crate::plan::{Copy, Plan, Spec};
 use crate::render::{SitemapEntry, Theme};
 use crate::report::{BuildReport, Reporter, Stage};
 use crate::select::blocks;
@@ -29,6 +29,8 @@ pub(crate) struct RenderJob<'j, 'p> {
     pub root: &'j Path,
     pub dry_run: bool,
     pub out_dir: &'j Path,
+    /// The index file, for errors about its rows.
+    pub index: &'j Path,
     pub plan: &'j Plan<'p>,
     pub sitemap: Option<&'j [SitemapEntry]>,
     pub theme: &'j Theme,
@@ -72,7 +74,7 @@ pub(crate) enum Rendering {
 pub(crate) fn render_and_stage<'s>(
     job: &RenderJob<'_, '_>,
     [(free, free_copies), (blocked, blocked_copies)]: [(Vec<usize>, Vec<usize>); 2],
-    stale: &[(&'s String, &OutputRow)],
+    stale: &[(&'s String, &'s OutputRow)],
     staging: &mut write::Staging,
     report: &mut BuildReport,
     pruned_early: &mut HashSet<&'s str>,
@@ -98,7 +100,7 @@ pub(crate) fn render_and_stage<'s>(
     // Every blocked page rendered: they are what `ready` holds.
     if !dry_run {
         let outputs: Vec<&str> = ready.iter().map(|page| page.output.as_str()).collect();
-        prune_in_the_way(job.out_dir, stale, &outputs, report, pruned_early)?;
+        prune_in_the_way((job.out_dir, job.index), stale, &outputs, report, pruned_early)?;
     }
     let outcomes = ready
         .into_par_iter()
@@ -265,38 +267,30 @@ fn refused_or(
 /// them in `pruned` and the report); one changed by hand since folio wrote
 /// it stays, and the build stops naming it.
 fn prune_in_the_way<'s>(
-    out_dir: &Path,
-    stale: &[(&'s String, &OutputRow)],
+    (out_dir, index): (&Path, &Path),
+    stale: &[(&'s String, &'s OutputRow)],
     outputs: &[&str],
     report: &mut BuildReport,
     pruned: &mut HashSet<&'s str>,
 ) -> Result<(), Error> {
     let mut in_the_way = Vec::new();
-    for (path, row) in stale {
-        let Some(confined) = OutputPath::new(path) else {
-            continue;
+    let blocking = stale
+        .iter()
+        .filter(|(path, _)| outputs.iter().any(|output| blocks(path, output)))
+        .map(|&(path, row)| (path, row));
+    for (path, result) in write::prune_all(out_dir, index, blocking, false) {
+        let message = match result {
+            Ok(Pruned::Deleted) => {
+                report.deleted.push(path.clone());
+                None
+            }
+            Ok(Pruned::Missing) => None,
+            Ok(Pruned::Kept) => Some("it changed since folio wrote it".to_owned()),
+            Err(e) => Some(format!("it could not be removed: {e}")),
         };
-        if !outputs.iter().any(|output| blocks(path, output)) {
-            continue;
-        }
-        let target = write::target(out_dir, &confined);
-        match write::prune(out_dir, &confined, row) {
-            Ok(Pruned::Deleted) => report.deleted.push((*path).clone()),
-            Ok(Pruned::Missing) => {}
-            Ok(Pruned::Kept) => in_the_way.push(Problem::new(
-                target,
-                None,
-                ProblemKind::InTheWay {
-                    message: "it changed since folio wrote it".into(),
-                },
-            )),
-            Err(e) => in_the_way.push(Problem::new(
-                target,
-                None,
-                ProblemKind::InTheWay {
-                    message: format!("it could not be removed: {e}"),
-                },
-            )),
+        if let Some(message) = message {
+            let target = out_dir.join(path);
+            in_the_way.push(Problem::new(target, None, ProblemKind::InTheWay { message }));
         }
         pruned.insert(path.as_str());
     }

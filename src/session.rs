@@ -658,6 +658,7 @@ impl Session {
             root: self.site.root(),
             dry_run,
             out_dir: &self.out_dir,
+            index: self.index.path(),
             plan,
             sitemap: batches.sitemap.as_deref(),
             theme: &prepared.scan.theme,
@@ -681,7 +682,7 @@ impl Session {
         }
         clock.lap(report, "render");
         if dry_run {
-            commit::dry_run_report(&self.out_dir, &staging, stale, report)?;
+            commit::dry_run_report((&self.out_dir, self.index.path()), &staging, stale, report)?;
             clock.lap(report, "write");
             return Ok(Made::DryRun);
         }

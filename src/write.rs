@@ -375,10 +375,37 @@ pub enum Pruned {
     Kept,
 }
 
+/// Prunes each stale output (or, in a dry run, only says what pruning
+/// would do): the one loop behind a build's pruning, the early pruning of
+/// the outputs in a page's way, and a dry run's list of deletions. Returns,
+/// for each, where its file is and what became of it; a row whose path
+/// would leave the output folder is an error of the index at `index`.
+pub fn prune_all<'s>(
+    out_dir: &Path,
+    index: &Path,
+    stale: impl Iterator<Item = (&'s String, &'s OutputRow)>,
+    dry_run: bool,
+) -> Vec<(&'s String, Result<Pruned, Error>)> {
+    stale
+        .map(|(path, row)| {
+            let result = match OutputPath::new(path) {
+                None => Err(Error::Index {
+                    path: index.to_owned(),
+                    source: format!("an output row names {path}, outside the output folder")
+                        .into(),
+                }),
+                Some(output) if dry_run => prunable(out_dir, &output, row),
+                Some(output) => prune(out_dir, &output, row),
+            };
+            (path, result)
+        })
+        .collect()
+}
+
 /// Deletes an output folio wrote earlier and no page produces any more (and
 /// the temp file a killed write may have left beside it), then the folders
 /// that deleting it left empty, never the output folder itself.
-pub fn prune(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pruned, Error> {
+fn prune(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pruned, Error> {
     let path = target(out_dir, output);
     let _ = fs::remove_file(temp_path(&path));
     match prunable(out_dir, output, row)? {
@@ -395,7 +422,7 @@ pub fn prune(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pru
 }
 
 /// What [`prune`] would do, without doing it.
-pub fn prunable(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pruned, Error> {
+fn prunable(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pruned, Error> {
     let path = target(out_dir, output);
     let on_disk = match fs::symlink_metadata(&path) {
         Ok(meta) if meta.is_file() => Stat::of(&meta),
