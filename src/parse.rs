@@ -16,14 +16,13 @@ use gray_matter::{Matter, Pod};
 use jiff::civil;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
 use serde_json::{Map, Value};
-use unicode_normalization::UnicodeNormalization;
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::config::Config;
 use crate::doc::{Kind, Record, Source, SourceState};
 use crate::error::ProblemKind;
 use crate::id::{PostId, format_ms};
-use crate::url::{encode_segment, fill_placeholders};
+use crate::url::{encode_segment, fill_placeholders, heading_id, normalize_slug};
 
 /// A freshly read source. Its body is rendered when its page renders, from
 /// the source read again ([`body_html`]): holding every body from parse to
@@ -50,8 +49,6 @@ const FIELDS: &[&str] = &[
 ];
 
 const MORE_MARKER: &str = "<!-- more -->";
-
-const MAX_SLUG_BYTES: usize = 200;
 
 /// Where a parsed source's body is, for its page to render it from the
 /// source read again.
@@ -607,40 +604,6 @@ fn split_date_prefix(stem: &str) -> (Option<civil::Date>, &str) {
     }
 }
 
-/// NFC-normalizes a slug, turns runs of white space into one dash, and refuses
-/// what could escape a URL path segment or the output folder.
-pub fn normalize_slug(raw: &str) -> Result<String, String> {
-    let slug: String = raw
-        .nfc()
-        .collect::<String>()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join("-");
-    if slug.is_empty() {
-        return Err("is empty".into());
-    }
-    if slug.starts_with('.') {
-        return Err(format!("`{slug}` starts with a dot"));
-    }
-    // Beyond what breaks a URL, the characters Windows refuses in a file
-    // name: the same sources must build on every system.
-    if let Some(c) = slug.chars().find(|c| {
-        matches!(
-            c,
-            '/' | '\\' | '?' | '#' | '%' | ':' | '*' | '"' | '<' | '>' | '|'
-        ) || c.is_control()
-    }) {
-        return Err(format!("`{slug}` contains `{}`", c.escape_default()));
-    }
-    // File systems cap a name at 255 bytes; leave room for the temp name.
-    if slug.len() > MAX_SLUG_BYTES {
-        return Err(format!(
-            "is {} bytes long; a slug becomes a folder name and may be at most {MAX_SLUG_BYTES} bytes",
-            slug.len()
-        ));
-    }
-    Ok(slug)
-}
 
 const MARKDOWN: Options = Options::ENABLE_TABLES
     .union(Options::ENABLE_FOOTNOTES)
@@ -785,37 +748,6 @@ fn numbered(issued: &mut rustc_hash::FxHashMap<String, usize>, base: String) -> 
     }
 }
 
-/// Lowercase letters and digits of any script, other runs become one dash.
-fn heading_id(text: &str) -> String {
-    let mut id = String::with_capacity(text.len());
-    // ASCII is always NFC, and so are most headings.
-    if text.is_ascii()
-        || unicode_normalization::is_nfc_quick(text.chars())
-            == unicode_normalization::IsNormalized::Yes
-    {
-        push_slug(&mut id, text.chars());
-    } else {
-        push_slug(&mut id, text.nfc());
-    }
-    let trimmed = id.trim_end_matches('-').len();
-    id.truncate(trimmed);
-    if id.is_empty() {
-        id.push_str("section");
-    }
-    id
-}
-
-fn push_slug(id: &mut String, chars: impl Iterator<Item = char>) {
-    for c in chars {
-        if c.is_ascii_alphanumeric() {
-            id.push(c.to_ascii_lowercase());
-        } else if c.is_alphanumeric() {
-            id.extend(c.to_lowercase());
-        } else if !id.is_empty() && !id.ends_with('-') {
-            id.push('-');
-        }
-    }
-}
 
 /// `text` as an attribute value; a slugified id has nothing to escape.
 fn html_attr(text: &str) -> Cow<'_, str> {
@@ -1182,14 +1114,4 @@ mod tests {
         assert_eq!(ids("# B {#a}\n\n# A\n"), ["a", "a-1"]);
     }
 
-    #[test]
-    fn heading_ids_keep_letters_and_digits_of_any_script() {
-        assert_eq!(heading_id("Hello, World! 2024"), "hello-world-2024");
-        assert_eq!(heading_id("Été à Paris"), "été-à-paris");
-        // Decomposed (as macOS writes file names) gives the same id.
-        assert_eq!(heading_id("E\u{301}te\u{301}"), "été");
-        assert_eq!(heading_id("C++ & Rust --"), "c-rust");
-        assert_eq!(heading_id("«Привет, мир»"), "привет-мир");
-        assert_eq!(heading_id("?!"), "section");
-    }
 }

@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::config::{Config, text_direction};
-use crate::url::push_encoded_segment;
+use crate::url::{push_encoded_segment, tag_slug};
 use crate::discover::StaticFile;
 use crate::doc::{Kind, Record};
 use crate::error::{Error, Problem, ProblemKind};
@@ -421,26 +421,6 @@ pub fn feed_url(config: &Config, lang: &str) -> String {
     format!("{}atom.xml", config.language_root(lang))
 }
 
-/// A tag's URL segment: lowercase, white space and URL-breaking characters
-/// turned into dashes, NFC.
-pub fn tag_slug(name: &str) -> String {
-    let mut slug = String::new();
-    for c in name.nfc().flat_map(char::to_lowercase) {
-        if c.is_whitespace() || matches!(c, '/' | '\\' | '?' | '#' | '%') || c.is_control() {
-            if !slug.ends_with('-') {
-                slug.push('-');
-            }
-        } else {
-            slug.push(c);
-        }
-    }
-    let slug = slug.trim_matches(|c| c == '-' || c == '.');
-    if slug.is_empty() {
-        "tag".to_owned()
-    } else {
-        slug.to_owned()
-    }
-}
 
 /// The tags of one language: slug → (shown name, its posts newest first).
 type TagIndex = BTreeMap<String, (String, Vec<usize>)>;
@@ -1818,14 +1798,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn tag_slugs_are_lowercase_and_url_safe() {
-        assert_eq!(tag_slug("Rust"), "rust");
-        assert_eq!(tag_slug("Static sites"), "static-sites");
-        assert_eq!(tag_slug("a/b?c"), "a-b-c");
-        assert_eq!(tag_slug("多言語"), "多言語");
-        assert_eq!(tag_slug("../"), "tag");
-    }
 
     #[test]
     fn pagination_links_point_both_ways() {

@@ -1,6 +1,17 @@
-//! The one URL rule (a file is named with the Unicode text itself, every
-//! link to it is the percent-encoded UTF-8 of that text) and the placeholder
-//! filling that permalinks and date formats share.
+//! How text becomes part of a URL: the one URL rule (a file is named with
+//! the Unicode text itself, every link to it is the percent-encoded UTF-8 of
+//! that text), the placeholder filling that permalinks and date formats
+//! share, and the three ways a name becomes a segment. They differ on
+//! purpose, and changing one would move published URLs: a post's slug is
+//! the author's, checked and kept as written (spaces become dashes); a tag's
+//! is derived from its name, lowercased, with what breaks a URL turned into
+//! dashes; a heading's anchor keeps only letters and digits, like GitHub's.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// File systems cap a name at 255 bytes; a slug leaves room for the temp
+/// name beside it.
+const MAX_SLUG_BYTES: usize = 200;
 
 /// What a URL path segment keeps as is: RFC 3986's unreserved characters.
 const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
@@ -55,6 +66,94 @@ pub fn fill_placeholders(
 }
 
 
+/// NFC-normalizes a slug, turns runs of white space into one dash, and refuses
+/// what could escape a URL path segment or the output folder.
+pub fn normalize_slug(raw: &str) -> Result<String, String> {
+    let slug: String = raw
+        .nfc()
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("-");
+    if slug.is_empty() {
+        return Err("is empty".into());
+    }
+    if slug.starts_with('.') {
+        return Err(format!("`{slug}` starts with a dot"));
+    }
+    // Beyond what breaks a URL, the characters Windows refuses in a file
+    // name: the same sources must build on every system.
+    if let Some(c) = slug.chars().find(|c| {
+        matches!(
+            c,
+            '/' | '\\' | '?' | '#' | '%' | ':' | '*' | '"' | '<' | '>' | '|'
+        ) || c.is_control()
+    }) {
+        return Err(format!("`{slug}` contains `{}`", c.escape_default()));
+    }
+    // File systems cap a name at 255 bytes; leave room for the temp name.
+    if slug.len() > MAX_SLUG_BYTES {
+        return Err(format!(
+            "is {} bytes long; a slug becomes a folder name and may be at most {MAX_SLUG_BYTES} bytes",
+            slug.len()
+        ));
+    }
+    Ok(slug)
+}
+
+/// A tag's URL segment: lowercase, white space and URL-breaking characters
+/// turned into dashes, NFC.
+pub fn tag_slug(name: &str) -> String {
+    let mut slug = String::new();
+    for c in name.nfc().flat_map(char::to_lowercase) {
+        if c.is_whitespace() || matches!(c, '/' | '\\' | '?' | '#' | '%') || c.is_control() {
+            if !slug.ends_with('-') {
+                slug.push('-');
+            }
+        } else {
+            slug.push(c);
+        }
+    }
+    let slug = slug.trim_matches(|c| c == '-' || c == '.');
+    if slug.is_empty() {
+        "tag".to_owned()
+    } else {
+        slug.to_owned()
+    }
+}
+
+/// Lowercase letters and digits of any script, other runs become one dash.
+pub fn heading_id(text: &str) -> String {
+    let mut id = String::with_capacity(text.len());
+    // ASCII is always NFC, and so are most headings.
+    if text.is_ascii()
+        || unicode_normalization::is_nfc_quick(text.chars())
+            == unicode_normalization::IsNormalized::Yes
+    {
+        push_slug(&mut id, text.chars());
+    } else {
+        push_slug(&mut id, text.nfc());
+    }
+    let trimmed = id.trim_end_matches('-').len();
+    id.truncate(trimmed);
+    if id.is_empty() {
+        id.push_str("section");
+    }
+    id
+}
+
+fn push_slug(id: &mut String, chars: impl Iterator<Item = char>) {
+    for c in chars {
+        if c.is_ascii_alphanumeric() {
+            id.push(c.to_ascii_lowercase());
+        } else if c.is_alphanumeric() {
+            id.extend(c.to_lowercase());
+        } else if !id.is_empty() && !id.ends_with('-') {
+            id.push('-');
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +190,25 @@ mod tests {
         }
         assert_eq!(encode_segment("京都"), "%E4%BA%AC%E9%83%BD");
         assert_eq!(encode_segment("a.b_c~d-e"), "a.b_c~d-e");
+    }
+
+    #[test]
+    fn heading_ids_keep_letters_and_digits_of_any_script() {
+        assert_eq!(heading_id("Hello, World! 2024"), "hello-world-2024");
+        assert_eq!(heading_id("Été à Paris"), "été-à-paris");
+        // Decomposed (as macOS writes file names) gives the same id.
+        assert_eq!(heading_id("E\u{301}te\u{301}"), "été");
+        assert_eq!(heading_id("C++ & Rust --"), "c-rust");
+        assert_eq!(heading_id("«Привет, мир»"), "привет-мир");
+        assert_eq!(heading_id("?!"), "section");
+    }
+
+    #[test]
+    fn tag_slugs_are_lowercase_and_url_safe() {
+        assert_eq!(tag_slug("Rust"), "rust");
+        assert_eq!(tag_slug("Static sites"), "static-sites");
+        assert_eq!(tag_slug("a/b?c"), "a-b-c");
+        assert_eq!(tag_slug("多言語"), "多言語");
+        assert_eq!(tag_slug("../"), "tag");
     }
 }
