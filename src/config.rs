@@ -67,22 +67,28 @@ pub struct Language {
     pub title: Option<String>,
     /// The theme's words in this language, over `i18n/<code>.toml`.
     #[serde(default)]
-    pub i18n: BTreeMap<String, toml::Value>,
+    pub(crate) i18n: BTreeMap<String, toml::Value>,
 }
 
 /// The validated site configuration.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Config {
+    /// The site title (in the default language).
     pub title: String,
     /// Without a trailing slash, so `base_url + url` is always one slash.
     pub base_url: String,
+    /// The language whose pages are at the root, unless
+    /// `default_language_in_subdir`.
     pub default_language: String,
     /// Keyed by the code exactly as declared.
     pub languages: BTreeMap<String, Language>,
+    /// The IANA name of the time zone dates without an offset are read in.
     pub timezone_name: String,
-    pub timezone: TimeZone,
+    pub(crate) timezone: TimeZone,
     /// As written in site.toml (relative to the root unless absolute).
     pub output_dir: PathBuf,
+    /// Whether the default language has its own folder too.
     pub default_language_in_subdir: bool,
     /// The URL pattern of posts: `{lang}`, `{slug}`, `{year}`, `{month}`,
     /// `{day}`; `{lang}` is empty for a default language at the root.
@@ -94,7 +100,7 @@ pub struct Config {
     /// The feeds' author; the site title when absent.
     pub author: Option<String>,
     /// [`crate::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
-    pub digest: String,
+    pub(crate) digest: String,
 }
 
 const PERMALINK_FIELDS: &[&str] = &["lang", "slug", "year", "month", "day"];
@@ -193,10 +199,12 @@ impl Config {
         })
     }
 
+    /// Whether `code` is a declared language.
     pub fn is_language(&self, code: &str) -> bool {
         self.languages.contains_key(code)
     }
 
+    /// The declared language codes, sorted.
     pub fn language_codes(&self) -> Vec<String> {
         self.languages.keys().cloned().collect()
     }

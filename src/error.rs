@@ -16,9 +16,13 @@ pub enum Error {
     /// `site.toml` is missing, malformed or inconsistent.
     #[error("{}", located(path, *line, message, help))]
     Config {
+        /// The file it is about.
         path: PathBuf,
+        /// The 1-based line, where known.
         line: Option<usize>,
+        /// What is wrong.
         message: String,
+        /// How to fix it.
         help: String,
     },
     /// One or more sources are invalid; all of them are reported at once so a
@@ -35,21 +39,29 @@ pub enum Error {
         example = files.first().map(|f| f.display().to_string()).unwrap_or_default()
     )]
     TimezoneMovedDates {
+        /// The value before.
         old: String,
+        /// The value now.
         new: String,
+        /// The posts whose date it moves.
         files: Vec<PathBuf>,
     },
     /// A template failed to parse or render.
     #[error("{}", located(path, *line, message, "fix the template; the build wrote nothing"))]
     Template {
+        /// The file it is about.
         path: PathBuf,
+        /// The 1-based line, where known.
         line: Option<usize>,
+        /// What is wrong.
         message: String,
     },
     /// A file the build needed could not be read or written.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file it is about.
         path: PathBuf,
+        /// The cause.
         #[source]
         source: std::io::Error,
     },
@@ -60,28 +72,39 @@ pub enum Error {
         path.display()
     )]
     Index {
+        /// The file it is about.
         path: PathBuf,
+        /// The cause.
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// An environment variable the CLI reads holds a value it cannot use.
     #[error("{variable}: {message}\n  = help: {help}")]
     Environment {
+        /// The variable's name.
         variable: &'static str,
+        /// What is wrong.
         message: String,
+        /// How to fix it.
         help: String,
     },
     /// `folio explain` was given a path that no output of the site has.
     #[error(
         "{query}: no output of this site is written there\n  = help: name a file of the output folder, e.g. `public/fr/index.html`, `fr/index.html` or `/fr/`"
     )]
-    UnknownOutput { query: String },
+    UnknownOutput {
+        /// The path or URL asked about.
+        query: String,
+    },
     /// Another build of the same site holds the lock.
     #[error(
         "{}: another folio build of this site is running\n  = help: wait for it to finish, then build again",
         path.display()
     )]
-    Busy { path: PathBuf },
+    Busy {
+        /// The file it is about.
+        path: PathBuf,
+    },
 }
 
 impl Error {
@@ -100,6 +123,7 @@ pub struct Problem {
     pub path: PathBuf,
     /// 1-based line in the source, where known.
     pub line: Option<usize>,
+    /// What is wrong with it.
     pub kind: ProblemKind,
 }
 
@@ -118,50 +142,95 @@ impl Problem {
 #[non_exhaustive]
 pub enum ProblemKind {
     /// The file is not UTF-8 or its front matter does not parse.
-    Syntax { message: String, help: String },
+    Syntax {
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        help: String,
+    },
     /// The file's place or name does not fit the content layout.
-    Layout { message: String, help: String },
+    Layout {
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        help: String,
+    },
     /// The page's URL would lead outside the output folder.
-    UrlOutsideOutput { url: String },
+    UrlOutsideOutput {
+        /// The URL.
+        url: String,
+    },
     /// The file changed again and again while folio read it.
     ChangedDuringBuild,
     /// An output folio wrote earlier stands where a page must go and cannot
     /// be removed: it changed since, or the removal failed.
-    InTheWay { message: String },
+    InTheWay {
+        /// What is wrong.
+        message: String,
+    },
     /// A front matter field is missing, of the wrong type or has a bad value.
     Field {
+        /// The front matter field.
         field: String,
+        /// What is wrong.
         message: String,
+        /// How to fix it.
         help: String,
     },
     /// The file names a language that `site.toml` does not declare.
-    UndeclaredLanguage { lang: String, declared: Vec<String> },
+    UndeclaredLanguage {
+        /// The language code.
+        lang: String,
+        /// The languages site.toml declares.
+        declared: Vec<String>,
+    },
     /// The post's (slug, lang) is indexed under another id: its date changed.
     DateChanged {
+        /// The slug.
         slug: String,
+        /// The language code.
         lang: String,
+        /// The value before.
         old: String,
+        /// The value now.
         new: String,
     },
     /// Two sources claim the same (slug, lang).
     DuplicateSlug {
+        /// The slug.
         slug: String,
+        /// The language code.
         lang: String,
+        /// The other file that claims it.
         other: PathBuf,
     },
     /// Two sources of one language share a translation key.
     DuplicateTranslation {
+        /// The translation key.
         key: String,
+        /// The language code.
         lang: String,
+        /// The other file that claims it.
         other: PathBuf,
     },
     /// Two sources would be written to the same output file.
-    OutputCollision { output: String, other: PathBuf },
+    OutputCollision {
+        /// The output file, relative to the output folder.
+        output: String,
+        /// The other file that claims it.
+        other: PathBuf,
+    },
     /// The output file exists, differs, and folio did not write it.
-    ForeignOutput { output: PathBuf },
+    ForeignOutput {
+        /// The output file, relative to the output folder.
+        output: PathBuf,
+    },
     /// A folder on the way to an output is a symbolic link: writing through
     /// it would write outside the output folder.
-    LinkedOutputFolder { link: PathBuf },
+    LinkedOutputFolder {
+        /// The symbolic link.
+        link: PathBuf,
+    },
 }
 
 impl fmt::Display for ProblemKind {

@@ -20,6 +20,8 @@
 //! the environment or the clock. How a build runs, stage by stage, is in
 //! docs/ARCHITECTURE.md.
 
+#![warn(missing_docs)]
+
 // The stages are private: the public API is the re-exports below. The
 // `internals` feature opens them to the stage benchmarks (benches/stages.rs)
 // and promises nothing about them.

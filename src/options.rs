@@ -33,6 +33,7 @@ pub struct BuildOptions {
     /// Say what would be written and deleted, and why, without writing an
     /// output or changing a row.
     pub dry_run: bool,
+    /// Called with the progress of each stage, from any thread.
     pub progress: Option<ProgressFn>,
 }
 

@@ -14,8 +14,12 @@ use serde::Serialize;
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Stage {
+    /// Reading and parsing the sources that changed.
     Parse,
+    /// Rendering the pages whose inputs changed, and reading the static
+    /// files to copy.
     Render,
+    /// Moving the staged files into place.
     Write,
 }
 
@@ -34,8 +38,11 @@ impl fmt::Display for Stage {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Progress {
+    /// The stage.
     pub stage: Stage,
+    /// Items finished so far.
     pub done: usize,
+    /// Items the stage has.
     pub total: usize,
 }
 
@@ -80,8 +87,10 @@ pub struct BuildReport {
     pub written: Vec<String>,
     /// Output files deleted because no page produces them any more.
     pub deleted: Vec<String>,
-    /// Index rows inserted or updated, and deleted.
+    /// Index rows inserted or updated.
     pub rows_upserted: usize,
+    /// Index rows deleted (documents gone, or re-dated with
+    /// `accept_date_changes`).
     pub rows_deleted: usize,
     /// In a dry run, why each path would be written or deleted.
     pub why: BTreeMap<String, String>,

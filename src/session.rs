@@ -153,6 +153,7 @@ impl Session {
         })
     }
 
+    /// The site, with the config its last build read.
     pub fn site(&self) -> &Site {
         &self.site
     }

@@ -32,10 +32,12 @@ impl Site {
         Ok(Site { root, config })
     }
 
+    /// The folder holding `site.toml`.
     pub fn root(&self) -> &Path {
         &self.root
     }
 
+    /// Its `site.toml`, read and checked.
     pub fn config(&self) -> &Config {
         &self.config
     }
