@@ -239,7 +239,7 @@ impl Config {
     /// The settings that change what parsing a source yields (its language,
     /// date, url, row). When these differ from the ones the index was built with, every
     /// source is parsed again. They start with [`folio_settings`].
-    pub fn content_settings(&self) -> String {
+    pub(crate) fn content_settings(&self) -> String {
         format!(
             "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}",
             folio_settings(),
