@@ -67,7 +67,7 @@ fn root_and_out_flags_choose_the_folders() {
     let site = TestSite::with_posts();
     let elsewhere = tempfile::tempdir().unwrap();
     let out_dir = elsewhere.path().join("dist");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
+    let out = util::folio_command()
         .args(["build", "--root"])
         .arg(site.root())
         .arg("--out")
@@ -110,7 +110,7 @@ fn exit_codes_tell_content_errors_from_usage_errors() {
     assert_eq!(site.cli(&["frobnicate"]).status.code(), Some(2));
 
     let empty = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
+    let out = util::folio_command()
         .arg("build")
         .current_dir(empty.path())
         .output()
@@ -177,8 +177,7 @@ fn dry_run_lists_each_path_with_its_reason_and_writes_nothing() {
 #[test]
 fn a_reader_that_goes_away_ends_the_output_quietly() {
     let site = TestSite::with_posts();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
-        .env("SOURCE_DATE_EPOCH", (util::NOW_MS / 1000).to_string())
+    let mut child = util::folio_command()
         .args(["build", "--json"])
         .current_dir(site.root())
         .stdout(std::process::Stdio::piped())
@@ -192,4 +191,32 @@ fn a_reader_that_goes_away_ends_the_output_quietly() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).is_empty(), "{}", stderr(&out));
     assert!(site.path("public/index.html").is_file(), "the build ran");
+}
+
+#[test]
+fn source_date_epoch_says_what_time_it_is_and_a_bad_one_is_an_error() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/posts/later.md",
+        &post("Later", "2030-01-01T00:00:00Z", "Soon."),
+    );
+    let at = |epoch: &str| {
+        util::folio_command()
+            .env("SOURCE_DATE_EPOCH", epoch)
+            .args(["build"])
+            .current_dir(site.root())
+            .output()
+            .unwrap()
+    };
+    assert_eq!(at("1893456000").status.code(), Some(0)); // 2030-01-01
+    assert!(site.path("public/posts/later/index.html").is_file());
+    assert_eq!(at("1262304000").status.code(), Some(0)); // 2010-01-01
+    assert!(!site.path("public/posts/later/index.html").exists());
+    let out = at("soon");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("SOURCE_DATE_EPOCH: `soon`"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -209,8 +209,7 @@ impl TestSite {
 
     /// Runs the `folio` binary in the site root, at [`NOW_MS`].
     pub fn cli(&self, args: &[&str]) -> Output {
-        std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
-            .env("SOURCE_DATE_EPOCH", (NOW_MS / 1000).to_string())
+        folio_command()
             .args(args)
             .current_dir(self.root())
             .output()
@@ -340,6 +339,14 @@ pub struct CleanBuild {
     pub tree: BTreeMap<String, Vec<u8>>,
     pub content_rows: Vec<String>,
     pub output_rows: Vec<String>,
+}
+
+/// The `folio` binary, told that it is [`NOW_MS`] whatever the machine's
+/// clock and environment say.
+pub fn folio_command() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_folio"));
+    command.env("SOURCE_DATE_EPOCH", (NOW_MS / 1000).to_string());
+    command
 }
 
 /// A post with YAML front matter.
