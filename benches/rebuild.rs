@@ -1,16 +1,17 @@
 //! One body edit, through a kept session against through `folio build`:
 //!
-//!     cargo build --release
-//!     cargo bench --bench rebuild -- SITE [EDITS] [FOLIO]
+//!     cargo bench --bench rebuild -- [SITE [EDITS [FOLIO]]]
 //!
-//! SITE is a generated corpus (`bench/gen_corpus.py --format folio`). The
-//! site is copied twice into a scratch folder (on /dev/shm when there is
+//! SITE is a generated corpus (`bench/gen_corpus.py --format folio`); without
+//! one, the bench generates 5,000 posts × en, fr, de into its scratch folder
+//! (python3). FOLIO defaults to the `folio` binary cargo built with the bench.
+//! The site is copied twice into a scratch folder (on /dev/shm when there is
 //! one): a session opened on the first builds it, then rebuilds after each
-//! edit, told the one path that changed; the `folio` binary (FOLIO, by
-//! default target/release/folio) builds the second, cold once, then after
-//! the same edit each round. The edits are interleaved, so that both go
-//! through the same minutes of a noisy machine. A sentence is appended to
-//! the middle English post, as bench/run.sh and bench/compare.py do.
+//! edit, told the one path that changed; the `folio` binary builds the second,
+//! cold once, then after the same edit each round. The edits are interleaved,
+//! so that both go through the same minutes of a noisy machine. A sentence is
+//! appended to the middle English post, as bench/run.sh and bench/compare.py
+//! do.
 //!
 //! Prints each edit's times and the medians: the session's from the call of
 //! `rebuild` to its return (after the last rename and the index commit),
@@ -31,17 +32,6 @@ fn main() {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
-    let Some(site) = args.first().map(PathBuf::from) else {
-        eprintln!("usage: cargo bench --bench rebuild -- SITE [EDITS] [FOLIO]");
-        std::process::exit(2);
-    };
-    let edits: usize = args
-        .get(1)
-        .map_or(15, |n| n.parse().expect("EDITS is a number"));
-    let folio = args.get(2).map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/folio"),
-        PathBuf::from,
-    );
     let scratch = tempfile::Builder::new()
         .prefix("folio-rebuild-")
         .tempdir_in(if Path::new("/dev/shm").is_dir() {
@@ -50,6 +40,16 @@ fn main() {
             "/tmp"
         })
         .expect("a scratch folder");
+    let site = match args.first() {
+        Some(site) => PathBuf::from(site),
+        None => generate_corpus(&scratch.path().join("corpus")),
+    };
+    let edits: usize = args
+        .get(1)
+        .map_or(15, |n| n.parse().expect("EDITS is a number"));
+    let folio = args
+        .get(2)
+        .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_folio")), PathBuf::from);
     let kept_site = copy_site(&site, &scratch.path().join("kept"));
     let cli_site = copy_site(&site, &scratch.path().join("cli"));
 
@@ -100,6 +100,23 @@ fn main() {
     );
 }
 
+/// The corpus bench/run.sh measures: 5,000 posts in three languages.
+fn generate_corpus(dir: &Path) -> PathBuf {
+    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/gen_corpus.py");
+    eprintln!("generating 5,000 posts × en, fr, de into {}", dir.display());
+    let status = Command::new("python3")
+        .arg(generator)
+        .args([
+            "--posts", "5000", "--langs", "en,fr,de", "--format", "folio",
+        ])
+        .arg(dir)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("python3 runs bench/gen_corpus.py");
+    assert!(status.success(), "bench/gen_corpus.py failed");
+    dir.to_owned()
+}
+
 fn options() -> BuildOptions {
     let mut options = BuildOptions::new(NOW_MS);
     options.out_dir = Some("public".into());
@@ -113,7 +130,7 @@ fn cli_build(folio: &Path, site: &Path) {
         .env("SOURCE_DATE_EPOCH", (NOW_MS / 1000).to_string())
         .stdout(std::process::Stdio::null())
         .status()
-        .expect("folio runs (cargo build --release first)");
+        .expect("the folio binary runs");
     assert!(status.success(), "folio build failed");
 }
 
