@@ -191,13 +191,15 @@ impl Session {
     /// touched, no row loaded again. Ends in the same bytes and rows as
     /// [`Session::build`]. It trusts the output folder to be as the last
     /// build left it, and falls back to a full build when it cannot tell
-    /// (no build kept yet, a folder or `site.toml` among the paths, or
-    /// another process built in between).
+    /// (no build kept yet, a folder, the root or `site.toml` among the
+    /// paths, or another process built in between).
     pub fn rebuild<P: AsRef<Path>>(&mut self, changed: &[P]) -> Result<BuildReport, Error> {
         let Some(changed) = self.relative_to_root(changed) else {
             return self.build();
         };
-        if changed.iter().any(|path| path == CONFIG_FILE) {
+        // site.toml changes everything; the root itself is what a watcher
+        // names when it lost track.
+        if changed.iter().any(|path| path == CONFIG_FILE || path.is_empty()) {
             return self.build();
         }
         self.run(Scope::Changed(&changed))
@@ -227,13 +229,9 @@ impl Session {
         changed
             .iter()
             .filter_map(|path| {
-                let path = path.as_ref();
-                let relative = if path.is_absolute() {
-                    // A path outside the root changes nothing of the site.
-                    lexical(path).strip_prefix(&self.root).ok()?.to_owned()
-                } else {
-                    lexical(path)
-                };
+                // A path outside the root changes nothing of the site.
+                let path = lexical(&self.root.join(path));
+                let relative = path.strip_prefix(&self.root).ok()?;
                 Some(relative.to_str().map(|p| p.replace('\\', "/")))
             })
             .collect()

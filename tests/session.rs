@@ -55,6 +55,16 @@ fn absolute_paths_are_read_against_the_root_and_paths_elsewhere_ignored() {
         .unwrap();
     assert!(!report.scanned_everything);
     assert_eq!(report.written, ["posts/hello-world/index.html"]);
+    // `..` is read against the root too: this names nothing of the site.
+    edit_hello(&site, "Edited again.");
+    let report = session
+        .rebuild(&["../content/en/posts/hello-world.md"])
+        .unwrap();
+    assert!(report.written.is_empty());
+    // The root itself, as a watcher names it when it lost events: all of it.
+    let report = session.rebuild(&[site.root()]).unwrap();
+    assert!(report.scanned_everything);
+    assert_eq!(report.written, ["posts/hello-world/index.html"]);
 }
 
 #[test]
