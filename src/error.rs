@@ -96,6 +96,17 @@ pub enum Error {
         /// The path or URL asked about.
         query: String,
     },
+    /// The preview server could not listen where it was asked to.
+    #[error(
+        "{addr}: the preview server cannot listen there: {source}\n  = help: choose another port with `--port`, or `--port 0` for any free one"
+    )]
+    Bind {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
     /// Another build of the same site holds the lock.
     #[error(
         "{}: another folio build of this site is running\n  = help: wait for it to finish, then build again",

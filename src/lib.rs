@@ -51,7 +51,13 @@ stages!(
 pub use config::Config;
 pub use error::{Error, Problem, ProblemKind};
 pub use id::PostId;
+// The preview server's HTTP side, with its stack behind the `serve` feature.
+#[cfg(feature = "serve")]
+mod serve;
+
 pub use options::BuildOptions;
 pub use report::{BuildReport, Explanation, Progress, ProgressFn, Stage};
+#[cfg(feature = "serve")]
+pub use serve::PreviewServer;
 pub use session::Session;
 pub use site::Site;

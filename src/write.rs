@@ -491,7 +491,7 @@ fn is_temp_name(name: &str) -> bool {
     name.starts_with('.') && name.ends_with(TEMP_SUFFIX)
 }
 
-const TEMP_SUFFIX: &str = ".folio-tmp";
+pub const TEMP_SUFFIX: &str = ".folio-tmp";
 
 fn temp_path(path: &Path) -> PathBuf {
     let file_name = path

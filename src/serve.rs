@@ -1,0 +1,294 @@
+//! The preview server's HTTP side: the files of one output folder, served as
+//! a static host would, and nothing outside it.
+//!
+//! A request's path is split into segments before anything is decoded, each
+//! segment is percent-decoded once and refused if it is `.`, `..`, empty, or
+//! holds a `/`, a `\` or a NUL; the file it names is then resolved by the
+//! file system (links followed) and served only if the resolved path lies
+//! under the resolved output folder, compared component by component (a
+//! text prefix would let `public-old` pass for `public`, Zola's
+//! CVE-2023-40274). Pretty URLs: a folder is served by its `index.html`, and
+//! its URL without the final slash redirects to the one with it. A missing
+//! file is the site's own `404.html`, with status 404. `HEAD` and
+//! conditional `GET` (`If-None-Match` against an ETag made of the file's
+//! size and mtime) are answered as a static host would.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::error::Error;
+
+/// What the preview serves: the files of one output folder.
+#[derive(Clone)]
+struct Served {
+    /// The output folder, resolved (links followed).
+    root: Arc<PathBuf>,
+}
+
+/// A preview server bound to its address, not serving yet.
+pub struct PreviewServer {
+    listener: tokio::net::TcpListener,
+    served: Served,
+}
+
+impl PreviewServer {
+    /// Binds `addr` (port 0 takes a free one) to serve the files of
+    /// `out_dir`, which must exist. Must be called inside a tokio runtime.
+    pub async fn bind(out_dir: &Path, addr: SocketAddr) -> Result<PreviewServer, Error> {
+        let root = std::fs::canonicalize(out_dir).map_err(|e| Error::io(out_dir, e))?;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| Error::Bind { addr, source })?;
+        Ok(PreviewServer {
+            listener,
+            served: Served {
+                root: Arc::new(root),
+            },
+        })
+    }
+
+    /// The address it listens on (with the port the system chose for 0).
+    pub fn local_addr(&self) -> Result<SocketAddr, Error> {
+        self.listener.local_addr().map_err(|source| Error::Io {
+            path: PathBuf::from("(the preview server's socket)"),
+            source,
+        })
+    }
+
+    /// Serves until `shutdown` completes.
+    pub async fn run(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Result<(), Error> {
+        let app = axum::Router::new()
+            .fallback(respond)
+            .with_state(self.served);
+        let addr = self.listener.local_addr().ok();
+        axum::serve(self.listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+            .map_err(|source| Error::Io {
+                path: PathBuf::from(addr.map_or_else(String::new, |a| a.to_string())),
+                source,
+            })
+    }
+}
+
+/// What a request's path names in the output folder.
+#[derive(Debug, PartialEq, Eq)]
+enum Target {
+    File(PathBuf),
+    /// A folder asked for without its final slash: the URL with it.
+    Redirect(String),
+    NotFound,
+}
+
+async fn respond(State(served): State<Served>, request: Request) -> Response {
+    if !matches!(*request.method(), Method::GET | Method::HEAD) {
+        return StatusCode::METHOD_NOT_ALLOWED.into_response();
+    }
+    let path = request.uri().path().to_owned();
+    let headers = request.headers().clone();
+    let root = Arc::clone(&served.root);
+    // Resolving and reading touch the disk: off the async workers.
+    tokio::task::spawn_blocking(move || match resolve(&root, &path) {
+        Target::File(file) => file_response(&file, &headers, StatusCode::OK),
+        Target::Redirect(location) => redirect(&location),
+        Target::NotFound => not_found(&root, &headers),
+    })
+    .await
+    .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// The file of `url_path` under `root` (resolved), or why there is none.
+fn resolve(root: &Path, url_path: &str) -> Target {
+    let Some(rest) = url_path.strip_prefix('/') else {
+        return Target::NotFound;
+    };
+    let mut path = root.to_path_buf();
+    let mut segments = rest.split('/').peekable();
+    while let Some(raw) = segments.next() {
+        if raw.is_empty() && segments.peek().is_none() {
+            break; // the final slash of a folder's URL
+        }
+        let Some(segment) = crate::url::decode_segment(raw) else {
+            return Target::NotFound;
+        };
+        let refused = segment.is_empty()
+            || segment == "."
+            || segment == ".."
+            || segment.contains(['/', '\\', '\0'])
+            || segment.ends_with(crate::write::TEMP_SUFFIX);
+        if refused {
+            return Target::NotFound;
+        }
+        path.push(segment);
+    }
+    let Ok(resolved) = std::fs::canonicalize(&path) else {
+        return Target::NotFound;
+    };
+    if !resolved.starts_with(root) {
+        return Target::NotFound;
+    }
+    if !resolved.is_dir() {
+        return if url_path.ends_with('/') {
+            Target::NotFound
+        } else {
+            Target::File(resolved)
+        };
+    }
+    if !url_path.ends_with('/') {
+        return Target::Redirect(format!("{url_path}/"));
+    }
+    match std::fs::canonicalize(resolved.join("index.html")) {
+        Ok(index) if index.starts_with(root) && index.is_file() => Target::File(index),
+        _ => Target::NotFound,
+    }
+}
+
+/// A file, or 304 when the client holds it already.
+fn file_response(file: &Path, headers: &HeaderMap, status: StatusCode) -> Response {
+    let Ok(meta) = std::fs::metadata(file) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let mtime = meta
+        .modified()
+        .map(crate::doc::nanos_since_epoch)
+        .unwrap_or(0);
+    let etag = format!("\"{:x}-{:x}\"", meta.len(), mtime);
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    if fresh && status == StatusCode::OK {
+        return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response();
+    }
+    let Ok(bytes) = std::fs::read(file) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let mut response = Response::new(Body::from(bytes));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, content_type(file));
+    if let Ok(etag) = HeaderValue::from_str(&etag) {
+        headers.insert(header::ETAG, etag);
+    }
+    // A preview must show the latest build: the browser asks every time,
+    // and the ETag makes the answer to an unchanged file empty.
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+/// The content type of a file, by its extension; text in UTF-8, as folio
+/// writes it.
+fn content_type(file: &Path) -> HeaderValue {
+    let mime = mime_guess::from_path(file).first_or_octet_stream();
+    let textual = mime.type_() == mime_guess::mime::TEXT
+        || matches!(mime.subtype().as_str(), "xml" | "javascript" | "json")
+        || mime.suffix().is_some_and(|s| s == mime_guess::mime::XML);
+    let value = if textual {
+        format!("{mime}; charset=utf-8")
+    } else {
+        mime.to_string()
+    };
+    HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("application/octet-stream"))
+}
+
+fn redirect(location: &str) -> Response {
+    match HeaderValue::from_str(location) {
+        Ok(location) => (
+            StatusCode::MOVED_PERMANENTLY,
+            [(header::LOCATION, location)],
+        )
+            .into_response(),
+        Err(_) => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// The site's own `404.html`, or a plain answer when it has none.
+fn not_found(root: &Path, headers: &HeaderMap) -> Response {
+    match resolve(root, "/404.html") {
+        Target::File(page) => file_response(&page, headers, StatusCode::NOT_FOUND),
+        _ => (
+            StatusCode::NOT_FOUND,
+            "404: no page of this site is there\n",
+        )
+            .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("public");
+        for (rel, text) in [
+            ("public/index.html", "home"),
+            ("public/fr/posts/été/index.html", "été"),
+            ("public/style.css", "p {}"),
+            ("public-old/secret.html", "old"),
+            ("secret.txt", "source"),
+        ] {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(dir.path().join("secret.txt"), out.join("link.txt")).unwrap();
+        let root = std::fs::canonicalize(&out).unwrap();
+        (dir, root)
+    }
+
+    #[test]
+    fn pretty_urls_name_the_folder_s_index_and_a_missing_slash_redirects() {
+        let (_dir, root) = site();
+        assert_eq!(resolve(&root, "/"), Target::File(root.join("index.html")));
+        let ete = Target::File(root.join("fr/posts/été/index.html"));
+        assert_eq!(resolve(&root, "/fr/posts/%C3%A9t%C3%A9/"), ete);
+        assert_eq!(resolve(&root, "/fr/posts/été/"), ete);
+        assert_eq!(
+            resolve(&root, "/fr/posts/%C3%A9t%C3%A9"),
+            Target::Redirect("/fr/posts/%C3%A9t%C3%A9/".into())
+        );
+        assert_eq!(
+            resolve(&root, "/style.css"),
+            Target::File(root.join("style.css"))
+        );
+        assert_eq!(resolve(&root, "/style.css/"), Target::NotFound);
+        assert_eq!(resolve(&root, "/nope/"), Target::NotFound);
+    }
+
+    #[test]
+    fn nothing_outside_the_output_folder_is_ever_named() {
+        let (_dir, root) = site();
+        for path in [
+            "/../secret.txt",
+            "/%2e%2e/secret.txt",
+            "/%2E%2E/secret.txt",
+            "/fr/%2e%2e/%2e%2e/secret.txt",
+            "/..%2fsecret.txt",
+            "/..%2Fsecret.txt",
+            "/..%5csecret.txt",
+            "/%252e%252e/secret.txt",
+            "/..%252fsecret.txt",
+            "/../public-old/secret.html",
+            "/%2e%2e/public-old/secret.html",
+            "/link.txt",
+            "/./index.html",
+            "//index.html",
+            "/index.html%00",
+            "/%ff/",
+            "relative",
+        ] {
+            assert_eq!(resolve(&root, path), Target::NotFound, "{path}");
+        }
+    }
+}
