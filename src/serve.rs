@@ -12,6 +12,13 @@
 //! file is the site's own `404.html`, with status 404. `HEAD` and
 //! conditional `GET` (`If-None-Match` against an ETag made of the file's
 //! size and mtime) are answered as a static host would.
+//!
+//! Live reload: every HTML page is served with a small script injected
+//! before `</body>` (the file on disk stays as the build wrote it), which
+//! listens to the Server-Sent Events of [`LIVE_PATH`]. [`LiveReload`] tells
+//! the open tabs to reload (keeping their scroll position), to swap changed
+//! stylesheets in place, or to show a failed build's error over the page
+//! until the next good one; a tab opened during a failure is told at once.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -22,13 +29,104 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use axum::response::sse::{Event, KeepAlive, Sse};
+use tokio::sync::broadcast;
+
 use crate::error::Error;
+
+/// Where the open tabs listen for what changed. Under a name a site's own
+/// pages cannot have (a build never writes a folder starting with `__folio`).
+pub const LIVE_PATH: &str = "/__folio/live";
+
+/// The script injected into every HTML page served.
+const LIVE_SCRIPT: &str = include_str!("serve/live.js");
+
+/// What the open tabs are told.
+#[derive(Debug, Clone)]
+enum Told {
+    Reload,
+    /// These stylesheets (URL paths) changed, and nothing else did.
+    Stylesheets(Vec<String>),
+    Failed(String),
+    Recovered,
+}
+
+/// Tells the open tabs of a [`PreviewServer`] what a rebuild did. Cheap to
+/// clone; any thread may use it.
+#[derive(Clone)]
+pub struct LiveReload {
+    sender: broadcast::Sender<Told>,
+    /// The error a tab opened now must show.
+    failure: Arc<std::sync::Mutex<Option<String>>>,
+}
+
+impl LiveReload {
+    fn new() -> LiveReload {
+        LiveReload {
+            sender: broadcast::channel(64).0,
+            failure: Arc::default(),
+        }
+    }
+
+    /// The site was rebuilt: each tab reloads, or, when only stylesheets
+    /// were written (`written`, relative to the output folder), swaps them.
+    /// A tab showing a failure drops it.
+    pub fn rebuilt(&self, written: &[String]) {
+        let recovered = self.set_failure(None);
+        let stylesheets: Option<Vec<String>> = written
+            .iter()
+            .map(|path| path.ends_with(".css").then(|| url_of(path)))
+            .collect();
+        let told = match stylesheets {
+            Some(sheets) if !sheets.is_empty() => Told::Stylesheets(sheets),
+            _ if written.is_empty() && !recovered => return,
+            _ if written.is_empty() => Told::Recovered,
+            _ => Told::Reload,
+        };
+        let _ = self.sender.send(told);
+    }
+
+    /// A rebuild failed with `message` (which names the file, and the line
+    /// where known): each tab shows it over the last good page.
+    pub fn failed(&self, message: &str) {
+        self.set_failure(Some(message.to_owned()));
+        let _ = self.sender.send(Told::Failed(message.to_owned()));
+    }
+
+    /// Records the current failure; whether there was one before.
+    fn set_failure(&self, failure: Option<String>) -> bool {
+        let mut current = self
+            .failure
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        std::mem::replace(&mut *current, failure).is_some()
+    }
+
+    fn current_failure(&self) -> Option<String> {
+        self.failure
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// The URL path of an output path.
+fn url_of(path: &str) -> String {
+    path.split('/')
+        .map(crate::url::encode_segment)
+        .fold(String::new(), |mut url, segment| {
+            url.push('/');
+            url.push_str(&segment);
+            url
+        })
+}
 
 /// What the preview serves: the files of one output folder.
 #[derive(Clone)]
 struct Served {
     /// The output folder, resolved (links followed).
     root: Arc<PathBuf>,
+    live: LiveReload,
 }
 
 /// A preview server bound to its address, not serving yet.
@@ -49,8 +147,14 @@ impl PreviewServer {
             listener,
             served: Served {
                 root: Arc::new(root),
+                live: LiveReload::new(),
             },
         })
+    }
+
+    /// The handle that tells this server's open tabs what a rebuild did.
+    pub fn live_reload(&self) -> LiveReload {
+        self.served.live.clone()
     }
 
     /// The address it listens on (with the port the system chose for 0).
@@ -67,6 +171,7 @@ impl PreviewServer {
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), Error> {
         let app = axum::Router::new()
+            .route(LIVE_PATH, axum::routing::get(live_events))
             .fallback(respond)
             .with_state(self.served);
         let addr = self.listener.local_addr().ok();
@@ -104,6 +209,45 @@ async fn respond(State(served): State<Served>, request: Request) -> Response {
     })
     .await
     .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// The event stream a tab listens to: a failure that is on now first, then
+/// whatever the server is told.
+async fn live_events(State(served): State<Served>) -> Response {
+    let (forward, events) =
+        tokio::sync::mpsc::channel::<Result<Event, std::convert::Infallible>>(16);
+    let mut told = served.live.sender.subscribe();
+    let failure = served.live.current_failure();
+    tokio::spawn(async move {
+        if let Some(message) = failure {
+            let _ = forward.send(Ok(event(Told::Failed(message)))).await;
+        }
+        loop {
+            let next = match told.recv().await {
+                Ok(next) => next,
+                // A tab too slow to follow reloads: what it missed is stale.
+                Err(broadcast::error::RecvError::Lagged(_)) => Told::Reload,
+                Err(broadcast::error::RecvError::Closed) => break,
+            };
+            if forward.send(Ok(event(next))).await.is_err() {
+                break;
+            }
+        }
+    });
+    Sse::new(tokio_stream::wrappers::ReceiverStream::new(events))
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+fn event(told: Told) -> Event {
+    match told {
+        Told::Reload => Event::default().event("reload").data(""),
+        Told::Stylesheets(sheets) => Event::default()
+            .event("stylesheets")
+            .data(serde_json::to_string(&sheets).unwrap_or_default()),
+        Told::Failed(message) => Event::default().event("failed").data(message),
+        Told::Recovered => Event::default().event("recovered").data(""),
+    }
 }
 
 /// The file of `url_path` under `root` (resolved), or why there is none.
@@ -169,13 +313,17 @@ fn file_response(file: &Path, headers: &HeaderMap, status: StatusCode) -> Respon
     if fresh && status == StatusCode::OK {
         return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response();
     }
-    let Ok(bytes) = std::fs::read(file) else {
+    let Ok(mut bytes) = std::fs::read(file) else {
         return StatusCode::NOT_FOUND.into_response();
     };
+    let content_type = content_type(file);
+    if content_type.as_bytes().starts_with(b"text/html") {
+        bytes = with_live_script(bytes);
+    }
     let mut response = Response::new(Body::from(bytes));
     *response.status_mut() = status;
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, content_type(file));
+    headers.insert(header::CONTENT_TYPE, content_type);
     if let Ok(etag) = HeaderValue::from_str(&etag) {
         headers.insert(header::ETAG, etag);
     }
@@ -183,6 +331,17 @@ fn file_response(file: &Path, headers: &HeaderMap, status: StatusCode) -> Respon
     // and the ETag makes the answer to an unchanged file empty.
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
+}
+
+/// A page with the live-reload script before its `</body>` (or at its end).
+fn with_live_script(mut html: Vec<u8>) -> Vec<u8> {
+    let script = format!("<script>{LIVE_SCRIPT}</script>");
+    let at = html
+        .windows(7)
+        .rposition(|w| w.eq_ignore_ascii_case(b"</body>"))
+        .unwrap_or(html.len());
+    html.splice(at..at, script.into_bytes());
+    html
 }
 
 /// The content type of a file, by its extension; text in UTF-8, as folio

@@ -7,13 +7,14 @@ mod util;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 
-use folio::PreviewServer;
+use folio::{LiveReload, PreviewServer};
 use util::TestSite;
 
 /// A served site; dropping it stops the server.
 struct Served {
     site: TestSite,
     addr: SocketAddr,
+    live: LiveReload,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     runtime: tokio::runtime::Runtime,
 }
@@ -36,12 +37,14 @@ impl Served {
             ))
             .unwrap();
         let addr = server.local_addr().unwrap();
+        let live = server.live_reload();
         runtime.spawn(server.run(async {
             let _ = stopped.await;
         }));
         Served {
             site,
             addr,
+            live,
             stop: Some(stop),
             runtime,
         }
@@ -79,6 +82,51 @@ impl Served {
     }
 }
 
+impl Served {
+    /// Opens the live-reload event stream, as a tab does.
+    fn listen(&self) -> Events {
+        let mut stream = TcpStream::connect(self.addr).unwrap();
+        stream
+            .write_all(
+                b"GET /__folio/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n",
+            )
+            .unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        let mut events = Events {
+            stream,
+            seen: String::new(),
+        };
+        events.until("\r\n\r\n");
+        events
+    }
+}
+
+/// A tab's view of the event stream.
+struct Events {
+    stream: TcpStream,
+    seen: String,
+}
+
+impl Events {
+    /// Reads until `text` has come, and returns what came up to its end.
+    fn until(&mut self, text: &str) -> String {
+        let mut buffer = [0u8; 4096];
+        while !self.seen.contains(text) {
+            let n = self
+                .stream
+                .read(&mut buffer)
+                .expect("the event came in time");
+            assert!(n > 0, "the stream ended before {text:?}: {}", self.seen);
+            self.seen.push_str(&String::from_utf8_lossy(&buffer[..n]));
+        }
+        let end = self.seen.find(text).unwrap() + text.len();
+        let came: String = self.seen.drain(..end).collect();
+        came
+    }
+}
+
 impl Drop for Served {
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
@@ -86,6 +134,16 @@ impl Drop for Served {
         }
         let _ = &self.runtime;
     }
+}
+
+/// An HTML body as the build wrote it: without the live-reload script the
+/// server injects.
+fn as_built(body: Vec<u8>) -> String {
+    let body = String::from_utf8(body).unwrap();
+    let start = body.find("<script>").expect("the live script is injected");
+    let end = body[start..].find("</script>").unwrap() + start + "</script>".len();
+    assert!(body[start..end].contains("/__folio/live"));
+    format!("{}{}", &body[..start], &body[end..])
 }
 
 fn header<'h>(headers: &'h [(String, String)], name: &str) -> Option<&'h str> {
@@ -105,11 +163,8 @@ fn pages_are_served_by_their_pretty_url_with_their_bytes() {
         Some("text/html; charset=utf-8")
     );
     assert_eq!(
-        body,
-        served
-            .site
-            .read("public/fr/posts/hello-world/index.html")
-            .as_bytes()
+        as_built(body),
+        served.site.read("public/fr/posts/hello-world/index.html")
     );
     let (status, headers, _) = served.get("/fr/posts/hello-world");
     assert_eq!(status, 301);
@@ -140,7 +195,7 @@ fn a_missing_page_is_the_site_s_404_with_status_404() {
     let served = Served::start();
     let (status, _, body) = served.get("/no/such/page/");
     assert_eq!(status, 404);
-    assert_eq!(body, b"<p>not here</p>");
+    assert_eq!(as_built(body), "<p>not here</p>");
 }
 
 #[test]
@@ -206,6 +261,53 @@ fn nothing_outside_the_output_folder_is_served() {
     ] {
         let (status, _, body) = served.get(path);
         assert_eq!(status, 404, "{path}");
-        assert_eq!(body, b"<p>not here</p>", "{path}");
+        assert_eq!(as_built(body), "<p>not here</p>", "{path}");
     }
+}
+
+#[test]
+fn html_is_served_with_the_live_script_and_the_file_on_disk_stays_the_build_s() {
+    let served = Served::start();
+    let (_, _, body) = served.get("/posts/hello-world/");
+    let on_disk = served.site.read("public/posts/hello-world/index.html");
+    assert!(!on_disk.contains("/__folio/live"));
+    let text = String::from_utf8(body.clone()).unwrap();
+    // Just before `</body>`.
+    assert!(text.contains("</script></body>"), "{text}");
+    assert_eq!(as_built(body), on_disk);
+    let (_, _, css) = served.get("/style.css");
+    assert!(!String::from_utf8(css).unwrap().contains("EventSource"));
+}
+
+#[test]
+fn open_tabs_are_told_to_reload_to_swap_stylesheets_and_of_a_failure() {
+    let served = Served::start();
+    let mut tab = served.listen();
+    served
+        .live
+        .rebuilt(&["posts/hello-world/index.html".into(), "index.html".into()]);
+    assert!(tab.until("\n\n").contains("event: reload"));
+    served.live.rebuilt(&["style.css".into()]);
+    let came = tab.until("\n\n");
+    assert!(
+        came.contains("event: stylesheets") && came.contains(r#"data: ["/style.css"]"#),
+        "{came}"
+    );
+    // Nothing written, nothing failing: nothing to tell.
+    served.live.rebuilt(&[]);
+    served
+        .live
+        .failed("content/en/posts/x.md:2: field `title`: is required");
+    let came = tab.until("\n\n");
+    assert!(
+        came.contains("event: failed") && came.contains("content/en/posts/x.md:2"),
+        "{came}"
+    );
+    // A tab opened during the failure is told at once.
+    let mut late = served.listen();
+    assert!(late.until("\n\n").contains("event: failed"));
+    // The next good build with nothing to write clears it.
+    served.live.rebuilt(&[]);
+    assert!(tab.until("\n\n").contains("event: recovered"));
+    assert!(late.until("\n\n").contains("event: recovered"));
 }

@@ -1,0 +1,42 @@
+// folio serve: live reload. Keeps the scroll position across reloads, swaps
+// changed stylesheets in place, shows a failed build over the page.
+(() => {
+  const key = "folio-scroll:" + location.pathname;
+  const kept = sessionStorage.getItem(key);
+  if (kept !== null) {
+    sessionStorage.removeItem(key);
+    const restore = () => scrollTo(0, Number(kept));
+    document.readyState === "complete" ? restore() : addEventListener("load", restore);
+  }
+  const overlay = (text) => {
+    let box = document.getElementById("folio-overlay");
+    if (text === null) return box && box.remove();
+    if (!box) {
+      box = document.createElement("pre");
+      box.id = "folio-overlay";
+      box.style.cssText = "position:fixed;inset:0;margin:0;padding:2em;z-index:2147483647;" +
+        "overflow:auto;white-space:pre-wrap;background:rgba(30,0,0,.94);color:#fff;" +
+        "font:14px/1.5 ui-monospace,monospace";
+      document.body.append(box);
+    }
+    box.textContent = "folio: the last save did not build\n\n" + text;
+  };
+  const events = new EventSource("/__folio/live");
+  events.addEventListener("reload", () => {
+    sessionStorage.setItem(key, String(scrollY));
+    location.reload();
+  });
+  events.addEventListener("stylesheets", (e) => {
+    const changed = JSON.parse(e.data);
+    for (const link of document.querySelectorAll('link[rel="stylesheet"]')) {
+      const url = new URL(link.href);
+      if (url.origin !== location.origin || !changed.includes(url.pathname)) continue;
+      const fresh = link.cloneNode();
+      fresh.href = url.pathname + "?folio=" + Date.now();
+      fresh.onload = () => link.remove();
+      link.after(fresh);
+    }
+  });
+  events.addEventListener("failed", (e) => overlay(e.data));
+  events.addEventListener("recovered", () => overlay(null));
+})();
