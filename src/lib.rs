@@ -58,6 +58,6 @@ mod serve;
 pub use options::BuildOptions;
 pub use report::{BuildReport, Explanation, Progress, ProgressFn, Stage};
 #[cfg(feature = "serve")]
-pub use serve::{LiveReload, PreviewServer};
+pub use serve::{Changes, LiveReload, PreviewServer, Watcher, rebuild_on_changes};
 pub use session::Session;
 pub use site::Site;

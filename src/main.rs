@@ -79,6 +79,29 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    #[cfg(feature = "serve")]
+    /// Build the site into .folio/preview, serve it, and rebuild and reload
+    /// the open pages on every save.
+    Serve {
+        /// The site root (the folder holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// The address to listen on; loopback unless you mean to share it.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// The port; 0 takes a free one.
+        #[arg(long, default_value_t = 1111)]
+        port: u16,
+        /// Show drafts too.
+        #[arg(long)]
+        drafts: bool,
+        /// Show posts dated in the future too.
+        #[arg(long)]
+        future: bool,
+        /// Open the site in the default browser once it is served.
+        #[arg(long)]
+        open: bool,
+    },
     /// Print the id of a source file.
     Id {
         /// A Markdown file under the site's content folder.
@@ -144,6 +167,20 @@ fn main() -> ExitCode {
             out,
             json,
         } => explain(root, out, &path, json),
+        #[cfg(feature = "serve")]
+        Command::Serve {
+            root,
+            bind,
+            port,
+            drafts,
+            future,
+            open,
+        } => serve(
+            root,
+            std::net::SocketAddr::new(bind, port),
+            Publish { drafts, future },
+            open,
+        ),
         Command::Id { file, root } => id(root, file),
     };
     match result {
@@ -304,6 +341,120 @@ fn summary(report: &BuildReport) -> String {
         report.deleted.len(),
         report.elapsed_ms as f64 / 1000.0
     )
+}
+
+#[cfg(feature = "serve")]
+/// `folio serve`: the preview built into its own folder, served, and
+/// rebuilt through the same session on every save until Ctrl-C. A build
+/// that fails keeps the server up, showing the error in every open page.
+fn serve(
+    root: PathBuf,
+    addr: std::net::SocketAddr,
+    publish: Publish,
+    open: bool,
+) -> Result<(), folio::Error> {
+    let site = Site::open(&root)?;
+    let preview = site.preview_dir();
+    std::fs::create_dir_all(&preview).map_err(|source| folio::Error::Io {
+        path: preview.clone(),
+        source,
+    })?;
+    let mut options = BuildOptions::new(now_ms()?);
+    options.out_dir = Some(preview.clone());
+    options.drafts = publish.drafts;
+    options.future = publish.future;
+    // Watching starts first: a save during the first build is rebuilt next.
+    let watcher = folio::Watcher::new(&root)?;
+    let mut session = folio::Session::open(site, options)?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|source| folio::Error::Io {
+        path: root.clone(),
+        source,
+    })?;
+    let server = runtime.block_on(folio::PreviewServer::bind(&preview, addr))?;
+    let live = server.live_reload();
+    let first = session.build();
+    match &first {
+        Ok(report) => live.rebuilt(&report.written, &report.deleted),
+        Err(error) => live.failed(&error.to_string()),
+    }
+    report_build("built", &[], &first);
+    let url = format!("http://{}/", server.local_addr()?);
+    out!("serving {} at {url} (Ctrl-C stops)", root.display());
+    if open {
+        open_in_browser(&url);
+    }
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let rebuilding = {
+        let stop = Arc::clone(&stop);
+        let root = std::fs::canonicalize(&root).unwrap_or(root);
+        std::thread::spawn(move || {
+            let clock = || now_ms().unwrap_or_default();
+            folio::rebuild_on_changes(
+                &mut session,
+                &watcher,
+                &live,
+                &stop,
+                clock,
+                |changes, result| {
+                    let changed: Vec<String> = changes
+                        .paths
+                        .iter()
+                        .map(|p| p.strip_prefix(&root).unwrap_or(p).display().to_string())
+                        .collect();
+                    report_build("rebuilt", &changed, result);
+                },
+            );
+        })
+    };
+    let served = runtime.block_on(server.run(async {
+        let _ = tokio::signal::ctrl_c().await;
+    }));
+    // The rebuild under way, if any, finishes: no half-written page, and
+    // the index is left consistent.
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let _ = rebuilding.join();
+    served
+}
+
+/// One line per build of the preview: what changed, what was written, the
+/// time; or the error, which the open pages show too.
+#[cfg(feature = "serve")]
+fn report_build(what: &str, changed: &[String], result: &Result<BuildReport, folio::Error>) {
+    let cause = match changed {
+        [] => String::new(),
+        [one] => format!(" after {one}"),
+        [first, rest @ ..] => format!(" after {first} and {} more", rest.len()),
+    };
+    match result {
+        Ok(report) => {
+            for warning in &report.warnings {
+                eprintln!("warning: {warning}");
+            }
+            out!(
+                "{what}{cause}: {} pages written, {} deleted in {} ms",
+                report.written.len(),
+                report.deleted.len(),
+                report.elapsed_ms
+            );
+        }
+        Err(error) => eprintln!("error{cause}: {error}"),
+    }
+}
+
+#[cfg(feature = "serve")]
+/// Opens `url` with the system's opener; a machine without one only misses
+/// the convenience.
+fn open_in_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if std::process::Command::new(opener).arg(url).spawn().is_err() {
+        eprintln!("warning: could not open a browser ({opener}); open {url}");
+    }
 }
 
 fn id(root: PathBuf, file: PathBuf) -> Result<(), folio::Error> {

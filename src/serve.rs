@@ -34,6 +34,10 @@ use tokio::sync::broadcast;
 
 use crate::error::Error;
 
+mod watch;
+
+pub use watch::{Changes, Watcher, rebuild_on_changes};
+
 /// Where the open tabs listen for what changed. Under a name a site's own
 /// pages cannot have (a build never writes a folder starting with `__folio`).
 pub const LIVE_PATH: &str = "/__folio/live";
@@ -68,19 +72,20 @@ impl LiveReload {
         }
     }
 
-    /// The site was rebuilt: each tab reloads, or, when only stylesheets
-    /// were written (`written`, relative to the output folder), swaps them.
-    /// A tab showing a failure drops it.
-    pub fn rebuilt(&self, written: &[String]) {
+    /// The site was rebuilt, writing and deleting these outputs (relative
+    /// to the output folder): each tab reloads, or, when only stylesheets
+    /// were written, swaps them. A tab showing a failure drops it.
+    pub fn rebuilt(&self, written: &[String], deleted: &[String]) {
         let recovered = self.set_failure(None);
         let stylesheets: Option<Vec<String>> = written
             .iter()
             .map(|path| path.ends_with(".css").then(|| url_of(path)))
             .collect();
+        let unchanged = written.is_empty() && deleted.is_empty();
         let told = match stylesheets {
-            Some(sheets) if !sheets.is_empty() => Told::Stylesheets(sheets),
-            _ if written.is_empty() && !recovered => return,
-            _ if written.is_empty() => Told::Recovered,
+            Some(sheets) if !sheets.is_empty() && deleted.is_empty() => Told::Stylesheets(sheets),
+            _ if unchanged && !recovered => return,
+            _ if unchanged => Told::Recovered,
             _ => Told::Reload,
         };
         let _ = self.sender.send(told);
@@ -127,12 +132,16 @@ struct Served {
     /// The output folder, resolved (links followed).
     root: Arc<PathBuf>,
     live: LiveReload,
+    /// Becomes true when the server stops: the event streams end, or a
+    /// graceful shutdown would wait for open tabs for ever.
+    closing: tokio::sync::watch::Receiver<bool>,
 }
 
 /// A preview server bound to its address, not serving yet.
 pub struct PreviewServer {
     listener: tokio::net::TcpListener,
     served: Served,
+    close: tokio::sync::watch::Sender<bool>,
 }
 
 impl PreviewServer {
@@ -143,12 +152,15 @@ impl PreviewServer {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|source| Error::Bind { addr, source })?;
+        let (close, closing) = tokio::sync::watch::channel(false);
         Ok(PreviewServer {
             listener,
             served: Served {
                 root: Arc::new(root),
                 live: LiveReload::new(),
+                closing,
             },
+            close,
         })
     }
 
@@ -175,6 +187,11 @@ impl PreviewServer {
             .fallback(respond)
             .with_state(self.served);
         let addr = self.listener.local_addr().ok();
+        let close = self.close;
+        let shutdown = async move {
+            shutdown.await;
+            let _ = close.send(true);
+        };
         axum::serve(self.listener, app)
             .with_graceful_shutdown(shutdown)
             .await
@@ -218,12 +235,17 @@ async fn live_events(State(served): State<Served>) -> Response {
         tokio::sync::mpsc::channel::<Result<Event, std::convert::Infallible>>(16);
     let mut told = served.live.sender.subscribe();
     let failure = served.live.current_failure();
+    let mut closing = served.closing.clone();
     tokio::spawn(async move {
         if let Some(message) = failure {
             let _ = forward.send(Ok(event(Told::Failed(message)))).await;
         }
         loop {
-            let next = match told.recv().await {
+            let received = tokio::select! {
+                received = told.recv() => received,
+                _ = closing.wait_for(|closing| *closing) => break,
+            };
+            let next = match received {
                 Ok(next) => next,
                 // A tab too slow to follow reloads: what it missed is stale.
                 Err(broadcast::error::RecvError::Lagged(_)) => Told::Reload,

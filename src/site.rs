@@ -16,6 +16,9 @@ use crate::render::TEMPLATES_DIR;
 /// Where folio keeps its state (the index, the build lock), under the root.
 pub(crate) const STATE_DIR: &str = ".folio";
 
+/// The preview's output folder, under [`STATE_DIR`].
+const PREVIEW_DIR: &str = "preview";
+
 /// A folio site: a root folder with `site.toml`, `content/` and optionally
 /// `templates/`.
 #[derive(Debug, Clone)]
@@ -78,13 +81,20 @@ impl Site {
             .map_err(|(line, kind)| Error::Content(vec![Problem::new(file, line, kind)]))
     }
 
+    /// Where `folio serve` builds the preview: a folder of folio's own state,
+    /// so that a draft shown in preview can never be deployed by accident.
+    pub fn preview_dir(&self) -> PathBuf {
+        self.root.join(STATE_DIR).join(PREVIEW_DIR)
+    }
+
     /// The output folder of a build with `options`, absolute; an error when
     /// it would hold or overwrite the site's own files.
     pub(crate) fn checked_output_dir(&self, options: &BuildOptions) -> Result<PathBuf, Error> {
         let out = lexical(&absolute(&self.output_dir(options))?);
         let root = lexical(&absolute(&self.root)?);
         let reserved = [CONTENT_DIR, TEMPLATES_DIR, STATE_DIR].map(|d| root.join(d));
-        if root.starts_with(&out) || reserved.iter().any(|r| out.starts_with(r)) {
+        let preview = out == lexical(&absolute(&self.preview_dir())?);
+        if root.starts_with(&out) || (!preview && reserved.iter().any(|r| out.starts_with(r))) {
             return Err(Error::Config {
                 path: self.root.join(crate::config::CONFIG_FILE),
                 line: None,

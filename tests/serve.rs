@@ -83,24 +83,26 @@ impl Served {
 }
 
 impl Served {
-    /// Opens the live-reload event stream, as a tab does.
     fn listen(&self) -> Events {
-        let mut stream = TcpStream::connect(self.addr).unwrap();
-        stream
-            .write_all(
-                b"GET /__folio/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n",
-            )
-            .unwrap();
-        stream
-            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
-            .unwrap();
-        let mut events = Events {
-            stream,
-            seen: String::new(),
-        };
-        events.until("\r\n\r\n");
-        events
+        listen(self.addr)
     }
+}
+
+/// Opens the live-reload event stream of the server at `addr`, as a tab does.
+fn listen(addr: SocketAddr) -> Events {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .write_all(b"GET /__folio/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        .unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let mut events = Events {
+        stream,
+        seen: String::new(),
+    };
+    events.until("\r\n\r\n");
+    events
 }
 
 /// A tab's view of the event stream.
@@ -283,18 +285,19 @@ fn html_is_served_with_the_live_script_and_the_file_on_disk_stays_the_build_s() 
 fn open_tabs_are_told_to_reload_to_swap_stylesheets_and_of_a_failure() {
     let served = Served::start();
     let mut tab = served.listen();
-    served
-        .live
-        .rebuilt(&["posts/hello-world/index.html".into(), "index.html".into()]);
+    served.live.rebuilt(
+        &["posts/hello-world/index.html".into(), "index.html".into()],
+        &[],
+    );
     assert!(tab.until("\n\n").contains("event: reload"));
-    served.live.rebuilt(&["style.css".into()]);
+    served.live.rebuilt(&["style.css".into()], &[]);
     let came = tab.until("\n\n");
     assert!(
         came.contains("event: stylesheets") && came.contains(r#"data: ["/style.css"]"#),
         "{came}"
     );
     // Nothing written, nothing failing: nothing to tell.
-    served.live.rebuilt(&[]);
+    served.live.rebuilt(&[], &[]);
     served
         .live
         .failed("content/en/posts/x.md:2: field `title`: is required");
@@ -307,7 +310,243 @@ fn open_tabs_are_told_to_reload_to_swap_stylesheets_and_of_a_failure() {
     let mut late = served.listen();
     assert!(late.until("\n\n").contains("event: failed"));
     // The next good build with nothing to write clears it.
-    served.live.rebuilt(&[]);
+    served.live.rebuilt(&[], &[]);
     assert!(tab.until("\n\n").contains("event: recovered"));
     assert!(late.until("\n\n").contains("event: recovered"));
+}
+
+/// `folio serve` running on a site, its output lines gathered as they come.
+struct Running {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    errors: std::sync::Arc<std::sync::Mutex<String>>,
+    url: String,
+}
+
+impl Running {
+    fn start(site: &TestSite) -> Running {
+        let mut child = util::folio_command()
+            .args(["serve", "--port", "0", "--root"])
+            .arg(site.root())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (send, lines) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let _ = send.send(line);
+            }
+        });
+        let errors = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let sink = std::sync::Arc::clone(&errors);
+        let mut stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            sink.lock().unwrap().push_str(&text);
+        });
+        let mut running = Running {
+            child,
+            lines,
+            errors,
+            url: String::new(),
+        };
+        let serving = running.line_with("serving ");
+        running.url = serving
+            .split(" at ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_owned();
+        running
+    }
+
+    /// The next output line that contains `text`.
+    fn line_with(&self, text: &str) -> String {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(std::time::Duration::from_secs(20))
+                .unwrap_or_else(|_| {
+                    panic!(
+                        "no line with {text:?}; stderr: {}",
+                        self.errors.lock().unwrap()
+                    )
+                });
+            if line.contains(text) {
+                return line;
+            }
+        }
+    }
+
+    fn addr(&self) -> SocketAddr {
+        self.url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .parse()
+            .unwrap()
+    }
+
+    /// The body of `path` once it contains `text`.
+    fn page_once_it_shows(&self, path: &str, text: &str) -> String {
+        let started = std::time::Instant::now();
+        loop {
+            let mut stream = TcpStream::connect(self.addr()).unwrap();
+            write!(
+                stream,
+                "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
+            .unwrap();
+            let mut body = String::new();
+            stream.read_to_string(&mut body).unwrap();
+            if body.contains(text) {
+                return body;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(20),
+                "{path} never showed {text:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Output lines that came within `quiet` of each other, from now on.
+    fn lines_until_quiet(&self, quiet: std::time::Duration) -> Vec<String> {
+        self.lines
+            .try_iter()
+            .chain(std::iter::from_fn(|| self.lines.recv_timeout(quiet).ok()))
+            .collect()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn folio_serve_rebuilds_on_save_and_its_preview_is_what_folio_build_makes() {
+    let site = TestSite::with_posts();
+    let running = Running::start(&site);
+    running.page_once_it_shows("/posts/hello-world/", "<h1>Hello</h1>");
+    site.write(
+        "content/en/posts/hello-world.md",
+        &util::post(
+            "Hello, renamed",
+            "2024-05-01T09:00:00Z",
+            "First paragraph.\n\nSecond paragraph.",
+        ),
+    );
+    running.page_once_it_shows("/posts/hello-world/", "<h1>Hello, renamed</h1>");
+    running.line_with("rebuilt after content/en/posts/hello-world.md");
+    assert_eq!(
+        TestSite::tree(&site.site().preview_dir()),
+        site.clean_build_tree()
+    );
+    assert!(!site.out().exists(), "the preview is not public/");
+}
+
+#[test]
+fn two_hundred_files_saved_at_once_cost_at_most_two_rebuilds() {
+    let site = TestSite::with_posts();
+    let running = Running::start(&site);
+    for n in 0..200 {
+        site.write(
+            &format!("content/en/posts/burst-{n:03}.md"),
+            &util::post(
+                &format!("Burst {n}"),
+                "2024-08-01T09:00:00Z",
+                "Saved at once.",
+            ),
+        );
+    }
+    running.page_once_it_shows("/posts/burst-199/", "<h1>Burst 199</h1>");
+    let lines = running.lines_until_quiet(std::time::Duration::from_millis(1500));
+    let rebuilds = lines.iter().filter(|l| l.starts_with("rebuilt")).count();
+    assert!((1..=2).contains(&rebuilds), "{lines:#?}");
+    assert_eq!(
+        TestSite::tree(&site.site().preview_dir()),
+        site.clean_build_tree()
+    );
+}
+
+#[test]
+fn a_failed_build_keeps_serving_shows_the_error_and_a_fix_recovers() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/posts/broken.md",
+        "---\ntitle: [unclosed\n---\nBroken.\n",
+    );
+    let running = Running::start(&site);
+    let mut tab = listen(running.addr());
+    let came = tab.until("\n\n");
+    assert!(
+        came.contains("event: failed") && came.contains("content/en/posts/broken.md"),
+        "{came}"
+    );
+    site.write(
+        "content/en/posts/broken.md",
+        &util::post("Fixed", "2024-08-01T09:00:00Z", "Fixed."),
+    );
+    let came = tab.until("\n\n");
+    assert!(came.contains("event: reload"), "{came}");
+    running.page_once_it_shows("/posts/broken/", "<h1>Fixed</h1>");
+}
+
+#[test]
+fn a_port_in_use_is_an_error_naming_it() {
+    let site = TestSite::with_posts();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = util::folio_command()
+        .args(["serve", "--port", &port, "--root"])
+        .arg(site.root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("127.0.0.1:{port}")) && stderr.contains("--port"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_the_next_build_has_nothing_to_repair() {
+    let site = TestSite::with_posts();
+    let mut running = Running::start(&site);
+    // A tab listening keeps a connection open: it must not hold the stop.
+    let _tab = listen(running.addr());
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &running.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let started = std::time::Instant::now();
+    let code = loop {
+        if let Some(status) = running.child.try_wait().unwrap() {
+            break status.code();
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "serve did not stop"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(code, Some(0));
+    let preview = site.site().preview_dir();
+    let out = site.cli(&["build", "--json", "--out", preview.to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["written"], serde_json::json!([]));
+    assert_eq!(report["parsed"], 0);
 }
