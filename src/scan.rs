@@ -88,7 +88,8 @@ pub(crate) fn after_changes(
     let (mut theme_changed, mut words_changed) = (false, false);
     for rel in changed {
         let Some((top, rest)) = rel.split_once('/') else {
-            if rel == CONFIG_FILE {
+            // site.toml, or a whole input folder appearing or going.
+            if [CONFIG_FILE, CONTENT_DIR, STATIC_DIR, TEMPLATES_DIR, I18N_DIR].contains(&rel.as_str()) {
                 return Ok(None);
             }
             continue;

@@ -261,14 +261,16 @@ async fn live_events(State(served): State<Served>) -> Response {
         .into_response()
 }
 
+/// An event of the stream. Each carries data: a browser does not dispatch
+/// an event without any.
 fn event(told: Told) -> Event {
     match told {
-        Told::Reload => Event::default().event("reload").data(""),
+        Told::Reload => Event::default().event("reload").data("now"),
         Told::Stylesheets(sheets) => Event::default()
             .event("stylesheets")
             .data(serde_json::to_string(&sheets).unwrap_or_default()),
         Told::Failed(message) => Event::default().event("failed").data(message),
-        Told::Recovered => Event::default().event("recovered").data(""),
+        Told::Recovered => Event::default().event("recovered").data("now"),
     }
 }
 

@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 
 use folio::{LiveReload, PreviewServer};
-use util::TestSite;
+use util::{Serving, TestSite};
 
 /// A served site; dropping it stops the server.
 struct Served {
@@ -315,130 +315,11 @@ fn open_tabs_are_told_to_reload_to_swap_stylesheets_and_of_a_failure() {
     assert!(late.until("\n\n").contains("event: recovered"));
 }
 
-/// `folio serve` running on a site, its output lines gathered as they come.
-struct Running {
-    child: std::process::Child,
-    lines: std::sync::mpsc::Receiver<String>,
-    errors: std::sync::Arc<std::sync::Mutex<String>>,
-    url: String,
-}
-
-impl Running {
-    fn start(site: &TestSite) -> Running {
-        let mut child = util::folio_command()
-            .args(["serve", "--port", "0", "--root"])
-            .arg(site.root())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let (send, lines) = std::sync::mpsc::channel();
-        let stdout = child.stdout.take().unwrap();
-        std::thread::spawn(move || {
-            use std::io::BufRead;
-            for line in std::io::BufReader::new(stdout)
-                .lines()
-                .map_while(Result::ok)
-            {
-                let _ = send.send(line);
-            }
-        });
-        let errors = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-        let sink = std::sync::Arc::clone(&errors);
-        let mut stderr = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            sink.lock().unwrap().push_str(&text);
-        });
-        let mut running = Running {
-            child,
-            lines,
-            errors,
-            url: String::new(),
-        };
-        let serving = running.line_with("serving ");
-        running.url = serving
-            .split(" at ")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap()
-            .to_owned();
-        running
-    }
-
-    /// The next output line that contains `text`.
-    fn line_with(&self, text: &str) -> String {
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(std::time::Duration::from_secs(20))
-                .unwrap_or_else(|_| {
-                    panic!(
-                        "no line with {text:?}; stderr: {}",
-                        self.errors.lock().unwrap()
-                    )
-                });
-            if line.contains(text) {
-                return line;
-            }
-        }
-    }
-
-    fn addr(&self) -> SocketAddr {
-        self.url
-            .trim_start_matches("http://")
-            .trim_end_matches('/')
-            .parse()
-            .unwrap()
-    }
-
-    /// The body of `path` once it contains `text`.
-    fn page_once_it_shows(&self, path: &str, text: &str) -> String {
-        let started = std::time::Instant::now();
-        loop {
-            let mut stream = TcpStream::connect(self.addr()).unwrap();
-            write!(
-                stream,
-                "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-            )
-            .unwrap();
-            let mut body = String::new();
-            stream.read_to_string(&mut body).unwrap();
-            if body.contains(text) {
-                return body;
-            }
-            assert!(
-                started.elapsed() < std::time::Duration::from_secs(20),
-                "{path} never showed {text:?}"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-    }
-
-    /// Output lines that came within `quiet` of each other, from now on.
-    fn lines_until_quiet(&self, quiet: std::time::Duration) -> Vec<String> {
-        self.lines
-            .try_iter()
-            .chain(std::iter::from_fn(|| self.lines.recv_timeout(quiet).ok()))
-            .collect()
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn folio_serve_rebuilds_on_save_and_its_preview_is_what_folio_build_makes() {
     let site = TestSite::with_posts();
-    let running = Running::start(&site);
-    running.page_once_it_shows("/posts/hello-world/", "<h1>Hello</h1>");
+    let serving = Serving::start(&site);
+    serving.page_once_it_shows("/posts/hello-world/", "<h1>Hello</h1>");
     site.write(
         "content/en/posts/hello-world.md",
         &util::post(
@@ -447,8 +328,8 @@ fn folio_serve_rebuilds_on_save_and_its_preview_is_what_folio_build_makes() {
             "First paragraph.\n\nSecond paragraph.",
         ),
     );
-    running.page_once_it_shows("/posts/hello-world/", "<h1>Hello, renamed</h1>");
-    running.line_with("rebuilt after content/en/posts/hello-world.md");
+    serving.page_once_it_shows("/posts/hello-world/", "<h1>Hello, renamed</h1>");
+    serving.line_with("rebuilt after content/en/posts/hello-world.md");
     assert_eq!(
         TestSite::tree(&site.site().preview_dir()),
         site.clean_build_tree()
@@ -459,7 +340,7 @@ fn folio_serve_rebuilds_on_save_and_its_preview_is_what_folio_build_makes() {
 #[test]
 fn two_hundred_files_saved_at_once_cost_at_most_two_rebuilds() {
     let site = TestSite::with_posts();
-    let running = Running::start(&site);
+    let serving = Serving::start(&site);
     for n in 0..200 {
         site.write(
             &format!("content/en/posts/burst-{n:03}.md"),
@@ -470,8 +351,8 @@ fn two_hundred_files_saved_at_once_cost_at_most_two_rebuilds() {
             ),
         );
     }
-    running.page_once_it_shows("/posts/burst-199/", "<h1>Burst 199</h1>");
-    let lines = running.lines_until_quiet(std::time::Duration::from_millis(1500));
+    serving.page_once_it_shows("/posts/burst-199/", "<h1>Burst 199</h1>");
+    let lines = serving.lines_until_quiet(std::time::Duration::from_millis(1500));
     let rebuilds = lines.iter().filter(|l| l.starts_with("rebuilt")).count();
     assert!((1..=2).contains(&rebuilds), "{lines:#?}");
     assert_eq!(
@@ -487,8 +368,8 @@ fn a_failed_build_keeps_serving_shows_the_error_and_a_fix_recovers() {
         "content/en/posts/broken.md",
         "---\ntitle: [unclosed\n---\nBroken.\n",
     );
-    let running = Running::start(&site);
-    let mut tab = listen(running.addr());
+    let serving = Serving::start(&site);
+    let mut tab = listen(serving.addr());
     let came = tab.until("\n\n");
     assert!(
         came.contains("event: failed") && came.contains("content/en/posts/broken.md"),
@@ -500,7 +381,7 @@ fn a_failed_build_keeps_serving_shows_the_error_and_a_fix_recovers() {
     );
     let came = tab.until("\n\n");
     assert!(came.contains("event: reload"), "{came}");
-    running.page_once_it_shows("/posts/broken/", "<h1>Fixed</h1>");
+    serving.page_once_it_shows("/posts/broken/", "<h1>Fixed</h1>");
 }
 
 #[test]
@@ -524,17 +405,17 @@ fn a_port_in_use_is_an_error_naming_it() {
 #[test]
 fn ctrl_c_stops_cleanly_and_the_next_build_has_nothing_to_repair() {
     let site = TestSite::with_posts();
-    let mut running = Running::start(&site);
+    let mut serving = Serving::start(&site);
     // A tab listening keeps a connection open: it must not hold the stop.
-    let _tab = listen(running.addr());
+    let _tab = listen(serving.addr());
     let status = std::process::Command::new("kill")
-        .args(["-INT", &running.child.id().to_string()])
+        .args(["-INT", &serving.child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
     let started = std::time::Instant::now();
     let code = loop {
-        if let Some(status) = running.child.try_wait().unwrap() {
+        if let Some(status) = serving.child.try_wait().unwrap() {
             break status.code();
         }
         assert!(

@@ -102,6 +102,16 @@ fn a_new_folder_or_site_toml_makes_a_rebuild_scan_everything() {
 }
 
 #[test]
+fn an_input_folder_appearing_makes_a_rebuild_scan_everything() {
+    let site = TestSite::with_posts();
+    let mut session = session(&site);
+    site.write("templates/style.css", "body { color: red }\n");
+    let report = session.rebuild(&["templates"]).unwrap();
+    assert!(report.scanned_everything);
+    assert_eq!(report.written, ["style.css"]);
+}
+
+#[test]
 fn a_build_by_another_process_makes_the_next_rebuild_scan_everything() {
     let site = TestSite::with_posts();
     let mut session = session(&site);

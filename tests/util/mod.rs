@@ -5,6 +5,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
+use std::io::{Read, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -430,5 +431,125 @@ impl TestSite {
         );
         assert_eq!(self.content_rows(), clean.content_rows, "rows");
         assert_eq!(self.output_rows(), clean.output_rows, "output rows");
+    }
+}
+
+/// `folio serve` running on a site, its output lines gathered as they come;
+/// dropping it kills the server.
+pub struct Serving {
+    pub child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    errors: std::sync::Arc<std::sync::Mutex<String>>,
+    pub url: String,
+}
+
+impl Serving {
+    pub fn start(site: &TestSite) -> Serving {
+        let mut child = folio_command()
+            .args(["serve", "--port", "0", "--root"])
+            .arg(site.root())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (send, lines) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let _ = send.send(line);
+            }
+        });
+        let errors = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let sink = std::sync::Arc::clone(&errors);
+        let mut stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            sink.lock().unwrap().push_str(&text);
+        });
+        let mut serving = Serving {
+            child,
+            lines,
+            errors,
+            url: String::new(),
+        };
+        let line = serving.line_with("serving ");
+        serving.url = line
+            .split(" at ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_owned();
+        serving
+    }
+
+    /// The next output line that contains `text`.
+    pub fn line_with(&self, text: &str) -> String {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(std::time::Duration::from_secs(20))
+                .unwrap_or_else(|_| {
+                    panic!(
+                        "no line with {text:?}; stderr: {}",
+                        self.errors.lock().unwrap()
+                    )
+                });
+            if line.contains(text) {
+                return line;
+            }
+        }
+    }
+
+    pub fn addr(&self) -> std::net::SocketAddr {
+        self.url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .parse()
+            .unwrap()
+    }
+
+    /// The body of `path` once it contains `text`.
+    pub fn page_once_it_shows(&self, path: &str, text: &str) -> String {
+        let started = std::time::Instant::now();
+        loop {
+            let mut stream = std::net::TcpStream::connect(self.addr()).unwrap();
+            write!(
+                stream,
+                "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
+            .unwrap();
+            let mut body = String::new();
+            stream.read_to_string(&mut body).unwrap();
+            if body.contains(text) {
+                return body;
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(20),
+                "{path} never showed {text:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Output lines that came within `quiet` of each other, from now on.
+    pub fn lines_until_quiet(&self, quiet: std::time::Duration) -> Vec<String> {
+        self.lines
+            .try_iter()
+            .chain(std::iter::from_fn(|| self.lines.recv_timeout(quiet).ok()))
+            .collect()
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
