@@ -431,3 +431,42 @@ fn ctrl_c_stops_cleanly_and_the_next_build_has_nothing_to_repair() {
     assert_eq!(report["written"], serde_json::json!([]));
     assert_eq!(report["parsed"], 0);
 }
+
+#[test]
+fn a_server_killed_mid_rebuild_leaves_a_site_the_next_build_repairs() {
+    let site = TestSite::with_posts();
+    let mut serving = Serving::start(&site);
+    let preview = site.site().preview_dir();
+    for n in 0..300 {
+        site.write(
+            &format!("content/en/posts/killed-{n:03}.md"),
+            &util::post(
+                &format!("Killed {n}"),
+                "2024-08-01T09:00:00Z",
+                "Saved at once.",
+            ),
+        );
+    }
+    // Killed the moment the rebuild's first page is in place.
+    let started = std::time::Instant::now();
+    while !preview.join("posts/killed-000").exists() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "no rebuild"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    serving.child.kill().unwrap();
+    serving.child.wait().unwrap();
+    let out = site.cli(&["build", "--out", preview.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(TestSite::tree(&preview), site.clean_build_tree());
+    let again = site.cli(&["build", "--json", "--out", preview.to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(report["written"], serde_json::json!([]));
+}
