@@ -107,6 +107,15 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// The preview server stopped on an error of its socket.
+    #[error("{addr}: the preview server stopped: {source}\n  = help: start `folio serve` again")]
+    Serve {
+        /// Where it listened.
+        addr: std::net::SocketAddr,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
     /// Another build of the same site holds the lock.
     #[error(
         "{}: another folio build of this site is running\n  = help: wait for it to finish, then build again",

@@ -378,7 +378,7 @@ fn serve(
         Err(error) => live.failed(&error.to_string()),
     }
     report_build("built", &[], &first);
-    let url = format!("http://{}/", server.local_addr()?);
+    let url = format!("http://{}/", server.local_addr());
     out!("serving {} at {url} (Ctrl-C stops)", root.display());
     if open {
         open_in_browser(&url);

@@ -140,6 +140,8 @@ struct Served {
 /// A preview server bound to its address, not serving yet.
 pub struct PreviewServer {
     listener: tokio::net::TcpListener,
+    /// Where it listens, the port chosen for 0 included.
+    addr: SocketAddr,
     served: Served,
     close: tokio::sync::watch::Sender<bool>,
 }
@@ -152,9 +154,13 @@ impl PreviewServer {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|source| Error::Bind { addr, source })?;
+        let addr = listener
+            .local_addr()
+            .map_err(|source| Error::Bind { addr, source })?;
         let (close, closing) = tokio::sync::watch::channel(false);
         Ok(PreviewServer {
             listener,
+            addr,
             served: Served {
                 root: Arc::new(root),
                 live: LiveReload::new(),
@@ -170,11 +176,8 @@ impl PreviewServer {
     }
 
     /// The address it listens on (with the port the system chose for 0).
-    pub fn local_addr(&self) -> Result<SocketAddr, Error> {
-        self.listener.local_addr().map_err(|source| Error::Io {
-            path: PathBuf::from("(the preview server's socket)"),
-            source,
-        })
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
     }
 
     /// Serves until `shutdown` completes.
@@ -186,7 +189,7 @@ impl PreviewServer {
             .route(LIVE_PATH, axum::routing::get(live_events))
             .fallback(respond)
             .with_state(self.served);
-        let addr = self.listener.local_addr().ok();
+        let addr = self.addr;
         let close = self.close;
         let shutdown = async move {
             shutdown.await;
@@ -195,10 +198,7 @@ impl PreviewServer {
         axum::serve(self.listener, app)
             .with_graceful_shutdown(shutdown)
             .await
-            .map_err(|source| Error::Io {
-                path: PathBuf::from(addr.map_or_else(String::new, |a| a.to_string())),
-                source,
-            })
+            .map_err(|source| Error::Serve { addr, source })
     }
 }
 

@@ -36,7 +36,7 @@ impl Served {
                 "127.0.0.1:0".parse().unwrap(),
             ))
             .unwrap();
-        let addr = server.local_addr().unwrap();
+        let addr = server.local_addr();
         let live = server.live_reload();
         runtime.spawn(server.run(async {
             let _ = stopped.await;
