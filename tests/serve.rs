@@ -470,3 +470,59 @@ fn a_server_killed_mid_rebuild_leaves_a_site_the_next_build_repairs() {
     let report: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(report["written"], serde_json::json!([]));
 }
+
+#[test]
+fn open_hands_the_url_to_the_system_s_opener() {
+    let site = TestSite::with_posts();
+    // A stand-in for xdg-open that writes down what it was asked to open.
+    let bin = tempfile::tempdir().unwrap();
+    let asked = bin.path().join("asked");
+    let opener = bin.path().join("xdg-open");
+    std::fs::write(
+        &opener,
+        format!("#!/bin/sh\necho \"$1\" > {}\n", asked.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut child = util::folio_command()
+        .env("PATH", path)
+        .args(["serve", "--open", "--port", "0", "--root"])
+        .arg(site.root())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("serving ") {
+        line.clear();
+        std::io::BufRead::read_line(&mut stdout, &mut line).unwrap();
+    }
+    let url = line
+        .split(" at ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_owned();
+    let started = std::time::Instant::now();
+    let opened = loop {
+        match std::fs::read_to_string(&asked) {
+            Ok(text) if text.ends_with('\n') => break text,
+            _ => {}
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "nothing was opened"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(opened.trim(), url);
+}

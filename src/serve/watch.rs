@@ -3,7 +3,8 @@
 //!
 //! A burst of events (an editor's write-and-rename, a checkout touching 500
 //! files) is gathered until the file system has been quiet for [`QUIET`]
-//! (or for at most [`LONGEST_BURST`]), then handed to
+//! ([`QUIET_IN_BURST`] when changes kept coming during the last rebuild; at
+//! most [`LONGEST_BURST`] in all), then handed to
 //! [`Session::rebuild`] as one set of changed paths: what arrives while a
 //! rebuild runs waits for the next one, so a burst costs one or two
 //! rebuilds. An event the watcher lost (a queue overflow) makes the next
@@ -29,6 +30,11 @@ use crate::session::Session;
 /// How long the file system must be quiet before a burst is rebuilt: an
 /// editor's save is a few events within a millisecond or two.
 const QUIET: Duration = Duration::from_millis(8);
+
+/// The quiet awaited when changes kept coming while the last rebuild ran:
+/// a burst is under way (a checkout, a script), and its writer may pause
+/// longer than an editor between two files.
+const QUIET_IN_BURST: Duration = Duration::from_millis(50);
 
 /// The longest a burst is gathered before it is rebuilt anyway.
 const LONGEST_BURST: Duration = Duration::from_millis(250);
@@ -95,25 +101,31 @@ impl Watcher {
 
     /// Waits for the next burst of changes; `None` once `stop` is set.
     pub fn next_changes(&self, stop: &AtomicBool) -> Option<Changes> {
+        if stop.load(Ordering::SeqCst) {
+            return None;
+        }
         let mut changes = Changes::default();
-        loop {
+        // Changes that came while the caller rebuilt: a burst goes on.
+        let mut quiet = QUIET;
+        while let Ok(event) = self.events.try_recv() {
+            self.take(event, &mut changes);
+        }
+        if !changes.paths.is_empty() || changes.lost {
+            quiet = QUIET_IN_BURST;
+        }
+        while changes.paths.is_empty() && !changes.lost {
             if stop.load(Ordering::SeqCst) {
                 return None;
             }
             match self.events.recv_timeout(STOP_CHECK) {
-                Ok(event) => {
-                    self.take(event, &mut changes);
-                    if !changes.paths.is_empty() || changes.lost {
-                        break;
-                    }
-                }
+                Ok(event) => self.take(event, &mut changes),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return None,
             }
         }
         let started = Instant::now();
         while started.elapsed() < LONGEST_BURST {
-            match self.events.recv_timeout(QUIET) {
+            match self.events.recv_timeout(quiet) {
                 Ok(event) => self.take(event, &mut changes),
                 Err(_) => break,
             }
