@@ -127,6 +127,12 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// Whether the sitemap lists it: every HTML page but the site's own
+    /// files (its 404 page).
+    fn in_sitemap(&self) -> bool {
+        self.template.ends_with(".html") && !matches!(self.recipe, Recipe::SiteFile)
+    }
+
     /// The page that lists every HTML page of the site.
     pub fn is_sitemap(&self) -> bool {
         matches!(self.recipe, Recipe::Sitemap)
@@ -198,7 +204,14 @@ enum Input<'m> {
 }
 
 /// The site-wide files every theme produces, beside the sitemap.
-const SITE_FILES: &[(&str, &str)] = &[("/robots.txt", "robots.txt"), ("/style.css", "style.css")];
+/// `404.html` is the page a static host (and `folio serve`) answers with,
+/// with status 404, where no other page is. A file of the site's `static/`
+/// at one of these places wins over the theme's.
+const SITE_FILES: &[(&str, &str)] = &[
+    ("/robots.txt", "robots.txt"),
+    ("/style.css", "style.css"),
+    ("/404.html", "404.html"),
+];
 
 /// A static file to copy. Its fingerprint is its stat (size, mtime), so an
 /// unchanged file is not even read; a racy stat never matches.
@@ -825,7 +838,10 @@ pub fn plan<'a>(
     }
     recipes.push(("/sitemap.xml".into(), "sitemap.xml", Recipe::Sitemap));
     for (url, template) in SITE_FILES {
-        recipes.push(((*url).to_owned(), template, Recipe::SiteFile));
+        // The site's own static file at that place wins over the theme's.
+        if !copies.iter().any(|copy| format!("/{}", copy.output) == *url) {
+            recipes.push(((*url).to_owned(), template, Recipe::SiteFile));
+        }
     }
 
     let (mut specs, mut problems): (Vec<Spec>, Vec<Problem>) = recipes
@@ -1160,7 +1176,7 @@ impl<'a> Plan<'a> {
             .par_chunks(1024)
             .map(|chunk| {
                 let mut key = KeyHasher(Sha256::new());
-                for spec in chunk.iter().filter(|s| s.template.ends_with(".html")) {
+                for spec in chunk.iter().filter(|s| s.in_sitemap()) {
                     key.text(&spec.url);
                     self.each_alternate(&spec.recipe, &spec.url, |code, url| {
                         key.0.update([1]);
@@ -1470,7 +1486,7 @@ impl<'a> Plan<'a> {
         // a cold build of 15,000 posts on one core.
         let mut entries: Vec<SitemapEntry> = specs
             .par_iter()
-            .filter(|s| s.template.ends_with(".html"))
+            .filter(|s| s.in_sitemap())
             .map(|spec| {
                 let alternates = self.alternates(&spec.recipe, &spec.url);
                 let x_default = self.x_default(&alternates);

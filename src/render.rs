@@ -30,6 +30,7 @@ const DEFAULT_THEME: &[(&str, &str)] = &[
     ("sitemap.xml", include_str!("../templates/sitemap.xml")),
     ("robots.txt", include_str!("../templates/robots.txt")),
     ("style.css", include_str!("../templates/style.css")),
+    ("404.html", include_str!("../templates/404.html")),
 ];
 
 /// Where a template's text came from, for error messages.

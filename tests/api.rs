@@ -19,7 +19,7 @@ fn a_site_builds_through_the_library_with_its_own_paths_and_progress() {
         o.progress = Some(Arc::new(move |p| sink.lock().unwrap().push(p)));
     });
     let report = Site::open(site.root()).unwrap().build(&options).unwrap();
-    assert_eq!(report.written.len(), 20);
+    assert_eq!(report.written.len(), 21);
     assert!(
         elsewhere
             .path()

@@ -312,7 +312,7 @@ fn fresh_folders_give_byte_identical_output_with_one_or_four_threads() {
     a.build_with(&options(|o| o.threads = Some(1))).unwrap();
     b.build_with(&options(|o| o.threads = Some(4))).unwrap();
     let (ta, tb) = (a.output_tree(), b.output_tree());
-    assert_eq!(ta.len(), 20);
+    assert_eq!(ta.len(), 21);
     assert_eq!(ta, tb);
     assert_eq!(a.content_rows(), b.content_rows());
 }
@@ -400,4 +400,18 @@ fn static_files_are_copied_with_well_known_but_without_other_hidden_files() {
             "{skipped}"
         );
     }
+}
+
+#[test]
+fn the_theme_s_404_page_is_built_out_of_the_sitemap_and_a_static_one_wins() {
+    let site = TestSite::with_posts();
+    site.build();
+    let page = site.read("public/404.html");
+    assert!(page.contains("<h1>Page not found</h1>"), "{page}");
+    assert!(page.contains(r#"<meta name="robots" content="noindex">"#));
+    assert!(!site.read("public/sitemap.xml").contains("404"));
+    site.write("static/404.html", "<p>our own</p>");
+    let report = site.build();
+    assert_eq!(report.written, ["404.html"]);
+    assert_eq!(site.read("public/404.html"), "<p>our own</p>");
 }

@@ -536,7 +536,7 @@ fn template_edits_rerender_exactly_the_pages_that_use_them() {
         site.write(&format!("templates/{name}"), &default);
     }
     let first = site.build();
-    assert_eq!(first.rendered, 20);
+    assert_eq!(first.rendered, 21);
     assert_eq!(site.build().rendered, 0);
 
     let edit = |name: &str, marker: &str| {
@@ -568,8 +568,9 @@ fn template_edits_rerender_exactly_the_pages_that_use_them() {
         "templates/base.html",
         &text.replace("<main", "<!-- base --><main"),
     );
-    // Every HTML page; the feeds, the sitemap and robots.txt do not extend it.
-    assert_eq!(site.build().written.len(), 14);
+    // Every HTML page (the 404 page too); the feeds, the sitemap and
+    // robots.txt do not extend it.
+    assert_eq!(site.build().written.len(), 15);
 
     site.write("templates/unused.html", "nothing extends me");
     let report = site.build();

@@ -19,6 +19,7 @@ const THEME: &[&str] = &[
     "sitemap.xml",
     "robots.txt",
     "style.css",
+    "404.html",
 ];
 
 /// The posts of `TestSite::with_posts`, the default theme as files of the
@@ -70,6 +71,7 @@ fn mark_template(site: &TestSite, name: &str, marker: &str) {
 }
 
 const EVERY_HTML_PAGE: &[&str] = &[
+    "404.html",
     "about/index.html",
     "fr/index.html",
     "fr/posts/hello-world/index.html",
@@ -273,6 +275,7 @@ fn each_template(site: TestSite) {
         ("sitemap.xml", &["sitemap.xml"]),
         ("robots.txt", &["robots.txt"]),
         ("style.css", &["style.css"]),
+        ("404.html", &["404.html"]),
         ("base.html", EVERY_HTML_PAGE),
     ];
     for (name, written) in expected {

@@ -67,9 +67,10 @@ fn file_of(url: &str) -> String {
     }
 }
 
+/// The HTML pages a reader reaches (not the 404 page a host answers with).
 fn html_pages(tree: &BTreeMap<String, Vec<u8>>) -> BTreeMap<&str, String> {
     tree.iter()
-        .filter(|(p, _)| p.ends_with(".html"))
+        .filter(|(p, _)| p.ends_with(".html") && *p != "404.html")
         .map(|(p, b)| (p.as_str(), String::from_utf8(b.clone()).unwrap()))
         .collect()
 }

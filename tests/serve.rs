@@ -526,3 +526,17 @@ fn open_hands_the_url_to_the_system_s_opener() {
     let _ = child.wait();
     assert_eq!(opened.trim(), url);
 }
+
+#[test]
+fn a_missing_page_of_a_site_without_its_own_is_the_theme_s_404() {
+    let site = TestSite::with_posts();
+    let serving = Serving::start(&site);
+    let mut stream = TcpStream::connect(serving.addr()).unwrap();
+    stream
+        .write_all(b"GET /no/such/page/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 404"), "{response}");
+    assert!(response.contains("<h1>Page not found</h1>"), "{response}");
+}
