@@ -4,7 +4,7 @@
 use sha2::{Digest, Sha256};
 
 /// The hex SHA-256 of a source's bytes: the index's `source_hash`, the
-/// same as `sha256sum` of the file gives (README, "The index"), and what
+/// same as `sha256sum` of the file gives (docs/ARCHITECTURE.md, "The index"), and what
 /// decides whether a post's row is rewritten.
 pub fn source_hash(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
