@@ -341,7 +341,7 @@ fn write_all(out: &Path, pages: Vec<Rendered>) -> Vec<Written> {
         };
         staging.push(page);
     }
-    staging.commit(|| {}).unwrap()
+    staging.commit(|_| {}).unwrap()
 }
 
 #[divan::bench(sample_count = 20)]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use folio::{BuildOptions, BuildReport, Site, Stage};
+use folio::{BuildOptions, BuildReport, Event, Site};
 
 /// The host tool's build step at `now_ms` (the moment that decides which
 /// posts are out yet): returns the files its deploy stage must upload and the
@@ -26,8 +26,8 @@ fn build_step(
     options.out_dir = Some(dist.join("site"));
     // The host keeps its caches in its own folder, not in the site.
     options.index_path = Some(dist.join(".cache/folio.sqlite"));
-    options.progress = Some(Arc::new(move |p| {
-        if p.stage == Stage::Render && p.done > 0 {
+    options.observer = Some(Arc::new(move |event: &Event| {
+        if let Event::PageRendered { .. } = event {
             counter.fetch_add(1, Ordering::Relaxed);
         }
     }));

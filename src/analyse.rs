@@ -16,7 +16,7 @@ use crate::hash::source_hash;
 use crate::identify::{self, TimezoneChange, Verdict};
 use crate::index::Snapshot;
 use crate::parse::{self, BodyAt, Parsed};
-use crate::report::{BuildReport, Reporter, Stage, StageClock};
+use crate::report::{BuildReport, Event, Reporter, Stage};
 
 /// The most sources one worker parses, or pages it renders, in a row
 /// before the rest can be shared out again: small enough that the last run
@@ -57,7 +57,7 @@ pub(crate) fn analyse(
     mut snapshot: Snapshot,
     sources: &[Source],
     mut problems: Vec<Problem>,
-    (report, clock): (&mut BuildReport, &mut StageClock),
+    report: &mut BuildReport,
 ) -> Result<Analysis, Error> {
     let settings = reading.config.content_settings();
     let reparse_all = snapshot.meta.content_settings.as_deref() != Some(settings.as_str());
@@ -65,14 +65,17 @@ pub(crate) fn analyse(
     report.unchanged = unchanged_records.len();
     report.parsed = to_read.len();
 
-    clock.lap(report, "discover");
+    let events = reading.progress;
+    events.finish(report, Stage::Discover);
+    events.start(Stage::Parse, to_read.len());
     let mut fresh = parse_all(reading, &to_read, &mut problems)?;
     if !problems.is_empty() {
         problems.sort_by(|a, b| a.path.cmp(&b.path));
         return Err(Error::Content(problems));
     }
 
-    clock.lap(report, "parse");
+    events.finish(report, Stage::Parse);
+    events.start(Stage::Identify, 0);
     let config = reading.config;
     let timezone_change = match &snapshot.meta.timezone {
         Some(old) if reparse_all && *old != config.timezone_name => Some(TimezoneChange {
@@ -89,7 +92,7 @@ pub(crate) fn analyse(
         reading.accept_date_changes,
     )?;
 
-    clock.lap(report, "identify");
+    events.finish(report, Stage::Identify);
     // Both halves are sorted by path: the stored rows as the snapshot
     // sorted them, the fresh ones here; merging keeps `current` sorted.
     // The fresh records move into `current` (a copy of 15,000 of them
@@ -171,13 +174,14 @@ fn parse_all(
     to_read: &[&Source],
     problems: &mut Vec<Problem>,
 ) -> Result<Vec<Parsed>, Error> {
-    reading.progress.start(Stage::Parse, to_read.len());
     let results: Vec<Result<Parsed, Problem>> = to_read
         .par_iter()
         .with_max_len(RUN_LEN)
         .map(|source| {
             let result = read_and_parse(reading, source);
-            reading.progress.advance(Stage::Parse);
+            reading.progress.emit(|| Event::SourceParsed {
+                source: source.path.clone(),
+            });
             result
         })
         .collect::<Result<_, Error>>()?;

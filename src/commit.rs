@@ -13,7 +13,7 @@ use crate::doc::Record;
 use crate::error::Error;
 use crate::id::PostId;
 use crate::index::{Changes, Index, Meta, OutputRow};
-use crate::report::{BuildReport, Reporter, Stage};
+use crate::report::{BuildReport, Event, Reporter, Stage};
 use crate::write::{self, Pruned, Staging, Written};
 
 /// What a dry run would write and delete, and why, from what it staged.
@@ -77,8 +77,15 @@ pub(crate) fn write(
         .filter(|(p, _)| folder.stored.get(*p).is_none_or(|row| row.stat.is_none()))
         .collect();
     index.reserve_outputs(folder.out_key, &new_paths)?;
-    progress.start(Stage::Write, staging.pages().len());
-    let mut written = staging.commit(|| progress.advance(Stage::Write))?;
+    let changed = staging.pages().iter().filter(|p| p.changed).count();
+    progress.start(Stage::Write, changed);
+    let mut written = staging.commit(|written| {
+        if written.changed {
+            progress.emit(|| Event::PageWritten {
+                output: written.output.to_string(),
+            });
+        }
+    })?;
     written.sort_by(|a, b| a.output.cmp(&b.output));
     let left = stale
         .iter()
@@ -86,12 +93,20 @@ pub(crate) fn write(
         .map(|&(path, row)| (path, row));
     for (path, result) in write::prune_all(folder.out_dir, index.path(), left, false) {
         match result? {
-            Pruned::Deleted => report.deleted.push(path.clone()),
+            Pruned::Deleted => {
+                progress.emit(|| Event::FileDeleted {
+                    output: path.clone(),
+                });
+                report.deleted.push(path.clone());
+            }
             Pruned::Missing => {}
-            Pruned::Kept => report.warnings.push(format!(
-                "{}: left in place: it changed since folio wrote it, and no page produces it any more",
-                folder.out_dir.join(path).display()
-            )),
+            Pruned::Kept => progress.warn(
+                report,
+                format!(
+                    "{}: left in place: it changed since folio wrote it, and no page produces it any more",
+                    folder.out_dir.join(path).display()
+                ),
+            ),
         }
     }
     report.deleted.sort();

@@ -56,7 +56,7 @@ pub use id::PostId;
 mod serve;
 
 pub use options::BuildOptions;
-pub use report::{BuildReport, Explanation, Progress, ProgressFn, Stage};
+pub use report::{BuildReport, Event, Explanation, Observer, Stage};
 #[cfg(feature = "serve")]
 pub use serve::{Changes, LiveReload, PreviewServer, Watcher, rebuild_on_changes};
 pub use session::Session;

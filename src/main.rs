@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
-use folio::{BuildOptions, BuildReport, Site};
+use folio::{BuildOptions, BuildReport, Event, Site};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// `println!` that ends the program quietly when the reader went away
@@ -221,16 +221,19 @@ fn build(
     options.threads = threads;
     options.accept_date_changes = checks.accept_date_changes;
     options.dry_run = checks.dry_run;
-    options.progress = bar.clone().map(|bar| {
-        Arc::new(move |p: folio::Progress| {
-            if p.done == 0 {
-                bar.set_length(p.total as u64);
+    options.observer = bar.clone().map(|bar| {
+        Arc::new(move |event: &Event| match event {
+            // Only the stages with items to count move the bar.
+            Event::StageStarted { stage, items } if *items > 0 => {
+                bar.set_length(*items as u64);
                 bar.set_position(0);
-                bar.set_message(p.stage.to_string());
-            } else {
-                bar.set_position(p.done as u64);
+                bar.set_message(stage.to_string());
             }
-        }) as folio::ProgressFn
+            Event::SourceParsed { .. } | Event::PageRendered { .. } | Event::PageWritten { .. } => {
+                bar.inc(1)
+            }
+            _ => {}
+        }) as folio::Observer
     });
     let result = site.build(&options);
     if let Some(bar) = bar {

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::report::ProgressFn;
+use crate::report::Observer;
 
 /// How to build. `BuildOptions::new(now_ms)` builds like `folio build` at
 /// that moment; set the other fields on the value it returns.
@@ -33,8 +33,10 @@ pub struct BuildOptions {
     /// Say what would be written and deleted, and why, without writing an
     /// output or changing a row.
     pub dry_run: bool,
-    /// Called with the progress of each stage, from any thread.
-    pub progress: Option<ProgressFn>,
+    /// Receives the build's [`Event`](crate::Event)s as they happen: its
+    /// stages, each source parsed, page written and file deleted, and its
+    /// warnings. The CLI's progress bar is one.
+    pub observer: Option<Observer>,
 }
 
 impl BuildOptions {
@@ -49,7 +51,7 @@ impl BuildOptions {
             now_ms,
             accept_date_changes: false,
             dry_run: false,
-            progress: None,
+            observer: None,
         }
     }
 }
@@ -65,7 +67,7 @@ impl fmt::Debug for BuildOptions {
             .field("threads", &self.threads)
             .field("accept_date_changes", &self.accept_date_changes)
             .field("dry_run", &self.dry_run)
-            .field("progress", &self.progress.as_ref().map(|_| "…"))
+            .field("observer", &self.observer.as_ref().map(|_| "…"))
             .finish()
     }
 }

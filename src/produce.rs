@@ -18,9 +18,9 @@ use crate::error::{Error, Problem, ProblemKind};
 use crate::hash::source_hash;
 use crate::index::OutputRow;
 use crate::parse::{self, BodyAt};
-use crate::plan::{Copy, Plan, Spec};
+use crate::plan::{Copy, OutputPath, Plan, Spec};
 use crate::render::{SitemapEntry, Theme};
-use crate::report::{BuildReport, Reporter, Stage};
+use crate::report::{BuildReport, Event, Reporter};
 use crate::select::blocks;
 use crate::write::{self, Pruned, Rendered};
 
@@ -100,7 +100,8 @@ pub(crate) fn render_and_stage<'s>(
     // Every blocked page rendered: they are what `ready` holds.
     if !dry_run {
         let outputs: Vec<&str> = ready.iter().map(|page| page.output.as_str()).collect();
-        prune_in_the_way((job.out_dir, job.index), stale, &outputs, report, pruned_early)?;
+        let pruned = (report, pruned_early);
+        prune_in_the_way(job, stale, &outputs, pruned)?;
     }
     let outcomes = ready
         .into_par_iter()
@@ -129,7 +130,7 @@ fn render_all(
     then: impl Fn(Rendered) -> Result<Rendering, Error> + Sync,
 ) -> Vec<Result<Rendering, Error>> {
     let first_failed = AtomicUsize::new(usize::MAX);
-    let finish = |at: usize, made: Option<Result<Rendering, Error>>| {
+    let finish = |at: usize, output: &OutputPath, made: Option<Result<Rendering, Error>>| {
         let result = match made.unwrap_or(Ok(Rendering::Skipped)) {
             Ok(Rendering::Done(page)) => then(page),
             other => other,
@@ -137,7 +138,9 @@ fn render_all(
         if result.is_err() {
             first_failed.fetch_min(at, Ordering::Relaxed);
         }
-        job.progress.advance(Stage::Render);
+        job.progress.emit(|| Event::PageRendered {
+            output: output.to_string(),
+        });
         result
     };
     let due = |at: usize| at <= first_failed.load(Ordering::Relaxed);
@@ -151,14 +154,18 @@ fn render_all(
         .into_par_iter()
         .with_max_len(RUN_LEN)
         .enumerate()
-        .map(|(at, s)| finish(at, due(at).then(|| render_page(job, &job.plan.specs[s]))));
+        .map(|(at, s)| {
+            let spec = &job.plan.specs[s];
+            finish(at, &spec.output, due(at).then(|| render_page(job, spec)))
+        });
     let copied = copies
         .into_par_iter()
         .with_max_len(RUN_LEN)
         .enumerate()
         .map(|(at, c)| {
             let at = pages + at;
-            finish(at, due(at).then(|| read_copy(job.root, &job.plan.copies[c])))
+            let copy = &job.plan.copies[c];
+            finish(at, &copy.output, due(at).then(|| read_copy(job.root, copy)))
         });
     rendered.chain(copied).collect()
 }
@@ -267,12 +274,12 @@ fn refused_or(
 /// them in `pruned` and the report); one changed by hand since folio wrote
 /// it stays, and the build stops naming it.
 fn prune_in_the_way<'s>(
-    (out_dir, index): (&Path, &Path),
+    job: &RenderJob<'_, '_>,
     stale: &[(&'s String, &'s OutputRow)],
     outputs: &[&str],
-    report: &mut BuildReport,
-    pruned: &mut HashSet<&'s str>,
+    (report, pruned): (&mut BuildReport, &mut HashSet<&'s str>),
 ) -> Result<(), Error> {
+    let (out_dir, index) = (job.out_dir, job.index);
     let mut in_the_way = Vec::new();
     let blocking = stale
         .iter()
@@ -281,6 +288,9 @@ fn prune_in_the_way<'s>(
     for (path, result) in write::prune_all(out_dir, index, blocking, false) {
         let message = match result {
             Ok(Pruned::Deleted) => {
+                job.progress.emit(|| Event::FileDeleted {
+                    output: path.clone(),
+                });
                 report.deleted.push(path.clone());
                 None
             }

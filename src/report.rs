@@ -1,53 +1,128 @@
-//! What a build tells its caller: progress while it runs, the report or
+//! What a build tells its caller: events while it runs, the report or
 //! explanation when it ends, and the timing of each stage.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
 
-/// A build stage that reports progress.
+/// A stage of a build, in pipeline order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Stage {
+    /// Finding the sources, templates and static files, and telling which
+    /// changed since the last build by their stat.
+    Discover,
     /// Reading and parsing the sources that changed.
     Parse,
-    /// Rendering the pages whose inputs changed, and reading the static
-    /// files to copy.
+    /// Deriving ids and checking that no post was forked or re-dated.
+    Identify,
+    /// Listing every page with its fingerprint, and choosing those to
+    /// render.
+    Plan,
+    /// Rendering the chosen pages, and reading the static files to copy.
     Render,
-    /// Moving the staged files into place.
+    /// Moving the staged files into place and deleting stale ones.
     Write,
+    /// Recording the build in the index.
+    Index,
 }
 
 impl fmt::Display for Stage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Stage::Discover => "discover",
             Stage::Parse => "parse",
+            Stage::Identify => "identify",
+            Stage::Plan => "plan",
             Stage::Render => "render",
             Stage::Write => "write",
+            Stage::Index => "index",
         })
     }
 }
 
-/// `done` of `total` items of `stage` are finished. Sent once with `done ==
-/// 0` when a stage starts, then after each item, from any thread.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Something that happened during a build, sent to the
+/// [`BuildOptions::observer`](crate::BuildOptions::observer) as it happens.
+///
+/// Events come in stage order: a stage's `StageStarted`, its items, its
+/// `StageFinished`, then the next stage's. Items of one stage may come from
+/// several threads, in any order among themselves. A build with nothing to
+/// do ends after `Discover`; a dry run writes and deletes nothing, so it
+/// sends no `PageWritten` or `FileDeleted`. A build that must start over
+/// (a source changed while it ran) sends its stages again from `Discover`.
+/// Paths are `/`-separated: sources relative to the site root, outputs
+/// relative to the output folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
 #[non_exhaustive]
-pub struct Progress {
-    /// The stage.
-    pub stage: Stage,
-    /// Items finished so far.
-    pub done: usize,
-    /// Items the stage has.
-    pub total: usize,
+pub enum Event {
+    /// A stage began.
+    StageStarted {
+        /// The stage.
+        stage: Stage,
+        /// How many sources (`Parse`), pages (`Render`) or written pages
+        /// (`Write`) the stage goes through; 0 for the stages that do not
+        /// count theirs. Deletions and warnings are not counted.
+        items: usize,
+    },
+    /// A stage ended.
+    StageFinished {
+        /// The stage.
+        stage: Stage,
+    },
+    /// A source was read and parsed (in `Parse`).
+    SourceParsed {
+        /// The source, relative to the site root.
+        source: String,
+    },
+    /// A page was rendered or a static file read (in `Render`); it is
+    /// written only if its bytes differ from its file's.
+    PageRendered {
+        /// The output, relative to the output folder.
+        output: String,
+    },
+    /// An output file was written (in `Write`): one event per path of
+    /// [`BuildReport::written`].
+    PageWritten {
+        /// The output, relative to the output folder.
+        output: String,
+    },
+    /// An output no page produces any more was deleted (in `Render`, when
+    /// it stood where a new page goes, or else in `Write`).
+    FileDeleted {
+        /// The output, relative to the output folder.
+        output: String,
+    },
+    /// Something worth fixing that does not stop the build: the same text
+    /// as in [`BuildReport::warnings`].
+    Warning {
+        /// What is wrong, naming the file.
+        message: String,
+    },
 }
 
-/// Receives [`Progress`] during a build.
-pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+/// Receives the [`Event`]s of a build, from any of the build's threads.
+/// A host that prefers a channel sends each event on it:
+///
+/// ```
+/// use std::sync::{Arc, Mutex, mpsc};
+/// use folio::{BuildOptions, Event};
+///
+/// let (sender, events) = mpsc::channel::<Event>();
+/// let sender = Mutex::new(sender);
+/// let mut options = BuildOptions::new(1_767_225_600_000);
+/// options.observer = Some(Arc::new(move |event: &Event| {
+///     let _ = sender.lock().unwrap().send(event.clone());
+/// }));
+/// # drop(options);
+/// # assert!(events.try_recv().is_err());
+/// ```
+pub type Observer = Arc<dyn Fn(&Event) + Send + Sync>;
 
 /// What an output file is built from (`folio explain`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -106,66 +181,58 @@ pub struct BuildReport {
     pub stages: Vec<(String, f64)>,
 }
 
-/// Times the stages of one build attempt.
-#[derive(Clone, Copy)]
-pub(crate) struct StageClock {
-    last: Instant,
-}
-
-impl StageClock {
-    pub fn start() -> StageClock {
-        StageClock {
-            last: Instant::now(),
-        }
-    }
-
-    /// Records the time since the previous lap as `stage`'s.
-    pub fn lap(&mut self, report: &mut BuildReport, stage: &str) {
-        let now = Instant::now();
-        let ms = now.duration_since(self.last).as_secs_f64() * 1000.0;
-        report
-            .stages
-            .push((stage.to_owned(), (ms * 100.0).round() / 100.0));
-        self.last = now;
-    }
-}
-
-/// Counts finished items per stage and forwards them to the callback.
+/// Sends a build's events to its observer, and times its stages.
 pub(crate) struct Reporter {
-    callback: Option<ProgressFn>,
-    done: AtomicUsize,
-    total: AtomicUsize,
+    observer: Option<Observer>,
+    /// The end of the previous stage (or the start of the attempt): a
+    /// stage's time runs from there to its end.
+    last_lap: Mutex<Instant>,
 }
 
 impl Reporter {
-    pub fn new(callback: Option<ProgressFn>) -> Reporter {
+    pub fn new(observer: Option<Observer>) -> Reporter {
         Reporter {
-            callback,
-            done: AtomicUsize::new(0),
-            total: AtomicUsize::new(0),
+            observer,
+            last_lap: Mutex::new(Instant::now()),
         }
     }
 
-    pub fn start(&self, stage: Stage, total: usize) {
-        self.done.store(0, Ordering::SeqCst);
-        self.total.store(total, Ordering::SeqCst);
-        if let Some(callback) = &self.callback {
-            callback(Progress {
-                stage,
-                done: 0,
-                total,
-            });
+    /// Sends the event `make` builds, if anyone listens.
+    pub fn emit(&self, make: impl FnOnce() -> Event) {
+        if let Some(observer) = &self.observer {
+            observer(&make());
         }
     }
 
-    pub fn advance(&self, stage: Stage) {
-        if let Some(callback) = &self.callback {
-            let done = self.done.fetch_add(1, Ordering::SeqCst) + 1;
-            callback(Progress {
-                stage,
-                done,
-                total: self.total.load(Ordering::SeqCst),
-            });
-        }
+    /// A build attempt starts: its first stage, discover, with it.
+    pub fn begin(&self) {
+        *self.last_lap.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.start(Stage::Discover, 0);
+    }
+
+    pub fn start(&self, stage: Stage, items: usize) {
+        self.emit(|| Event::StageStarted { stage, items });
+    }
+
+    /// `stage` ended: records its time in the report since the previous
+    /// stage ended.
+    pub fn finish(&self, report: &mut BuildReport, stage: Stage) {
+        let now = Instant::now();
+        let mut last = self.last_lap.lock().unwrap_or_else(|e| e.into_inner());
+        let ms = now.duration_since(*last).as_secs_f64() * 1000.0;
+        *last = now;
+        drop(last);
+        report
+            .stages
+            .push((stage.to_string(), (ms * 100.0).round() / 100.0));
+        self.emit(|| Event::StageFinished { stage });
+    }
+
+    /// Adds a warning to the report and sends it.
+    pub fn warn(&self, report: &mut BuildReport, message: String) {
+        self.emit(|| Event::Warning {
+            message: message.clone(),
+        });
+        report.warnings.push(message);
     }
 }

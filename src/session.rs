@@ -1,7 +1,7 @@
 //! A session: one site's engine, kept across builds.
 //!
 //! Owns the resources of a site's builds (the options, the index
-//! connection, a thread pool of its own, the progress observer) and what
+//! connection, a thread pool of its own, the observer of its events) and what
 //! the last build learned (every row, the outputs as it left them, the
 //! scan of the sources). Each build runs the same steps in the same order:
 //! scan → prepare (analyse) → plan → select → produce → commit. `build`
@@ -25,7 +25,7 @@ use crate::index::{Index, Meta, OutputRow, Snapshot};
 use crate::options::BuildOptions;
 use crate::plan::{self, KeptPlan, Plan, Views, Visibility};
 use crate::produce::{self, RenderJob};
-use crate::report::{BuildReport, Explanation, Reporter, Stage, StageClock};
+use crate::report::{BuildReport, Explanation, Reporter, Stage};
 use crate::scan::{self, Scan};
 use crate::select;
 use crate::site::{STATE_DIR, Site, lexical};
@@ -108,7 +108,6 @@ struct Prepared {
     kept_plan: Option<KeptPlan>,
     inputs: Option<String>,
     report: BuildReport,
-    clock: StageClock,
 }
 
 /// How one attempt at a build ended.
@@ -145,7 +144,7 @@ impl Session {
             state_dir,
             index,
             pool: Arc::new(pool),
-            progress: Reporter::new(options.progress.clone()),
+            progress: Reporter::new(options.observer.clone()),
             keeps_state: true,
             kept: None,
             options,
@@ -213,9 +212,9 @@ impl Session {
         let pool = Arc::clone(&self.pool);
         pool.install(|| {
             let lock = BuildLock::acquire(&self.state_dir)?;
-            let clock = StageClock::start();
+            self.progress.begin();
             let (scan, _) = self.scan(Scope::Everything, false)?;
-            let mut prepared = self.prepare((lock, clock), scan, None, &HashSet::new())?;
+            let mut prepared = self.prepare(lock, scan, None, &HashSet::new())?;
             let records = std::mem::take(&mut prepared.analysis.current);
             let views = Views::new(self.site.config(), &prepared.scan.i18n);
             let plan = plan_of(&self.site, &views, &prepared, records, self.visibility())?;
@@ -286,7 +285,7 @@ impl Session {
             write::sweep_temps(&self.out_dir);
             self.index.set_staging(&self.out_key, false)?;
         }
-        let mut clock = StageClock::start();
+        self.progress.begin();
         let (scan, kept) = self.scan(scope, !dry_run)?;
         // This build replaces what the last one kept, or fails and keeps
         // nothing.
@@ -316,11 +315,11 @@ impl Session {
                 scanned: scan.sources.len(),
                 scanned_everything,
                 unchanged: scan.sources.len(),
-                warnings: scan.i18n.warnings.clone(),
                 dry_run,
                 ..BuildReport::default()
             };
-            clock.lap(&mut report, "discover");
+            self.warn_of(&scan, &mut report);
+            self.progress.finish(&mut report, Stage::Discover);
             // A session that builds again starts its next build from the
             // rows; a one-off build does not pay for reading them.
             let kept = match kept {
@@ -341,7 +340,7 @@ impl Session {
             }
             return Ok(Attempt::Built(report));
         }
-        let mut prepared = self.prepare((lock, clock), scan, kept, force_read)?;
+        let mut prepared = self.prepare(lock, scan, kept, force_read)?;
         prepared.inputs = inputs;
         prepared.report.scanned_everything = scanned_everything;
         self.finish(prepared)
@@ -384,17 +383,17 @@ impl Session {
     /// build, with the rows as they were (`kept`, or else the index's).
     fn prepare(
         &mut self,
-        (lock, mut clock): (BuildLock, StageClock),
+        lock: BuildLock,
         mut scan: Scan,
         kept: Option<Resumed>,
         force_read: &HashSet<String>,
     ) -> Result<Prepared, Error> {
         let mut report = BuildReport {
             scanned: scan.sources.len(),
-            warnings: scan.i18n.warnings.clone(),
             dry_run: self.options.dry_run,
             ..BuildReport::default()
         };
+        self.warn_of(&scan, &mut report);
         let (snapshot, kept_plan) = match kept {
             Some(Resumed { snapshot, plan }) => (snapshot, plan),
             None => (self.index.snapshot(&self.out_key)?, None),
@@ -415,7 +414,7 @@ impl Session {
             snapshot,
             &scan.sources,
             problems,
-            (&mut report, &mut clock),
+            &mut report,
         )?;
         Ok(Prepared {
             lock,
@@ -424,7 +423,6 @@ impl Session {
             kept_plan,
             inputs: None,
             report,
-            clock,
         })
     }
 
@@ -440,7 +438,7 @@ impl Session {
     /// keeps what it learned for the next one.
     fn finish(&mut self, mut prepared: Prepared) -> Result<Attempt, Error> {
         let mut report = std::mem::take(&mut prepared.report);
-        let mut clock = prepared.clock;
+        self.progress.start(Stage::Plan, 0);
         let records = std::mem::take(&mut prepared.analysis.current);
         let kept_plan = prepared.kept_plan.take();
         let site = Arc::clone(&self.site);
@@ -460,9 +458,8 @@ impl Session {
             report.why = self.reasons(&plan, &prepared, &selected);
         }
         let batches = selected.into_batches(&plan, &stale);
-        clock.lap(&mut report, "plan");
-        let timing = (&mut report, &mut clock);
-        let made = self.produce(&prepared, &plan, (batches, &stale), meta, timing)?;
+        self.progress.finish(&mut report, Stage::Plan);
+        let made = self.produce(&prepared, &plan, (batches, &stale), meta, &mut report)?;
         let (dropped, written_rows, meta) = match made {
             Made::SourcesChanged(paths) => return Ok(Attempt::SourcesChanged(paths)),
             Made::DryRun => return Ok(Attempt::Built(report)),
@@ -581,6 +578,14 @@ impl Session {
         })
     }
 
+    /// Reports the warnings the scan found (words missing from a
+    /// language's table).
+    fn warn_of(&self, scan: &Scan, report: &mut BuildReport) {
+        for warning in &scan.i18n.warnings {
+            self.progress.warn(report, warning.clone());
+        }
+    }
+
     /// The settings a build records beside its rows.
     fn meta_after(&self, plan: &Plan<'_>, prepared: &Prepared) -> Meta {
         let (last_shown, next_due) = self.visibility().bounds(plan.records());
@@ -640,7 +645,7 @@ impl Session {
         plan: &Plan<'_>,
         (batches, stale): (select::Batches, &[(&String, &OutputRow)]),
         meta: Meta,
-        (report, clock): (&mut BuildReport, &mut StageClock),
+        report: &mut BuildReport,
     ) -> Result<Made, Error> {
         let dry_run = self.options.dry_run;
         let env = prepared.scan.theme.environment()?;
@@ -679,10 +684,11 @@ impl Session {
         if !changed.is_empty() {
             return Ok(Made::SourcesChanged(changed));
         }
-        clock.lap(report, "render");
+        self.progress.finish(report, Stage::Render);
         if dry_run {
+            self.progress.start(Stage::Write, 0);
             commit::dry_run_report((&self.out_dir, self.index.path()), &staging, stale, report)?;
-            clock.lap(report, "write");
+            self.progress.finish(report, Stage::Write);
             return Ok(Made::DryRun);
         }
         let folder = Folder {
@@ -698,7 +704,8 @@ impl Session {
             &self.progress,
             report,
         )?;
-        clock.lap(report, "write");
+        self.progress.finish(report, Stage::Write);
+        self.progress.start(Stage::Index, 0);
         let dropped: Vec<String> = stale.iter().map(|(path, _)| (*path).clone()).collect();
         let changes = commit::changes(
             &folder,
@@ -714,7 +721,7 @@ impl Session {
         let index = &mut self.index;
         let (committed, ()) = rayon::join(|| index.commit(&changes), move || drop(env));
         committed?;
-        clock.lap(report, "index");
+        self.progress.finish(report, Stage::Index);
         Ok(Made::Committed {
             dropped,
             written_rows: changes.outputs,

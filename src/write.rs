@@ -278,7 +278,7 @@ impl Staging {
     /// Renames every temp file over its target: a reader (or a killed build)
     /// sees the old file or the new one, never half of one.
     /// `on_each` is called after each page, from any thread.
-    pub fn commit(mut self, on_each: impl Fn() + Sync) -> Result<Vec<Written>, Error> {
+    pub fn commit(mut self, on_each: impl Fn(&Written) + Sync) -> Result<Vec<Written>, Error> {
         let pages = std::mem::take(&mut self.pages);
         let out_dir = self.out_dir.clone();
         if let Some(fresh) = self.fresh.take() {
@@ -288,9 +288,10 @@ impl Staging {
             return Ok(pages
                 .into_iter()
                 .map(|page| {
-                    on_each();
                     let stat = page.temp.as_ref().map(|(_, stat)| *stat);
-                    page.written(stat)
+                    let written = page.written(stat);
+                    on_each(&written);
+                    written
                 })
                 .collect());
         }
@@ -310,8 +311,9 @@ impl Staging {
                         }
                     }
                 };
-                on_each();
-                Ok(page.written(stat))
+                let written = page.written(stat);
+                on_each(&written);
+                Ok(written)
             })
             .collect();
         results.into_iter().collect()
@@ -520,7 +522,7 @@ mod tests {
             Staged::Page(p) => staging.push(p),
             Staged::Foreign(problem) => panic!("{problem}"),
         }
-        staging.commit(|| {}).unwrap().pop().unwrap()
+        staging.commit(|_| {}).unwrap().pop().unwrap()
     }
 
     #[test]
@@ -586,7 +588,7 @@ mod tests {
             !out.join("index.html").exists(),
             "nothing is in place before the commit"
         );
-        let written = staging.commit(|| {}).unwrap();
+        let written = staging.commit(|_| {}).unwrap();
         assert_eq!(
             fs::read_to_string(out.join("a/b/index.html")).unwrap(),
             "deep"

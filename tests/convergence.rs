@@ -6,7 +6,7 @@ mod util;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use folio::{BuildOptions, Error, ProblemKind, Progress, Stage};
+use folio::{BuildOptions, Error, Event, ProblemKind, Stage};
 use util::{TestSite, options, post, rewritten};
 
 #[test]
@@ -1025,9 +1025,11 @@ fn saving_during_render(
 ) -> BuildOptions {
     let attempts = AtomicUsize::new(0);
     options(|o| {
-        o.progress = Some(Arc::new(move |p: Progress| {
-            if p.stage == Stage::Render
-                && p.done == 0
+        o.observer = Some(Arc::new(move |event: &Event| {
+            if let Event::StageStarted {
+                stage: Stage::Render,
+                ..
+            } = event
                 && let Some(text) = save(attempts.fetch_add(1, Ordering::SeqCst))
             {
                 std::fs::write(&path, text).unwrap();
