@@ -76,6 +76,8 @@ pub struct I18n {
     pub warnings: Vec<String>,
     /// Hex SHA-256 of the site's i18n files as read.
     pub digest: String,
+    /// The site's tables that were read, relative to the root.
+    pub files: Vec<String>,
 }
 
 /// A table as written: strings, and `months` as a list.
@@ -86,6 +88,7 @@ impl I18n {
     pub fn load(root: &Path, config: &Config) -> Result<I18n, Error> {
         let mut layered: BTreeMap<String, Strings> = BTreeMap::new();
         let mut files = Sha256::new();
+        let mut read = Vec::new();
         for code in config.languages.keys() {
             let mut strings = Strings::default();
             if let Some((_, text)) = BUILT_IN.iter().find(|(lang, _)| lang == code) {
@@ -101,6 +104,7 @@ impl I18n {
                         files.update(part.as_bytes());
                     }
                     let shown = file.strip_prefix(root).unwrap_or(&file).to_owned();
+                    read.push(format!("{I18N_DIR}/{code}.toml"));
                     let table = parse_table(&text, &shown)?;
                     apply(&mut strings, table, &shown)?;
                 }
@@ -144,6 +148,7 @@ impl I18n {
             by_lang: layered,
             warnings,
             digest: crate::hash::hex(&files.finalize()),
+            files: read,
         })
     }
 

@@ -115,6 +115,9 @@ pub struct Meta {
     pub theme: Option<String>,
     pub globals: Option<String>,
     pub wording: Option<String>,
+    /// The templates the pages use, with what they reach (a JSON list): a
+    /// build with nothing to do reports its inputs without a plan.
+    pub templates: Option<String>,
 }
 
 impl Meta {
@@ -122,7 +125,7 @@ impl Meta {
         let mut stmt = conn.prepare_cached(
             "SELECT key, value FROM meta WHERE key IN
              ('content_settings', 'timezone', 'inputs', 'next_due', 'last_shown',
-              'theme', 'globals', 'wording')",
+              'theme', 'globals', 'wording', 'templates')",
         )?;
         let mut meta = Meta::default();
         let mut rows = stmt.query([])?;
@@ -137,7 +140,8 @@ impl Meta {
                 "last_shown" => meta.last_shown = number(),
                 "theme" => meta.theme = Some(value),
                 "globals" => meta.globals = Some(value),
-                _ => meta.wording = Some(value),
+                "wording" => meta.wording = Some(value),
+                _ => meta.templates = Some(value),
             }
         }
         Ok(meta)
@@ -155,6 +159,7 @@ impl Meta {
             theme,
             globals,
             wording,
+            templates,
         } = self;
         [
             ("content_settings", content_settings.clone()),
@@ -165,6 +170,7 @@ impl Meta {
             ("theme", theme.clone()),
             ("globals", globals.clone()),
             ("wording", wording.clone()),
+            ("templates", templates.clone()),
         ]
         .into_iter()
         .filter_map(|(key, value)| Some((key, value?)))

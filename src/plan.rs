@@ -11,7 +11,7 @@
 //! output file is intact is not rendered, and its context is never built.
 
 use std::borrow::Borrow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -1279,6 +1279,14 @@ impl<'a> Plan<'a> {
 
     pub fn wording(&self) -> &BTreeMap<String, String> {
         &self.views.wording
+    }
+
+    /// The templates the pages use, with every template they extend,
+    /// include or import: sorted names.
+    pub fn templates(&self, theme: &Theme) -> Vec<String> {
+        let used: BTreeSet<&str> = self.specs.iter().map(|spec| spec.template).collect();
+        let reached: BTreeSet<String> = used.into_iter().flat_map(|name| theme.closure(name)).collect();
+        reached.into_iter().collect()
     }
 
     /// Who produces the output of `spec` (`folio explain`).

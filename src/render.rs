@@ -125,6 +125,15 @@ impl Theme {
         self.closure_hashes.get(name).map_or("", String::as_str)
     }
 
+    /// The file of the site's own template `name`, relative to the root;
+    /// `None` for one of folio's default theme.
+    pub fn site_file(&self, name: &str) -> Option<&Path> {
+        match self.sources.get(name) {
+            Some((_, Origin::Site(path))) => Some(path),
+            _ => None,
+        }
+    }
+
     fn shown_path(&self, name: &str) -> PathBuf {
         match self.sources.get(name) {
             Some((_, Origin::Site(path))) => path.clone(),

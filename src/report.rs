@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -143,9 +144,15 @@ pub struct Explanation {
 }
 
 /// What a build did. Paths are relative to the output folder and sorted.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+///
+/// It serializes to the JSON `folio build --json` prints, field for field;
+/// `schema` says which shape that is. Fields may be added within a schema;
+/// a field renamed, removed or given another meaning moves it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct BuildReport {
+    /// The version of this shape: [`BuildReport::SCHEMA`].
+    pub schema: u32,
     /// Sources found under `content/`.
     pub scanned: usize,
     /// Whether this build walked `content/` and `static/` and stat'ed every
@@ -174,11 +181,95 @@ pub struct BuildReport {
     /// Things worth fixing that did not stop the build (a missing
     /// translation of a theme word).
     pub warnings: Vec<String>,
+    /// Every file the outputs depend on, and the folders where a new file
+    /// would change them.
+    pub inputs: Inputs,
     /// Wall time of the build, for the summary line only: no output holds it.
     pub elapsed_ms: u64,
     /// Wall milliseconds per stage, in pipeline order (the last attempt's,
     /// when a build started over): where the time went.
     pub stages: Vec<(String, f64)>,
+}
+
+impl BuildReport {
+    /// The version of the report's shape this folio writes.
+    pub const SCHEMA: u32 = 1;
+}
+
+impl Default for BuildReport {
+    /// An empty report of the current [`BuildReport::SCHEMA`].
+    fn default() -> BuildReport {
+        BuildReport {
+            schema: BuildReport::SCHEMA,
+            scanned: 0,
+            scanned_everything: false,
+            parsed: 0,
+            unchanged: 0,
+            rendered: 0,
+            written: Vec::new(),
+            deleted: Vec::new(),
+            rows_upserted: 0,
+            rows_deleted: 0,
+            why: BTreeMap::new(),
+            dry_run: false,
+            warnings: Vec::new(),
+            inputs: Inputs::default(),
+            elapsed_ms: 0,
+            stages: Vec::new(),
+        }
+    }
+}
+
+/// What a site's outputs are made from: every file they depend on, and the
+/// folders where a new file would change them (a new post). This is what a
+/// build script hands Cargo ([`Inputs::write_cargo_rerun_if_changed`]), so
+/// that the site is built again when, and only when, one of them changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Inputs {
+    /// The site root, absolute: `files` and `folders` are relative to it.
+    pub root: PathBuf,
+    /// `site.toml`; every source under `content/`, published or not; the
+    /// site's own templates that pages use, with every template they
+    /// extend, include or import; the `i18n/` tables read; the static
+    /// files. `/`-separated and sorted. A template of folio's default theme
+    /// is no file of the site, and an unused one is no input.
+    pub files: Vec<String>,
+    /// `content/`, `static/`, `templates/` and `i18n/` (those that exist),
+    /// and every folder under them that holds one of the `files`.
+    pub folders: Vec<String>,
+}
+
+impl Inputs {
+    /// Writes `cargo:rerun-if-changed=PATH` for every file and folder, as
+    /// absolute paths, for a build script to print:
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let out = std::path::PathBuf::from(std::env::var("OUT_DIR")?);
+    /// let mut options = folio::BuildOptions::new(0);
+    /// options.out_dir = Some(out.join("site"));
+    /// options.index_path = Some(out.join("folio-index.sqlite"));
+    /// let report = folio::Site::open("blog")?.build(&options)?;
+    /// report.inputs.write_cargo_rerun_if_changed(&mut std::io::stdout())?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// Cargo compares their mtimes with its last run of the script: a saved
+    /// post reruns it, and so does a new file in one of the folders (Cargo
+    /// looks through a folder's files). A path Cargo cannot be told (one
+    /// holding a line break) is skipped.
+    pub fn write_cargo_rerun_if_changed(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        for path in self.files.iter().chain(&self.folders) {
+            let path = self.root.join(path);
+            let Some(text) = path.to_str().filter(|p| !p.contains(['\n', '\r'])) else {
+                continue;
+            };
+            writeln!(out, "cargo:rerun-if-changed={text}")?;
+        }
+        Ok(())
+    }
 }
 
 /// Sends a build's events to its observer, and times its stages.

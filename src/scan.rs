@@ -7,6 +7,7 @@
 //! ([`after_changes`], what a kept session does between saves).
 
 use std::cmp::Ordering;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -23,6 +24,7 @@ use crate::i18n::{I18N_DIR, I18n};
 use crate::index::Index;
 use crate::options::BuildOptions;
 use crate::render::{TEMPLATES_DIR, Theme};
+use crate::report::Inputs;
 
 /// Everything a build reads before it reads a source's bytes.
 pub(crate) struct Scan {
@@ -34,6 +36,46 @@ pub(crate) struct Scan {
     pub theme: Theme,
     pub i18n: I18n,
     pub damaged: Damaged,
+}
+
+impl Scan {
+    /// What the outputs are made from, for the report: `templates` are the
+    /// names of those the pages use (with what they reach), `root` the
+    /// site root, absolute.
+    pub fn inputs(&self, root: &Path, templates: &[String]) -> Inputs {
+        let mut files: Vec<String> = [CONFIG_FILE.to_owned()]
+            .into_iter()
+            .chain(self.sources.iter().map(|source| source.path.clone()))
+            .chain(
+                templates
+                    .iter()
+                    .filter_map(|name| self.theme.site_file(name))
+                    .filter_map(|path| path.to_str().map(|p| p.replace('\\', "/"))),
+            )
+            .chain(self.i18n.files.iter().cloned())
+            .chain(self.statics.iter().map(StaticFile::source_path))
+            .collect();
+        files.sort();
+        files.dedup();
+        let tops = [CONTENT_DIR, STATIC_DIR, TEMPLATES_DIR, I18N_DIR];
+        let mut folders: BTreeSet<String> = tops
+            .iter()
+            .filter(|top| root.join(top).is_dir())
+            .map(|top| (*top).to_owned())
+            .collect();
+        for file in &files {
+            let mut folder = file.as_str();
+            while let Some((parent, _)) = folder.rsplit_once('/') {
+                folders.insert(parent.to_owned());
+                folder = parent;
+            }
+        }
+        Inputs {
+            root: root.to_owned(),
+            files,
+            folders: folders.into_iter().collect(),
+        }
+    }
 }
 
 /// Walks `content/` and `static/`, loads the theme and the words, and stats

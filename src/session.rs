@@ -112,7 +112,7 @@ struct Prepared {
 
 /// How one attempt at a build ended.
 enum Attempt {
-    Built(BuildReport),
+    Built(Box<BuildReport>),
     /// These sources hold other bytes than their records were made from:
     /// trusted by an unchanged stat, or changed since this build read them.
     SourcesChanged(HashSet<String>),
@@ -254,11 +254,11 @@ impl Session {
     /// disagreement is an error.
     fn run_with_retry(&mut self, scope: Scope<'_>) -> Result<BuildReport, Error> {
         let paths = match self.attempt(scope, &HashSet::new())? {
-            Attempt::Built(report) => return Ok(report),
+            Attempt::Built(report) => return Ok(*report),
             Attempt::SourcesChanged(paths) => paths,
         };
         let paths = match self.attempt(Scope::Everything, &paths)? {
-            Attempt::Built(report) => return Ok(report),
+            Attempt::Built(report) => return Ok(*report),
             Attempt::SourcesChanged(paths) => paths,
         };
         let mut paths: Vec<String> = paths.into_iter().collect();
@@ -304,7 +304,12 @@ impl Session {
         };
         // Nothing any page is made from changed since the last build, and
         // every output is as it left it: the whole plan would be a no-op.
-        if scan.problems.is_empty()
+        let templates: Option<Vec<String>> = meta
+            .templates
+            .as_deref()
+            .and_then(|json| serde_json::from_str(json).ok());
+        if let Some(templates) = templates
+            && scan.problems.is_empty()
             && force_read.is_empty()
             && scan.damaged.is_empty()
             && inputs
@@ -316,6 +321,7 @@ impl Session {
                 scanned_everything,
                 unchanged: scan.sources.len(),
                 dry_run,
+                inputs: scan.inputs(&self.root, &templates),
                 ..BuildReport::default()
             };
             self.warn_of(&scan, &mut report);
@@ -338,7 +344,7 @@ impl Session {
                     data_version,
                 });
             }
-            return Ok(Attempt::Built(report));
+            return Ok(Attempt::Built(Box::new(report)));
         }
         let mut prepared = self.prepare(lock, scan, kept, force_read)?;
         prepared.inputs = inputs;
@@ -444,7 +450,9 @@ impl Session {
         let site = Arc::clone(&self.site);
         let views = Views::new(site.config(), &prepared.scan.i18n);
         let (plan, candidates) = self.plan(&site, &views, &prepared, records, kept_plan)?;
-        let meta = self.meta_after(&plan, &prepared);
+        let templates = plan.templates(&prepared.scan.theme);
+        report.inputs = prepared.scan.inputs(&self.root, &templates);
+        let meta = self.meta_after(&plan, &prepared, &templates);
         let outputs = &prepared.analysis.snapshot.outputs;
         // A plan brought up to date has the pages of the last build: none
         // of its outputs is stale.
@@ -462,7 +470,7 @@ impl Session {
         let made = self.produce(&prepared, &plan, (batches, &stale), meta, &mut report)?;
         let (dropped, written_rows, meta) = match made {
             Made::SourcesChanged(paths) => return Ok(Attempt::SourcesChanged(paths)),
-            Made::DryRun => return Ok(Attempt::Built(report)),
+            Made::DryRun => return Ok(Attempt::Built(Box::new(report))),
             Made::Committed {
                 dropped,
                 written_rows,
@@ -489,7 +497,7 @@ impl Session {
             plan: Some(kept_plan),
             data_version: self.index.data_version()?,
         });
-        Ok(Attempt::Built(report))
+        Ok(Attempt::Built(Box::new(report)))
     }
 
     /// The pages of the site: the last build's brought up to date when
@@ -587,7 +595,7 @@ impl Session {
     }
 
     /// The settings a build records beside its rows.
-    fn meta_after(&self, plan: &Plan<'_>, prepared: &Prepared) -> Meta {
+    fn meta_after(&self, plan: &Plan<'_>, prepared: &Prepared, templates: &[String]) -> Meta {
         let (last_shown, next_due) = self.visibility().bounds(plan.records());
         Meta {
             content_settings: Some(prepared.analysis.settings.clone()),
@@ -600,6 +608,7 @@ impl Session {
             ),
             globals: Some(plan.globals().to_owned()),
             wording: Some(serde_json::to_string(plan.wording()).unwrap_or_default()),
+            templates: serde_json::to_string(templates).ok(),
         }
     }
 }
