@@ -188,7 +188,7 @@ fn parse_one_post(bencher: divan::Bencher) {
     source.path = "content/en/posts/a-post.md".into();
     bencher.bench(|| {
         let hash = folio::hash::source_hash(text.as_bytes());
-        folio::parse::parse(&source, text.as_bytes(), hash, &config).unwrap()
+        folio::parse::parse(&source, text.as_bytes(), hash, (&config, &NO_PLUGINS)).unwrap()
     });
 }
 
@@ -209,13 +209,14 @@ const VISIBILITY: Visibility = Visibility {
     future: false,
     now_ms: 1_750_000_000_000,
 };
+static NO_PLUGINS: folio::Plugins = folio::Plugins::new();
 const STARTED_NS: i64 = VISIBILITY.now_ms * 1_000_000;
 
 /// What the parse stage does with one source.
 fn read_and_parse(files: &FilesAt, source: &Source, config: &Config) -> Parsed {
     let bytes = files.read(&source.path, source.stat.size).unwrap();
     let hash = folio::hash::source_hash(&bytes);
-    parse::parse(source, &bytes, hash, config).unwrap()
+    parse::parse(source, &bytes, hash, (config, &NO_PLUGINS)).unwrap()
 }
 
 /// The corpus as a cold build holds it once parsed: its records sorted by
@@ -257,7 +258,7 @@ impl Corpus {
     }
 
     fn theme_and_words(&self) -> (Theme, I18n) {
-        let theme = Theme::load(self.dir.path()).unwrap();
+        let theme = Theme::load(self.dir.path(), &NO_PLUGINS).unwrap();
         let i18n = I18n::load(self.dir.path(), self.config()).unwrap();
         (theme, i18n)
     }
@@ -270,7 +271,7 @@ impl Corpus {
             // The plan owns the records it was made from: their copy is
             // counted in the plan's time (well under 1% of it here).
             self.records.clone(),
-            &[],
+            (&[], &NO_PLUGINS),
             VISIBILITY,
             STARTED_NS,
         )
@@ -296,8 +297,10 @@ impl Corpus {
                 let bytes = self.files.read(&source.path, source.stat.size).unwrap();
                 let body = self.bodies[i];
                 assert!(body.holds(&bytes));
+                let document = folio::plugin::Document::new(&source.path, &self.records[i].lang);
+                let plugins = (&NO_PLUGINS, &document);
                 page.context
-                    .set_content(parse::body_html(&bytes, Some(body.start)).unwrap());
+                    .set_content(parse::body_html(&bytes, Some(body.start), plugins).unwrap());
             }
             let size_hint = page.context.size_hint();
             each(Rendered {

@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 
 use crate::config::Config;
 use crate::discover::FilesAt;
+use crate::plugin::Plugins;
 use crate::doc::{Record, Source, SourceState, Stat};
 use crate::error::{Error, Problem};
 use crate::hash::source_hash;
@@ -48,7 +49,21 @@ pub(crate) struct Reading<'a> {
     pub force_read: &'a HashSet<String>,
     pub started_ns: i64,
     pub accept_date_changes: bool,
+    pub plugins: &'a Plugins,
     pub progress: &'a Reporter,
+}
+
+/// The settings that change what parsing a source yields: the config's,
+/// and the Markdown transforms (a new version of one re-parses every
+/// source, and the pages of those it then touches differently render
+/// again).
+pub(crate) fn content_settings(config: &Config, plugins: &Plugins) -> String {
+    let transforms = plugins.transforms_stamp();
+    if transforms.is_empty() {
+        config.content_settings()
+    } else {
+        format!("{}; markdown plugins {transforms}", config.content_settings())
+    }
 }
 
 /// Reads what changed, parses it and checks the invariants; writes nothing.
@@ -59,7 +74,7 @@ pub(crate) fn analyse(
     mut problems: Vec<Problem>,
     report: &mut BuildReport,
 ) -> Result<Analysis, Error> {
-    let settings = reading.config.content_settings();
+    let settings = content_settings(reading.config, reading.plugins);
     let reparse_all = snapshot.meta.content_settings.as_deref() != Some(settings.as_str());
     let (unchanged_records, to_read) = split_trusted(reading, &mut snapshot, sources, reparse_all);
     report.unchanged = unchanged_records.len();
@@ -201,7 +216,7 @@ fn read_and_parse(reading: &Reading<'_>, source: &Source) -> Result<Result<Parse
         .read(&source.path, source.stat.size)
         .map_err(|e| Error::io(reading.root.join(&source.path), e))?;
     let hash = source_hash(&bytes);
-    Ok(parse::parse(source, &bytes, hash, reading.config)
+    Ok(parse::parse(source, &bytes, hash, (reading.config, reading.plugins))
         .map(|mut parsed| {
             parsed.record.source.stat = source.stat.settled(reading.started_ns);
             parsed
@@ -254,6 +269,7 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         tags,
         draft,
         translation_key,
+        plugins,
     } = fresh;
     *id == stored.id
         && *kind == stored.kind
@@ -270,4 +286,5 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         && *tags == stored.tags
         && *draft == stored.draft
         && *translation_key == stored.translation_key
+        && *plugins == stored.plugins
 }

@@ -115,6 +115,9 @@ pub struct Record {
     pub tags: Vec<String>,
     pub draft: bool,
     pub translation_key: String,
+    /// The Markdown transform plugins that changed its body, as
+    /// `name version`, sorted: part of its pages' fingerprints.
+    pub plugins: Vec<String>,
 }
 
 impl Record {

@@ -116,6 +116,19 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A plugin was registered wrongly (its name is taken), or an output
+    /// plugin failed to produce its file.
+    #[error("{}", located(path, None, &format!("plugin `{plugin}`: {message}"), help))]
+    Plugin {
+        /// The plugin's name.
+        plugin: String,
+        /// The output it was producing, or `(plugins)` for a registration.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        help: String,
+    },
     /// Another build of the same site holds the lock.
     #[error(
         "{}: another folio build of this site is running\n  = help: wait for it to finish, then build again",
@@ -245,6 +258,13 @@ pub enum ProblemKind {
         /// The output file, relative to the output folder.
         output: PathBuf,
     },
+    /// A Markdown transform plugin failed on the file's body.
+    Plugin {
+        /// The plugin's name.
+        plugin: String,
+        /// What it said.
+        message: String,
+    },
     /// A folder on the way to an output is a symbolic link: writing through
     /// it would write outside the output folder.
     LinkedOutputFolder {
@@ -262,6 +282,10 @@ impl fmt::Display for ProblemKind {
             ProblemKind::UrlOutsideOutput { url } => write!(
                 f,
                 "its URL {url} would lead outside the output folder\n  = help: change its `slug`"
+            ),
+            ProblemKind::Plugin { plugin, message } => write!(
+                f,
+                "the plugin `{plugin}` failed on its body: {message}\n  = help: fix what the plugin points at in the file, or the plugin"
             ),
             ProblemKind::ChangedDuringBuild => write!(
                 f,

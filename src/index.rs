@@ -17,7 +17,7 @@ use crate::id::PostId;
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE posts (
@@ -73,6 +73,12 @@ INSERT INTO outputs_v2 (dir, path, hash, fingerprint, size, mtime_ns)
     FROM outputs;
 DROP TABLE outputs;
 ALTER TABLE outputs_v2 RENAME TO outputs;
+";
+
+/// Version 3 records which Markdown transform plugins changed a document's
+/// body (a JSON list), since its pages' fingerprints name them.
+const MIGRATE_V2_TO_V3: &str = "
+ALTER TABLE posts ADD COLUMN plugins TEXT NOT NULL DEFAULT '[]';
 ";
 
 /// An output file as the index remembers it. `stat` is `None` while the
@@ -232,8 +238,9 @@ impl Index {
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?;
         let migrations: &[&str] = match version {
-            0 => &[SCHEMA_V1, MIGRATE_V1_TO_V2],
-            1 => &[MIGRATE_V1_TO_V2],
+            0 => &[SCHEMA_V1, MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3],
+            1 => &[MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3],
+            2 => &[MIGRATE_V2_TO_V3],
             SCHEMA_VERSION => &[],
             newer => {
                 return Err(rusqlite::Error::ToSqlConversionFailure(
@@ -471,7 +478,7 @@ fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
     let mut stmt = conn.prepare(
         "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
                     source_size, source_mtime_ns, title, url, summary, description, tags, draft,
-                    translation_key
+                    translation_key, plugins
              FROM posts",
     )?;
     stmt.query_map([], |row| {
@@ -500,6 +507,7 @@ fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
             tags: serde_json::from_str(tags).map_err(|_| corrupt(14, "tags"))?,
             draft: row.get(15)?,
             translation_key: text(row, 16)?,
+            plugins: serde_json::from_str(str_ref(row, 17)?).map_err(|_| corrupt(17, "plugins"))?,
         })
     })?
     .collect::<rusqlite::Result<Vec<Record>>>()
@@ -577,8 +585,9 @@ fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
         let mut upsert = tx.prepare_cached(
             "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
                  source_hash, source_size, source_mtime_ns, title, url, summary, description,
-                 tags, draft, translation_key)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+                 tags, draft, translation_key, plugins)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                     ?18)
              ON CONFLICT (id) DO UPDATE SET
                  kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
                  published_at = excluded.published_at, updated_at = excluded.updated_at,
@@ -586,7 +595,8 @@ fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
                  source_size = excluded.source_size, source_mtime_ns = excluded.source_mtime_ns,
                  title = excluded.title, url = excluded.url, summary = excluded.summary,
                  description = excluded.description, tags = excluded.tags,
-                 draft = excluded.draft, translation_key = excluded.translation_key",
+                 draft = excluded.draft, translation_key = excluded.translation_key,
+                 plugins = excluded.plugins",
         )?;
         for r in &changes.upserts {
             upsert.execute(params![
@@ -607,6 +617,7 @@ fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
                 serde_json::to_string(&r.tags).unwrap_or_else(|_| "[]".into()),
                 r.draft,
                 r.translation_key,
+                serde_json::to_string(&r.plugins).unwrap_or_else(|_| "[]".into()),
             ])?;
         }
     }
@@ -694,6 +705,7 @@ mod tests {
             tags: vec!["a".into()],
             draft: false,
             translation_key: format!("posts/{slug}"),
+            plugins: Vec::new(),
         }
     }
 

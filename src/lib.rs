@@ -55,7 +55,10 @@ pub use id::PostId;
 #[cfg(feature = "serve")]
 mod serve;
 
+pub mod plugin;
+
 pub use options::BuildOptions;
+pub use plugin::Plugins;
 pub use report::{BuildReport, Event, Explanation, Observer, Stage};
 #[cfg(feature = "serve")]
 pub use serve::{Changes, LiveReload, PreviewServer, Watcher, rebuild_on_changes};

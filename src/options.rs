@@ -3,6 +3,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::plugin::Plugins;
 use crate::report::Observer;
 
 /// How to build. `BuildOptions::new(now_ms)` builds like `folio build` at
@@ -37,6 +38,9 @@ pub struct BuildOptions {
     /// stages, each source parsed, page written and file deleted, and its
     /// warnings. The CLI's progress bar is one.
     pub observer: Option<Observer>,
+    /// The plugins of the build: Markdown transforms, template functions
+    /// and filters, and extra outputs.
+    pub plugins: Plugins,
 }
 
 impl BuildOptions {
@@ -52,6 +56,7 @@ impl BuildOptions {
             accept_date_changes: false,
             dry_run: false,
             observer: None,
+            plugins: Plugins::new(),
         }
     }
 }
@@ -68,6 +73,7 @@ impl fmt::Debug for BuildOptions {
             .field("accept_date_changes", &self.accept_date_changes)
             .field("dry_run", &self.dry_run)
             .field("observer", &self.observer.as_ref().map(|_| "…"))
+            .field("plugins", &self.plugins)
             .finish()
     }
 }

@@ -22,6 +22,7 @@ use crate::config::Config;
 use crate::doc::{Kind, Record, Source, SourceState};
 use crate::error::ProblemKind;
 use crate::id::{PostId, format_ms};
+use crate::plugin::{Document, Phase, Plugins};
 use crate::url::{encode_segment, fill_placeholders, heading_id, normalize_slug};
 
 /// A freshly read source. Its body is rendered when its page renders, from
@@ -76,7 +77,7 @@ pub fn parse(
     source: &Source,
     bytes: &[u8],
     hash: String,
-    config: &Config,
+    (config, plugins): (&Config, &Plugins),
 ) -> Result<Parsed, ParseError> {
     let text = source_text(bytes)?;
     let front = split_front_matter(&text)?;
@@ -125,7 +126,21 @@ pub fn parse(
         .string("translation_key")?
         .unwrap_or_else(|| source.key.clone());
 
-    let summary = summary_html(front.body);
+    let document = Document {
+        source: &source.path,
+        lang: &source.lang,
+    };
+    let mut touched_by = Vec::new();
+    let markdown = transformed(front.body.into(), Phase::BeforeMarkdown, (plugins, &document), &mut touched_by)?;
+    let summary = summary_html(&markdown);
+    let summary = transformed(summary.into(), Phase::AfterMarkdown, (plugins, &document), &mut touched_by)?.into_owned();
+    // Only the whole body tells whether an HTML transform touches it.
+    if plugins.transforms(Phase::AfterMarkdown).next().is_some() {
+        let body = render_body(&markdown);
+        transformed(body.into(), Phase::AfterMarkdown, (plugins, &document), &mut touched_by)?;
+    }
+    touched_by.sort();
+    touched_by.dedup();
     let body = BodyAt {
         // The body is always the end of the text.
         start: text.len() - front.body.len(),
@@ -152,6 +167,7 @@ pub fn parse(
             tags,
             draft,
             translation_key,
+            plugins: touched_by,
         },
         body,
         date_is_local,
@@ -234,10 +250,15 @@ fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
     })
 }
 
-/// The body of a source as HTML. `body_start` is [`BodyAt::start`] when
-/// these bytes were parsed in this build; without it the front matter
-/// is read again to find where the body starts.
-pub fn body_html(bytes: &[u8], body_start: Option<usize>) -> Result<String, ParseError> {
+/// The body of a source as HTML, through the site's transforms.
+/// `body_start` is [`BodyAt::start`] when these bytes were parsed in this
+/// build; without it the front matter is read again to find where the body
+/// starts.
+pub fn body_html(
+    bytes: &[u8],
+    body_start: Option<usize>,
+    (plugins, document): (&Plugins, &Document<'_>),
+) -> Result<String, ParseError> {
     let text = source_text(bytes)?;
     let body = match body_start {
         Some(start) => text
@@ -245,7 +266,35 @@ pub fn body_html(bytes: &[u8], body_start: Option<usize>) -> Result<String, Pars
             .ok_or((None, ProblemKind::ChangedDuringBuild))?,
         None => split_front_matter(&text)?.body,
     };
-    Ok(render_body(body))
+    let mut touched_by = Vec::new();
+    let markdown = transformed(body.into(), Phase::BeforeMarkdown, (plugins, document), &mut touched_by)?;
+    let html = render_body(&markdown);
+    Ok(transformed(html.into(), Phase::AfterMarkdown, (plugins, document), &mut touched_by)?.into_owned())
+}
+
+/// `text` through the transforms of `phase`, in order, adding to
+/// `touched_by` the stamp of each one that changed it. Without transforms
+/// the text is not copied.
+fn transformed<'t>(
+    mut text: Cow<'t, str>,
+    phase: Phase,
+    (plugins, document): (&Plugins, &Document<'_>),
+    touched_by: &mut Vec<String>,
+) -> Result<Cow<'t, str>, ParseError> {
+    for plugin in plugins.transforms(phase) {
+        match plugin.transform(&text, document) {
+            Ok(Some(changed)) if changed != *text => {
+                touched_by.push(crate::plugin::stamp(plugin));
+                text = Cow::Owned(changed);
+            }
+            Ok(_) => {}
+            Err(message) => {
+                let plugin = plugin.name().to_owned();
+                return Err((None, ProblemKind::Plugin { plugin, message }));
+            }
+        }
+    }
+    Ok(text)
 }
 
 /// The URL of a document, percent-encoded: posts by the site's permalink
@@ -790,7 +839,7 @@ mod tests {
             &source(rel),
             text.as_bytes(),
             crate::hash::source_hash(text.as_bytes()),
-            &config(tz),
+            (&config(tz), &Plugins::new()),
         )
     }
 
@@ -831,9 +880,14 @@ mod tests {
         assert_eq!(parsed.record.title, "Hi");
         assert!(parsed.body.holds(text.as_bytes()));
         assert!(!parsed.body.holds(b"other bytes"));
-        let body = body_html(text.as_bytes(), Some(parsed.body.start)).unwrap();
+        let document = Document {
+            source: "content/posts/x.md",
+            lang: "en",
+        };
+        let plugins = (&Plugins::new(), &document);
+        let body = body_html(text.as_bytes(), Some(parsed.body.start), plugins).unwrap();
         assert_eq!(body, "<p>Line one</p>\n");
-        assert_eq!(body_html(text.as_bytes(), None).unwrap(), body);
+        assert_eq!(body_html(text.as_bytes(), None, plugins).unwrap(), body);
     }
 
     #[test]
@@ -1036,7 +1090,7 @@ mod tests {
             &source("en/posts/x.md"),
             invalid,
             String::new(),
-            &config("UTC"),
+            (&config("UTC"), &Plugins::new()),
         );
         assert!(matches!(result, Err((Some(4), ProblemKind::Syntax { .. }))));
     }

@@ -29,6 +29,7 @@ use crate::doc::{Kind, Record};
 use crate::error::{Error, Problem, ProblemKind};
 use crate::i18n::{I18n, Strings};
 use crate::id::format_ms;
+use crate::plugin::{DocumentSummary, LanguageDocuments, Plugins, stamp};
 use crate::hash::hex;
 use crate::render::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
@@ -175,6 +176,15 @@ enum Recipe {
     /// A file of the site as a whole (`robots.txt`, the theme's stylesheet),
     /// rendered in the default language.
     SiteFile,
+    /// An output plugin's file for one language, from its published
+    /// documents: the plugin by its place among the build's output plugins,
+    /// and by its name and version.
+    Extra {
+        plugin: usize,
+        stamp: String,
+        lang: String,
+        items: Vec<usize>,
+    },
 }
 
 /// What a page is computed from ([`Plan::inputs`]).
@@ -638,6 +648,7 @@ impl Model {
             Recipe::Feed { lang, .. } => format!("(feed of {lang})"),
             Recipe::Sitemap => "(sitemap)".into(),
             Recipe::SiteFile => format!("({template})"),
+            Recipe::Extra { stamp, lang, .. } => format!("(plugin {stamp}, {lang})"),
         }
     }
 
@@ -691,6 +702,11 @@ fn document_digest(record: &Record) -> DocumentDigest {
     let mut key = KeyHasher(Sha256::new());
     key.text(&record.source.path);
     key.text(&record.source.hash);
+    // The transforms that changed its body: a new version of one renders
+    // again the pages that show it.
+    for plugin in &record.plugins {
+        key.text(plugin);
+    }
     key.0.finalize().into()
 }
 
@@ -814,7 +830,7 @@ pub fn plan<'a>(
     views: &'a Views<'a>,
     theme: &Theme,
     records: Vec<Record>,
-    statics: &[StaticFile],
+    (statics, plugins): (&[StaticFile], &Plugins),
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
@@ -824,6 +840,7 @@ pub fn plan<'a>(
     let mut recipes: Vec<(String, &'static str, Recipe)> = Vec::new();
     for (code, _) in config.ordered_languages() {
         language_recipes(config, &model, code, &mut recipes);
+        extra_recipes(config, &model, (code, plugins), &mut recipes);
     }
     // The documents are most of the pages: room for them and the site's
     // own files in one step, rather than by doubling a vector of 15,000.
@@ -969,6 +986,39 @@ pub fn replan<'a>(
     (plan, affected)
 }
 
+/// The files the output plugins make for one language, as (url, template,
+/// recipe): no template renders them.
+fn extra_recipes(
+    config: &Config,
+    model: &Model,
+    (lang, plugins): (&str, &Plugins),
+    recipes: &mut Vec<(String, &'static str, Recipe)>,
+) {
+    if plugins.outputs.is_empty() {
+        return;
+    }
+    let home = home_url(config, lang, 1);
+    let root = home.strip_prefix('/').unwrap_or(&home);
+    let posts = model.posts_by_lang.get(lang).into_iter().flatten().copied();
+    let pages = model.visible.iter().copied().filter(|&i| {
+        let record = &model.records[i];
+        record.kind == Kind::Page && record.lang == lang
+    });
+    let items: Vec<usize> = posts.chain(pages).collect();
+    for (at, plugin) in plugins.outputs.iter().enumerate() {
+        recipes.push((
+            format!("/{}", plugin.path(lang, root)),
+            "",
+            Recipe::Extra {
+                plugin: at,
+                stamp: stamp(plugin.as_ref()),
+                lang: lang.to_owned(),
+                items: items.clone(),
+            },
+        ));
+    }
+}
+
 /// The generated pages of one language, as (url, template, recipe).
 fn language_recipes(
     config: &Config,
@@ -1104,6 +1154,12 @@ impl<'a> Plan<'a> {
                 parts: Vec::new(),
                 config_keys: &[],
             },
+            Recipe::Extra {
+                stamp, lang, items, ..
+            } => Inputs {
+                parts: vec![Input::Text(lang), Input::Text(stamp), Input::Documents(items)],
+                config_keys: &["permalink"],
+            },
         }
     }
 
@@ -1226,7 +1282,7 @@ impl<'a> Plan<'a> {
             Recipe::Home { page: 1, .. } => every_language(&|code| home_url(config, code, 1)),
             Recipe::Tags { .. } => every_language(&|code| tags_url(config, code)),
             Recipe::Home { lang, .. } | Recipe::Tag { lang, .. } => visit(lang, url),
-            Recipe::Feed { .. } | Recipe::Sitemap | Recipe::SiteFile => {}
+            Recipe::Feed { .. } | Recipe::Sitemap | Recipe::SiteFile | Recipe::Extra { .. } => {}
         }
     }
 
@@ -1237,7 +1293,8 @@ impl<'a> Plan<'a> {
             Recipe::Home { lang, .. }
             | Recipe::Tags { lang }
             | Recipe::Tag { lang, .. }
-            | Recipe::Feed { lang, .. } => lang,
+            | Recipe::Feed { lang, .. }
+            | Recipe::Extra { lang, .. } => lang,
             Recipe::Sitemap | Recipe::SiteFile => &self.config.default_language,
         }
     }
@@ -1332,6 +1389,42 @@ impl<'a> Plan<'a> {
             .then(|| self.sitemap(specs))
     }
 
+    /// When an output plugin makes the page of `spec`: the plugin, by its
+    /// place among the build's output plugins, and what it is given.
+    pub fn extra_documents<'s>(&'s self, spec: &'s Spec) -> Option<(usize, LanguageDocuments<'s>)> {
+        let Recipe::Extra {
+            plugin, lang, items, ..
+        } = &spec.recipe
+        else {
+            return None;
+        };
+        let home = home_url(self.config, lang, 1);
+        let documents = items
+            .iter()
+            .map(|&i| {
+                let record = &self.model.records[i];
+                DocumentSummary {
+                    kind: record.kind.as_str(),
+                    title: &record.title,
+                    url: &record.url,
+                    published_at: record.published_at,
+                    summary: &record.summary,
+                    description: record.description.as_deref(),
+                    tags: &record.tags,
+                }
+            })
+            .collect();
+        let root = home.strip_prefix('/').unwrap_or(&home).to_owned();
+        Some((
+            *plugin,
+            LanguageDocuments {
+                lang,
+                root,
+                documents,
+            },
+        ))
+    }
+
     /// Builds the context of `spec`: the page, ready to render. `sitemap`
     /// is [`Plan::sitemap_if_selected`]'s answer.
     pub fn page<'s>(&'s self, spec: &Spec, sitemap: Option<&'s [SitemapEntry]>) -> Page<'s> {
@@ -1391,7 +1484,8 @@ impl<'a> Plan<'a> {
             }
             Recipe::Feed { lang, items } => self.feed_context(&mut context, lang, items, &spec.url),
             Recipe::Sitemap => context.sitemap = sitemap,
-            Recipe::SiteFile => {}
+            // Its plugin renders it, from [`Plan::extra_documents`].
+            Recipe::SiteFile | Recipe::Extra { .. } => {}
         }
         Page {
             output: spec.output.clone(),
@@ -1757,7 +1851,8 @@ mod tests {
                 let mut source = crate::discover::classify(rel, config).unwrap();
                 source.path = format!("content/{rel}");
                 let hash = crate::hash::source_hash(text.as_bytes());
-                crate::parse::parse(&source, text.as_bytes(), hash, config)
+                let plugins = crate::plugin::Plugins::new();
+                crate::parse::parse(&source, text.as_bytes(), hash, (config, &plugins))
                     .unwrap()
                     .record
             })
@@ -1775,7 +1870,7 @@ mod tests {
         )
         .unwrap();
         let root = tempfile::tempdir().unwrap();
-        let (theme, i18n) = (Theme::load(root.path()).unwrap(), I18n::load(root.path(), &config).unwrap());
+        let (theme, i18n) = (Theme::load(root.path(), &crate::plugin::Plugins::new()).unwrap(), I18n::load(root.path(), &config).unwrap());
         let views = Views::new(&config, &i18n);
         let post = |title: &str, day: usize, tags: &str, body: &str| {
             format!("---\ntitle: {title}\ndate: 2024-05-{day:02}\ntags: [{tags}]\n---\n{body}\n")
@@ -1792,7 +1887,7 @@ mod tests {
             future: false,
             now_ms: i64::MAX,
         };
-        let before = plan(&config, &views, &theme, records(&config, &sources), &[], visibility, 0)
+        let before = plan(&config, &views, &theme, records(&config, &sources), (&[], &crate::plugin::Plugins::new()), visibility, 0)
             .unwrap()
             .into_kept();
         // What b holds changes (its summary and its body), not its place.
@@ -1802,7 +1897,7 @@ mod tests {
             .iter()
             .position(|r| r.source.path == "content/en/posts/b.md")
             .unwrap()];
-        let afresh = plan(&config, &views, &theme, after.clone(), &[], visibility, 0).unwrap();
+        let afresh = plan(&config, &views, &theme, after.clone(), (&[], &crate::plugin::Plugins::new()), visibility, 0).unwrap();
         let (replanned, affected) = replan(&config, &views, &theme, before, after, &changed);
         let fingerprints = |plan: &Plan<'_>| -> Vec<(String, String)> {
             plan.specs

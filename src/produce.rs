@@ -19,6 +19,7 @@ use crate::hash::source_hash;
 use crate::index::OutputRow;
 use crate::parse::{self, BodyAt};
 use crate::plan::{Copy, OutputPath, Plan, Spec};
+use crate::plugin::{Document, Plugins};
 use crate::render::{SitemapEntry, Theme};
 use crate::report::{BuildReport, Event, Reporter};
 use crate::select::blocks;
@@ -39,6 +40,7 @@ pub(crate) struct RenderJob<'j, 'p> {
     pub bodies: &'j HashMap<usize, BodyAt>,
     /// The output rows of the folder, as the build found them.
     pub stored: &'j FxHashMap<String, OutputRow>,
+    pub plugins: &'j Plugins,
     pub progress: &'j Reporter,
 }
 
@@ -172,6 +174,20 @@ fn render_all(
 
 /// One page, its body read again from its source if it shows one.
 fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error> {
+    if let Some((at, documents)) = job.plan.extra_documents(spec) {
+        let plugin = &job.plugins.outputs[at];
+        let bytes = plugin.render(&documents).map_err(|message| Error::Plugin {
+            plugin: plugin.name().to_owned(),
+            path: job.out_dir.join(spec.output.as_str()),
+            message,
+            help: "fix the plugin or the documents it names; the build wrote nothing".into(),
+        })?;
+        return Ok(Rendering::Done(Rendered {
+            output: spec.output.clone(),
+            bytes,
+            fingerprint: spec.fingerprint.clone(),
+        }));
+    }
     let body_of = spec.body_of();
     let mut page = job.plan.page(spec, job.sitemap);
     if let Some(i) = body_of {
@@ -180,10 +196,14 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
         let Some(bytes) = read_source(job.files, record, read) else {
             return Ok(Rendering::SourceChanged(record.source.path.clone()));
         };
-        let body =
-            parse::body_html(&bytes, read.map(|at| at.start)).map_err(|(line, kind)| {
-                Error::Content(vec![Problem::new(&record.source.path, line, kind)])
-            })?;
+        let document = Document {
+            source: &record.source.path,
+            lang: &record.lang,
+        };
+        let plugins = (job.plugins, &document);
+        let body = parse::body_html(&bytes, read.map(|at| at.start), plugins).map_err(
+            |(line, kind)| Error::Content(vec![Problem::new(&record.source.path, line, kind)]),
+        )?;
         page.context.set_content(body);
     }
     let size_hint = page.context.size_hint();

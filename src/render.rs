@@ -9,13 +9,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use minijinja::value::Rest;
 use minijinja::{AutoEscape, Environment, Output, State, Value};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::Error;
 use crate::hash::hex;
+use crate::plugin::{Callable, Plugins, TemplateFunction, stamp};
 
 pub const TEMPLATES_DIR: &str = "templates";
 
@@ -47,12 +50,18 @@ pub struct Theme {
     own_hashes: BTreeMap<String, String>,
     closures: BTreeMap<String, BTreeSet<String>>,
     closure_hashes: BTreeMap<String, String>,
+    /// The template functions and filters of the build's plugins.
+    functions: Vec<Arc<dyn TemplateFunction>>,
 }
+
+/// The names folio's templates are given besides the plugins': a plugin
+/// may not take one.
+pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe"];
 
 impl Theme {
     /// Reads `<root>/templates` (every file, recursively; names use `/`) over
     /// the embedded default theme.
-    pub fn load(root: &Path) -> Result<Theme, Error> {
+    pub fn load(root: &Path, plugins: &Plugins) -> Result<Theme, Error> {
         let mut sources: BTreeMap<String, (String, Origin)> = DEFAULT_THEME
             .iter()
             .map(|(name, text)| ((*name).to_owned(), ((*text).to_owned(), Origin::Default)))
@@ -67,13 +76,27 @@ impl Theme {
             let shown = file.path.strip_prefix(root).unwrap_or(&file.path);
             sources.insert(name, (text, Origin::Site(shown.to_owned())));
         }
-        Ok(Theme::from_sources(sources))
+        Ok(Theme::from_sources(sources, plugins.functions.clone()))
     }
 
-    fn from_sources(sources: BTreeMap<String, (String, Origin)>) -> Theme {
+    /// A template's own hash covers the plugins it calls (by name and
+    /// version), so that a new version of one renders again the pages of
+    /// the templates that call it, and only those.
+    fn from_sources(
+        sources: BTreeMap<String, (String, Origin)>,
+        functions: Vec<Arc<dyn TemplateFunction>>,
+    ) -> Theme {
         let own_hashes: BTreeMap<String, String> = sources
             .iter()
-            .map(|(name, (text, _))| (name.clone(), hex(&Sha256::digest(text.as_bytes()))))
+            .map(|(name, (text, _))| {
+                let mut hasher = Sha256::new();
+                hasher.update(text.as_bytes());
+                for plugin in functions.iter().filter(|p| mentions(text, p.name())) {
+                    hasher.update(b"\0plugin ");
+                    hasher.update(stamp(plugin.as_ref()).as_bytes());
+                }
+                (name.clone(), hex(&hasher.finalize()))
+            })
             .collect();
         let direct: BTreeMap<&str, Dependencies> = sources
             .iter()
@@ -101,6 +124,7 @@ impl Theme {
             own_hashes,
             closures,
             closure_hashes,
+            functions,
         }
     }
 
@@ -147,6 +171,14 @@ impl Theme {
         env.set_formatter(escape_html_text);
         env.add_function("t", translate);
         env.add_filter("safe", safe);
+        for plugin in &self.functions {
+            let callable = Arc::clone(plugin);
+            let call = move |args: Rest<Value>| call_plugin(callable.as_ref(), &args);
+            match plugin.callable() {
+                Callable::Function => env.add_function(plugin.name(), call),
+                Callable::Filter => env.add_filter(plugin.name(), call),
+            }
+        }
         for (name, (text, _)) in &self.sources {
             env.add_template(name, text)
                 .map_err(|e| self.template_error(&e))?;
@@ -185,6 +217,37 @@ impl Theme {
             .map_err(|e| self.template_error(&e))?;
         Ok(page)
     }
+}
+
+/// Calls a template plugin with the template's values as JSON, and hands
+/// its result back as a template value.
+fn call_plugin(plugin: &dyn TemplateFunction, args: &[Value]) -> Result<Value, minijinja::Error> {
+    let failed = |message: String| {
+        minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            format!("the plugin `{}` failed: {message}", plugin.name()),
+        )
+    };
+    let args = args
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| failed(e.to_string()))?;
+    let result = plugin.call(&args).map_err(failed)?;
+    Ok(Value::from(minijinja::value::Serde(result)))
+}
+
+/// Whether `text` names `name` as a whole word: the templates that can
+/// call a plugin. A mention in plain text counts too, which costs at most a
+/// page rendered that did not need to be.
+fn mentions(text: &str, name: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    !name.is_empty()
+        && text.match_indices(name).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + name.len()..].chars().next();
+            !before.is_some_and(is_word) && !after.is_some_and(is_word)
+        })
 }
 
 /// `|safe`, as minijinja's own, except that a value already safe (a page's
@@ -648,6 +711,7 @@ mod tests {
                 .iter()
                 .map(|(n, t)| ((*n).to_owned(), ((*t).to_owned(), Origin::Default)))
                 .collect(),
+            Vec::new(),
         )
     }
 

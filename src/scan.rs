@@ -23,6 +23,7 @@ use crate::error::{Error, Problem};
 use crate::i18n::{I18N_DIR, I18n};
 use crate::index::Index;
 use crate::options::BuildOptions;
+use crate::plugin::Plugins;
 use crate::render::{TEMPLATES_DIR, Theme};
 use crate::report::Inputs;
 
@@ -84,7 +85,7 @@ impl Scan {
 /// the record of their folder.
 pub(crate) fn everything(
     root: &Path,
-    config: &Config,
+    (config, plugins): (&Config, &Plugins),
     index: &mut Index,
     (out_dir, out_key): (&Path, &str),
     may_write: bool,
@@ -108,7 +109,7 @@ pub(crate) fn everything(
         sources,
         problems,
         statics: discover::discover_static(root)?,
-        theme: Theme::load(root)?,
+        theme: Theme::load(root, plugins)?,
         i18n: I18n::load(root, config)?,
         damaged: damaged?,
     })
@@ -122,7 +123,7 @@ pub(crate) fn everything(
 /// left them.
 pub(crate) fn after_changes(
     root: &Path,
-    config: &Config,
+    (config, plugins): (&Config, &Plugins),
     mut last: Scan,
     changed: &[String],
 ) -> Result<Option<Scan>, Error> {
@@ -154,7 +155,7 @@ pub(crate) fn after_changes(
         }
     }
     if theme_changed {
-        last.theme = Theme::load(root)?;
+        last.theme = Theme::load(root, plugins)?;
     }
     if words_changed {
         last.i18n = I18n::load(root, config)?;
@@ -282,7 +283,7 @@ pub(crate) fn inputs_digest(
         hasher.update(stat.mtime_ns.to_le_bytes());
     }
     let header = format!(
-        "{}\0{}\0{}\0{:?}\0{}\0drafts {} future {}\0{}",
+        "{}\0{}\0{}\0{:?}\0{}\0drafts {} future {}\0{}\0{:?}",
         config.content_settings(),
         config.digest,
         scan.i18n.digest,
@@ -291,6 +292,7 @@ pub(crate) fn inputs_digest(
         options.drafts,
         options.future,
         scan.sources.len(),
+        options.plugins,
     );
     hasher.update(header.as_bytes());
     Some(crate::hash::hex(&hasher.finalize()))

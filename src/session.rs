@@ -23,6 +23,7 @@ use crate::error::{Error, Problem, ProblemKind};
 use crate::explain::{self, Reasons};
 use crate::index::{Index, Meta, OutputRow, Snapshot};
 use crate::options::BuildOptions;
+use crate::plugin::Plugins;
 use crate::plan::{self, KeptPlan, Plan, Views, Visibility};
 use crate::produce::{self, RenderJob};
 use crate::report::{BuildReport, Explanation, Reporter, Stage};
@@ -122,6 +123,7 @@ impl Session {
     /// Opens the engine of `site` for builds with `options`: checks the
     /// output folder and opens (creating or migrating) the index.
     pub fn open(site: Site, options: BuildOptions) -> Result<Session, Error> {
+        options.plugins.check(crate::render::BUILT_IN_CALLABLES)?;
         let out_dir = site.checked_output_dir(&options)?;
         let index_path = options
             .index_path
@@ -217,7 +219,7 @@ impl Session {
             let mut prepared = self.prepare(lock, scan, None, &HashSet::new())?;
             let records = std::mem::take(&mut prepared.analysis.current);
             let views = Views::new(self.site.config(), &prepared.scan.i18n);
-            let plan = plan_of(&self.site, &views, &prepared, records, self.visibility())?;
+            let plan = plan_of(&self.site, &views, &prepared, records, (self.visibility(), &self.options.plugins))?;
             explain::explanation(&plan, &prepared.scan.theme, &self.out_dir, output)
         })
     }
@@ -367,7 +369,7 @@ impl Session {
         if let (Scope::Changed(changed), Some(kept)) = (scope, kept)
             && kept.data_version == self.index.data_version()?
             && let Some(scan) =
-                scan::after_changes(self.site.root(), self.site.config(), kept.scan, changed)?
+                scan::after_changes(self.site.root(), self.settings(), kept.scan, changed)?
         {
             let resumed = Resumed {
                 snapshot: kept.snapshot,
@@ -377,7 +379,7 @@ impl Session {
         }
         let scan = scan::everything(
             self.site.root(),
-            self.site.config(),
+            (self.site.config(), &self.options.plugins),
             &mut self.index,
             (&self.out_dir, &self.out_key),
             may_write,
@@ -412,6 +414,7 @@ impl Session {
             force_read,
             started_ns: lock.started_ns,
             accept_date_changes: self.options.accept_date_changes,
+            plugins: &self.options.plugins,
             progress: &self.progress,
         };
         let problems = std::mem::take(&mut scan.problems);
@@ -430,6 +433,11 @@ impl Session {
             inputs: None,
             report,
         })
+    }
+
+    /// The config and the plugins: what the scan reads the site with.
+    fn settings(&self) -> (&crate::config::Config, &crate::plugin::Plugins) {
+        (self.site.config(), &self.options.plugins)
     }
 
     fn visibility(&self) -> Visibility {
@@ -524,7 +532,7 @@ impl Session {
             );
             return Ok((plan, Some(affected)));
         }
-        let plan = plan_of(site, views, prepared, records, self.visibility())?;
+        let plan = plan_of(site, views, prepared, records, (self.visibility(), &self.options.plugins))?;
         Ok((plan, None))
     }
 
@@ -619,14 +627,14 @@ fn plan_of<'p>(
     views: &'p Views<'p>,
     prepared: &'p Prepared,
     records: Vec<crate::doc::Record>,
-    visibility: Visibility,
+    (visibility, plugins): (Visibility, &Plugins),
 ) -> Result<Plan<'p>, Error> {
     plan::plan(
         site.config(),
         views,
         &prepared.scan.theme,
         records,
-        &prepared.scan.statics,
+        (&prepared.scan.statics, plugins),
         visibility,
         prepared.lock.started_ns,
     )
@@ -679,6 +687,7 @@ impl Session {
             files: &files,
             bodies: &prepared.analysis.bodies,
             stored: outputs,
+            plugins: &self.options.plugins,
             progress: &self.progress,
         };
         let mut pruned_early = HashSet::new();

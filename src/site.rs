@@ -11,6 +11,7 @@ use crate::hash::source_hash;
 use crate::id::PostId;
 use crate::options::BuildOptions;
 use crate::parse;
+use crate::plugin::Plugins;
 use crate::render::TEMPLATES_DIR;
 
 /// Where folio keeps its state (the index, the build lock), under the root.
@@ -76,7 +77,8 @@ impl Site {
         source.path = format!("{CONTENT_DIR}/{rel}");
         let bytes = fs::read(file).map_err(|e| Error::io(file, e))?;
         let hash = source_hash(&bytes);
-        parse::parse(&source, &bytes, hash, &self.config)
+        // An id depends on no body: no plugin is needed to tell it.
+        parse::parse(&source, &bytes, hash, (&self.config, &Plugins::new()))
             .map(|parsed| parsed.record.id)
             .map_err(|(line, kind)| Error::Content(vec![Problem::new(file, line, kind)]))
     }
