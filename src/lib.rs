@@ -3,15 +3,24 @@
 //! The engine is a library so that other build pipelines can embed it; the
 //! `folio` binary is a thin command line over the same API.
 //!
-//! ```no_run
+//! ```
 //! use folio::{BuildOptions, Site};
+//! # let dir = tempfile::tempdir().unwrap();
+//! # let root = dir.path();
+//! # std::fs::write(root.join("site.toml"), "title = \"Blog\"\nbase_url = \"https://example.org\"\ndefault_language = \"en\"\n\n[languages.en]\nname = \"English\"\n").unwrap();
+//! # std::fs::create_dir_all(root.join("content/posts")).unwrap();
+//! # std::fs::write(root.join("content/posts/hello.md"), "---\ntitle: Hello\ndate: 2025-05-01\n---\nFirst post.\n").unwrap();
 //!
-//! let site = Site::open("my-blog")?;
+//! let site = Site::open(root)?;
 //! // The library reads no clock: the caller says what time it is, which
 //! // decides which posts are out yet.
 //! let now_ms = 1_767_225_600_000;
 //! let report = site.build(&BuildOptions::new(now_ms))?;
-//! println!("{} pages written, {} deleted", report.written.len(), report.deleted.len());
+//! assert!(report.written.iter().any(|page| page == "posts/hello/index.html"));
+//!
+//! // Nothing changed: nothing is written.
+//! let again = site.build(&BuildOptions::new(now_ms))?;
+//! assert!(again.written.is_empty());
 //! # Ok::<(), folio::Error>(())
 //! ```
 //!

@@ -130,17 +130,7 @@ pub fn parse(
         source: &source.path,
         lang: &source.lang,
     };
-    let mut touched_by = Vec::new();
-    let markdown = transformed(front.body.into(), Phase::BeforeMarkdown, (plugins, &document), &mut touched_by)?;
-    let summary = summary_html(&markdown);
-    let summary = transformed(summary.into(), Phase::AfterMarkdown, (plugins, &document), &mut touched_by)?.into_owned();
-    // Only the whole body tells whether an HTML transform touches it.
-    if plugins.transforms(Phase::AfterMarkdown).next().is_some() {
-        let body = render_body(&markdown);
-        transformed(body.into(), Phase::AfterMarkdown, (plugins, &document), &mut touched_by)?;
-    }
-    touched_by.sort();
-    touched_by.dedup();
+    let (summary, touched_by) = summary_through(front.body, (plugins, &document))?;
     let body = BodyAt {
         // The body is always the end of the text.
         start: text.len() - front.body.len(),
@@ -270,6 +260,28 @@ pub fn body_html(
     let markdown = transformed(body.into(), Phase::BeforeMarkdown, (plugins, document), &mut touched_by)?;
     let html = render_body(&markdown);
     Ok(transformed(html.into(), Phase::AfterMarkdown, (plugins, document), &mut touched_by)?.into_owned())
+}
+
+/// The summary of `body` through the transforms, and the stamps of those
+/// that change the body (sorted): the whole body is rendered to tell only
+/// when an HTML transform is there.
+fn summary_through(
+    body: &str,
+    (plugins, document): (&Plugins, &Document<'_>),
+) -> Result<(String, Vec<String>), ParseError> {
+    let mut touched_by = Vec::new();
+    let before = Phase::BeforeMarkdown;
+    let markdown = transformed(body.into(), before, (plugins, document), &mut touched_by)?;
+    let after = Phase::AfterMarkdown;
+    let summary = summary_html(&markdown);
+    let summary = transformed(summary.into(), after, (plugins, document), &mut touched_by)?;
+    if plugins.transforms(after).next().is_some() {
+        let body = render_body(&markdown);
+        transformed(body.into(), after, (plugins, document), &mut touched_by)?;
+    }
+    touched_by.sort();
+    touched_by.dedup();
+    Ok((summary.into_owned(), touched_by))
 }
 
 /// `text` through the transforms of `phase`, in order, adding to
