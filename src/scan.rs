@@ -7,7 +7,6 @@
 //! ([`after_changes`], what a kept session does between saves).
 
 use std::cmp::Ordering;
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -59,22 +58,25 @@ impl Scan {
         files.sort();
         files.dedup();
         let tops = [CONTENT_DIR, STATIC_DIR, TEMPLATES_DIR, I18N_DIR];
-        let mut folders: BTreeSet<String> = tops
-            .iter()
+        let mut folders: FxHashSet<&str> = tops
+            .into_iter()
             .filter(|top| root.join(top).is_dir())
-            .map(|top| (*top).to_owned())
             .collect();
         for file in &files {
             let mut folder = file.as_str();
-            while let Some((parent, _)) = folder.rsplit_once('/') {
-                folders.insert(parent.to_owned());
+            // A folder seen before brought its parents with it.
+            while let Some((parent, _)) = folder.rsplit_once('/')
+                && folders.insert(parent)
+            {
                 folder = parent;
             }
         }
+        let mut folders: Vec<String> = folders.into_iter().map(str::to_owned).collect();
+        folders.sort_unstable();
         Inputs {
             root: root.to_owned(),
             files,
-            folders: folders.into_iter().collect(),
+            folders,
         }
     }
 }
