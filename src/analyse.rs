@@ -270,6 +270,7 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         draft,
         translation_key,
         plugins,
+        extra,
     } = fresh;
     *id == stored.id
         && *kind == stored.kind
@@ -287,4 +288,5 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         && *draft == stored.draft
         && *translation_key == stored.translation_key
         && *plugins == stored.plugins
+        && *extra == stored.extra
 }

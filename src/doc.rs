@@ -118,6 +118,9 @@ pub struct Record {
     /// The Markdown transform plugins that changed its body, as
     /// `name version`, sorted: part of its pages' fingerprints.
     pub plugins: Vec<String>,
+    /// The front matter fields folio does not read, for templates: a JSON
+    /// object (with `authors` from `author` or `authors`).
+    pub extra: String,
 }
 
 impl Record {

@@ -17,7 +17,7 @@ use crate::id::PostId;
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE posts (
@@ -79,6 +79,12 @@ ALTER TABLE outputs_v2 RENAME TO outputs;
 /// body (a JSON list), since its pages' fingerprints name them.
 const MIGRATE_V2_TO_V3: &str = "
 ALTER TABLE posts ADD COLUMN plugins TEXT NOT NULL DEFAULT '[]';
+";
+
+/// Version 4 keeps the front matter fields folio does not read (a JSON
+/// object), which templates and list pages show.
+const MIGRATE_V3_TO_V4: &str = "
+ALTER TABLE posts ADD COLUMN extra TEXT NOT NULL DEFAULT '{}';
 ";
 
 /// An output file as the index remembers it. `stat` is `None` while the
@@ -238,9 +244,10 @@ impl Index {
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?;
         let migrations: &[&str] = match version {
-            0 => &[SCHEMA_V1, MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3],
-            1 => &[MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3],
-            2 => &[MIGRATE_V2_TO_V3],
+            0 => &[SCHEMA_V1, MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4],
+            1 => &[MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4],
+            2 => &[MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4],
+            3 => &[MIGRATE_V3_TO_V4],
             SCHEMA_VERSION => &[],
             newer => {
                 return Err(rusqlite::Error::ToSqlConversionFailure(
@@ -478,7 +485,7 @@ fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
     let mut stmt = conn.prepare(
         "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
                     source_size, source_mtime_ns, title, url, summary, description, tags, draft,
-                    translation_key, plugins
+                    translation_key, plugins, extra
              FROM posts",
     )?;
     stmt.query_map([], |row| {
@@ -508,6 +515,7 @@ fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
             draft: row.get(15)?,
             translation_key: text(row, 16)?,
             plugins: serde_json::from_str(str_ref(row, 17)?).map_err(|_| corrupt(17, "plugins"))?,
+            extra: text(row, 18)?,
         })
     })?
     .collect::<rusqlite::Result<Vec<Record>>>()
@@ -585,9 +593,9 @@ fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
         let mut upsert = tx.prepare_cached(
             "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
                  source_hash, source_size, source_mtime_ns, title, url, summary, description,
-                 tags, draft, translation_key, plugins)
+                 tags, draft, translation_key, plugins, extra)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                     ?18)
+                     ?18, ?19)
              ON CONFLICT (id) DO UPDATE SET
                  kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
                  published_at = excluded.published_at, updated_at = excluded.updated_at,
@@ -596,7 +604,7 @@ fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
                  title = excluded.title, url = excluded.url, summary = excluded.summary,
                  description = excluded.description, tags = excluded.tags,
                  draft = excluded.draft, translation_key = excluded.translation_key,
-                 plugins = excluded.plugins",
+                 plugins = excluded.plugins, extra = excluded.extra",
         )?;
         for r in &changes.upserts {
             upsert.execute(params![
@@ -618,6 +626,7 @@ fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
                 r.draft,
                 r.translation_key,
                 serde_json::to_string(&r.plugins).unwrap_or_else(|_| "[]".into()),
+                r.extra,
             ])?;
         }
     }
@@ -706,6 +715,7 @@ mod tests {
             draft: false,
             translation_key: format!("posts/{slug}"),
             plugins: Vec::new(),
+            extra: "{}".into(),
         }
     }
 

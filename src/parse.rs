@@ -38,6 +38,10 @@ pub struct Parsed {
     pub date_line: Option<usize>,
 }
 
+/// The fields folio reads: its own, then those of Jekyll, Hugo and Zola
+/// that mean one of its own (the README has the table). Any other field is
+/// kept for templates (`post.extra.<name>`), unless it is one typo away
+/// from one of these.
 const FIELDS: &[&str] = &[
     "title",
     "date",
@@ -47,7 +51,25 @@ const FIELDS: &[&str] = &[
     "description",
     "translation_key",
     "updated",
+    "summary",
+    "authors",
+    "lang",
+    // Other generators' names for folio's fields.
+    "lastmod",
+    "last_modified_at",
+    "excerpt",
+    "categories",
+    "category",
+    "author",
+    "published",
+    // Zola's tables: `[taxonomies]` (tags and categories are tags, the
+    // others are kept) and `[extra]` (kept).
+    "taxonomies",
+    "extra",
 ];
+
+/// The fields that give `updated`, in the order they are looked for.
+const UPDATED: &[&str] = &["updated", "lastmod", "last_modified_at"];
 
 const MORE_MARKER: &str = "<!-- more -->";
 
@@ -87,7 +109,8 @@ pub fn parse(
         first_line: front.first_line,
         last_line: front.last_line,
     };
-    fields.only_known()?;
+    fields.no_typos()?;
+    fields.same_language(source)?;
 
     let title = fields
         .string("title")?
@@ -102,7 +125,10 @@ pub fn parse(
     let (file_date, file_slug) = split_date_prefix(&source.stem);
     let date_line = fields.line_of("date");
     let (published_at, date_is_local) = publication_date(&fields, source.kind, file_date, config)?;
-    let updated_at = fields.date("updated", config)?.map(|(ms, _)| ms);
+    let updated_at = match UPDATED.iter().find(|field| fields.get(field).is_some()) {
+        Some(field) => fields.date(field, config)?.map(|(ms, _)| ms),
+        None => None,
+    };
     let slug = slug_of(&fields, file_slug)?;
     let id_ms = if source.kind == Kind::Page {
         0
@@ -120,7 +146,7 @@ pub fn parse(
         )
     })?;
     let tags = fields.tags()?;
-    let draft = fields.bool("draft")?.unwrap_or(false);
+    let draft = fields.draft()?;
     let description = fields.string("description")?;
     let translation_key = fields
         .string("translation_key")?
@@ -130,7 +156,10 @@ pub fn parse(
         source: &source.path,
         lang: &source.lang,
     };
-    let (summary, touched_by) = summary_through(front.body, (plugins, &document))?;
+    let (mut summary, touched_by) = summary_through(front.body, (plugins, &document))?;
+    if let Some(written) = fields.written_summary()? {
+        summary = written;
+    }
     let body = BodyAt {
         // The body is always the end of the text.
         start: text.len() - front.body.len(),
@@ -158,6 +187,7 @@ pub fn parse(
             draft,
             translation_key,
             plugins: touched_by,
+            extra: fields.extra()?,
         },
         body,
         date_is_local,
@@ -503,16 +533,97 @@ struct Fields<'a> {
 }
 
 impl Fields<'_> {
-    /// Every field is one folio knows.
-    fn only_known(&self) -> Result<(), ParseError> {
-        match self.map.keys().find(|key| !FIELDS.contains(&key.as_str())) {
-            Some(key) => Err(self.problem(
-                key,
-                "folio does not know this field".into(),
-                format!("the fields are: {}", FIELDS.join(", ")),
-            )),
-            None => Ok(()),
+    /// No field is one typo away from one folio reads (`darft`, `tittle`,
+    /// `tag`): that is a mistake, not a field of the author's own.
+    fn no_typos(&self) -> Result<(), ParseError> {
+        for key in self.map.keys().filter(|key| !FIELDS.contains(&key.as_str())) {
+            if let Some(meant) = FIELDS.iter().find(|field| strsim::osa_distance(key, field) == 1) {
+                return Err(self.problem(
+                    key,
+                    format!("is not a field folio reads; did you mean `{meant}`?"),
+                    format!("rename it to `{meant}`; a field of your own needs a name further from folio's (it is given to templates as `extra.<name>`)"),
+                ));
+            }
         }
+        Ok(())
+    }
+
+    /// `lang`, where written, is the language of the file's place.
+    fn same_language(&self, source: &Source) -> Result<(), ParseError> {
+        let Some(lang) = self.string("lang")? else {
+            return Ok(());
+        };
+        let same = lang.replace('_', "-").eq_ignore_ascii_case(&source.lang);
+        if same {
+            return Ok(());
+        }
+        Err(self.problem(
+            "lang",
+            format!("says `{lang}`, but the file's place makes it `{}`", source.lang),
+            format!("move the file to the `{lang}` language's place, or remove `lang`"),
+        ))
+    }
+
+    /// `draft`, or Jekyll's `published: false`.
+    fn draft(&self) -> Result<bool, ParseError> {
+        let draft = self.bool("draft")?;
+        let published = self.bool("published")?;
+        match (draft, published) {
+            (Some(draft), Some(published)) if draft == published => Err(self.problem(
+                "published",
+                format!("says {published}, but `draft` says {draft}"),
+                "keep one of the two".into(),
+            )),
+            (Some(draft), _) => Ok(draft),
+            (None, published) => Ok(published == Some(false)),
+        }
+    }
+
+    /// A summary written in the front matter (`summary`, or Jekyll's
+    /// `excerpt`), as HTML from its Markdown.
+    fn written_summary(&self) -> Result<Option<String>, ParseError> {
+        for field in ["summary", "excerpt"] {
+            if let Some(text) = self.string(field)?.filter(|t| !t.trim().is_empty()) {
+                return Ok(Some(render_body(text.trim()).trim_end().to_owned()));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The fields folio does not read, for templates, as a JSON object:
+    /// Zola's `[extra]` table, the other fields, the taxonomies other than
+    /// tags and categories, and `authors` (from `author` or `authors`).
+    fn extra(&self) -> Result<String, ParseError> {
+        let mut extra = match self.get("extra") {
+            None => Map::new(),
+            Some(Value::Object(table)) => table.clone(),
+            Some(other) => return Err(self.wrong_type("extra", "a table", other)),
+        };
+        for (key, value) in self.map {
+            if !FIELDS.contains(&key.as_str()) {
+                extra.insert(key.clone(), value.clone());
+            }
+        }
+        if let Some(Value::Object(taxonomies)) = self.get("taxonomies") {
+            let others: Map<String, Value> = taxonomies
+                .iter()
+                .filter(|(name, _)| !matches!(name.as_str(), "tags" | "categories"))
+                .map(|(name, terms)| (name.clone(), terms.clone()))
+                .collect();
+            if !others.is_empty() {
+                extra.insert("taxonomies".into(), Value::Object(others));
+            }
+        }
+        let mut authors = Vec::new();
+        for field in ["author", "authors"] {
+            if let Some(value) = self.get(field) {
+                authors.extend(self.strings(field, value, false)?);
+            }
+        }
+        if !authors.is_empty() {
+            extra.insert("authors".into(), Value::from(authors));
+        }
+        Ok(Value::Object(extra).to_string())
     }
 
     /// The line where `key` is written: the first front matter line that
@@ -584,25 +695,49 @@ impl Fields<'_> {
         }
     }
 
+    /// `tags`, with the other generators' categories (Jekyll's
+    /// `categories` and `category`, Zola's `[taxonomies]` tags and
+    /// categories) as tags too, each once, in the order written.
     fn tags(&self) -> Result<Vec<String>, ParseError> {
-        let items = match self.get("tags") {
-            None => return Ok(Vec::new()),
-            Some(Value::Array(items)) => items,
-            Some(other) => return Err(self.wrong_type("tags", "a list of strings", other)),
-        };
-        let mut seen = HashSet::new();
-        let mut tags = Vec::new();
-        for item in items {
-            let tag = match item {
-                Value::String(s) => s.trim().to_owned(),
-                Value::Number(n) => n.to_string(),
-                other => return Err(self.wrong_type("tags", "a list of strings", other)),
-            };
-            if !tag.is_empty() && seen.insert(tag.clone()) {
-                tags.push(tag);
+        let mut found = Vec::new();
+        if let Some(value) = self.get("tags") {
+            found.extend(self.strings("tags", value, false)?);
+        }
+        // Jekyll reads a string of categories as words.
+        for field in ["categories", "category"] {
+            if let Some(value) = self.get(field) {
+                found.extend(self.strings(field, value, field == "categories")?);
             }
         }
-        Ok(tags)
+        if let Some(table) = self.get("taxonomies") {
+            let Value::Object(taxonomies) = table else {
+                return Err(self.wrong_type("taxonomies", "a table", table));
+            };
+            for name in ["tags", "categories"] {
+                if let Some(value) = taxonomies.get(name).filter(|v| !v.is_null()) {
+                    found.extend(self.strings("taxonomies", value, false)?);
+                }
+            }
+        }
+        let mut seen = HashSet::new();
+        found.retain(|tag| !tag.is_empty() && seen.insert(tag.clone()));
+        Ok(found)
+    }
+
+    /// A list of strings; a lone string is one item (or, with `words`, one
+    /// item per word). Numbers are taken as their text.
+    fn strings(&self, field: &str, value: &Value, words: bool) -> Result<Vec<String>, ParseError> {
+        let item = |value: &Value| match value {
+            Value::String(s) => Ok(s.trim().to_owned()),
+            Value::Number(n) => Ok(n.to_string()),
+            other => Err(self.wrong_type(field, "a list of strings", other)),
+        };
+        match value {
+            Value::Array(items) => items.iter().map(item).collect(),
+            Value::String(s) if words => Ok(s.split_whitespace().map(str::to_owned).collect()),
+            single @ (Value::String(_) | Value::Number(_)) if field != "tags" => Ok(vec![item(single)?]),
+            other => Err(self.wrong_type(field, "a list of strings", other)),
+        }
     }
 
     /// A date as (Unix ms, read in the site time zone).
@@ -1029,7 +1164,7 @@ mod tests {
     }
 
     #[test]
-    fn missing_title_missing_date_and_unknown_fields_are_errors() {
+    fn missing_title_missing_date_and_typos_of_fields_are_errors() {
         assert_eq!(
             field_error(run("en/posts/x.md", "---\ndate: 2024-01-01\n---\n")).1,
             "title"
@@ -1043,6 +1178,65 @@ mod tests {
             "---\ntitle: x\ndate: 2024-01-01\ndarft: true\n---\n",
         ));
         assert_eq!((line, field.as_str()), (Some(4), "darft"));
+        for (typo, meant) in [("tittle", "title"), ("tag", "tags"), ("Date", "date"), ("updatd", "updated")] {
+            let text = format!("---\ntitle: x\ndate: 2024-01-01\n{typo}: y\n---\n");
+            let (line, field, message) = field_error(run("en/posts/x.md", &text));
+            assert_eq!((line, field.as_str()), (Some(4), typo));
+            assert!(message.contains(&format!("did you mean `{meant}`")), "{message}");
+        }
+    }
+
+    #[test]
+    fn fields_folio_does_not_read_are_kept_for_templates() {
+        let text = "---\ntitle: x\ndate: 2024-01-01\nlayout: post\nversion: 2\nname: x-post\nauthor: Ada\nnested: {a: [1, 2]}\n---\n";
+        let extra: Value = serde_json::from_str(&run("en/posts/x.md", text).unwrap().record.extra).unwrap();
+        assert_eq!(
+            extra,
+            serde_json::json!({"layout": "post", "version": 2, "name": "x-post", "nested": {"a": [1, 2]}, "authors": ["Ada"]})
+        );
+        // Zola: `[extra]` is kept as it is, `[taxonomies]` tags and
+        // categories are tags, other taxonomies are kept.
+        let text = "+++\ntitle = \"x\"\ndate = 2024-01-01\nauthors = [\"A\", \"B\"]\n[taxonomies]\ntags = [\"t\"]\ncategories = [\"c\"]\nseries = [\"s\"]\n[extra]\ntoc = true\n+++\n";
+        let record = run("en/posts/x.md", text).unwrap().record;
+        assert_eq!(record.tags, ["t", "c"]);
+        let extra: Value = serde_json::from_str(&record.extra).unwrap();
+        assert_eq!(
+            extra,
+            serde_json::json!({"toc": true, "taxonomies": {"series": ["s"]}, "authors": ["A", "B"]})
+        );
+        let plain = run("en/posts/x.md", "---\ntitle: x\ndate: 2024-01-01\n---\n").unwrap();
+        assert_eq!(plain.record.extra, "{}");
+    }
+
+    #[test]
+    fn other_generators_fields_mean_what_folio_has() {
+        let record = |front: &str| {
+            let text = format!("---\ntitle: x\ndate: 2024-01-01\n{front}\n---\nThe body.\n");
+            run("en/posts/x.md", &text).unwrap().record
+        };
+        let day = |date: &str| parse_date(date, &config("UTC")).unwrap().0;
+        assert_eq!(record("lastmod: 2024-02-01").updated_at, Some(day("2024-02-01")));
+        assert_eq!(record("last_modified_at: 2024-03-01").updated_at, Some(day("2024-03-01")));
+        assert_eq!(record("excerpt: In *short*.").summary, "<p>In <em>short</em>.</p>");
+        assert_eq!(record("summary: Brief.").summary, "<p>Brief.</p>");
+        assert_eq!(record("").summary, "<p>The body.</p>");
+        assert_eq!(record("categories: news releases").tags, ["news", "releases"]);
+        assert_eq!(record("category: faqs\ntags: [a, faqs]").tags, ["a", "faqs"]);
+        assert!(record("published: false").draft);
+        assert!(!record("published: true").draft);
+        let contradiction = "---\ntitle: x\ndate: 2024-01-01\ndraft: true\npublished: true\n---\n";
+        assert_eq!(field_error(run("en/posts/x.md", contradiction)).1, "published");
+    }
+
+    #[test]
+    fn a_lang_field_must_agree_with_the_files_place() {
+        assert!(run("fr/posts/x.md", "---\ntitle: x\ndate: 2024-01-01\nlang: fr\n---\n").is_ok());
+        let (line, field, message) = field_error(run(
+            "fr/posts/x.md",
+            "---\ntitle: x\ndate: 2024-01-01\nlang: en\n---\n",
+        ));
+        assert_eq!((line, field.as_str()), (Some(4), "lang"));
+        assert!(message.contains("`en`") && message.contains("`fr`"), "{message}");
     }
 
     #[test]

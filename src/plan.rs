@@ -623,6 +623,7 @@ impl Model {
                     summary: record.summary.clone(),
                     description: record.description.clone(),
                     tags: self.tag_links(i),
+                    extra: extra_of(record),
                 }))
             })
             .clone()
@@ -790,6 +791,23 @@ impl<'a> KeyPrefixes<'a> {
         };
         key.text(url);
         key
+    }
+}
+
+/// The fields of a document's front matter folio does not read, for its
+/// templates.
+fn extra_of(record: &Record) -> serde_json::Value {
+    serde_json::from_str(&record.extra).unwrap_or_default()
+}
+
+/// The authors a document names, for its feed entry.
+fn authors_of(record: &Record) -> Vec<String> {
+    match extra_of(record).get("authors") {
+        Some(serde_json::Value::Array(names)) => names
+            .iter()
+            .filter_map(|name| name.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -1523,6 +1541,7 @@ impl<'a> Plan<'a> {
                 url: record.url.clone(),
                 newer: model.link(newer),
                 older: model.link(older),
+                extra: extra_of(record),
                 source_hash: record.source.hash.clone(),
                 content: None,
             });
@@ -1530,6 +1549,7 @@ impl<'a> Plan<'a> {
             context.page = Some(PageView {
                 title: record.title.clone(),
                 description: record.description.clone(),
+                extra: extra_of(record),
                 url: record.url.clone(),
                 source_hash: record.source.hash.clone(),
                 content: None,
@@ -1555,6 +1575,7 @@ impl<'a> Plan<'a> {
                         updated: format_ms(r.updated_at.unwrap_or(r.published_at)),
                         summary: r.summary.clone(),
                         tags: r.tags.clone(),
+                        authors: authors_of(r),
                     }
                 })
                 .collect(),

@@ -555,6 +555,8 @@ pub struct PostView {
     pub url: String,
     pub newer: Option<Link>,
     pub older: Option<Link>,
+    /// The front matter fields folio does not read.
+    pub extra: serde_json::Value,
     /// Stands in for the body in the fingerprint: the body is a function of
     /// the source bytes this hashes.
     pub source_hash: String,
@@ -568,6 +570,7 @@ pub struct PostView {
 pub struct PageView {
     pub title: String,
     pub description: Option<String>,
+    pub extra: serde_json::Value,
     pub url: String,
     pub source_hash: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -584,6 +587,7 @@ pub struct ListItem {
     pub summary: String,
     pub description: Option<String>,
     pub tags: Vec<TagLink>,
+    pub extra: serde_json::Value,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -614,6 +618,8 @@ pub struct FeedEntry {
     pub updated: String,
     pub summary: String,
     pub tags: Vec<String>,
+    /// From the post's `author` or `authors`; the feed's author when none.
+    pub authors: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

@@ -269,7 +269,8 @@ impl TestSite {
     pub fn content_rows(&self) -> Vec<String> {
         self.query(
             "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash, title, url,
-                    summary, description, tags, draft, translation_key FROM posts ORDER BY id",
+                    summary, description, tags, draft, translation_key, plugins, extra
+             FROM posts ORDER BY id",
         )
     }
 
