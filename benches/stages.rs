@@ -305,7 +305,7 @@ impl Corpus {
             let size_hint = page.context.size_hint();
             each(Rendered {
                 bytes: theme
-                    .render(env, page.template, &page.context, size_hint)
+                    .render(env, &page.template, &page.context, size_hint)
                     .unwrap(),
                 output: page.output,
                 fingerprint: page.fingerprint,

@@ -271,6 +271,8 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         translation_key,
         plugins,
         extra,
+        aliases,
+        template,
     } = fresh;
     *id == stored.id
         && *kind == stored.kind
@@ -289,4 +291,6 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         && *translation_key == stored.translation_key
         && *plugins == stored.plugins
         && *extra == stored.extra
+        && *aliases == stored.aliases
+        && *template == stored.template
 }

@@ -121,6 +121,41 @@ pub struct Record {
     /// The front matter fields folio does not read, for templates: a JSON
     /// object (with `authors` from `author` or `authors`).
     pub extra: String,
+    /// Old URLs of the document (`aliases`, `redirect_from`), as URL paths:
+    /// each gets a page that redirects to it.
+    pub aliases: Vec<String>,
+    /// The template the front matter asks for.
+    pub template: Option<TemplateChoice>,
+}
+
+/// The template a document's front matter asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplateChoice {
+    /// `template: name.html`: the theme must have it.
+    Named(String),
+    /// `layout: name` (Jekyll, Hugo): `name.html` when the theme has it,
+    /// else the template of the document's kind, since another
+    /// generator's layouts are not folio's templates.
+    Layout(String),
+}
+
+impl TemplateChoice {
+    /// As the index stores it.
+    pub fn to_stored(&self) -> String {
+        match self {
+            TemplateChoice::Named(name) => format!("template:{name}"),
+            TemplateChoice::Layout(name) => format!("layout:{name}"),
+        }
+    }
+
+    /// From the index's text; `None` for text no folio wrote.
+    pub fn from_stored(text: &str) -> Option<TemplateChoice> {
+        match text.split_once(':')? {
+            ("template", name) => Some(TemplateChoice::Named(name.to_owned())),
+            ("layout", name) => Some(TemplateChoice::Layout(name.to_owned())),
+            _ => None,
+        }
+    }
 }
 
 impl Record {

@@ -46,7 +46,7 @@ pub(crate) fn explanation(
         return Ok(Explanation {
             output: spec.output.to_string(),
             made_for: plan.made_by(spec),
-            templates: theme.closure(spec.template),
+            templates: theme.closure(&spec.template),
             sources: plan.sources_of(spec),
             config_keys: plan.config_keys(spec),
             language: Some(plan.language(spec).to_owned()),
@@ -166,7 +166,7 @@ impl<'p> Then<'p> {
         let mut parts = Vec::new();
         let templates: Vec<String> = r
             .theme
-            .closure(spec.template)
+            .closure(&spec.template)
             .into_iter()
             .filter(|t| self.theme.get(t) != r.theme.own_hashes().get(t))
             .collect();

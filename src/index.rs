@@ -12,12 +12,12 @@ use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
 use crate::error::Error;
-use crate::doc::{Kind, Record, SourceState, Stat};
+use crate::doc::{Kind, Record, SourceState, Stat, TemplateChoice};
 use crate::id::PostId;
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE posts (
@@ -85,6 +85,13 @@ ALTER TABLE posts ADD COLUMN plugins TEXT NOT NULL DEFAULT '[]';
 /// object), which templates and list pages show.
 const MIGRATE_V3_TO_V4: &str = "
 ALTER TABLE posts ADD COLUMN extra TEXT NOT NULL DEFAULT '{}';
+";
+
+/// Version 5 keeps a document's old URLs (a JSON list of paths) and the
+/// template its front matter asks for (`template:NAME` or `layout:NAME`).
+const MIGRATE_V4_TO_V5: &str = "
+ALTER TABLE posts ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE posts ADD COLUMN template TEXT;
 ";
 
 /// An output file as the index remembers it. `stat` is `None` while the
@@ -244,10 +251,11 @@ impl Index {
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?;
         let migrations: &[&str] = match version {
-            0 => &[SCHEMA_V1, MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4],
-            1 => &[MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4],
-            2 => &[MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4],
-            3 => &[MIGRATE_V3_TO_V4],
+            0 => &[SCHEMA_V1, MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5],
+            1 => &[MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5],
+            2 => &[MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5],
+            3 => &[MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5],
+            4 => &[MIGRATE_V4_TO_V5],
             SCHEMA_VERSION => &[],
             newer => {
                 return Err(rusqlite::Error::ToSqlConversionFailure(
@@ -485,7 +493,7 @@ fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
     let mut stmt = conn.prepare(
         "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
                     source_size, source_mtime_ns, title, url, summary, description, tags, draft,
-                    translation_key, plugins, extra
+                    translation_key, plugins, extra, aliases, template
              FROM posts",
     )?;
     stmt.query_map([], |row| {
@@ -516,6 +524,11 @@ fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
             translation_key: text(row, 16)?,
             plugins: serde_json::from_str(str_ref(row, 17)?).map_err(|_| corrupt(17, "plugins"))?,
             extra: text(row, 18)?,
+            aliases: serde_json::from_str(str_ref(row, 19)?).map_err(|_| corrupt(19, "aliases"))?,
+            template: match optional_text(row, 20)? {
+                None => None,
+                Some(text) => Some(TemplateChoice::from_stored(&text).ok_or_else(|| corrupt(20, "template"))?),
+            },
         })
     })?
     .collect::<rusqlite::Result<Vec<Record>>>()
@@ -573,6 +586,55 @@ fn staging_key(dir: &str) -> String {
     format!("staging {dir}")
 }
 
+/// Inserts or updates the rows of `records`. Callers pass only rows whose
+/// content differs from the stored ones (the hash skip happens before
+/// this, where both rows are at hand).
+fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusqlite::Result<()> {
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
+             source_hash, source_size, source_mtime_ns, title, url, summary, description,
+             tags, draft, translation_key, plugins, extra, aliases, template)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18, ?19, ?20, ?21)
+         ON CONFLICT (id) DO UPDATE SET
+             kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
+             published_at = excluded.published_at, updated_at = excluded.updated_at,
+             source_path = excluded.source_path, source_hash = excluded.source_hash,
+             source_size = excluded.source_size, source_mtime_ns = excluded.source_mtime_ns,
+             title = excluded.title, url = excluded.url, summary = excluded.summary,
+             description = excluded.description, tags = excluded.tags,
+             draft = excluded.draft, translation_key = excluded.translation_key,
+             plugins = excluded.plugins, extra = excluded.extra,
+             aliases = excluded.aliases, template = excluded.template",
+    )?;
+    for r in records {
+        upsert.execute(params![
+            r.id.to_string(),
+            r.kind.as_str(),
+            r.slug,
+            r.lang,
+            r.published_at,
+            r.updated_at,
+            r.source.path,
+            r.source.hash,
+            r.source.stat.size as i64,
+            r.source.stat.mtime_ns,
+            r.title,
+            r.url,
+            r.summary,
+            r.description,
+            serde_json::to_string(&r.tags).unwrap_or_else(|_| "[]".into()),
+            r.draft,
+            r.translation_key,
+            serde_json::to_string(&r.plugins).unwrap_or_else(|_| "[]".into()),
+            r.extra,
+            serde_json::to_string(&r.aliases).unwrap_or_else(|_| "[]".into()),
+            r.template.as_ref().map(TemplateChoice::to_stored),
+        ])?;
+    }
+    Ok(())
+}
+
 fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
     tx.execute(
         "DELETE FROM meta WHERE key IN (?1, ?2)",
@@ -587,49 +649,7 @@ fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
             retire.execute([id.to_string()])?;
         }
     }
-    {
-        // Callers pass only rows whose content differs from the stored ones
-        // (the hash skip happens before this, where both rows are at hand).
-        let mut upsert = tx.prepare_cached(
-            "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
-                 source_hash, source_size, source_mtime_ns, title, url, summary, description,
-                 tags, draft, translation_key, plugins, extra)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                     ?18, ?19)
-             ON CONFLICT (id) DO UPDATE SET
-                 kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
-                 published_at = excluded.published_at, updated_at = excluded.updated_at,
-                 source_path = excluded.source_path, source_hash = excluded.source_hash,
-                 source_size = excluded.source_size, source_mtime_ns = excluded.source_mtime_ns,
-                 title = excluded.title, url = excluded.url, summary = excluded.summary,
-                 description = excluded.description, tags = excluded.tags,
-                 draft = excluded.draft, translation_key = excluded.translation_key,
-                 plugins = excluded.plugins, extra = excluded.extra",
-        )?;
-        for r in &changes.upserts {
-            upsert.execute(params![
-                r.id.to_string(),
-                r.kind.as_str(),
-                r.slug,
-                r.lang,
-                r.published_at,
-                r.updated_at,
-                r.source.path,
-                r.source.hash,
-                r.source.stat.size as i64,
-                r.source.stat.mtime_ns,
-                r.title,
-                r.url,
-                r.summary,
-                r.description,
-                serde_json::to_string(&r.tags).unwrap_or_else(|_| "[]".into()),
-                r.draft,
-                r.translation_key,
-                serde_json::to_string(&r.plugins).unwrap_or_else(|_| "[]".into()),
-                r.extra,
-            ])?;
-        }
-    }
+    upsert_records(tx, &changes.upserts)?;
     {
         let mut restat = tx.prepare_cached(
             "UPDATE posts SET source_size = ?2, source_mtime_ns = ?3 WHERE id = ?1",
@@ -716,6 +736,8 @@ mod tests {
             translation_key: format!("posts/{slug}"),
             plugins: Vec::new(),
             extra: "{}".into(),
+            aliases: Vec::new(),
+            template: None,
         }
     }
 

@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::config::Config;
-use crate::doc::{Kind, Record, Source, SourceState};
+use crate::doc::{Kind, Record, Source, SourceState, TemplateChoice};
 use crate::error::ProblemKind;
 use crate::id::{PostId, format_ms};
 use crate::plugin::{Document, Phase, Plugins};
@@ -54,6 +54,9 @@ const FIELDS: &[&str] = &[
     "summary",
     "authors",
     "lang",
+    "permalink",
+    "aliases",
+    "template",
     // Other generators' names for folio's fields.
     "lastmod",
     "last_modified_at",
@@ -62,6 +65,9 @@ const FIELDS: &[&str] = &[
     "category",
     "author",
     "published",
+    "url",
+    "redirect_from",
+    "layout",
     // Zola's tables: `[taxonomies]` (tags and categories are tags, the
     // others are kept) and `[extra]` (kept).
     "taxonomies",
@@ -135,16 +141,7 @@ pub fn parse(
     } else {
         published_at
     };
-    let id = PostId::derive(&slug, &source.lang, id_ms).map_err(|e| {
-        fields.problem(
-            "date",
-            format!(
-                "{} is outside the range an id can hold (1970 to 10889)",
-                format_ms(e.millis)
-            ),
-            "use a date after 1970-01-01".into(),
-        )
-    })?;
+    let id = fields.id(&slug, &source.lang, id_ms)?;
     let tags = fields.tags()?;
     let draft = fields.draft()?;
     let description = fields.string("description")?;
@@ -165,7 +162,10 @@ pub fn parse(
         start: text.len() - front.body.len(),
         check: xxh3_128(bytes),
     };
-    let url = document_url(config, source.kind, &source.lang, &source.key, &slug, id_ms);
+    let url = match fields.written_url()? {
+        Some(url) => url,
+        None => document_url(config, source.kind, &source.lang, &source.key, &slug, id_ms),
+    };
     Ok(Parsed {
         record: Record {
             id,
@@ -188,6 +188,8 @@ pub fn parse(
             translation_key,
             plugins: touched_by,
             extra: fields.extra()?,
+            aliases: fields.aliases()?,
+            template: fields.template()?,
         },
         body,
         date_is_local,
@@ -577,6 +579,69 @@ impl Fields<'_> {
             (Some(draft), _) => Ok(draft),
             (None, published) => Ok(published == Some(false)),
         }
+    }
+
+    /// The URL the front matter sets (`permalink`, or Hugo's `url`).
+    fn written_url(&self) -> Result<Option<String>, ParseError> {
+        for field in ["permalink", "url"] {
+            if let Some(text) = self.string(field)? {
+                return self.url_path(field, &text).map(Some);
+            }
+        }
+        Ok(None)
+    }
+
+    /// The old URLs of the document (`aliases`, Jekyll's `redirect_from`),
+    /// each once.
+    fn aliases(&self) -> Result<Vec<String>, ParseError> {
+        let mut aliases = Vec::new();
+        for field in ["aliases", "redirect_from"] {
+            if let Some(value) = self.get(field) {
+                for text in self.strings(field, value, false)? {
+                    let path = self.url_path(field, &text)?;
+                    if !aliases.contains(&path) {
+                        aliases.push(path);
+                    }
+                }
+            }
+        }
+        Ok(aliases)
+    }
+
+    fn url_path(&self, field: &str, text: &str) -> Result<String, ParseError> {
+        crate::url::written_path(text).ok_or_else(|| {
+            self.problem(
+                field,
+                format!("`{text}` is not a path inside the site"),
+                "write a path from the site's root, like `/2024/05/01/hello/`, without `.` or `..`".into(),
+            )
+        })
+    }
+
+    /// The template the front matter asks for: `template` (which must
+    /// exist), or a `layout` (used when the theme has it).
+    fn template(&self) -> Result<Option<TemplateChoice>, ParseError> {
+        if let Some(name) = self.string("template")? {
+            return Ok(Some(TemplateChoice::Named(name.trim().to_owned())));
+        }
+        Ok(self
+            .string("layout")?
+            .map(|layout| TemplateChoice::Layout(format!("{}.html", layout.trim()))))
+    }
+
+    /// The id of the document `slug` in `lang` dated `ms`; a date an id
+    /// cannot hold is a problem of `date`.
+    fn id(&self, slug: &str, lang: &str, ms: i64) -> Result<PostId, ParseError> {
+        PostId::derive(slug, lang, ms).map_err(|e| {
+            self.problem(
+                "date",
+                format!(
+                    "{} is outside the range an id can hold (1970 to 10889)",
+                    format_ms(e.millis)
+                ),
+                "use a date after 1970-01-01".into(),
+            )
+        })
     }
 
     /// A summary written in the front matter (`summary`, or Jekyll's
@@ -1188,11 +1253,11 @@ mod tests {
 
     #[test]
     fn fields_folio_does_not_read_are_kept_for_templates() {
-        let text = "---\ntitle: x\ndate: 2024-01-01\nlayout: post\nversion: 2\nname: x-post\nauthor: Ada\nnested: {a: [1, 2]}\n---\n";
+        let text = "---\ntitle: x\ndate: 2024-01-01\ntype: posts\nversion: 2\nname: x-post\nauthor: Ada\nnested: {a: [1, 2]}\n---\n";
         let extra: Value = serde_json::from_str(&run("en/posts/x.md", text).unwrap().record.extra).unwrap();
         assert_eq!(
             extra,
-            serde_json::json!({"layout": "post", "version": 2, "name": "x-post", "nested": {"a": [1, 2]}, "authors": ["Ada"]})
+            serde_json::json!({"type": "posts", "version": 2, "name": "x-post", "nested": {"a": [1, 2]}, "authors": ["Ada"]})
         );
         // Zola: `[extra]` is kept as it is, `[taxonomies]` tags and
         // categories are tags, other taxonomies are kept.

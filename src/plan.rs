@@ -10,7 +10,7 @@
 //! its path and source hash). A page whose fingerprint is unchanged and whose
 //! output file is intact is not rendered, and its context is never built.
 
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::PathBuf;
@@ -18,14 +18,14 @@ use std::sync::{Arc, OnceLock};
 
 use jiff::Timestamp;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::config::{Config, text_direction};
 use crate::url::{push_encoded_segment, tag_slug};
 use crate::discover::StaticFile;
-use crate::doc::{Kind, Record};
+use crate::doc::{Kind, Record, TemplateChoice};
 use crate::error::{Error, Problem, ProblemKind};
 use crate::i18n::{I18n, Strings};
 use crate::id::format_ms;
@@ -33,7 +33,8 @@ use crate::plugin::{DocumentSummary, LanguageDocuments, Plugins, stamp};
 use crate::hash::hex;
 use crate::render::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
-    Paginator, PostView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, Theme,
+    Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount, TagLink,
+    Theme,
 };
 
 /// A path relative to the output folder, `/`-separated, that cannot leave it:
@@ -107,10 +108,14 @@ impl fmt::Display for OutputPath {
     }
 }
 
+/// A template's name: one of the theme's fixed ones, or one a document's
+/// front matter asks for.
+pub type Template = Cow<'static, str>;
+
 /// One output file, with its context: a page that must be rendered.
 pub struct Page<'a> {
     pub output: OutputPath,
-    pub template: &'static str,
+    pub template: Template,
     pub context: Context<'a>,
     pub fingerprint: String,
 }
@@ -119,7 +124,7 @@ pub struct Page<'a> {
 /// and its fingerprint.
 pub struct Spec {
     pub output: OutputPath,
-    pub template: &'static str,
+    pub template: Template,
     pub url: String,
     /// Hash of the template closure and of everything the page's context is
     /// computed from, a document standing in by its path and source hash.
@@ -131,7 +136,7 @@ impl Spec {
     /// Whether the sitemap lists it: every HTML page but the site's own
     /// files (its 404 page).
     fn in_sitemap(&self) -> bool {
-        self.template.ends_with(".html") && !matches!(self.recipe, Recipe::SiteFile)
+        self.template.ends_with(".html") && !matches!(self.recipe, Recipe::SiteFile | Recipe::Redirect(_))
     }
 
     /// The page that lists every HTML page of the site.
@@ -176,6 +181,8 @@ enum Recipe {
     /// A file of the site as a whole (`robots.txt`, the theme's stylesheet),
     /// rendered in the default language.
     SiteFile,
+    /// A page at an old URL of the document, redirecting to its page.
+    Redirect(usize),
     /// An output plugin's file for one language, from its published
     /// documents: the plugin by its place among the build's output plugins,
     /// and by its name and version.
@@ -213,6 +220,9 @@ enum Input<'m> {
     Sitemap,
 }
 
+/// The template of the pages at old URLs.
+const REDIRECT_TEMPLATE: &str = "redirect.html";
+
 /// The site-wide files every theme produces, beside the sitemap.
 /// `404.html` is the page a static host (and `folio serve`) answers with,
 /// with status 404, where no other page is. A file of the site's `static/`
@@ -248,6 +258,8 @@ pub struct Plan<'a> {
     /// Per document, the pages whose fingerprint covers its digest; made
     /// on the first [`replan`] that needs it.
     dependents: Option<Vec<Vec<u32>>>,
+    /// The old URLs left out because a page or a file is there.
+    pub warnings: Vec<String>,
 }
 
 /// A plan without the config and words it borrowed: what a kept session
@@ -633,7 +645,7 @@ impl Model {
     /// generated page is (`(home of fr, page 2)`, `(robots.txt)`).
     fn made_by(&self, recipe: &Recipe, template: &str) -> String {
         match recipe {
-            Recipe::Document(i) => self.records[*i].source.path.clone(),
+            Recipe::Document(i) | Recipe::Redirect(i) => self.records[*i].source.path.clone(),
             Recipe::Home { lang, page, .. } => format!("(home of {lang}, page {page})"),
             Recipe::Tags { lang } => format!("(tags of {lang})"),
             Recipe::Tag {
@@ -761,14 +773,14 @@ impl KeyHasher {
 struct KeyPrefixes<'a> {
     theme: &'a Theme,
     views: &'a Views<'a>,
-    prefixes: FxHashMap<(&'static str, &'a str), KeyHasher>,
+    prefixes: FxHashMap<(&'a str, &'a str), KeyHasher>,
 }
 
 impl<'a> KeyPrefixes<'a> {
     fn new(
         theme: &'a Theme,
         views: &'a Views<'a>,
-        pairs: impl Iterator<Item = (&'static str, &'a str)>,
+        pairs: impl Iterator<Item = (&'a str, &'a str)>,
     ) -> KeyPrefixes<'a> {
         let mut prefixes = FxHashMap::default();
         for (template, lang) in pairs {
@@ -784,7 +796,7 @@ impl<'a> KeyPrefixes<'a> {
     }
 
     /// The hasher of the page at `url`, of `template` in `lang`.
-    fn start(&self, template: &'static str, lang: &str, url: &str) -> KeyHasher {
+    fn start(&self, template: &str, lang: &str, url: &str) -> KeyHasher {
         let mut key = match self.prefixes.get(&(template, lang)) {
             Some(prefix) => KeyHasher(prefix.0.clone()),
             None => KeyHasher::prefix(self.theme, template, self.views, lang),
@@ -838,6 +850,8 @@ pub fn same_place(old: &Record, new: &Record) -> bool {
         && old.tags == new.tags
         && old.draft == new.draft
         && old.translation_key == new.translation_key
+        && old.aliases == new.aliases
+        && old.template == new.template
 }
 
 /// Lists every output of the site with its fingerprint, and the static
@@ -855,31 +869,21 @@ pub fn plan<'a>(
     let model = Model::new(config, records, visibility);
     let copies = copies(statics, started_ns);
 
-    let mut recipes: Vec<(String, &'static str, Recipe)> = Vec::new();
+    let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
     for (code, _) in config.ordered_languages() {
         language_recipes(config, &model, code, &mut recipes);
         extra_recipes(config, &model, (code, plugins), &mut recipes);
     }
-    // The documents are most of the pages: room for them and the site's
-    // own files in one step, rather than by doubling a vector of 15,000.
-    recipes.reserve_exact(model.visible.len() + SITE_FILES.len() + 1);
-    for &i in &model.visible {
-        let record = &model.records[i];
-        let template = match record.kind {
-            Kind::Post => "post.html",
-            Kind::Page => "page.html",
-        };
-        recipes.push((record.url.clone(), template, Recipe::Document(i)));
-    }
-    recipes.push(("/sitemap.xml".into(), "sitemap.xml", Recipe::Sitemap));
+    let mut problems = document_recipes(&model, theme, &mut recipes);
+    recipes.push(("/sitemap.xml".into(), "sitemap.xml".into(), Recipe::Sitemap));
     for (url, template) in SITE_FILES {
         // The site's own static file at that place wins over the theme's.
         if !copies.iter().any(|copy| format!("/{}", copy.output) == *url) {
-            recipes.push(((*url).to_owned(), template, Recipe::SiteFile));
+            recipes.push(((*url).to_owned(), (*template).into(), Recipe::SiteFile));
         }
     }
 
-    let (mut specs, mut problems): (Vec<Spec>, Vec<Problem>) = recipes
+    let (mut specs, misplaced): (Vec<Spec>, Vec<Problem>) = recipes
         .into_par_iter()
         .partition_map(|(url, template, recipe)| match OutputPath::for_url(&url) {
             Some(output) => rayon::iter::Either::Left(Spec {
@@ -890,11 +894,13 @@ pub fn plan<'a>(
                 recipe,
             }),
             None => rayon::iter::Either::Right(Problem::new(
-                model.made_by(&recipe, template),
+                model.made_by(&recipe, &template),
                 None,
                 ProblemKind::UrlOutsideOutput { url },
             )),
         });
+    problems.extend(misplaced);
+    let warnings = drop_aliases_in_the_way(&model, &copies, &mut specs);
     // Static files claim their outputs first, then the pages in plan order.
     let outputs: Vec<&str> = copies
         .iter()
@@ -903,7 +909,7 @@ pub fn plan<'a>(
         .collect();
     let made_by = |at: usize| match at.checked_sub(copies.len()) {
         None => PathBuf::from(&copies[at].source),
-        Some(i) => PathBuf::from(model.made_by(&specs[i].recipe, specs[i].template)),
+        Some(i) => PathBuf::from(model.made_by(&specs[i].recipe, &specs[i].template)),
     };
     problems.extend(output_collisions(&outputs, made_by));
     drop(outputs);
@@ -920,6 +926,7 @@ pub fn plan<'a>(
         model,
         sitemap_key: String::new(),
         dependents: None,
+        warnings,
     };
     plan.sitemap_key = plan.sitemap_key(&specs);
     let prefixes = KeyPrefixes::new(
@@ -927,7 +934,7 @@ pub fn plan<'a>(
         views,
         specs
             .iter()
-            .map(|spec| (spec.template, plan.language_of(&spec.recipe))),
+            .map(|spec| (spec.template.as_ref(), plan.language_of(&spec.recipe))),
     );
     let fingerprints: Vec<String> = specs
         .par_iter()
@@ -976,6 +983,8 @@ pub fn replan<'a>(
         model,
         sitemap_key,
         dependents,
+        // Said when the old URLs were planned; they did not change since.
+        warnings: Vec::new(),
     };
     let dependents = plan.dependents.take().unwrap_or_else(|| plan.dependents());
     let mut affected: Vec<usize> = changed
@@ -989,7 +998,7 @@ pub fn replan<'a>(
         views,
         affected.iter().map(|&s| {
             let spec = &plan.specs[s];
-            (spec.template, plan.language_of(&spec.recipe))
+            (spec.template.as_ref(), plan.language_of(&spec.recipe))
         }),
     );
     let fingerprints: Vec<String> = affected
@@ -1004,13 +1013,111 @@ pub fn replan<'a>(
     (plan, affected)
 }
 
+/// Leaves out the redirect pages whose place a page, a static file or an
+/// earlier redirect takes (a real page is never replaced by a redirect),
+/// and says which.
+fn drop_aliases_in_the_way(model: &Model, copies: &[Copy], specs: &mut Vec<Spec>) -> Vec<String> {
+    let mut taken: FxHashSet<&str> = copies.iter().map(|c| c.output.as_str()).collect();
+    taken.extend(
+        specs
+            .iter()
+            .filter(|s| !matches!(s.recipe, Recipe::Redirect(_)))
+            .map(|s| s.output.as_str()),
+    );
+    let mut in_the_way = Vec::new();
+    let mut redirects: FxHashSet<&str> = FxHashSet::default();
+    for (at, spec) in specs.iter().enumerate() {
+        if let Recipe::Redirect(i) = spec.recipe {
+            let output = spec.output.as_str();
+            if taken.contains(output) || !redirects.insert(output) {
+                in_the_way.push((at, i));
+            }
+        }
+    }
+    let warnings = in_the_way
+        .iter()
+        .map(|&(at, i)| {
+            format!(
+                "{}: the old URL {} is not redirected: another page or file of the site is there",
+                model.records[i].source.path, specs[at].url
+            )
+        })
+        .collect();
+    for &(at, _) in in_the_way.iter().rev() {
+        specs.remove(at);
+    }
+    warnings
+}
+
+/// The page of every visible document, with the template it asks for, and
+/// a redirect page at each of its old URLs; the problems of the templates
+/// asked for that the theme does not have.
+fn document_recipes(
+    model: &Model,
+    theme: &Theme,
+    recipes: &mut Vec<(String, Template, Recipe)>,
+) -> Vec<Problem> {
+    // The documents are most of the pages: room for them and the site's
+    // own files in one step, rather than by doubling a vector of 15,000.
+    recipes.reserve_exact(model.visible.len() + SITE_FILES.len() + 1);
+    let mut problems = Vec::new();
+    for &i in &model.visible {
+        let record = &model.records[i];
+        match document_template(record, theme) {
+            Some(template) => recipes.push((record.url.clone(), template, Recipe::Document(i))),
+            None => problems.push(missing_template(record, theme)),
+        }
+        for alias in &record.aliases {
+            recipes.push((alias.clone(), REDIRECT_TEMPLATE.into(), Recipe::Redirect(i)));
+        }
+    }
+    problems
+}
+
+/// The template of a document's page: the one its front matter asks for,
+/// else its kind's. `None` when it names one the theme does not have.
+fn document_template(record: &Record, theme: &Theme) -> Option<Template> {
+    let default = match record.kind {
+        Kind::Post => "post.html",
+        Kind::Page => "page.html",
+    };
+    match &record.template {
+        None => Some(default.into()),
+        Some(TemplateChoice::Named(name)) => theme.has(name).then(|| name.clone().into()),
+        // Another generator's layout is used only when the site has a
+        // template of that name: folio's own are made for their kind.
+        Some(TemplateChoice::Layout(name)) if name != default && theme.site_file(name).is_some() => {
+            Some(name.clone().into())
+        }
+        Some(TemplateChoice::Layout(_)) => Some(default.into()),
+    }
+}
+
+/// The problem of a document whose `template` the theme does not have,
+/// with the nearest name it has.
+fn missing_template(record: &Record, theme: &Theme) -> Problem {
+    let name = match &record.template {
+        Some(TemplateChoice::Named(name) | TemplateChoice::Layout(name)) => name.as_str(),
+        None => "",
+    };
+    let names = theme.names();
+    let near = names.iter().min_by_key(|known| strsim::levenshtein(known, name));
+    let help = match near {
+        Some(near) => format!("did you mean `{near}`? Or add templates/{name}"),
+        None => format!("add templates/{name}"),
+    };
+    let message = format!("names `{name}`, which neither templates/ nor folio's theme has");
+    let field = "template".to_owned();
+    Problem::new(&record.source.path, None, ProblemKind::Field { field, message, help })
+}
+
 /// The files the output plugins make for one language, as (url, template,
 /// recipe): no template renders them.
 fn extra_recipes(
     config: &Config,
     model: &Model,
     (lang, plugins): (&str, &Plugins),
-    recipes: &mut Vec<(String, &'static str, Recipe)>,
+    recipes: &mut Vec<(String, Template, Recipe)>,
 ) {
     if plugins.outputs.is_empty() {
         return;
@@ -1026,7 +1133,7 @@ fn extra_recipes(
     for (at, plugin) in plugins.outputs.iter().enumerate() {
         recipes.push((
             format!("/{}", plugin.path(lang, root)),
-            "",
+            "".into(),
             Recipe::Extra {
                 plugin: at,
                 stamp: stamp(plugin.as_ref()),
@@ -1042,7 +1149,7 @@ fn language_recipes(
     config: &Config,
     model: &Model,
     lang: &str,
-    recipes: &mut Vec<(String, &'static str, Recipe)>,
+    recipes: &mut Vec<(String, Template, Recipe)>,
 ) {
     let empty = Vec::new();
     let posts = model.posts_by_lang.get(lang).unwrap_or(&empty);
@@ -1054,7 +1161,7 @@ fn language_recipes(
     for (n, chunk) in chunks.iter().enumerate() {
         recipes.push((
             home_url(config, lang, n + 1),
-            "list.html",
+            "list.html".into(),
             Recipe::Home {
                 lang: lang.to_owned(),
                 page: n + 1,
@@ -1065,7 +1172,7 @@ fn language_recipes(
     }
     recipes.push((
         tags_url(config, lang),
-        "tags.html",
+        "tags.html".into(),
         Recipe::Tags {
             lang: lang.to_owned(),
         },
@@ -1075,7 +1182,7 @@ fn language_recipes(
         for (n, chunk) in chunks.iter().enumerate() {
             recipes.push((
                 tag_url(config, lang, slug, n + 1),
-                "list.html",
+                "list.html".into(),
                 Recipe::Tag {
                     lang: lang.to_owned(),
                     slug: slug.clone(),
@@ -1088,7 +1195,7 @@ fn language_recipes(
     }
     recipes.push((
         feed_url(config, lang),
-        "atom.xml",
+        "atom.xml".into(),
         Recipe::Feed {
             lang: lang.to_owned(),
             items: posts[..posts.len().min(config.feed_limit)].to_vec(),
@@ -1172,6 +1279,13 @@ impl<'a> Plan<'a> {
                 parts: Vec::new(),
                 config_keys: &[],
             },
+            Recipe::Redirect(i) => {
+                let record = &model.records[*i];
+                Inputs {
+                    parts: vec![Input::Text(&record.url), Input::Text(&record.title)],
+                    config_keys: &["base_url"],
+                }
+            }
             Recipe::Extra {
                 stamp, lang, items, ..
             } => Inputs {
@@ -1185,7 +1299,7 @@ impl<'a> Plan<'a> {
     fn key(&self, prefixes: &KeyPrefixes<'_>, spec: &Spec) -> String {
         let model = &self.model;
         let digests = &model.digests;
-        let mut key = prefixes.start(spec.template, self.language_of(&spec.recipe), &spec.url);
+        let mut key = prefixes.start(&spec.template, self.language_of(&spec.recipe), &spec.url);
         for part in self.inputs(&spec.recipe).parts {
             match part {
                 Input::Text(text) => key.text(text),
@@ -1300,14 +1414,18 @@ impl<'a> Plan<'a> {
             Recipe::Home { page: 1, .. } => every_language(&|code| home_url(config, code, 1)),
             Recipe::Tags { .. } => every_language(&|code| tags_url(config, code)),
             Recipe::Home { lang, .. } | Recipe::Tag { lang, .. } => visit(lang, url),
-            Recipe::Feed { .. } | Recipe::Sitemap | Recipe::SiteFile | Recipe::Extra { .. } => {}
+            Recipe::Feed { .. }
+            | Recipe::Sitemap
+            | Recipe::SiteFile
+            | Recipe::Extra { .. }
+            | Recipe::Redirect(_) => {}
         }
     }
 
     /// The language a page is in.
     fn language_of<'s>(&'s self, recipe: &'s Recipe) -> &'s str {
         match recipe {
-            Recipe::Document(i) => &self.model.records[*i].lang,
+            Recipe::Document(i) | Recipe::Redirect(i) => &self.model.records[*i].lang,
             Recipe::Home { lang, .. }
             | Recipe::Tags { lang }
             | Recipe::Tag { lang, .. }
@@ -1359,14 +1477,14 @@ impl<'a> Plan<'a> {
     /// The templates the pages use, with every template they extend,
     /// include or import: sorted names.
     pub fn templates(&self, theme: &Theme) -> Vec<String> {
-        let used: BTreeSet<&str> = self.specs.iter().map(|spec| spec.template).collect();
+        let used: BTreeSet<&str> = self.specs.iter().map(|spec| spec.template.as_ref()).collect();
         let reached: BTreeSet<String> = used.into_iter().flat_map(|name| theme.closure(name)).collect();
         reached.into_iter().collect()
     }
 
     /// Who produces the output of `spec` (`folio explain`).
     pub fn made_by(&self, spec: &Spec) -> String {
-        self.model.made_by(&spec.recipe, spec.template)
+        self.model.made_by(&spec.recipe, &spec.template)
     }
 
     /// The sources a page is built from (`folio explain`).
@@ -1502,12 +1620,19 @@ impl<'a> Plan<'a> {
             }
             Recipe::Feed { lang, items } => self.feed_context(&mut context, lang, items, &spec.url),
             Recipe::Sitemap => context.sitemap = sitemap,
+            Recipe::Redirect(i) => {
+                let record = &model.records[*i];
+                context.redirect = Some(RedirectView {
+                    url: format!("{}{}", config.base_url, record.url),
+                    title: record.title.clone(),
+                });
+            }
             // Its plugin renders it, from [`Plan::extra_documents`].
             Recipe::SiteFile | Recipe::Extra { .. } => {}
         }
         Page {
             output: spec.output.clone(),
-            template: spec.template,
+            template: spec.template.clone(),
             context,
             fingerprint: spec.fingerprint.clone(),
         }
@@ -1680,6 +1805,7 @@ impl<'a> Plan<'a> {
             posts: None,
             paginator: None,
             tag: None,
+            redirect: None,
             tags: None,
             feed: None,
             entries: None,

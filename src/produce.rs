@@ -209,7 +209,7 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
     let size_hint = page.context.size_hint();
     let bytes = job
         .theme
-        .render(job.env, page.template, &page.context, size_hint)?;
+        .render(job.env, &page.template, &page.context, size_hint)?;
     Ok(Rendering::Done(Rendered {
         output: page.output,
         bytes,

@@ -34,6 +34,7 @@ const DEFAULT_THEME: &[(&str, &str)] = &[
     ("robots.txt", include_str!("../templates/robots.txt")),
     ("style.css", include_str!("../templates/style.css")),
     ("404.html", include_str!("../templates/404.html")),
+    ("redirect.html", include_str!("../templates/redirect.html")),
 ];
 
 /// Where a template's text came from, for error messages.
@@ -147,6 +148,16 @@ impl Theme {
     /// The hash of `name` and of every template it reaches.
     pub fn closure_hash(&self, name: &str) -> &str {
         self.closure_hashes.get(name).map_or("", String::as_str)
+    }
+
+    /// Whether the site or folio's theme has the template `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.sources.contains_key(name)
+    }
+
+    /// Every template's name.
+    pub fn names(&self) -> Vec<&str> {
+        self.sources.keys().map(String::as_str).collect()
     }
 
     /// The file of the site's own template `name`, relative to the root;
@@ -622,6 +633,14 @@ pub struct FeedEntry {
     pub authors: Vec<String>,
 }
 
+/// Where a page at an old URL sends its reader.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct RedirectView {
+    /// The document's page, absolute.
+    pub url: String,
+    pub title: String,
+}
+
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct SitemapEntry {
     pub loc: String,
@@ -660,6 +679,8 @@ pub struct Context<'a> {
     pub feed: Option<FeedView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entries: Option<Vec<FeedEntry>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redirect: Option<RedirectView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     /// Borrowed from the build rather than copied: an entry for every HTML
     /// page of the site.

@@ -458,6 +458,9 @@ impl Session {
         let site = Arc::clone(&self.site);
         let views = Views::new(site.config(), &prepared.scan.i18n);
         let (plan, candidates) = self.plan(&site, &views, &prepared, records, kept_plan)?;
+        for warning in &plan.warnings {
+            self.progress.warn(&mut report, warning.clone());
+        }
         let templates = plan.templates(&prepared.scan.theme);
         report.inputs = prepared.scan.inputs(&self.root, &templates);
         let meta = self.meta_after(&plan, &prepared, &templates);

@@ -41,6 +41,36 @@ pub fn decode_segment(segment: &str) -> Option<String> {
         .map(|s| s.into_owned())
 }
 
+/// A URL path written by hand (a front matter `permalink`, an old URL) as
+/// folio writes its own: rooted at `/`, each segment percent-encoded by the
+/// one URL rule (what was already encoded is decoded first), empty segments
+/// dropped, and a last segment without an extension made a folder (`/a/b`
+/// is `/a/b/`, as static hosts serve it). A full URL keeps only its path,
+/// a query or fragment is dropped. `None` for a path with `.` or `..`
+/// segments, or one that does not decode to UTF-8.
+pub fn written_path(text: &str) -> Option<String> {
+    let text = text.trim();
+    let path = match text.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |at| &rest[at..]),
+        None => text,
+    };
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let mut url = String::from("/");
+    for (i, segment) in segments.iter().enumerate() {
+        let decoded = decode_segment(segment)?;
+        if decoded == "." || decoded == ".." || decoded.contains(['/', '\\']) {
+            return None;
+        }
+        push_encoded_segment(&mut url, &decoded);
+        let is_file = i + 1 == segments.len() && decoded.contains('.');
+        if !is_file {
+            url.push('/');
+        }
+    }
+    Some(url)
+}
+
 /// Copies `pattern` onto `out` with each `{name}` that `fill` knows (it
 /// writes the value and says true) replaced; any other brace is kept as it
 /// is. One pass: a `replace` per placeholder copied the whole text each
@@ -210,5 +240,18 @@ mod tests {
         assert_eq!(tag_slug("a/b?c"), "a-b-c");
         assert_eq!(tag_slug("多言語"), "多言語");
         assert_eq!(tag_slug("../"), "tag");
+    }
+
+    #[test]
+    fn written_paths_become_folio_urls() {
+        assert_eq!(written_path("/en/2017/03/13/perf/").as_deref(), Some("/en/2017/03/13/perf/"));
+        assert_eq!(written_path("en/2017//perf").as_deref(), Some("/en/2017/perf/"));
+        assert_eq!(written_path("/old.html").as_deref(), Some("/old.html"));
+        assert_eq!(written_path("https://ex.org/a b/?q=1#x").as_deref(), Some("/a%20b/"));
+        assert_eq!(written_path("/caf%C3%A9/").as_deref(), Some("/caf%C3%A9/"));
+        assert_eq!(written_path("/café/").as_deref(), Some("/caf%C3%A9/"));
+        assert_eq!(written_path("/").as_deref(), Some("/"));
+        assert_eq!(written_path("/a/../etc/passwd"), None);
+        assert_eq!(written_path("/a%2Fb/"), None);
     }
 }

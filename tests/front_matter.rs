@@ -84,3 +84,165 @@ fn a_typo_of_a_field_is_an_error_naming_the_file_line_and_the_field_meant() {
     );
     assert!(!site.out().exists(), "nothing written");
 }
+
+#[test]
+fn permalink_sets_the_url_and_old_urls_redirect_to_it() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/posts/2017-03-13-perf.md",
+        "---\ntitle: Perf\npermalink: /en/2017/03/13/perf-1/\nredirect_from:\n  - /zh_CN/2017/03/13/perf-1/\n  - /old/perf.html\naliases: [/en/perf]\n---\nFast.\n",
+    );
+    let report = site.build();
+    assert!(
+        site.read("public/en/2017/03/13/perf-1/index.html")
+            .contains("Fast.")
+    );
+    assert!(!site.path("public/posts/perf/index.html").exists());
+    let redirect = site.read("public/zh_CN/2017/03/13/perf-1/index.html");
+    let target = "https://example.org/en/2017/03/13/perf-1/";
+    assert!(
+        redirect.contains(&format!("<link rel=\"canonical\" href=\"{target}\">")),
+        "{redirect}"
+    );
+    assert!(redirect.contains(&format!("content=\"0; url={target}\"")));
+    assert!(site.path("public/old/perf.html").is_file());
+    assert!(site.path("public/en/perf/index.html").is_file());
+    for written in [
+        "zh_CN/2017/03/13/perf-1/index.html",
+        "old/perf.html",
+        "en/perf/index.html",
+    ] {
+        assert!(
+            report.written.iter().any(|w| w == written),
+            "{written} not reported"
+        );
+    }
+    let sitemap = site.read("public/sitemap.xml");
+    assert!(
+        sitemap.contains(target) && !sitemap.contains("zh_CN"),
+        "redirects are no pages"
+    );
+    assert!(
+        site.read("public/index.html")
+            .contains("href=\"/en/2017/03/13/perf-1/\"")
+    );
+    assert!(site.build().written.is_empty());
+
+    // An old URL dropped: its redirect goes. The page stays.
+    site.write(
+        "content/en/posts/2017-03-13-perf.md",
+        "---\ntitle: Perf\npermalink: /en/2017/03/13/perf-1/\nredirect_from: /old/perf.html\n---\nFast.\n",
+    );
+    let report = site.build();
+    assert!(
+        report
+            .deleted
+            .iter()
+            .any(|d| d == "zh_CN/2017/03/13/perf-1/index.html")
+    );
+    assert!(!site.path("public/en/perf/index.html").exists());
+    assert!(site.path("public/old/perf.html").is_file());
+}
+
+#[test]
+fn an_old_url_never_replaces_a_real_page() {
+    let site = TestSite::with_posts();
+    site.build();
+    let real = site.read("public/posts/hello-world/index.html");
+    site.write(
+        "content/en/posts/moved.md",
+        "---\ntitle: Moved\ndate: 2024-09-01\naliases: [/posts/hello-world/]\n---\nHere now.\n",
+    );
+    let report = site.build();
+    assert_eq!(site.read("public/posts/hello-world/index.html"), real);
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("content/en/posts/moved.md") && w.contains("/posts/hello-world/")),
+        "{:?}",
+        report.warnings
+    );
+}
+
+#[test]
+fn bad_permalinks_and_templates_are_errors_naming_the_file() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/posts/escape.md",
+        "---\ntitle: Escape\ndate: 2024-09-01\npermalink: /../../etc/\n---\n",
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains("content/en/posts/escape.md:4") && error.contains("permalink"),
+        "{error}"
+    );
+    site.remove("content/en/posts/escape.md");
+
+    site.write(
+        "content/en/posts/twin.md",
+        "---\ntitle: Twin\ndate: 2024-09-01\npermalink: /posts/hello-world/\n---\n",
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains("content/en/posts/twin.md")
+            && error.contains("content/en/posts/hello-world.md"),
+        "{error}"
+    );
+    site.remove("content/en/posts/twin.md");
+
+    site.write(
+        "content/en/posts/fancy.md",
+        "---\ntitle: Fancy\ndate: 2024-09-01\ntemplate: psot.html\n---\n",
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains("content/en/posts/fancy.md") && error.contains("did you mean `post.html`"),
+        "{error}"
+    );
+    assert!(!site.out().exists(), "nothing written");
+}
+
+#[test]
+fn template_and_layout_choose_the_template() {
+    let site = TestSite::with_posts();
+    site.write(
+        "templates/video.html",
+        "{% extends \"base.html\" %}{% block content %}<div class=\"video-post\">{{ content }}</div>{% endblock %}",
+    );
+    site.write(
+        "content/en/posts/clip.md",
+        "---\ntitle: Clip\ndate: 2024-09-01\ntemplate: video.html\n---\nWatch.\n",
+    );
+    site.write(
+        "content/en/posts/jekyll-clip.md",
+        "---\ntitle: Clip 2\ndate: 2024-09-02\nlayout: video\n---\nWatch again.\n",
+    );
+    // Jekyll's own layouts are not folio templates: the post's is used.
+    site.write(
+        "content/en/posts/plain.md",
+        "---\ntitle: Plain\ndate: 2024-09-03\nlayout: default\n---\nRead.\n",
+    );
+    site.build();
+    assert!(
+        site.read("public/posts/clip/index.html")
+            .contains("<div class=\"video-post\">")
+    );
+    assert!(
+        site.read("public/posts/jekyll-clip/index.html")
+            .contains("<div class=\"video-post\">")
+    );
+    let plain = site.read("public/posts/plain/index.html");
+    assert!(!plain.contains("video-post") && plain.contains("Read."));
+    // The template is an input of that page only.
+    site.write(
+        "templates/video.html",
+        "{% extends \"base.html\" %}{% block content %}<div class=\"video\">{{ content }}</div>{% endblock %}",
+    );
+    let mut written = site.build().written;
+    written.sort();
+    assert_eq!(
+        written,
+        ["posts/clip/index.html", "posts/jekyll-clip/index.html"]
+    );
+}
