@@ -35,10 +35,16 @@ struct RawConfig {
     #[serde(default = "default_feed_limit")]
     feed_limit: usize,
     author: Option<String>,
+    #[serde(default = "default_post_sections")]
+    post_sections: Vec<String>,
 }
 
 fn default_permalink() -> String {
-    "/{lang}/posts/{slug}/".to_owned()
+    "/{lang}/{section}/{slug}/".to_owned()
+}
+
+fn default_post_sections() -> Vec<String> {
+    vec!["posts".to_owned()]
 }
 
 fn default_paginate() -> usize {
@@ -90,9 +96,13 @@ pub struct Config {
     pub output_dir: PathBuf,
     /// Whether the default language has its own folder too.
     pub default_language_in_subdir: bool,
-    /// The URL pattern of posts: `{lang}`, `{slug}`, `{year}`, `{month}`,
-    /// `{day}`; `{lang}` is empty for a default language at the root.
+    /// The URL pattern of posts: `{lang}`, `{section}`, `{slug}`, `{year}`,
+    /// `{month}`, `{day}`; `{lang}` is empty for a default language at the
+    /// root.
     pub permalink: String,
+    /// The folders of a language that hold posts (`posts`, `blog`,
+    /// `_posts`…); any other holds pages.
+    pub post_sections: Vec<String>,
     /// Posts per list page (home and tag pages).
     pub paginate: usize,
     /// Entries per Atom feed.
@@ -103,7 +113,7 @@ pub struct Config {
     pub(crate) digest: String,
 }
 
-const PERMALINK_FIELDS: &[&str] = &["lang", "slug", "year", "month", "day"];
+const PERMALINK_FIELDS: &[&str] = &["lang", "section", "slug", "year", "month", "day"];
 
 impl Config {
     /// Reads and validates `<root>/site.toml`.
@@ -164,6 +174,20 @@ impl Config {
                 "use a name such as `UTC`, `Europe/Paris` or `Asia/Tokyo`",
             )
         })?;
+        let sections_help = "list the folders that hold posts, one name each, e.g. `post_sections = [\"posts\", \"blog\"]`";
+        if raw.post_sections.is_empty() {
+            return Err(invalid("post_sections is empty".into(), sections_help));
+        }
+        if let Some(bad) = raw
+            .post_sections
+            .iter()
+            .find(|s| s.is_empty() || s.contains(['/', '\\']) || s.starts_with('.'))
+        {
+            return Err(invalid(
+                format!("post_sections: `{bad}` is not a folder name"),
+                sections_help,
+            ));
+        }
         check_permalink(&raw.permalink).map_err(|why| {
             invalid(
                 format!("permalink `{}` {why}", raw.permalink),
@@ -192,11 +216,18 @@ impl Config {
             output_dir: raw.output_dir,
             default_language_in_subdir: raw.default_language_in_subdir,
             permalink: raw.permalink,
+            post_sections: raw.post_sections,
             paginate: raw.paginate,
             feed_limit: raw.feed_limit,
             author: raw.author,
             digest: crate::hash::source_hash(text.as_bytes()),
         })
+    }
+
+    /// Whether the folder `name`, first under a language's place, holds
+    /// posts.
+    pub fn is_post_section(&self, name: &str) -> bool {
+        self.post_sections.iter().any(|section| section == name)
     }
 
     /// Whether `code` is a declared language.
@@ -241,13 +272,14 @@ impl Config {
     /// source is parsed again. They start with [`folio_settings`].
     pub(crate) fn content_settings(&self) -> String {
         format!(
-            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}",
+            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}",
             folio_settings(),
             self.language_codes().join(","),
             self.timezone_name,
             self.default_language,
             self.default_language_in_subdir,
             self.permalink,
+            self.post_sections.join(","),
         )
     }
 }

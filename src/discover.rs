@@ -20,9 +20,6 @@ use crate::error::{Error, Problem, ProblemKind};
 pub const CONTENT_DIR: &str = "content";
 pub const STATIC_DIR: &str = "static";
 
-/// Posts live in this section of a language root; everything else is a page.
-const POSTS_SECTION: &str = "posts";
-
 /// Stats and reads files by their path relative to one folder opened once:
 /// the kernel then resolves only the relative part of each path, which is
 /// most of what a stat costs when tens of thousands of them run per build.
@@ -340,7 +337,7 @@ pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
         // A language folder holding a posts section is meant as a language;
         // anything else may well be an ordinary section name.
         Some((first, rest))
-            if looks_like_language(first) && rest.first() == Some(&POSTS_SECTION) =>
+            if looks_like_language(first) && rest.first().is_some_and(|s| config.is_post_section(s)) =>
         {
             return Err(undeclared(first));
         }
@@ -368,7 +365,7 @@ pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
         (Some(lang), _) | (None, Some(lang)) => lang,
         (None, None) => config.default_language.as_str(),
     };
-    let kind = if section.first() == Some(&POSTS_SECTION) {
+    let kind = if section.first().is_some_and(|s| config.is_post_section(s)) {
         Kind::Post
     } else {
         Kind::Page

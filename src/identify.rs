@@ -78,7 +78,10 @@ pub fn check(
             && by_path
                 .get(old.source.path.as_str())
                 .is_some_and(|owner| owner.slug != new.slug || owner.lang != new.lang);
-        if handed_over {
+        // A page became a post or a post a page (its section now holds, or
+        // no longer holds, posts): a page has no date to change, and the
+        // document is published anew under its new kind.
+        if handed_over || old.kind != new.kind {
             continue;
         }
         if timezone_change.is_some() && parsed.date_is_local {

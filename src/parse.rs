@@ -368,6 +368,8 @@ pub fn document_url(
                     "month" => write!(url, "{:02}", date.month()),
                     "day" => write!(url, "{:02}", date.day()),
                     "slug" => url.write_str(&slug),
+                    // The post's folder under its language: `posts`, `blog`…
+                    "section" => url.write_str(&encode_segment(key.split('/').next().unwrap_or(""))),
                     _ => return false,
                 };
                 true

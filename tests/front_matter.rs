@@ -246,3 +246,52 @@ fn template_and_layout_choose_the_template() {
         ["posts/clip/index.html", "posts/jekyll-clip/index.html"]
     );
 }
+
+#[test]
+fn the_sections_that_hold_posts_are_the_sites_to_choose() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/blog/2024-08-01-news.md",
+        "---\ntitle: News\n---\nNew.\n",
+    );
+    site.write(
+        "content/en/guide/setup.md",
+        "---\ntitle: Setup\n---\nSteps.\n",
+    );
+    site.build();
+    // By default only `posts` holds posts: `blog` is a section of pages.
+    assert!(site.path("public/blog/news/index.html").is_file());
+    assert!(!site.read("public/index.html").contains("News"));
+
+    site.write(
+        "site.toml",
+        &format!("post_sections = [\"posts\", \"blog\"]\n{}", util::SITE_TOML),
+    );
+    let report = site.build();
+    assert!(
+        report.parsed > 0,
+        "the kinds changed: every source is read again"
+    );
+    // Now a post: listed, dated from its file name, at its section's URL.
+    let home = site.read("public/index.html");
+    assert!(home.contains("href=\"/blog/news/\""), "{home}");
+    assert!(site.path("public/posts/hello-world/index.html").is_file());
+    assert!(site.path("public/guide/setup/index.html").is_file());
+    assert!(site.build().written.is_empty());
+
+    // And back: a page again, nothing refused.
+    site.write("site.toml", util::SITE_TOML);
+    site.build();
+    assert!(!site.read("public/index.html").contains("News"));
+    assert!(site.path("public/blog/news/index.html").is_file());
+
+    site.write(
+        "site.toml",
+        &format!("post_sections = [\"blog/x\"]\n{}", util::SITE_TOML),
+    );
+    let error = folio::Site::open(site.root()).unwrap_err().to_string();
+    assert!(
+        error.contains("site.toml") && error.contains("post_sections"),
+        "{error}"
+    );
+}
