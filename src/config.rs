@@ -82,8 +82,15 @@ pub struct Language {
 pub struct Config {
     /// The site title (in the default language).
     pub title: String,
-    /// Without a trailing slash, so `base_url + url` is always one slash.
+    /// Without a trailing slash: `https://user.github.io/blog`.
     pub base_url: String,
+    /// Its scheme and host: `https://user.github.io`. Every URL folio writes
+    /// is a path from here, so `origin + url` is the absolute URL.
+    pub origin: String,
+    /// Its path, without a trailing slash: `/blog`, or empty for a site at
+    /// the root of its host. Every URL folio writes starts with it; the
+    /// output folder holds what is under it.
+    pub base_path: String,
     /// The language whose pages are at the root, unless
     /// `default_language_in_subdir`.
     pub default_language: String,
@@ -206,9 +213,13 @@ impl Config {
                 "leave it out to use `public`",
             ));
         }
+        let base_url = raw.base_url.trim_end_matches('/').to_owned();
+        let (origin, base_path) = split_base_url(&base_url);
         Ok(Config {
             title: raw.title,
-            base_url: raw.base_url.trim_end_matches('/').to_owned(),
+            origin: origin.to_owned(),
+            base_path: base_path.to_owned(),
+            base_url,
             default_language: raw.default_language,
             languages: raw.languages,
             timezone_name: raw.timezone,
@@ -250,13 +261,21 @@ impl Config {
         )
     }
 
-    /// The URL prefix of a language's pages: `/` or `/<code>/`.
+    /// The URL prefix of a language's pages: `/` or `/<code>/`, under the
+    /// base path.
     pub fn language_root(&self, lang: &str) -> String {
         if lang == self.default_language && !self.default_language_in_subdir {
-            "/".to_owned()
+            format!("{}/", self.base_path)
         } else {
-            format!("/{lang}/")
+            format!("{}/{lang}/", self.base_path)
         }
+    }
+
+    /// A URL of the site as a path in the output folder's terms: without
+    /// the base path (`/blog/fr/` is `/fr/`). `None` for a URL outside it.
+    pub fn site_path<'u>(&self, url: &'u str) -> Option<&'u str> {
+        let rest = url.strip_prefix(self.base_path.as_str())?;
+        rest.starts_with('/').then_some(rest)
     }
 
     /// The site title as shown in `lang`.
@@ -344,6 +363,16 @@ pub fn text_direction(code: &str) -> &'static str {
         "rtl"
     } else {
         "ltr"
+    }
+}
+
+/// `https://host/path` as (`https://host`, `/path`); the path is empty for
+/// a site at the root of its host.
+fn split_base_url(base_url: &str) -> (&str, &str) {
+    let after_scheme = base_url.find("://").map_or(0, |at| at + 3);
+    match base_url[after_scheme..].find('/') {
+        Some(at) => base_url.split_at(after_scheme + at),
+        None => (base_url, ""),
     }
 }
 

@@ -32,7 +32,9 @@ pub(crate) fn explanation(
                 .ok()
                 .map(|r| r.to_string_lossy().replace('\\', "/"))
         });
-    let rel = under_out.unwrap_or_else(|| query.trim_start_matches('/').to_owned());
+    // A URL path may carry the site's base path (`/blog/fr/`).
+    let url_path = plan.config().site_path(query).unwrap_or(query);
+    let rel = under_out.unwrap_or_else(|| url_path.trim_start_matches('/').to_owned());
     let wanted = if rel.is_empty() || rel.ends_with('/') {
         OutputPath::for_url(&format!("/{rel}"))
     } else {

@@ -373,7 +373,10 @@ fn serve(
         path: root.clone(),
         source,
     })?;
-    let server = runtime.block_on(folio::PreviewServer::bind(&preview, addr))?;
+    let base_path = session.site().config().base_path.clone();
+    let server = runtime
+        .block_on(folio::PreviewServer::bind(&preview, addr))?
+        .under(&base_path);
     let live = server.live_reload();
     let first = session.build();
     match &first {
@@ -381,7 +384,7 @@ fn serve(
         Err(error) => live.failed(&error.to_string()),
     }
     report_build("built", &[], &first);
-    let url = format!("http://{}/", server.local_addr());
+    let url = format!("http://{}{base_path}/", server.local_addr());
     out!("serving {} at {url} (Ctrl-C stops)", root.display());
     if open {
         open_in_browser(&url);

@@ -162,8 +162,9 @@ pub fn parse(
         start: text.len() - front.body.len(),
         check: xxh3_128(bytes),
     };
+    // A path written by hand is from the site's root, under its base path.
     let url = match fields.written_url()? {
-        Some(url) => url,
+        Some(url) => format!("{}{url}", config.base_path),
         None => document_url(config, source.kind, &source.lang, &source.key, &slug, id_ms),
     };
     Ok(Parsed {
@@ -188,7 +189,11 @@ pub fn parse(
             translation_key,
             plugins: touched_by,
             extra: fields.extra()?,
-            aliases: fields.aliases()?,
+            aliases: fields
+                .aliases()?
+                .into_iter()
+                .map(|alias| format!("{}{alias}", config.base_path))
+                .collect(),
             template: fields.template()?,
         },
         body,
@@ -358,7 +363,8 @@ pub fn document_url(
             let date = jiff::Timestamp::from_millisecond(published_ms)
                 .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
                 .to_zoned_datetime(config.timezone.clone());
-            let mut url = String::with_capacity(config.permalink.len() + slug.len() + 16);
+            let mut url = String::with_capacity(config.permalink.len() + slug.len() + 32);
+            url.push_str(&config.base_path);
             fill_placeholders(&config.permalink, &mut url, |field, url| {
                 // Writing to a String cannot fail.
                 let _ = match field {

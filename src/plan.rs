@@ -391,7 +391,8 @@ impl<'i> Views<'i> {
         for (code, lang) in &config.languages {
             let site = Shared::new(SiteView {
                 title: config.title_in(code).to_owned(),
-                base_url: config.base_url.clone(),
+                base_url: config.origin.clone(),
+                base_path: config.base_path.clone(),
                 default_language: config.default_language.clone(),
                 languages: languages.clone(),
             });
@@ -875,17 +876,18 @@ pub fn plan<'a>(
         extra_recipes(config, &model, (code, plugins), &mut recipes);
     }
     let mut problems = document_recipes(&model, theme, &mut recipes);
-    recipes.push(("/sitemap.xml".into(), "sitemap.xml".into(), Recipe::Sitemap));
+    let base = &config.base_path;
+    recipes.push((format!("{base}/sitemap.xml"), "sitemap.xml".into(), Recipe::Sitemap));
     for (url, template) in SITE_FILES {
         // The site's own static file at that place wins over the theme's.
         if !copies.iter().any(|copy| format!("/{}", copy.output) == *url) {
-            recipes.push(((*url).to_owned(), (*template).into(), Recipe::SiteFile));
+            recipes.push((format!("{base}{url}"), (*template).into(), Recipe::SiteFile));
         }
     }
 
     let (mut specs, misplaced): (Vec<Spec>, Vec<Problem>) = recipes
         .into_par_iter()
-        .partition_map(|(url, template, recipe)| match OutputPath::for_url(&url) {
+        .partition_map(|(url, template, recipe)| match config.site_path(&url).and_then(OutputPath::for_url) {
             Some(output) => rayon::iter::Either::Left(Spec {
                 output,
                 template,
@@ -1123,7 +1125,8 @@ fn extra_recipes(
         return;
     }
     let home = home_url(config, lang, 1);
-    let root = home.strip_prefix('/').unwrap_or(&home);
+    let in_output = config.site_path(&home).unwrap_or("/");
+    let root = &in_output[1..];
     let posts = model.posts_by_lang.get(lang).into_iter().flatten().copied();
     let pages = model.visible.iter().copied().filter(|&i| {
         let record = &model.records[i];
@@ -1132,7 +1135,7 @@ fn extra_recipes(
     let items: Vec<usize> = posts.chain(pages).collect();
     for (at, plugin) in plugins.outputs.iter().enumerate() {
         recipes.push((
-            format!("/{}", plugin.path(lang, root)),
+            format!("{}/{}", config.base_path, plugin.path(lang, root)),
             "".into(),
             Recipe::Extra {
                 plugin: at,
@@ -1474,6 +1477,11 @@ impl<'a> Plan<'a> {
         &self.views.wording
     }
 
+    /// The site's config.
+    pub fn config(&self) -> &Config {
+        self.config
+    }
+
     /// The templates the pages use, with every template they extend,
     /// include or import: sorted names.
     pub fn templates(&self, theme: &Theme) -> Vec<String> {
@@ -1550,7 +1558,7 @@ impl<'a> Plan<'a> {
                 }
             })
             .collect();
-        let root = home.strip_prefix('/').unwrap_or(&home).to_owned();
+        let root = self.config.site_path(&home).unwrap_or("/")[1..].to_owned();
         Some((
             *plugin,
             LanguageDocuments {
@@ -1623,7 +1631,7 @@ impl<'a> Plan<'a> {
             Recipe::Redirect(i) => {
                 let record = &model.records[*i];
                 context.redirect = Some(RedirectView {
-                    url: format!("{}{}", config.base_url, record.url),
+                    url: format!("{}{}", config.origin, record.url),
                     title: record.title.clone(),
                 });
             }
@@ -1695,7 +1703,7 @@ impl<'a> Plan<'a> {
                     FeedEntry {
                         id: format!("urn:uuid:{}", r.id.to_uuid()),
                         title: r.title.clone(),
-                        url: format!("{}{}", config.base_url, r.url),
+                        url: format!("{}{}", config.origin, r.url),
                         published: format_ms(r.published_at),
                         updated: format_ms(r.updated_at.unwrap_or(r.published_at)),
                         summary: r.summary.clone(),
@@ -1716,9 +1724,9 @@ impl<'a> Plan<'a> {
             .max()
             .unwrap_or(0);
         context.feed = Some(FeedView {
-            id: format!("{}{}", config.base_url, url),
+            id: format!("{}{}", config.origin, url),
             title: config.title_in(lang).to_owned(),
-            home_url: format!("{}{}", config.base_url, config.language_root(lang)),
+            home_url: format!("{}{}", config.origin, config.language_root(lang)),
             updated: format_ms(updated),
             author: config
                 .author
@@ -1729,7 +1737,7 @@ impl<'a> Plan<'a> {
 
     /// The sitemap's entries: every HTML page, with its alternates.
     fn sitemap(&self, specs: &[Spec]) -> Vec<SitemapEntry> {
-        let base = &self.config.base_url;
+        let base = &self.config.origin;
         // Built between the parallel stages, where one core idles: 17 ms of
         // a cold build of 15,000 posts on one core.
         let mut entries: Vec<SitemapEntry> = specs

@@ -488,7 +488,11 @@ impl std::io::Write for HashWriter<'_> {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct SiteView {
     pub title: String,
+    /// The scheme and host: every URL a template gets is a path from here,
+    /// so `site.base_url ~ url` is absolute, sub-path included.
     pub base_url: String,
+    /// `/blog` for a site under a sub-path of its host, else empty.
+    pub base_path: String,
     pub default_language: String,
     pub languages: Vec<LanguageLink>,
 }

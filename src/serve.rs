@@ -60,6 +60,9 @@ enum Told {
 #[derive(Clone)]
 pub struct LiveReload {
     sender: broadcast::Sender<Told>,
+    /// The site's base path (`/blog`, or empty): the URLs of the outputs
+    /// start with it.
+    base_path: Arc<str>,
     /// The error a tab opened now must show.
     failure: Arc<std::sync::Mutex<Option<String>>>,
 }
@@ -68,6 +71,7 @@ impl LiveReload {
     fn new() -> LiveReload {
         LiveReload {
             sender: broadcast::channel(64).0,
+            base_path: Arc::from(""),
             failure: Arc::default(),
         }
     }
@@ -79,7 +83,10 @@ impl LiveReload {
         let recovered = self.set_failure(None);
         let stylesheets: Option<Vec<String>> = written
             .iter()
-            .map(|path| path.ends_with(".css").then(|| url_of(path)))
+            .map(|path| {
+                let url = || format!("{}{}", self.base_path, url_of(path));
+                path.ends_with(".css").then(url)
+            })
             .collect();
         let unchanged = written.is_empty() && deleted.is_empty();
         let told = match stylesheets {
@@ -131,6 +138,8 @@ fn url_of(path: &str) -> String {
 struct Served {
     /// The output folder, resolved (links followed).
     root: Arc<PathBuf>,
+    /// Where the site is served: `/blog`, or empty for the root.
+    base_path: Arc<str>,
     live: LiveReload,
     /// Becomes true when the server stops: the event streams end, or a
     /// graceful shutdown would wait for open tabs for ever.
@@ -163,11 +172,22 @@ impl PreviewServer {
             addr,
             served: Served {
                 root: Arc::new(root),
+                base_path: Arc::from(""),
                 live: LiveReload::new(),
                 closing,
             },
             close,
         })
+    }
+
+    /// Serves the site at `base_path` (`/blog`, a site's
+    /// [`Config::base_path`](crate::Config::base_path)) instead of at the
+    /// root, as its host will: every URL the site links starts with it.
+    pub fn under(mut self, base_path: &str) -> PreviewServer {
+        let base_path: Arc<str> = Arc::from(base_path.trim_end_matches('/'));
+        self.served.live.base_path = Arc::clone(&base_path);
+        self.served.base_path = base_path;
+        self
     }
 
     /// The handle that tells this server's open tabs what a rebuild did.
@@ -215,13 +235,19 @@ async fn respond(State(served): State<Served>, request: Request) -> Response {
     if !matches!(*request.method(), Method::GET | Method::HEAD) {
         return StatusCode::METHOD_NOT_ALLOWED.into_response();
     }
-    let path = request.uri().path().to_owned();
+    let base_path = Arc::clone(&served.base_path);
+    let path = request.uri().path();
+    if path == &*base_path {
+        return redirect(&format!("{base_path}/"));
+    }
+    // Outside the base path is outside the site.
+    let path = path.strip_prefix(&*base_path).unwrap_or("").to_owned();
     let headers = request.headers().clone();
     let root = Arc::clone(&served.root);
     // Resolving and reading touch the disk: off the async workers.
     tokio::task::spawn_blocking(move || match resolve(&root, &path) {
         Target::File(file) => file_response(&file, &headers, StatusCode::OK),
-        Target::Redirect(location) => redirect(&location),
+        Target::Redirect(location) => redirect(&format!("{base_path}{location}")),
         Target::NotFound => not_found(&root, &headers),
     })
     .await

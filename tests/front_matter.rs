@@ -295,3 +295,74 @@ fn the_sections_that_hold_posts_are_the_sites_to_choose() {
         "{error}"
     );
 }
+
+#[test]
+fn a_site_under_a_sub_path_carries_it_in_every_link() {
+    let site = TestSite::with_posts();
+    site.write(
+        "site.toml",
+        &util::SITE_TOML.replace("https://example.org", "https://user.github.io/blog/"),
+    );
+    site.write(
+        "content/en/posts/moved.md",
+        "---\ntitle: Moved\ndate: 2024-09-01\npermalink: /2024/moved/\naliases: [/old/moved/]\n---\nHere.\n",
+    );
+    site.build();
+    // The output folder holds what is under the sub-path.
+    assert!(site.path("public/posts/hello-world/index.html").is_file());
+    assert!(site.path("public/2024/moved/index.html").is_file());
+    assert!(!site.path("public/blog").exists());
+
+    let mut links = 0;
+    for entry in walkdir::WalkDir::new(site.out()) {
+        let entry = entry.unwrap();
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        for attribute in ["href=\"", "src=\"", "<loc>", "url="] {
+            for (at, _) in text.match_indices(attribute) {
+                let value = &text[at + attribute.len()..];
+                if value.starts_with('/') {
+                    links += 1;
+                    assert!(
+                        value.starts_with("/blog/"),
+                        "{}: {}",
+                        entry.path().display(),
+                        &value[..value.len().min(60)]
+                    );
+                }
+                if value.starts_with("https://") {
+                    links += 1;
+                    assert!(
+                        value.starts_with("https://user.github.io/blog/"),
+                        "{}: {}",
+                        entry.path().display(),
+                        &value[..value.len().min(60)]
+                    );
+                }
+            }
+        }
+    }
+    assert!(links > 50, "the check saw {links} links");
+    let post = site.read("public/posts/hello-world/index.html");
+    assert!(post.contains("href=\"/blog/style.css\""));
+    assert!(post.contains(
+        "<link rel=\"canonical\" href=\"https://user.github.io/blog/posts/hello-world/\">"
+    ));
+    assert!(
+        site.read("public/old/moved/index.html")
+            .contains("url=https://user.github.io/blog/2024/moved/")
+    );
+    assert!(site.read("public/atom.xml").contains("<link rel=\"alternate\" type=\"text/html\" href=\"https://user.github.io/blog/posts/hello-world/\"/>"));
+    assert!(
+        site.read("public/robots.txt")
+            .contains("Sitemap: https://user.github.io/blog/sitemap.xml")
+    );
+    let explanation = folio::Site::open(site.root())
+        .unwrap()
+        .explain("/blog/fr/", &util::options(|_| {}))
+        .unwrap();
+    assert_eq!(explanation.output, "fr/index.html");
+    assert!(site.build().written.is_empty());
+}

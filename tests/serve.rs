@@ -540,3 +540,49 @@ fn a_missing_page_of_a_site_without_its_own_is_the_theme_s_404() {
     assert!(response.starts_with("HTTP/1.1 404"), "{response}");
     assert!(response.contains("<h1>Page not found</h1>"), "{response}");
 }
+
+#[test]
+fn a_site_under_a_sub_path_is_previewed_under_it() {
+    let site = TestSite::with_posts();
+    site.write(
+        "site.toml",
+        &util::SITE_TOML.replace("https://example.org", "https://user.github.io/blog/"),
+    );
+    let serving = Serving::start(&site);
+    assert!(serving.url.ends_with("/blog/"), "{}", serving.url);
+    let page = serving.page_once_it_shows("/blog/posts/hello-world/", "<h1>Hello</h1>");
+    assert!(page.contains("href=\"/blog/style.css\""));
+    let status = |path: &str| {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(serving.addr()).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let status = response.split(' ').nth(1).unwrap_or_default().to_owned();
+        let location = response
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("location: ")
+                    .or_else(|| l.strip_prefix("Location: "))
+            })
+            .map(str::to_owned);
+        (status, location)
+    };
+    assert_eq!(status("/blog/style.css").0, "200");
+    assert_eq!(
+        status("/posts/hello-world/").0,
+        "404",
+        "outside the base path"
+    );
+    assert_eq!(
+        status("/blog"),
+        ("301".to_owned(), Some("/blog/".to_owned()))
+    );
+    let (code, location) = status("/blog/posts/hello-world");
+    assert!(code.starts_with('3'), "{code}");
+    assert_eq!(location.as_deref(), Some("/blog/posts/hello-world/"));
+}

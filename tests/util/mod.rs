@@ -509,9 +509,8 @@ impl Serving {
     }
 
     pub fn addr(&self) -> std::net::SocketAddr {
-        self.url
-            .trim_start_matches("http://")
-            .trim_end_matches('/')
+        let host = self.url.trim_start_matches("http://");
+        host[..host.find('/').unwrap_or(host.len())]
             .parse()
             .unwrap()
     }
