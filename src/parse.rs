@@ -510,6 +510,14 @@ fn parse_delimited<'t, E: gray_matter::engine::Engine>(
         ));
     };
     let parsed = matter.parse::<Pod>(&text[..body_start]).map_err(|e| {
+        let separator = if format == "TOML" { '=' } else { ':' };
+        if let Some((key, first, second)) = repeated_key(&text[..body_start], separator) {
+            return syntax(
+                Some(second),
+                &format!("`{key}` is written twice, on lines {first} and {second}"),
+                &format!("keep one `{key}`: the front matter cannot say which one is meant"),
+            );
+        }
         syntax(
             Some(2),
             &format!("the {format} front matter does not parse: {e}"),
@@ -517,6 +525,32 @@ fn parse_delimited<'t, E: gray_matter::engine::Engine>(
         )
     })?;
     Ok((parsed.data.unwrap_or(Pod::Null), lines, &text[body_start..]))
+}
+
+/// The first top-level key of a front matter written twice, with the
+/// lines (1-based) of both: a real blog's most common YAML mistake, which
+/// the YAML reader reports without saying where the first one is.
+fn repeated_key(front: &str, separator: char) -> Option<(&str, usize, usize)> {
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    for (i, line) in front.lines().enumerate().skip(1) {
+        // TOML's top-level keys come before its first table.
+        if line.starts_with('[') {
+            break;
+        }
+        // Top-level keys start the line; YAML's nested ones are indented.
+        let Some((key, _)) = line.split_once(separator) else {
+            continue;
+        };
+        let key = key.trim_end();
+        if key.is_empty() || key.starts_with([' ', '\t', '-', '#']) || key.contains(' ') {
+            continue;
+        }
+        if let Some(&(_, first)) = seen.iter().find(|(k, _)| *k == key) {
+            return Some((key, first, i + 1));
+        }
+        seen.push((key, i + 1));
+    }
+    None
 }
 
 fn pod_to_json(pod: Pod) -> Value {
@@ -1257,6 +1291,29 @@ mod tests {
             assert_eq!((line, field.as_str()), (Some(4), typo));
             assert!(message.contains(&format!("did you mean `{meant}`")), "{message}");
         }
+    }
+
+    #[test]
+    fn a_key_written_twice_is_an_error_naming_both_lines() {
+        let text = "---\ntitle: x\ntype: posts\ndate: 2024-01-01\ntype: advisory\n---\n";
+        match run("en/posts/x.md", text) {
+            Err((Some(5), ProblemKind::Syntax { message, .. })) => {
+                assert!(message.contains("`type` is written twice, on lines 3 and 5"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+        // Nested keys of one name in two tables are no repetition.
+        let nested = "---\ntitle: x\ndate: 2024-01-01\na:\n  k: 1\nb:\n  k: 2\n---\n";
+        assert!(run("en/posts/x.md", nested).is_ok());
+        let toml = "+++\ntitle = \"x\"\ndate = 2024-01-01\ntitle = \"y\"\n+++\n";
+        match run("en/posts/x.md", toml) {
+            Err((Some(4), ProblemKind::Syntax { message, .. })) => {
+                assert!(message.contains("`title` is written twice, on lines 2 and 4"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+        let tables = "+++\ntitle = \"x\"\ndate = 2024-01-01\n[a]\nk = 1\n[b]\nk = 2\n+++\n";
+        assert!(run("en/posts/x.md", tables).is_ok());
     }
 
     #[test]
