@@ -10,6 +10,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use std::sync::Arc;
+
+use icu_datetime::FixedCalendarDateTimeFormatter;
+use icu_datetime::fieldsets;
+use icu_calendar::Gregorian;
+use icu_datetime::input::Date;
+use icu_locale_core::Locale;
 use jiff::ZonedDateTime as Zoned;
 use sha2::{Digest, Sha256};
 
@@ -18,12 +25,44 @@ use crate::error::Error;
 
 pub const I18N_DIR: &str = "i18n";
 
+/// The theme's words in the 20 languages most used on the web (W3Techs),
+/// Chinese in both scripts. Dates come from CLDR for every language.
 const BUILT_IN: &[(&str, &str)] = &[
+    ("ar", include_str!("../i18n/ar.toml")),
+    ("cs", include_str!("../i18n/cs.toml")),
     ("de", include_str!("../i18n/de.toml")),
     ("en", include_str!("../i18n/en.toml")),
+    ("es", include_str!("../i18n/es.toml")),
+    ("fa", include_str!("../i18n/fa.toml")),
     ("fr", include_str!("../i18n/fr.toml")),
+    ("hu", include_str!("../i18n/hu.toml")),
+    ("id", include_str!("../i18n/id.toml")),
+    ("it", include_str!("../i18n/it.toml")),
     ("ja", include_str!("../i18n/ja.toml")),
+    ("ko", include_str!("../i18n/ko.toml")),
+    ("nl", include_str!("../i18n/nl.toml")),
+    ("pl", include_str!("../i18n/pl.toml")),
+    ("pt", include_str!("../i18n/pt.toml")),
+    ("ru", include_str!("../i18n/ru.toml")),
+    ("tr", include_str!("../i18n/tr.toml")),
+    ("uk", include_str!("../i18n/uk.toml")),
+    ("vi", include_str!("../i18n/vi.toml")),
+    ("zh", include_str!("../i18n/zh.toml")),
+    ("zh-Hant", include_str!("../i18n/zh-Hant.toml")),
 ];
+
+/// folio's table for the language `code`: its own, else its script's
+/// (`zh-TW` is written in traditional characters), else its primary
+/// language's (`pt-BR` takes `pt`).
+fn built_in(code: &str) -> Option<&'static str> {
+    let table = |name: &str| BUILT_IN.iter().find(|(lang, _)| *lang == name).map(|(_, text)| *text);
+    let lower = code.to_ascii_lowercase();
+    let traditional = ["zh-tw", "zh-hk", "zh-mo", "zh-hant"];
+    if traditional.iter().any(|prefix| lower.starts_with(prefix)) {
+        return table("zh-Hant");
+    }
+    table(code).or_else(|| table(code.split('-').next().unwrap_or(code)))
+}
 
 /// The last resort for a key no table of the site has.
 const FALLBACK_LANGUAGE: &str = "en";
@@ -35,21 +74,84 @@ const DATE_FORMAT: &str = "date_format";
 /// One language's words.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Strings {
-    /// Every string key, resolved (`date_format` included).
+    /// Every string key, resolved (`date_format` included when the site
+    /// sets one).
     pub text: BTreeMap<String, String>,
     months: Vec<String>,
+    /// How CLDR writes dates in this language.
+    cldr: Option<CldrDates>,
+}
+
+/// CLDR's long date and month names for one language, through ICU4X's
+/// compiled data: every language a site declares gets its dates written as
+/// its readers write them, with no table to maintain.
+#[derive(Clone)]
+struct CldrDates {
+    locale: String,
+    date: Arc<FixedCalendarDateTimeFormatter<Gregorian, fieldsets::YMD>>,
+    month: Arc<FixedCalendarDateTimeFormatter<Gregorian, fieldsets::M>>,
+}
+
+impl CldrDates {
+    /// For the BCP 47 code `lang`; CLDR's root data for a language it does
+    /// not know. `None` for a code ICU cannot read as a locale.
+    fn new(lang: &str) -> Option<CldrDates> {
+        let locale = Locale::try_from_str(lang).ok()?;
+        let date = FixedCalendarDateTimeFormatter::try_new(locale.clone().into(), fieldsets::YMD::long()).ok()?;
+        let month = FixedCalendarDateTimeFormatter::try_new(locale.into(), fieldsets::M::long()).ok()?;
+        Some(CldrDates {
+            locale: lang.to_owned(),
+            date: Arc::new(date),
+            month: Arc::new(month),
+        })
+    }
+
+    fn gregorian(date: &Zoned) -> Option<Date<Gregorian>> {
+        let month = u8::try_from(date.month()).ok()?;
+        let day = u8::try_from(date.day()).ok()?;
+        Date::try_new_gregorian(i32::from(date.year()), month, day).ok()
+    }
+
+    /// `May 1, 2024`, `1 mai 2024`, `2024年5月1日`.
+    fn long(&self, date: &Zoned) -> Option<String> {
+        Some(self.date.format(&Self::gregorian(date)?).to_string())
+    }
+
+    /// `May`, `mai`, `5月`.
+    fn month(&self, date: &Zoned) -> Option<String> {
+        Some(self.month.format(&Self::gregorian(date)?).to_string())
+    }
+}
+
+impl PartialEq for CldrDates {
+    fn eq(&self, other: &CldrDates) -> bool {
+        self.locale == other.locale
+    }
+}
+
+impl Eq for CldrDates {}
+
+impl std::fmt::Debug for CldrDates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CldrDates({})", self.locale)
+    }
 }
 
 impl Strings {
-    /// A date in this language's own format (`{day}`, `{month}` (its name),
-    /// `{month_number}`, `{year}`).
+    /// A date as this language writes it: CLDR's long date, unless the
+    /// site set a `date_format` (`{day}`, `{month}` (its name: the site's
+    /// `months`, else CLDR's), `{month_number}`, `{year}`).
     pub fn format_date(&self, date: &Zoned) -> String {
         use std::fmt::Write as _;
+        let format = match (self.text.get(DATE_FORMAT), &self.cldr) {
+            (Some(format), _) => format.as_str(),
+            (None, Some(cldr)) => match cldr.long(date) {
+                Some(long) => return long,
+                None => "{year}-{month_number}-{day}",
+            },
+            (None, None) => "{year}-{month_number}-{day}",
+        };
         let month = usize::try_from(date.month()).unwrap_or(1).saturating_sub(1);
-        let format = self
-            .text
-            .get(DATE_FORMAT)
-            .map_or("{year}-{month_number}-{day}", String::as_str);
         let mut out = String::with_capacity(format.len() + 16);
         crate::url::fill_placeholders(format, &mut out, |name, out| {
             // Writing to a String cannot fail.
@@ -59,7 +161,10 @@ impl Strings {
                 "day" => write!(out, "{}", date.day()),
                 "month" => match self.months.get(month) {
                     Some(month_name) => out.write_str(month_name),
-                    None => write!(out, "{}", date.month()),
+                    None => match self.cldr.as_ref().and_then(|cldr| cldr.month(date)) {
+                        Some(month_name) => out.write_str(&month_name),
+                        None => write!(out, "{}", date.month()),
+                    },
                 },
                 _ => return false,
             };
@@ -91,7 +196,7 @@ impl I18n {
         let mut read = Vec::new();
         for code in config.languages.keys() {
             let mut strings = Strings::default();
-            if let Some((_, text)) = BUILT_IN.iter().find(|(lang, _)| lang == code) {
+            if let Some(text) = built_in(code) {
                 let table = parse_table(text, Path::new("(built-in)"))?;
                 apply(&mut strings, table, Path::new("(built-in)"))?;
             }
@@ -113,6 +218,7 @@ impl I18n {
             }
             let inline = config.languages[code].i18n.clone();
             apply(&mut strings, inline, &root.join(crate::config::CONFIG_FILE))?;
+            strings.cldr = CldrDates::new(code);
             layered.insert(code.clone(), strings);
         }
 
@@ -125,15 +231,14 @@ impl I18n {
         for (code, strings) in &mut layered {
             let mut missing = Vec::new();
             for source in [&default, &fallback] {
-                for (key, text) in &source.text {
+                // Dates come from CLDR: another language's way of writing
+                // them is no fallback.
+                let words = source.text.iter().filter(|(key, _)| *key != DATE_FORMAT);
+                for (key, text) in words {
                     if !strings.text.contains_key(key) {
                         strings.text.insert(key.clone(), text.clone());
                         missing.push(key.clone());
                     }
-                }
-                if strings.months.is_empty() && !source.months.is_empty() {
-                    strings.months = source.months.clone();
-                    missing.push(MONTHS.to_owned());
                 }
             }
             if !missing.is_empty() {
@@ -157,6 +262,7 @@ impl I18n {
         static EMPTY: Strings = Strings {
             text: BTreeMap::new(),
             months: Vec::new(),
+            cldr: None,
         };
         self.by_lang.get(lang).unwrap_or(&EMPTY)
     }
@@ -164,7 +270,7 @@ impl I18n {
 
 fn built_in_fallback() -> Result<Strings, Error> {
     let mut strings = Strings::default();
-    if let Some((_, text)) = BUILT_IN.iter().find(|(lang, _)| *lang == FALLBACK_LANGUAGE) {
+    if let Some(text) = built_in(FALLBACK_LANGUAGE) {
         apply(
             &mut strings,
             parse_table(text, Path::new("(built-in)"))?,
@@ -218,7 +324,7 @@ mod tests {
     fn config(extra: &str) -> Config {
         Config::parse(
             &format!(
-                "title='t'\nbase_url='x'\ndefault_language='en'\n[languages.en]\nname='English'\n[languages.fr]\nname='Français'\n[languages.ar]\nname='العربية'\n{extra}"
+                "title='t'\nbase_url='x'\ndefault_language='en'\n[languages.en]\nname='English'\n[languages.fr]\nname='Français'\n[languages.ar]\nname='العربية'\n[languages.sw]\nname='Kiswahili'\n{extra}"
             ),
             Path::new("site.toml"),
         )
@@ -230,13 +336,44 @@ mod tests {
     }
 
     #[test]
-    fn built_in_tables_format_dates_with_month_names() {
+    fn dates_are_written_as_cldr_writes_them_in_every_language() {
         let dir = tempfile::tempdir().unwrap();
-        let i18n = I18n::load(dir.path(), &config("")).unwrap();
+        let languages = ["de", "es", "ru", "zh-CN", "ja", "ko", "pl", "pt-BR", "tr", "hi"]
+            .map(|code| format!("[languages.{code}]\nname='{code}'\n"))
+            .concat();
+        let i18n = I18n::load(dir.path(), &config(&languages)).unwrap();
         let d = date("2024-08-05T10:00:00+02:00[Europe/Paris]");
-        assert_eq!(i18n.strings("en").format_date(&d), "August 5, 2024");
-        assert_eq!(i18n.strings("fr").format_date(&d), "5 août 2024");
+        for (lang, written) in [
+            ("en", "August 5, 2024"),
+            ("fr", "5 août 2024"),
+            ("de", "5. August 2024"),
+            ("es", "5 de agosto de 2024"),
+            ("ru", "5 августа 2024\u{202f}г."),
+            ("zh-CN", "2024年8月5日"),
+            ("ja", "2024年8月5日"),
+            ("ko", "2024년 8월 5일"),
+            ("pl", "5 sierpnia 2024"),
+            ("pt-BR", "5 de agosto de 2024"),
+            ("tr", "5 Ağustos 2024"),
+            ("ar", "5 أغسطس 2024"),
+        ] {
+            assert_eq!(i18n.strings(lang).format_date(&d), written, "{lang}");
+        }
         assert_eq!(i18n.strings("fr").text["read_more"], "Lire la suite");
+    }
+
+    #[test]
+    fn a_sites_date_format_wins_and_takes_cldrs_month_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let i18n = I18n::load(
+            dir.path(),
+            &config("[languages.fr.i18n]\ndate_format = \"{day} {month} {year}\"\n"),
+        )
+        .unwrap();
+        let d = date("2024-08-05T10:00:00+02:00[Europe/Paris]");
+        assert_eq!(i18n.strings("fr").format_date(&d), "5 août 2024");
+        // Another language does not take it as a fallback.
+        assert_eq!(i18n.strings("en").format_date(&d), "August 5, 2024");
     }
 
     #[test]
@@ -247,6 +384,7 @@ mod tests {
                 "{day}/{month_number}/{year} {month} {{x} {y {day}{".into(),
             )]),
             months: vec!["Jan".into(); 12],
+            cldr: None,
         };
         let d = date("2024-03-07T10:00:00+00:00[UTC]");
         assert_eq!(strings.format_date(&d), "7/03/2024 Jan {{x} {y 7{");
@@ -262,11 +400,21 @@ mod tests {
     fn a_missing_language_falls_back_to_the_default_and_warns_once() {
         let dir = tempfile::tempdir().unwrap();
         let i18n = I18n::load(dir.path(), &config("")).unwrap();
-        assert_eq!(i18n.strings("ar").text["read_more"], "Read more");
+        // folio has no Swahili words: English stands in, once, with a warning.
+        assert_eq!(i18n.strings("sw").text["read_more"], "Read more");
         assert_eq!(i18n.warnings.len(), 1, "{:?}", i18n.warnings);
         assert!(
-            i18n.warnings[0].contains("i18n/ar.toml") && i18n.warnings[0].contains("read_more")
+            i18n.warnings[0].contains("i18n/sw.toml") && i18n.warnings[0].contains("read_more")
         );
+        // Its dates are still CLDR's.
+        let d = date("2024-08-05T10:00:00+02:00[Europe/Paris]");
+        assert_eq!(i18n.strings("sw").format_date(&d), "5 Agosti 2024");
+        // Regional variants and scripts take their language's table.
+        let variants = config("[languages.pt-BR]\nname='pt'\n[languages.zh-TW]\nname='zh'\n[languages.zh-CN]\nname='zh'\n");
+        let i18n = I18n::load(dir.path(), &variants).unwrap();
+        assert_eq!(i18n.strings("pt-BR").text["read_more"], "Continuar lendo");
+        assert_eq!(i18n.strings("zh-TW").text["tags"], "標籤");
+        assert_eq!(i18n.strings("zh-CN").text["tags"], "标签");
     }
 
     #[test]
@@ -278,11 +426,7 @@ mod tests {
             "read_more = \"Lire\"\ntags = \"Mots-clés\"\n",
         )
         .unwrap();
-        std::fs::write(
-            dir.path().join("i18n/ar.toml"),
-            "read_more = \"اقرأ المزيد\"\n",
-        )
-        .unwrap();
+        std::fs::write(dir.path().join("i18n/sw.toml"), "read_more = \"Soma zaidi\"\n").unwrap();
         let i18n = I18n::load(
             dir.path(),
             &config("[languages.fr.i18n]\ntags = \"Thèmes\"\n"),
@@ -290,8 +434,8 @@ mod tests {
         .unwrap();
         assert_eq!(i18n.strings("fr").text["read_more"], "Lire");
         assert_eq!(i18n.strings("fr").text["tags"], "Thèmes");
-        assert_eq!(i18n.strings("ar").text["read_more"], "اقرأ المزيد");
-        assert_eq!(i18n.strings("ar").text["tags"], "Tags");
+        assert_eq!(i18n.strings("sw").text["read_more"], "Soma zaidi");
+        assert_eq!(i18n.strings("sw").text["tags"], "Tags");
     }
 
     #[test]

@@ -35,10 +35,13 @@ fn captured(work: impl FnOnce()) -> (String, String) {
 
 fn main() {
     let site = TestSite::with_posts();
-    // Arabic has no built-in words: the build has a warning to give.
+    // Swahili has no built-in words: the build has a warning to give.
     site.write(
         "site.toml",
-        &format!("{}\n[languages.ar]\nname = \"العربية\"\n", util::SITE_TOML),
+        &format!(
+            "{}\n[languages.sw]\nname = \"Kiswahili\"\n",
+            util::SITE_TOML
+        ),
     );
     let (stdout, stderr) = captured(|| {
         let site = Site::open(site.root()).unwrap();
