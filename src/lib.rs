@@ -64,6 +64,7 @@ pub use id::PostId;
 #[cfg(feature = "serve")]
 mod serve;
 
+pub mod import;
 pub mod plugin;
 
 pub use options::BuildOptions;

@@ -102,6 +102,17 @@ enum Command {
         #[arg(long)]
         open: bool,
     },
+    /// Turn a site made by another generator into a folio site, keeping
+    /// every post's URL. The source folder is only read.
+    Import {
+        /// The generator that made it.
+        generator: ImportFrom,
+        /// The site's folder.
+        source: PathBuf,
+        /// A new folder for the folio site (default: SOURCE-folio beside it).
+        #[arg(long)]
+        into: Option<PathBuf>,
+    },
     /// Print the id of a source file.
     Id {
         /// A Markdown file under the site's content folder.
@@ -182,6 +193,11 @@ fn main() -> ExitCode {
             open,
         ),
         Command::Id { file, root } => id(root, file),
+        Command::Import {
+            generator,
+            source,
+            into,
+        } => import(generator, source, into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -190,6 +206,66 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The generators `folio import` reads.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ImportFrom {
+    Jekyll,
+}
+
+fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<(), folio::Error> {
+    let into = into.unwrap_or_else(|| {
+        let name = source
+            .file_name()
+            .map_or("site".into(), |n| n.to_string_lossy().into_owned());
+        source.with_file_name(format!("{name}-folio"))
+    });
+    let generator = match from {
+        ImportFrom::Jekyll => folio::import::Generator::Jekyll,
+    };
+    let report = folio::import::import(generator, &source, &into)?;
+    let posts: Vec<String> = report
+        .posts
+        .iter()
+        .map(|(lang, n)| format!("{n} {lang}"))
+        .collect();
+    out!("imported {} into {}", source.display(), into.display());
+    out!("  posts:        {}", posts.join(", "));
+    out!(
+        "  languages:    {} (the default first)",
+        report.languages.join(", ")
+    );
+    for (from, to) in &report.mapped_languages {
+        out!("  language:     `{from}` is written `{to}` (BCP 47, and its folder name)");
+    }
+    out!(
+        "  URLs:         every post keeps its old URL ({} written down as `permalink`)",
+        report.permalinks_written
+    );
+    for (file, slug) in &report.renamed {
+        out!("  renamed:      {file} is `{slug}`: another post of its language had its slug");
+    }
+    for (file, key) in &report.repeated_keys {
+        out!("  fixed:        {file} set `{key}` twice; the last value is kept, as Jekyll read it");
+    }
+    if !report.extra_fields.is_empty() {
+        let fields: Vec<&str> = report.extra_fields.iter().map(String::as_str).collect();
+        out!("  kept for templates (extra): {}", fields.join(", "));
+    }
+    for (file, key) in &report.reindented {
+        out!(
+            "  fixed:        {file}: `{key}` continues a quoted value at the start of a line; indented as YAML requires"
+        );
+    }
+    for file in &report.left_out {
+        out!("  left out:     {file}: no date in its name, so Jekyll did not publish it");
+    }
+    for (tag, files) in &report.template_tags {
+        out!("  needs a hand: {tag} in {files} file(s), left as written");
+    }
+    out!("next: folio build --root {}", into.display());
+    Ok(())
 }
 
 /// How careful the build is.

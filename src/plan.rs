@@ -876,6 +876,7 @@ pub fn plan<'a>(
         extra_recipes(config, &model, (code, plugins), &mut recipes);
     }
     let mut problems = document_recipes(&model, theme, &mut recipes);
+    documents_take_generated_places(&mut recipes);
     let base = &config.base_path;
     recipes.push((format!("{base}/sitemap.xml"), "sitemap.xml".into(), Recipe::Sitemap));
     for (url, template) in SITE_FILES {
@@ -1013,6 +1014,31 @@ pub fn replan<'a>(
     }
     plan.dependents = Some(dependents);
     (plan, affected)
+}
+
+/// A document whose URL is that of a generated list (a language's home, its
+/// tags page, a tag's page) takes its place, as a static file takes the
+/// place of the theme's: a site moved in keeps its own home page at `/fr/`.
+fn documents_take_generated_places(recipes: &mut Vec<(String, Template, Recipe)>) {
+    let generated: FxHashMap<&str, usize> = recipes
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, _, recipe))| {
+            matches!(recipe, Recipe::Home { .. } | Recipe::Tags { .. } | Recipe::Tag { .. })
+        })
+        .map(|(at, (url, _, _))| (url.as_str(), at))
+        .collect();
+    let mut taken: Vec<usize> = recipes
+        .iter()
+        .filter(|(_, _, recipe)| matches!(recipe, Recipe::Document(_)))
+        .filter_map(|(url, _, _)| generated.get(url.as_str()).copied())
+        .collect();
+    drop(generated);
+    taken.sort_unstable();
+    taken.dedup();
+    for at in taken.into_iter().rev() {
+        recipes.remove(at);
+    }
 }
 
 /// Leaves out the redirect pages whose place a page, a static file or an

@@ -44,8 +44,9 @@ pub fn decode_segment(segment: &str) -> Option<String> {
 /// A URL path written by hand (a front matter `permalink`, an old URL) as
 /// folio writes its own: rooted at `/`, each segment percent-encoded by the
 /// one URL rule (what was already encoded is decoded first), empty segments
-/// dropped, and a last segment without an extension made a folder (`/a/b`
-/// is `/a/b/`, as static hosts serve it). A full URL keeps only its path,
+/// dropped, and a last segment made a folder unless it is a file name (no
+/// final `/`, and an extension of letters: `/old.html`): `/a/b` is `/a/b/`,
+/// as static hosts serve it, and so is `/notes/v1.2`. A full URL keeps only its path,
 /// a query or fragment is dropped. `None` for a path with `.` or `..`
 /// segments, or one that does not decode to UTF-8.
 pub fn written_path(text: &str) -> Option<String> {
@@ -55,6 +56,7 @@ pub fn written_path(text: &str) -> Option<String> {
         None => text,
     };
     let path = path.split(['?', '#']).next().unwrap_or("");
+    let folder = path.ends_with('/');
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let mut url = String::from("/");
     for (i, segment) in segments.iter().enumerate() {
@@ -63,7 +65,11 @@ pub fn written_path(text: &str) -> Option<String> {
             return None;
         }
         push_encoded_segment(&mut url, &decoded);
-        let is_file = i + 1 == segments.len() && decoded.contains('.');
+        let extension = decoded.rsplit_once('.').map(|(_, ext)| ext);
+        let named_file = extension.is_some_and(|ext| {
+            (1..=5).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_alphabetic())
+        });
+        let is_file = i + 1 == segments.len() && !folder && named_file;
         if !is_file {
             url.push('/');
         }
@@ -247,6 +253,9 @@ mod tests {
         assert_eq!(written_path("/en/2017/03/13/perf/").as_deref(), Some("/en/2017/03/13/perf/"));
         assert_eq!(written_path("en/2017//perf").as_deref(), Some("/en/2017/perf/"));
         assert_eq!(written_path("/old.html").as_deref(), Some("/old.html"));
+        assert_eq!(written_path("/en/release-0.12.0/").as_deref(), Some("/en/release-0.12.0/"));
+        assert_eq!(written_path("/notes/v1.2").as_deref(), Some("/notes/v1.2/"));
+        assert_eq!(written_path("/old.html/").as_deref(), Some("/old.html/"));
         assert_eq!(written_path("https://ex.org/a b/?q=1#x").as_deref(), Some("/a%20b/"));
         assert_eq!(written_path("/caf%C3%A9/").as_deref(), Some("/caf%C3%A9/"));
         assert_eq!(written_path("/café/").as_deref(), Some("/caf%C3%A9/"));

@@ -1,0 +1,191 @@
+//! Real blogs move in: `folio import` on the real Jekyll site in
+//! ../shared/corpora, then `folio build`, keeps every URL.
+
+mod util;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use util::folio_command;
+
+/// The corpora of real public blogs beside the project (MIT; see its
+/// README), unpacked into `into`.
+fn unpack(archive: &str, into: &Path) -> PathBuf {
+    let corpora = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    let archive = corpora.join(archive);
+    assert!(
+        archive.is_file(),
+        "{} is missing: the import tests read the real blogs of ../shared/corpora",
+        archive.display()
+    );
+    let status = std::process::Command::new("tar")
+        .arg("xzf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(into)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    into.to_owned()
+}
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| (e.path().to_owned(), std::fs::read(e.path()).unwrap()))
+        .collect()
+}
+
+/// The output file a URL path is served from.
+fn served_file(out: &Path, url: &str) -> PathBuf {
+    let path = url.trim_start_matches('/');
+    if path.is_empty() || path.ends_with('/') {
+        out.join(path).join("index.html")
+    } else if Path::new(path).extension().is_some() {
+        out.join(path)
+    } else {
+        out.join(path).join("index.html")
+    }
+}
+
+/// A top-level front matter value of a Jekyll post, as written.
+fn field<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    let front = text.strip_prefix("---")?.split("\n---").next()?;
+    front.lines().find_map(|line| {
+        let value = line.strip_prefix(key)?.strip_prefix(':')?.trim();
+        (!value.is_empty()).then_some(value)
+    })
+}
+
+#[test]
+fn a_jekyll_blog_moves_in_with_every_url_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = unpack("bitcoincore-jekyll.tar.gz", dir.path()).join("bitcoincore");
+    let into = dir.path().join("folio-site");
+    let before = snapshot(&source);
+
+    let import = folio_command()
+        .args(["import", "jekyll"])
+        .arg(&source)
+        .arg("--into")
+        .arg(&into)
+        .output()
+        .unwrap();
+    let summary = String::from_utf8_lossy(&import.stdout).into_owned();
+    assert!(
+        import.status.success(),
+        "{summary}{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    assert!(
+        summary.contains("posts:        235 en, 9 es, 138 ja, 27 zh-CN, 10 zh-TW"),
+        "{summary}"
+    );
+    assert!(summary.contains("`zh_CN` is written `zh-CN`"));
+    assert!(summary.contains("_posts/en/meetings/2015-10-01-meeting.md is `meeting-2015-10-01`"));
+    assert!(summary.contains("set `version` twice"));
+    assert!(summary.contains("needs a hand: {% include %} in"));
+    assert!(summary.contains("left out:     _posts/zh_CN/posts/scaling-optimizations-zh_ch.md"));
+    assert_eq!(snapshot(&source), before, "the import changed its source");
+
+    // After the newest post of the corpus (taken on 2026-05-05), so that
+    // every post is out, as it was on the site.
+    const AFTER_THE_CORPUS: &str = "1780272000";
+    let build = folio_command()
+        .env("SOURCE_DATE_EPOCH", AFTER_THE_CORPUS)
+        .args(["build", "--root"])
+        .arg(&into)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&build.stderr);
+    assert!(build.status.success(), "{stderr}");
+    // The one old URL another page of the site took is said, not lost.
+    assert_eq!(stderr.matches("warning:").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("/zh_CN/2016/03/15/announcement-list/"),
+        "{stderr}"
+    );
+
+    // Every URL Jekyll gave a post (its permalink, else the site's
+    // `/:title/`) is served, and so is every old URL it redirected from.
+    let out = into.join("public");
+    let mut urls = 0;
+    for (path, bytes) in &before {
+        let rel = path
+            .strip_prefix(&source)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if !rel.starts_with("_posts/") || stem.len() < 11 || !stem.as_bytes()[0].is_ascii_digit() {
+            continue;
+        }
+        let text = String::from_utf8_lossy(bytes).replace("\r\n", "\n");
+        let url = match field(&text, "permalink") {
+            Some(permalink) => permalink.to_owned(),
+            None => format!("/{}/", &stem[11..]),
+        };
+        assert!(
+            served_file(&out, &url).is_file(),
+            "{rel}: {url} is not served"
+        );
+        urls += 1;
+        let redirects = text
+            .split("\nredirect_from:")
+            .nth(1)
+            .map(|rest| {
+                rest.lines()
+                    .skip(1)
+                    .take_while(|l| l.trim_start().starts_with("- "))
+                    .count()
+            })
+            .unwrap_or(0);
+        for old in text
+            .split("\nredirect_from:")
+            .nth(1)
+            .into_iter()
+            .flat_map(|rest| rest.lines().skip(1).take(redirects))
+        {
+            let old = old.trim_start().trim_start_matches("- ").trim();
+            assert!(
+                served_file(&out, old).is_file(),
+                "{rel}: old URL {old} is not served"
+            );
+            urls += 1;
+        }
+    }
+    assert!(urls >= 428, "{urls} URLs checked");
+
+    // Every post is indexed under its deterministic id.
+    let conn = rusqlite::Connection::open(into.join(".folio/index.sqlite")).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT id, slug, lang, published_at FROM posts")
+        .unwrap();
+    let rows: Vec<(String, String, String, i64)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows.len(), 419);
+    for (id, slug, lang, published) in &rows {
+        assert_eq!(
+            *id,
+            folio::PostId::derive(slug, lang, *published)
+                .unwrap()
+                .to_string()
+        );
+    }
+
+    // Converged.
+    let again = folio_command()
+        .env("SOURCE_DATE_EPOCH", AFTER_THE_CORPUS)
+        .args(["build", "--root"])
+        .arg(&into)
+        .output()
+        .unwrap();
+    let line = String::from_utf8_lossy(&again.stdout).into_owned();
+    assert!(line.contains(" 0 pages written, 0 deleted"), "{line}");
+}
