@@ -366,3 +366,20 @@ fn a_site_under_a_sub_path_carries_it_in_every_link() {
     assert_eq!(explanation.output, "fr/index.html");
     assert!(site.build().written.is_empty());
 }
+
+#[test]
+fn a_document_at_a_generated_lists_place_takes_it() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/fr/accueil.md",
+        "---\ntitle: Accueil\npermalink: /fr/\n---\nBienvenue sur le site.\n",
+    );
+    site.build();
+    let home = site.read("public/fr/index.html");
+    assert!(home.contains("Bienvenue sur le site."), "{home}");
+    // The other languages keep the home folio makes.
+    assert!(site.read("public/index.html").contains("posts/hello-world/"));
+    site.remove("content/fr/accueil.md");
+    site.build();
+    assert!(site.read("public/fr/index.html").contains("Bonjour"));
+}
