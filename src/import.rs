@@ -14,12 +14,16 @@ use std::path::{Path, PathBuf};
 use crate::config::is_language_code;
 use crate::error::Error;
 
+mod zola;
+
 /// The generators a site can be imported from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Generator {
     /// Jekyll: `_config.yml` and `_posts/` folders (GitHub Pages).
     Jekyll,
+    /// Zola: `config.toml` and `content/` with sections and page bundles.
+    Zola,
 }
 
 /// What an import did, for its summary.
@@ -28,6 +32,11 @@ pub enum Generator {
 pub struct ImportReport {
     /// Posts written, per language.
     pub posts: BTreeMap<String, usize>,
+    /// Pages written, per language.
+    pub pages: BTreeMap<String, usize>,
+    /// Documents whose old generator's `template` was kept as
+    /// `zola_template`: its templates are not folio's.
+    pub zola_templates: usize,
     /// The site's languages, the default first.
     pub languages: Vec<String>,
     /// Language codes that are not BCP 47 as written, and what they became
@@ -49,9 +58,10 @@ pub struct ImportReport {
     /// quoted value continued at the start of a line), indented as YAML
     /// requires: the file and the key.
     pub reindented: Vec<(String, String)>,
-    /// Files of a posts folder that the old generator did not publish (no
-    /// date in the name), left out.
-    pub left_out: Vec<String>,
+    /// Files left out, and why: a Jekyll post without a date in its name
+    /// (Jekyll did not publish it), a Zola section without text (a list,
+    /// which folio makes).
+    pub left_out: Vec<(String, String)>,
     /// Template tags left in bodies for a hand to replace: the tag (`{%
     /// include %}`) and how many files use it.
     pub template_tags: BTreeMap<String, usize>,
@@ -102,6 +112,7 @@ pub fn import(generator: Generator, source: &Path, into: &Path) -> Result<Import
     }
     match generator {
         Generator::Jekyll => jekyll(source, into),
+        Generator::Zola => zola::zola(source, into),
     }
 }
 
@@ -132,7 +143,8 @@ fn jekyll(source: &Path, into: &Path) -> Result<ImportReport, Error> {
             .unwrap_or_default();
         // Jekyll publishes only the files of `_posts` named with a date.
         if split_date(stem).0.is_empty() {
-            report.left_out.push(relative(source, &file));
+            let why = "no date in its name: Jekyll did not publish it".to_owned();
+            report.left_out.push((relative(source, &file), why));
             continue;
         }
         posts.push(read_post(source, &file, &config, &mut report)?);
@@ -148,11 +160,17 @@ fn jekyll(source: &Path, into: &Path) -> Result<ImportReport, Error> {
         )
         .collect();
     fs::create_dir_all(into).map_err(|e| Error::io(into, e))?;
-    fs::write(
-        into.join("site.toml"),
-        site_toml(&config, &report.languages),
-    )
-    .map_err(|e| Error::io(into.join("site.toml"), e))?;
+    let settings = SiteSettings {
+        generator: "Jekyll",
+        title: config.title.clone(),
+        base_url: config.base_url.clone(),
+        default_language: config.default_language.clone(),
+        timezone: config.timezone.clone(),
+        post_sections: vec!["posts".into()],
+    };
+    let site_toml = into.join("site.toml");
+    fs::write(&site_toml, settings.site_toml(&report.languages))
+        .map_err(|e| Error::io(&site_toml, e))?;
     let mut taken = BTreeSet::new();
     for post in &posts {
         write_post(into, post, &mut taken)?;
@@ -524,8 +542,22 @@ fn count_template_tags(body: &str, report: &mut ImportReport) {
             kinds.insert(format!("{{% {name} %}}"));
         }
     }
-    if body.contains("{{") {
-        kinds.insert("{{ … }}".to_owned());
+    for (at, _) in body.match_indices("{{") {
+        let rest = body[at + 2..].trim_start();
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        // A shortcode (Zola, Hugo's are `{{< >}}`): `{{ name(…) }}`.
+        let call = rest[name.len()..].starts_with('(');
+        kinds.insert(if call && !name.is_empty() {
+            format!("{{{{ {name}() }}}}")
+        } else {
+            "{{ … }}".to_owned()
+        });
+    }
+    if body.contains("](@/") {
+        kinds.insert("[…](@/…) (Zola's internal links)".to_owned());
     }
     for kind in kinds {
         *report.template_tags.entry(kind).or_default() += 1;
@@ -561,30 +593,47 @@ const ENDONYMS: &[(&str, &str)] = &[
     ("zh-TW", "繁體中文"),
 ];
 
-/// `site.toml` for the imported site.
-fn site_toml(config: &JekyllConfig, languages: &[String]) -> String {
-    let quote = |text: &str| toml::Value::String(text.to_owned()).to_string();
-    let mut toml = format!(
-        "# Imported from a Jekyll site by `folio import jekyll`.\ntitle = {}\nbase_url = {}\ndefault_language = {}\n",
-        quote(&config.title),
-        quote(&config.base_url),
-        quote(&config.default_language),
-    );
-    if let Some(timezone) = &config.timezone {
-        toml.push_str(&format!("timezone = {}\n", quote(timezone)));
+/// What `site.toml` of an imported site says.
+struct SiteSettings {
+    generator: &'static str,
+    title: String,
+    base_url: String,
+    default_language: String,
+    timezone: Option<String>,
+    post_sections: Vec<String>,
+}
+
+impl SiteSettings {
+    /// The file, with a table for each of `languages`.
+    fn site_toml(&self, languages: &[String]) -> String {
+        let quote = |text: &str| toml::Value::String(text.to_owned()).to_string();
+        let mut toml = format!(
+            "# Imported from a {} site by `folio import`.\ntitle = {}\nbase_url = {}\ndefault_language = {}\n",
+            self.generator,
+            quote(&self.title),
+            quote(&self.base_url),
+            quote(&self.default_language),
+        );
+        if let Some(timezone) = &self.timezone {
+            toml.push_str(&format!("timezone = {}\n", quote(timezone)));
+        }
+        if self.post_sections != ["posts"] {
+            let sections: Vec<String> = self.post_sections.iter().map(|s| quote(s)).collect();
+            toml.push_str(&format!("post_sections = [{}]\n", sections.join(", ")));
+        }
+        for lang in languages.iter().filter(|l| is_language_code(l)) {
+            let name = ENDONYMS
+                .iter()
+                .find(|(code, _)| code.eq_ignore_ascii_case(lang))
+                .map_or(lang.as_str(), |(_, name)| name);
+            toml.push_str(&format!(
+                "\n[languages.{}]\nname = {}\n",
+                quote(lang),
+                quote(name)
+            ));
+        }
+        toml
     }
-    for lang in languages.iter().filter(|l| is_language_code(l)) {
-        let name = ENDONYMS
-            .iter()
-            .find(|(code, _)| code.eq_ignore_ascii_case(lang))
-            .map_or(lang.as_str(), |(_, name)| name);
-        toml.push_str(&format!(
-            "\n[languages.{}]\nname = {}\n",
-            quote(lang),
-            quote(name)
-        ));
-    }
-    toml
 }
 
 /// Writes a post at `content/<lang>/posts/<date>-<slug>.md`, its front

@@ -212,6 +212,7 @@ fn main() -> ExitCode {
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum ImportFrom {
     Jekyll,
+    Zola,
 }
 
 fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<(), folio::Error> {
@@ -223,6 +224,7 @@ fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<()
     });
     let generator = match from {
         ImportFrom::Jekyll => folio::import::Generator::Jekyll,
+        ImportFrom::Zola => folio::import::Generator::Zola,
     };
     let report = folio::import::import(generator, &source, &into)?;
     let posts: Vec<String> = report
@@ -232,6 +234,14 @@ fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<()
         .collect();
     out!("imported {} into {}", source.display(), into.display());
     out!("  posts:        {}", posts.join(", "));
+    let pages: Vec<String> = report
+        .pages
+        .iter()
+        .map(|(lang, n)| format!("{n} {lang}"))
+        .collect();
+    if !pages.is_empty() {
+        out!("  pages:        {}", pages.join(", "));
+    }
     out!(
         "  languages:    {} (the default first)",
         report.languages.join(", ")
@@ -258,8 +268,14 @@ fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<()
             "  fixed:        {file}: `{key}` continues a quoted value at the start of a line; indented as YAML requires"
         );
     }
-    for file in &report.left_out {
-        out!("  left out:     {file}: no date in its name, so Jekyll did not publish it");
+    for (file, why) in &report.left_out {
+        out!("  left out:     {file}: {why}");
+    }
+    if report.zola_templates > 0 {
+        out!(
+            "  needs a hand: {} document(s) name a Zola template, kept as `zola_template`: folio's theme renders them",
+            report.zola_templates
+        );
     }
     for (tag, files) in &report.template_tags {
         out!("  needs a hand: {tag} in {files} file(s), left as written");

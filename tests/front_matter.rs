@@ -378,7 +378,10 @@ fn a_document_at_a_generated_lists_place_takes_it() {
     let home = site.read("public/fr/index.html");
     assert!(home.contains("Bienvenue sur le site."), "{home}");
     // The other languages keep the home folio makes.
-    assert!(site.read("public/index.html").contains("posts/hello-world/"));
+    assert!(
+        site.read("public/index.html")
+            .contains("posts/hello-world/")
+    );
     site.remove("content/fr/accueil.md");
     site.build();
     assert!(site.read("public/fr/index.html").contains("Bonjour"));

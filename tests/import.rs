@@ -189,3 +189,113 @@ fn a_jekyll_blog_moves_in_with_every_url_kept() {
     let line = String::from_utf8_lossy(&again.stdout).into_owned();
     assert!(line.contains(" 0 pages written, 0 deleted"), "{line}");
 }
+
+/// A TOML front matter value of a Zola page, as written.
+fn toml_field(text: &str, key: &str) -> Option<String> {
+    let front = text.strip_prefix("+++\n")?.split("\n+++").next()?;
+    let table: toml::Table = toml::from_str(front).ok()?;
+    table.get(key)?.as_str().map(str::to_owned)
+}
+
+#[test]
+fn a_zola_site_moves_in_with_every_url_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = unpack("tabi-zola.tar.gz", dir.path()).join("tabi");
+    let into = dir.path().join("folio-site");
+    let before = snapshot(&source);
+    let import = folio_command()
+        .args(["import", "zola"])
+        .arg(&source)
+        .arg("--into")
+        .arg(&into)
+        .output()
+        .unwrap();
+    let summary = String::from_utf8_lossy(&import.stdout).into_owned();
+    assert!(
+        import.status.success(),
+        "{summary}{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    assert!(
+        summary.contains("languages:    en, ar, ca, es"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("needs a hand: {{ admonition() }} in"),
+        "{summary}"
+    );
+    assert!(summary.contains("left out:     content/blog/_index.md: a section without text"));
+    assert_eq!(snapshot(&source), before, "the import changed its source");
+
+    let build = folio_command()
+        .args(["build", "--root"])
+        .arg(&into)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&build.stderr);
+    assert!(build.status.success(), "{stderr}");
+
+    // Every page Zola made is served where Zola put it: its `path`, else
+    // its section and its slug (the bundle's folder), under its
+    // language's prefix; a section with text of its own at the section.
+    let out = into.join("public");
+    let languages = ["ar", "ca", "es"];
+    let mut urls = 0;
+    for (path, bytes) in &before {
+        let rel = path.strip_prefix(source.join("content")).unwrap_or(path);
+        let rel = rel.to_string_lossy().into_owned();
+        if !rel.ends_with(".md") {
+            continue;
+        }
+        let text = String::from_utf8_lossy(bytes).replace("\r\n", "\n");
+        let (dir, file) = rel.rsplit_once('/').unwrap_or(("", rel.as_str()));
+        let stem = file.trim_end_matches(".md");
+        let (name, lang) = match stem.rsplit_once('.') {
+            Some((name, lang)) if languages.contains(&lang) => (name, Some(lang)),
+            _ => (stem, None),
+        };
+        let body = text.splitn(3, "+++").nth(2).unwrap_or("").trim();
+        if name == "_index" && body.is_empty() {
+            continue;
+        }
+        let prefix = lang.map(|l| format!("/{l}")).unwrap_or_default();
+        let url = match toml_field(&text, "path") {
+            Some(path) => format!("/{}/", path.trim_matches('/')),
+            None if name == "_index" => format!("{prefix}/{dir}/"),
+            None if name == "index" => format!("{prefix}/{dir}/"),
+            None => format!("{prefix}/{dir}/{name}/"),
+        };
+        let url = url.replace("//", "/");
+        assert!(
+            served_file(&out, &url).is_file(),
+            "{rel}: {url} is not served"
+        );
+        urls += 1;
+    }
+    assert!(urls >= 76, "{urls} URLs checked");
+
+    let conn = rusqlite::Connection::open(into.join(".folio/index.sqlite")).unwrap();
+    let rows: Vec<(String, String, String, i64)> = conn
+        .prepare("SELECT id, slug, lang, published_at FROM posts")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows.len(), urls);
+    for (id, slug, lang, published) in &rows {
+        assert_eq!(
+            *id,
+            folio::PostId::derive(slug, lang, *published)
+                .unwrap()
+                .to_string()
+        );
+    }
+    let again = folio_command()
+        .args(["build", "--root"])
+        .arg(&into)
+        .output()
+        .unwrap();
+    let line = String::from_utf8_lossy(&again.stdout).into_owned();
+    assert!(line.contains(" 0 pages written, 0 deleted"), "{line}");
+}
