@@ -44,6 +44,9 @@ pub struct ImportReport {
     pub mapped_languages: BTreeMap<String, String>,
     /// Front matter fields folio keeps for templates (`extra`), by name.
     pub extra_fields: BTreeSet<String>,
+    /// Posts linked to their translations by the old site's `ref` or
+    /// `name` field, written down as `translation_key`.
+    pub translations_linked: usize,
     /// Posts whose old URL the import wrote down as their `permalink`
     /// (the others had one already, which folio honours).
     pub permalinks_written: usize,
@@ -130,6 +133,10 @@ struct JekyllPost {
     newline: &'static str,
     url: String,
     has_permalink: bool,
+    /// What links it to its translations (its `ref` or `name`, as
+    /// multilingual Jekyll sites set them), when its language has no other
+    /// post with that value.
+    translation: Option<String>,
 }
 
 fn jekyll(source: &Path, into: &Path) -> Result<ImportReport, Error> {
@@ -150,6 +157,7 @@ fn jekyll(source: &Path, into: &Path) -> Result<ImportReport, Error> {
         posts.push(read_post(source, &file, &config, &mut report)?);
     }
     give_distinct_slugs(&mut posts, &mut report);
+    link_translations(&mut posts, &mut report);
     let mut languages: BTreeSet<String> = posts.iter().map(|p| p.lang.clone()).collect();
     languages.insert(config.default_language.clone());
     report.languages = std::iter::once(config.default_language.clone())
@@ -314,6 +322,11 @@ fn read_post(
         body: body.to_owned(),
         newline,
         has_permalink: permalink.is_some(),
+        translation: if field("translation_key").is_some() {
+            None
+        } else {
+            field("ref").or_else(|| field("name"))
+        },
         url,
     })
 }
@@ -528,6 +541,35 @@ fn give_distinct_slugs(posts: &mut [JekyllPost], report: &mut ImportReport) {
     }
 }
 
+/// Keeps a post's `ref` or `name` as its translation key where no other
+/// post of its language has the same: that is how multilingual Jekyll
+/// sites (polyglot, and hand-made switchers) link translations.
+fn link_translations(posts: &mut [JekyllPost], report: &mut ImportReport) {
+    let mut count: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for post in posts.iter() {
+        if let Some(key) = &post.translation {
+            *count.entry((post.lang.clone(), key.clone())).or_default() += 1;
+        }
+    }
+    for post in posts.iter_mut() {
+        let shared = post
+            .translation
+            .as_ref()
+            .is_some_and(|key| count[&(post.lang.clone(), key.clone())] > 1);
+        if shared {
+            post.translation = None;
+        }
+        if post.translation.is_some() {
+            report.translations_linked += 1;
+        }
+    }
+}
+
+/// `text` as a YAML string.
+fn yaml_string(text: &str) -> String {
+    serde_json::Value::String(text.to_owned()).to_string()
+}
+
 /// Counts the Liquid tags (`{% include %}`) and output tags (`{{ }}`) of a
 /// body, once per file.
 fn count_template_tags(body: &str, report: &mut ImportReport) {
@@ -671,6 +713,9 @@ fn write_post(into: &Path, post: &JekyllPost, taken: &mut BTreeSet<PathBuf>) -> 
         text.push_str(&format!("permalink: {}{nl}", post.url));
     }
     text.push_str(&format!("slug: {}{nl}", post.slug));
+    if let Some(key) = &post.translation {
+        text.push_str(&format!("translation_key: {}{nl}", yaml_string(key)));
+    }
     text.push_str(&format!("---{nl}"));
     text.push_str(&post.body.replace('\n', nl));
     fs::write(&path, text).map_err(|e| Error::io(&path, e))

@@ -253,6 +253,12 @@ fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<()
         "  URLs:         every post keeps its old URL ({} written down as `permalink`)",
         report.permalinks_written
     );
+    if report.translations_linked > 0 {
+        out!(
+            "  translations: {} posts linked by their `ref` or `name`, as the site linked them",
+            report.translations_linked
+        );
+    }
     for (file, slug) in &report.renamed {
         out!("  renamed:      {file} is `{slug}`: another post of its language had its slug");
     }

@@ -158,6 +158,16 @@ fn a_jekyll_blog_moves_in_with_every_url_kept() {
         }
     }
     assert!(urls >= 428, "{urls} URLs checked");
+    // Translations are linked as the site linked them, by `name`.
+    let capacity =
+        std::fs::read_to_string(out.join("en/2015/12/21/capacity-increase/index.html")).unwrap();
+    for lang in ["zh-CN", "zh-TW"] {
+        assert!(
+            capacity.contains(&format!("hreflang=\"{lang}\"")),
+            "{lang} not linked"
+        );
+    }
+    assert!(summary.contains("translations: 419 posts linked by their `ref` or `name`"));
 
     // Every post is indexed under its deterministic id.
     let conn = rusqlite::Connection::open(into.join(".folio/index.sqlite")).unwrap();
