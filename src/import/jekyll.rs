@@ -1,0 +1,539 @@
+//! Jekyll: `_config.yml` and the `_posts` folders (GitHub Pages' generator),
+//! with the front matter as Jekyll's lenient YAML reader took it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::{
+    ImportReport, READ_FIELDS, SiteSettings, count_template_tags, language_code, relative,
+    scalar_text, yaml_map,
+};
+use crate::error::Error;
+
+/// One post as Jekyll keeps it.
+struct JekyllPost {
+    /// Relative to the source folder.
+    path: String,
+    lang: String,
+    date: String,
+    slug: String,
+    /// The front matter lines, without the `---` lines.
+    front: Vec<String>,
+    body: String,
+    /// The line ending the file uses.
+    newline: &'static str,
+    url: String,
+    has_permalink: bool,
+    /// What links it to its translations (its `ref` or `name`, as
+    /// multilingual Jekyll sites set them), when its language has no other
+    /// post with that value.
+    translation: Option<String>,
+}
+
+pub(super) fn jekyll(source: &Path, into: &Path) -> Result<ImportReport, Error> {
+    let config = JekyllConfig::read(source)?;
+    let mut report = ImportReport::default();
+    let mut posts = Vec::new();
+    for file in posts_of(source)? {
+        let stem = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        // Jekyll publishes only the files of `_posts` named with a date.
+        if split_date(stem).0.is_empty() {
+            let why = "no date in its name: Jekyll did not publish it".to_owned();
+            report.left_out.push((relative(source, &file), why));
+            continue;
+        }
+        posts.push(read_post(source, &file, &config, &mut report)?);
+    }
+    give_distinct_slugs(&mut posts, &mut report);
+    link_translations(&mut posts, &mut report);
+    let mut languages: BTreeSet<String> = posts.iter().map(|p| p.lang.clone()).collect();
+    languages.insert(config.default_language.clone());
+    report.languages = std::iter::once(config.default_language.clone())
+        .chain(
+            languages
+                .into_iter()
+                .filter(|l| *l != config.default_language),
+        )
+        .collect();
+    fs::create_dir_all(into).map_err(|e| Error::io(into, e))?;
+    let settings = SiteSettings {
+        generator: "Jekyll",
+        title: config.title.clone(),
+        base_url: config.base_url.clone(),
+        default_language: config.default_language.clone(),
+        timezone: config.timezone.clone(),
+        post_sections: vec!["posts".into()],
+    };
+    let site_toml = into.join("site.toml");
+    fs::write(&site_toml, settings.site_toml(&report.languages))
+        .map_err(|e| Error::io(&site_toml, e))?;
+    let mut taken = BTreeSet::new();
+    for post in &posts {
+        write_post(into, post, &mut taken)?;
+        *report.posts.entry(post.lang.clone()).or_default() += 1;
+        if !post.has_permalink {
+            report.permalinks_written += 1;
+        }
+    }
+    Ok(report)
+}
+
+/// What folio takes from `_config.yml`.
+struct JekyllConfig {
+    title: String,
+    base_url: String,
+    permalink: String,
+    default_language: String,
+    timezone: Option<String>,
+}
+
+impl JekyllConfig {
+    fn read(source: &Path) -> Result<JekyllConfig, Error> {
+        let path = source.join("_config.yml");
+        let text = fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        let yaml = yaml_map(&text).ok_or_else(|| Error::Config {
+            path: path.clone(),
+            line: None,
+            message: "does not parse as YAML".into(),
+            help: "fix _config.yml so that Jekyll itself would read it".into(),
+        })?;
+        let text_of = |key: &str| yaml.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+        // `lang` in the defaults of every path, as Jekyll sites set it.
+        let default_lang = yaml
+            .get("defaults")
+            .and_then(|d| d.as_array())
+            .into_iter()
+            .flatten()
+            .find_map(|d| d.get("values")?.get("lang")?.as_str().map(str::to_owned));
+        let default_language = text_of("default_lang")
+            .or_else(|| text_of("lang"))
+            .or(default_lang)
+            .unwrap_or_else(|| "en".to_owned());
+        Ok(JekyllConfig {
+            title: text_of("title").unwrap_or_else(|| "Imported blog".to_owned()),
+            base_url: format!(
+                "{}{}",
+                text_of("url").unwrap_or_else(|| "https://example.org".to_owned()),
+                text_of("baseurl").unwrap_or_default()
+            ),
+            permalink: text_of("permalink").unwrap_or_else(|| "date".to_owned()),
+            default_language: language_code(&default_language),
+            timezone: text_of("timezone"),
+        })
+    }
+}
+
+/// Every Markdown file under a `_posts` folder, sorted.
+fn posts_of(source: &Path) -> Result<Vec<PathBuf>, Error> {
+    let mut files = Vec::new();
+    let walk = walkdir::WalkDir::new(source)
+        .sort_by_file_name()
+        .into_iter();
+    let walk = walk.filter_entry(|e| {
+        let name = e.file_name().to_string_lossy();
+        e.depth() == 0 || !(name.starts_with('.') || name == "_site" || name == "node_modules")
+    });
+    for entry in walk {
+        let entry = entry.map_err(|e| Error::io(source, std::io::Error::other(e)))?;
+        let in_posts = entry.path().components().any(|c| c.as_os_str() == "_posts");
+        let markdown = matches!(
+            entry.path().extension().and_then(|e| e.to_str()),
+            Some("md" | "markdown")
+        );
+        if entry.file_type().is_file() && in_posts && markdown {
+            files.push(entry.into_path());
+        }
+    }
+    Ok(files)
+}
+
+fn read_post(
+    source: &Path,
+    file: &Path,
+    config: &JekyllConfig,
+    report: &mut ImportReport,
+) -> Result<JekyllPost, Error> {
+    let rel = relative(source, file);
+    let text = fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let text = text.replace("\r\n", "\n");
+    let (front, body) = split_front(&text);
+    let mut front: Vec<String> = front.lines().map(str::to_owned).collect();
+    for key in drop_repeated_keys(&mut front) {
+        report.repeated_keys.push((rel.clone(), key));
+    }
+    for key in indent_quoted_continuations(&mut front) {
+        report.reindented.push((rel.clone(), key));
+    }
+    let fields = yaml_map(&front.join("\n")).unwrap_or_default();
+    let field = |key: &str| fields.get(key).and_then(scalar_text);
+    for key in fields.as_object().into_iter().flat_map(|o| o.keys()) {
+        if !READ_FIELDS.contains(&key.as_str()) {
+            report.extra_fields.insert(key.clone());
+        }
+    }
+    let written_lang = field("lang").unwrap_or_else(|| config.default_language.clone());
+    let lang = language_code(&written_lang);
+    if lang != written_lang {
+        report.mapped_languages.insert(written_lang, lang.clone());
+    }
+    let stem = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    let (date, name) = split_date(stem);
+    let slug = field("slug").unwrap_or_else(|| name.to_owned());
+    let permalink = field("permalink");
+    let url = match &permalink {
+        Some(permalink) => permalink.clone(),
+        None => jekyll_url(&config.permalink, &date, &slug, &categories(&fields)),
+    };
+    count_template_tags(body, report);
+    Ok(JekyllPost {
+        path: rel,
+        lang,
+        date,
+        slug,
+        front,
+        body: body.to_owned(),
+        newline,
+        has_permalink: permalink.is_some(),
+        translation: if field("translation_key").is_some() {
+            None
+        } else {
+            field("ref").or_else(|| field("name"))
+        },
+        url,
+    })
+}
+
+/// Indents the lines that continue a double-quoted value from the start of
+/// the line: libyaml (Jekyll's reader) takes them, the YAML spec and
+/// folio's reader do not. Both fold the line break into a space, so the
+/// value stays what Jekyll read. Returns the keys of the values mended.
+fn indent_quoted_continuations(front: &mut [String]) -> Vec<String> {
+    let unescaped_quotes = |line: &str| {
+        let mut count = 0;
+        let mut escaped = false;
+        for c in line.chars() {
+            match c {
+                '\\' if !escaped => escaped = true,
+                '"' if !escaped => count += 1,
+                _ => escaped = false,
+            }
+            if c != '\\' {
+                escaped = false;
+            }
+        }
+        count
+    };
+    let mut mended = Vec::new();
+    let mut open: Option<String> = None;
+    for line in front.iter_mut() {
+        match &open {
+            Some(key) => {
+                let closes = unescaped_quotes(line) % 2 == 1;
+                if !line.starts_with([' ', '\t']) {
+                    line.insert_str(0, "  ");
+                    if mended.last() != Some(key) {
+                        mended.push(key.clone());
+                    }
+                }
+                if closes {
+                    open = None;
+                }
+            }
+            None => {
+                let Some((key, value)) = line.split_once(':') else {
+                    continue;
+                };
+                let value = value.trim_start();
+                if !key.starts_with([' ', '\t', '#'])
+                    && value.starts_with('"')
+                    && unescaped_quotes(value) % 2 == 1
+                {
+                    open = Some(key.to_owned());
+                }
+            }
+        }
+    }
+    mended
+}
+
+/// The front matter (between the `---` lines) and the body.
+fn split_front(text: &str) -> (&str, &str) {
+    let Some(rest) = text.strip_prefix("---\n") else {
+        return ("", text);
+    };
+    match rest.find("\n---") {
+        Some(end) => {
+            let after = &rest[end + 4..];
+            (&rest[..end], after.strip_prefix('\n').unwrap_or(after))
+        }
+        None => ("", text),
+    }
+}
+
+/// Removes the earlier of two lines that set one top-level key (Jekyll's
+/// YAML reader keeps the last); returns the keys.
+fn drop_repeated_keys(front: &mut Vec<String>) -> Vec<String> {
+    let key_of = |line: &str| -> Option<String> {
+        let (key, _) = line.split_once(':')?;
+        let top = !key.is_empty() && !key.starts_with([' ', '\t', '-', '#']) && !key.contains(' ');
+        top.then(|| key.to_owned())
+    };
+    let mut repeated = Vec::new();
+    let mut at = 0;
+    while at < front.len() {
+        let later = key_of(&front[at]).filter(|key| {
+            front[at + 1..]
+                .iter()
+                .any(|line| key_of(line).as_deref() == Some(key.as_str()))
+        });
+        let single_line = front.get(at + 1).is_none_or(|next| key_of(next).is_some());
+        match later {
+            Some(key) if single_line => {
+                front.remove(at);
+                repeated.push(key);
+            }
+            _ => at += 1,
+        }
+    }
+    repeated
+}
+
+/// `2015-10-01-meeting` as (`2015-10-01`, `meeting`); unpadded dates
+/// (`2015-1-5-x`) are padded.
+fn split_date(stem: &str) -> (String, &str) {
+    let mut parts = stem.splitn(4, '-');
+    let numbers: Vec<&str> = parts.by_ref().take(3).collect();
+    let rest = parts.next().unwrap_or("");
+    let ok = numbers.len() == 3
+        && numbers
+            .iter()
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if ok && !rest.is_empty() {
+        let date = format!("{:0>4}-{:0>2}-{:0>2}", numbers[0], numbers[1], numbers[2]);
+        return (date, rest);
+    }
+    (String::new(), stem)
+}
+
+/// A post's categories, as Jekyll puts them in its URLs.
+fn categories(fields: &serde_json::Value) -> Vec<String> {
+    let mut found = Vec::new();
+    for key in ["categories", "category"] {
+        match fields.get(key) {
+            Some(serde_json::Value::String(s)) => {
+                found.extend(s.split_whitespace().map(str::to_owned))
+            }
+            Some(serde_json::Value::Array(items)) => {
+                found.extend(items.iter().filter_map(scalar_text))
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The URL Jekyll gives a post under the site's `permalink` (a style name
+/// or a pattern of `:placeholders`).
+fn jekyll_url(permalink: &str, date: &str, slug: &str, categories: &[String]) -> String {
+    let pattern = match permalink {
+        "date" => "/:categories/:year/:month/:day/:title:output_ext",
+        "pretty" => "/:categories/:year/:month/:day/:title/",
+        "ordinal" => "/:categories/:year/:y_day/:title:output_ext",
+        "none" => "/:categories/:title:output_ext",
+        pattern => pattern,
+    };
+    let (year, month, day) = (
+        date.get(..4).unwrap_or(""),
+        date.get(5..7).unwrap_or(""),
+        date.get(8..10).unwrap_or(""),
+    );
+    let slug_categories: Vec<String> = categories
+        .iter()
+        .map(|c| c.to_lowercase().replace(' ', "-"))
+        .collect();
+    let url = pattern
+        .replace(":categories", &slug_categories.join("/"))
+        .replace(":year", year)
+        .replace(":short_year", year.get(2..).unwrap_or(""))
+        .replace(":i_month", month.trim_start_matches('0'))
+        .replace(":month", month)
+        .replace(":i_day", day.trim_start_matches('0'))
+        .replace(":day", day)
+        .replace(":title", slug)
+        .replace(":slug", slug)
+        .replace(":output_ext", ".html");
+    let mut collapsed = String::with_capacity(url.len());
+    for c in url.chars() {
+        if !(c == '/' && collapsed.ends_with('/')) {
+            collapsed.push(c);
+        }
+    }
+    collapsed
+}
+
+/// Gives each post that shares its (slug, language) with another a slug of
+/// its own: the slug and its date, and then its file name if that is not
+/// enough. Its URL stays its permalink.
+fn give_distinct_slugs(posts: &mut [JekyllPost], report: &mut ImportReport) {
+    let mut count: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for post in posts.iter() {
+        *count
+            .entry((post.slug.clone(), post.lang.clone()))
+            .or_default() += 1;
+    }
+    let mut given: BTreeSet<(String, String)> = BTreeSet::new();
+    for post in posts.iter_mut() {
+        if count[&(post.slug.clone(), post.lang.clone())] < 2 {
+            continue;
+        }
+        let mut slug = format!("{}-{}", post.slug, post.date);
+        let mut n = 2;
+        while !given.insert((slug.clone(), post.lang.clone())) {
+            slug = format!("{}-{}-{n}", post.slug, post.date);
+            n += 1;
+        }
+        post.slug = slug.clone();
+        report.renamed.push((post.path.clone(), slug));
+    }
+}
+
+/// Keeps a post's `ref` or `name` as its translation key where no other
+/// post of its language has the same: that is how multilingual Jekyll
+/// sites (polyglot, and hand-made switchers) link translations.
+fn link_translations(posts: &mut [JekyllPost], report: &mut ImportReport) {
+    let mut count: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for post in posts.iter() {
+        if let Some(key) = &post.translation {
+            *count.entry((post.lang.clone(), key.clone())).or_default() += 1;
+        }
+    }
+    for post in posts.iter_mut() {
+        let shared = post
+            .translation
+            .as_ref()
+            .is_some_and(|key| count[&(post.lang.clone(), key.clone())] > 1);
+        if shared {
+            post.translation = None;
+        }
+        if post.translation.is_some() {
+            report.translations_linked += 1;
+        }
+    }
+}
+
+/// `text` as a YAML string.
+fn yaml_string(text: &str) -> String {
+    serde_json::Value::String(text.to_owned()).to_string()
+}
+
+/// Writes a post at `content/<lang>/posts/<date>-<slug>.md`, its front
+/// matter as it was plus the `permalink` that keeps its URL and the `slug`
+/// it was given.
+fn write_post(into: &Path, post: &JekyllPost, taken: &mut BTreeSet<PathBuf>) -> Result<(), Error> {
+    let folder = into.join("content").join(&post.lang).join("posts");
+    fs::create_dir_all(&folder).map_err(|e| Error::io(&folder, e))?;
+    let stem = if post.date.is_empty() {
+        post.slug.clone()
+    } else {
+        format!("{}-{}", post.date, post.slug)
+    };
+    let mut path = folder.join(format!("{stem}.md"));
+    let mut n = 2;
+    while !taken.insert(path.clone()) {
+        path = folder.join(format!("{stem}-{n}.md"));
+        n += 1;
+    }
+    let nl = post.newline;
+    let mut text = format!("---{nl}");
+    let sets = |key: &str| {
+        post.front
+            .iter()
+            .any(|line| line.starts_with(&format!("{key}:")))
+    };
+    for line in &post.front {
+        if line.starts_with("slug:") {
+            continue;
+        }
+        text.push_str(line);
+        text.push_str(nl);
+    }
+    if !sets("permalink") {
+        text.push_str(&format!("permalink: {}{nl}", post.url));
+    }
+    text.push_str(&format!("slug: {}{nl}", post.slug));
+    if let Some(key) = &post.translation {
+        text.push_str(&format!("translation_key: {}{nl}", yaml_string(key)));
+    }
+    text.push_str(&format!("---{nl}"));
+    text.push_str(&post.body.replace('\n', nl));
+    fs::write(&path, text).map_err(|e| Error::io(&path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jekyll_urls_follow_its_permalink_styles_and_patterns() {
+        let cats = vec!["News".to_owned()];
+        assert_eq!(
+            jekyll_url("date", "2017-03-13", "perf", &[]),
+            "/2017/03/13/perf.html"
+        );
+        assert_eq!(
+            jekyll_url("pretty", "2017-03-13", "perf", &cats),
+            "/news/2017/03/13/perf/"
+        );
+        assert_eq!(
+            jekyll_url("/:title/", "2017-03-13", "perf", &cats),
+            "/perf/"
+        );
+        assert_eq!(
+            jekyll_url("/blog/:year/:i_month/:slug", "2017-03-13", "perf", &[]),
+            "/blog/2017/3/perf"
+        );
+    }
+
+    #[test]
+    fn file_names_give_padded_dates() {
+        assert_eq!(
+            split_date("2015-1-5-hello"),
+            ("2015-01-05".to_owned(), "hello")
+        );
+        assert_eq!(split_date("about"), (String::new(), "about"));
+    }
+
+    #[test]
+    fn a_quoted_value_continued_at_the_start_of_a_line_is_indented() {
+        let mut front: Vec<String> = [
+            "title: x",
+            "link: \"magnet:?a=1&t",
+            "r=2\"",
+            "next: \"one \\\" line\"",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_eq!(indent_quoted_continuations(&mut front), ["link"]);
+        assert_eq!(front[2], "  r=2\"");
+        assert_eq!(front[3], "next: \"one \\\" line\"");
+        let value = yaml_map(&front.join("\n")).unwrap();
+        assert_eq!(value["link"], "magnet:?a=1&t r=2");
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_last_value() {
+        let mut front: Vec<String> = ["title: x", "type: a", "tags:", "  - t", "type: b"]
+            .map(str::to_owned)
+            .to_vec();
+        assert_eq!(drop_repeated_keys(&mut front), ["type"]);
+        assert_eq!(front, ["title: x", "tags:", "  - t", "type: b"]);
+    }
+}
