@@ -309,3 +309,41 @@ fn a_zola_site_moves_in_with_every_url_kept() {
     let line = String::from_utf8_lossy(&again.stdout).into_owned();
     assert!(line.contains(" 0 pages written, 0 deleted"), "{line}");
 }
+
+#[test]
+fn an_import_never_writes_over_files_and_names_what_it_misses() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("jekyll");
+    std::fs::create_dir_all(source.join("_posts")).unwrap();
+    let into = dir.path().join("taken");
+    std::fs::create_dir_all(&into).unwrap();
+    std::fs::write(into.join("notes.txt"), "mine").unwrap();
+    let refused = folio_command()
+        .args(["import", "jekyll"])
+        .arg(&source)
+        .arg("--into")
+        .arg(&into)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(
+        stderr.contains("taken") && stderr.contains("not empty"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(into.join("notes.txt")).unwrap(),
+        "mine"
+    );
+
+    let missing = folio_command()
+        .args(["import", "jekyll"])
+        .arg(&source)
+        .arg("--into")
+        .arg(dir.path().join("new"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(!missing.status.success());
+    assert!(stderr.contains("_config.yml"), "{stderr}");
+}
