@@ -8,16 +8,30 @@ use std::path::{Path, PathBuf};
 
 use util::folio_command;
 
-/// The corpora of real public blogs beside the project (MIT; see its
-/// README), unpacked into `into`.
+/// The folder of real public blogs (MIT; see its README): `FOLIO_CORPORA`,
+/// else `shared/corpora` beside the project or beside a folder above it.
+fn corpora() -> PathBuf {
+    if let Some(dir) = std::env::var_os("FOLIO_CORPORA") {
+        return PathBuf::from(dir);
+    }
+    let project = Path::new(env!("CARGO_MANIFEST_DIR"));
+    project
+        .ancestors()
+        .skip(1)
+        .map(|dir| dir.join("shared/corpora"))
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| {
+            panic!(
+                "the import tests read the real blogs of ../shared/corpora, and no folder above {} has shared/corpora: set FOLIO_CORPORA to it",
+                project.display()
+            )
+        })
+}
+
+/// One archive of the corpora, unpacked into `into`.
 fn unpack(archive: &str, into: &Path) -> PathBuf {
-    let corpora = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-    let archive = corpora.join(archive);
-    assert!(
-        archive.is_file(),
-        "{} is missing: the import tests read the real blogs of ../shared/corpora",
-        archive.display()
-    );
+    let archive = corpora().join(archive);
+    assert!(archive.is_file(), "{} is missing", archive.display());
     let status = std::process::Command::new("tar")
         .arg("xzf")
         .arg(&archive)
