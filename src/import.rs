@@ -14,7 +14,9 @@ use std::path::Path;
 use crate::config::is_language_code;
 use crate::error::Error;
 
+mod hugo;
 mod jekyll;
+mod tree;
 mod zola;
 
 /// The generators a site can be imported from.
@@ -25,6 +27,9 @@ pub enum Generator {
     Jekyll,
     /// Zola: `config.toml` and `content/` with sections and page bundles.
     Zola,
+    /// Hugo: `hugo.toml` and its content folders, with sections, bundles
+    /// and per-section permalinks.
+    Hugo,
 }
 
 /// What an import did, for its summary.
@@ -117,6 +122,7 @@ pub fn import(generator: Generator, source: &Path, into: &Path) -> Result<Import
     match generator {
         Generator::Jekyll => jekyll::jekyll(source, into),
         Generator::Zola => zola::zola(source, into),
+        Generator::Hugo => hugo::hugo(source, into),
     }
 }
 
@@ -163,6 +169,19 @@ fn count_template_tags(body: &str, report: &mut ImportReport) {
         }
     }
     for (at, _) in body.match_indices("{{") {
+        // Hugo's shortcodes: `{{< name … >}}`, `{{% name … %}}`.
+        if let Some(open @ ('<' | '%')) = body[at + 2..].chars().next() {
+            let name: String = body[at + 3..]
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+                .collect();
+            let close = if open == '<' { '>' } else { '%' };
+            if !name.is_empty() {
+                kinds.insert(format!("{{{{{open} {name} {close}}}}}"));
+            }
+            continue;
+        }
         let rest = body[at + 2..].trim_start();
         let name: String = rest
             .chars()

@@ -212,6 +212,7 @@ fn main() -> ExitCode {
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum ImportFrom {
     Jekyll,
+    Hugo,
     Zola,
 }
 
@@ -225,6 +226,7 @@ fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<()
     let generator = match from {
         ImportFrom::Jekyll => folio::import::Generator::Jekyll,
         ImportFrom::Zola => folio::import::Generator::Zola,
+        ImportFrom::Hugo => folio::import::Generator::Hugo,
     };
     let report = folio::import::import(generator, &source, &into)?;
     let posts: Vec<String> = report
@@ -233,7 +235,9 @@ fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<()
         .map(|(lang, n)| format!("{n} {lang}"))
         .collect();
     out!("imported {} into {}", source.display(), into.display());
-    out!("  posts:        {}", posts.join(", "));
+    if !posts.is_empty() {
+        out!("  posts:        {}", posts.join(", "));
+    }
     let pages: Vec<String> = report
         .pages
         .iter()

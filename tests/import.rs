@@ -361,3 +361,125 @@ fn an_import_never_writes_over_files_and_names_what_it_misses() {
     assert!(!missing.status.success());
     assert!(stderr.contains("_config.yml"), "{stderr}");
 }
+
+/// The URL of every page Hugo itself publishes for the site at `site`
+/// (`hugo list all`), as paths.
+fn hugo_urls(site: &Path) -> Vec<String> {
+    let listed = std::process::Command::new("hugo")
+        .args(["list", "all", "--source"])
+        .arg(site)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("hugo cannot run ({e}): install Debian's `hugo` package (.ci/test does)")
+        });
+    assert!(
+        listed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    let text = String::from_utf8(listed.stdout).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = header.iter().position(|h| *h == "permalink").unwrap();
+    lines
+        .map(|line| {
+            line.split(',')
+                .nth(at)
+                .unwrap()
+                .replace("https://example.org", "")
+        })
+        .collect()
+}
+
+#[test]
+fn a_hugo_site_moves_in_with_the_urls_hugo_gives_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("hugo-site");
+    let write = |rel: &str, text: &str| {
+        let path = source.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    // Translations by file name; dated posts under a per-section
+    // permalink (`:slug` is the title's without a slug), a leaf bundle, a
+    // url of its own, an old URL, pages. (bench/gen_corpus.py --format
+    // hugo makes sites with a content folder per language.)
+    write(
+        "hugo.toml",
+        "baseURL = \"https://example.org/\"\ntitle = \"Notes\"\ndefaultContentLanguage = \"en\"\n\
+         [permalinks]\nposts = \"/:year/:month/:slug/\"\n\
+         [languages.en]\nlanguageName = \"English\"\nweight = 1\n\
+         [languages.fr]\nlanguageName = \"Français\"\nweight = 2\n\
+         [languages.de]\nlanguageName = \"Deutsch\"\nweight = 3\n",
+    );
+    write(
+        "content/posts/first-post.md",
+        "---\ntitle: First Post\ndate: 2024-02-05\ntags: [a]\n---\nHello.\n",
+    );
+    write(
+        "content/posts/Second.md",
+        "---\ntitle: Second\ndate: 2024-03-01\nslug: the-second\naliases: [/old/second/]\n---\nAgain {{< youtube abc >}}.\n",
+    );
+    write(
+        "content/posts/bundle/index.md",
+        "+++\ntitle = \"A Bundle\"\ndate = 2024-04-01\n+++\nWith pictures.\n",
+    );
+    write(
+        "content/about.md",
+        "---\ntitle: About\nurl: /who/\n---\nMe.\n",
+    );
+    write("content/docs/Setup.md", "---\ntitle: Setup\n---\nSteps.\n");
+    write(
+        "content/posts/first-post.fr.md",
+        "---\ntitle: Premier\ndate: 2024-02-05\n---\nBonjour.\n",
+    );
+    write(
+        "content/posts/first-post.de.md",
+        "---\ntitle: Erster\ndate: 2024-02-05\n---\nHallo.\n",
+    );
+    let expected = hugo_urls(&source);
+    assert!(expected.len() >= 7, "{expected:?}");
+
+    let into = dir.path().join("folio-site");
+    let import = folio_command()
+        .args(["import", "hugo"])
+        .arg(&source)
+        .arg("--into")
+        .arg(&into)
+        .output()
+        .unwrap();
+    let summary = String::from_utf8_lossy(&import.stdout).into_owned();
+    assert!(
+        import.status.success(),
+        "{summary}{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    assert!(
+        summary.contains("needs a hand: {{< youtube >}} in 1 file(s)"),
+        "{summary}"
+    );
+    let build = folio_command()
+        .args(["build", "--root"])
+        .arg(&into)
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let out = into.join("public");
+    for url in &expected {
+        assert!(
+            served_file(&out, url).is_file(),
+            "{url}, which Hugo publishes, is not served: {expected:?}"
+        );
+    }
+    assert!(served_file(&out, "/old/second/").is_file(), "the alias");
+    // Translations stay linked as Hugo linked them (by their path).
+    let first = std::fs::read_to_string(served_file(&out, "/2024/02/first-post/")).unwrap();
+    assert!(
+        first.contains("hreflang=\"fr\"") && first.contains("hreflang=\"de\""),
+        "{first}"
+    );
+}

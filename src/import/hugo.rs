@@ -1,0 +1,370 @@
+//! Hugo: `hugo.toml` (or `config.toml`, `hugo.yaml`, `config/_default/`)
+//! and its content, one folder per language (`contentDir`) or translations
+//! by file name (`post.fr.md`); sections, leaf bundles (`name/index.md`),
+//! per-section `permalinks`, and URLs lowercased as Hugo writes them.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::tree::{FrontFormat, TreeDocument, TreeSite, write_site};
+use super::{ImportReport, count_template_tags, language_code, relative, scalar_text, yaml_map};
+use crate::error::Error;
+
+/// What folio takes from Hugo's configuration.
+struct HugoConfig {
+    title: String,
+    base_url: String,
+    default_language: String,
+    in_subdir: bool,
+    /// Per language (as written), its content folder when it has one.
+    content_dirs: BTreeMap<String, Option<String>>,
+    /// Per section, its URL pattern.
+    permalinks: BTreeMap<String, String>,
+    lowercase: bool,
+}
+
+pub(super) fn hugo(source: &Path, into: &Path) -> Result<ImportReport, Error> {
+    let config = HugoConfig::read(source)?;
+    let mut report = ImportReport::default();
+    let mut documents = Vec::new();
+    for (root, lang) in content_roots(source, &config) {
+        if !root.is_dir() {
+            continue;
+        }
+        let own_folders: Vec<PathBuf> = config
+            .content_dirs
+            .values()
+            .flatten()
+            .map(|dir| source.join(dir))
+            .filter(|dir| *dir != root)
+            .collect();
+        let walk = walkdir::WalkDir::new(&root).sort_by_file_name().into_iter();
+        // Another language's folder inside this one is that language's.
+        let walk = walk.filter_entry(|e| !own_folders.iter().any(|dir| e.path() == dir));
+        for entry in walk {
+            let entry = entry.map_err(|e| Error::io(&root, std::io::Error::other(e)))?;
+            let markdown = entry.path().extension().is_some_and(|e| e == "md");
+            if !entry.file_type().is_file() || !markdown {
+                continue;
+            }
+            let doc = read_document((source, &root), entry.path(), lang.as_deref(), &config)?;
+            count_template_tags(&doc.body, &mut report);
+            documents.push(doc);
+        }
+    }
+    let site = TreeSite {
+        generator: "Hugo",
+        title: config.title.clone(),
+        base_url: config.base_url.trim_end_matches('/').to_owned(),
+        default_language: language_code(&config.default_language),
+    };
+    write_site(into, &site, &documents, &mut report)?;
+    Ok(report)
+}
+
+impl HugoConfig {
+    fn read(source: &Path) -> Result<HugoConfig, Error> {
+        let candidates = ["hugo.toml", "config.toml", "hugo.yaml", "config.yaml"];
+        let folders = [source.to_owned(), source.join("config/_default")];
+        let found = folders
+            .iter()
+            .flat_map(|dir| candidates.iter().map(move |name| dir.join(name)))
+            .find(|path| path.is_file());
+        let Some(path) = found else {
+            return Err(Error::Config {
+                path: source.join("hugo.toml"),
+                line: None,
+                message: "no Hugo configuration here (hugo.toml, config.toml, hugo.yaml, config/_default/)".into(),
+                help: "name the folder of the Hugo site, the one `hugo` builds".into(),
+            });
+        };
+        let mut config = read_config_file(&path)?;
+        // `config/_default/languages.toml` holds the languages on its own.
+        let languages_file = path.with_file_name("languages.toml");
+        if languages_file.is_file() && config.get("languages").is_none() {
+            let languages = read_config_file(&languages_file)?;
+            if let Value::Object(map) = &mut config {
+                map.insert("languages".into(), languages);
+            }
+        }
+        let text = |key: &str| config.get(key).and_then(scalar_text);
+        let languages = config.get("languages").and_then(Value::as_object);
+        let content_dirs = languages
+            .map(|langs| {
+                langs
+                    .iter()
+                    .map(|(code, table)| {
+                        let dir = table.get("contentDir").and_then(scalar_text);
+                        (code.clone(), dir)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let permalinks = config
+            .get("permalinks")
+            .and_then(Value::as_object)
+            .map(|map| {
+                map.iter()
+                    .filter_map(|(section, pattern)| Some((section.clone(), scalar_text(pattern)?)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(HugoConfig {
+            title: text("title").unwrap_or_else(|| "Imported site".into()),
+            base_url: text("baseURL")
+                .or_else(|| text("baseurl"))
+                .unwrap_or_else(|| "https://example.org".into()),
+            default_language: text("defaultContentLanguage").unwrap_or_else(|| "en".into()),
+            in_subdir: config
+                .get("defaultContentLanguageInSubdir")
+                .and_then(Value::as_bool)
+                == Some(true),
+            content_dirs,
+            permalinks,
+            lowercase: config.get("disablePathToLower").and_then(Value::as_bool) != Some(true),
+        })
+    }
+
+    /// The prefix of `lang`'s URLs: none for the default language at the
+    /// root.
+    fn prefix(&self, lang: &str) -> String {
+        if lang == self.default_language && !self.in_subdir {
+            String::new()
+        } else {
+            format!("/{}", lang.to_lowercase())
+        }
+    }
+}
+
+fn read_config_file(path: &Path) -> Result<Value, Error> {
+    let text = fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let parsed = if path.extension().is_some_and(|e| e == "toml") {
+        toml::from_str::<toml::Table>(&text)
+            .ok()
+            .map(|table| json_of(toml::Value::Table(table)))
+    } else {
+        yaml_map(&text)
+    };
+    parsed.ok_or_else(|| Error::Config {
+        path: path.to_owned(),
+        line: None,
+        message: "does not parse".into(),
+        help: "fix it so that Hugo itself would read it".into(),
+    })
+}
+
+/// A TOML value as JSON, its dates as the text they were written as.
+fn json_of(value: toml::Value) -> Value {
+    match value {
+        toml::Value::String(s) => Value::String(s),
+        toml::Value::Integer(i) => Value::from(i),
+        toml::Value::Float(f) => Value::from(f),
+        toml::Value::Boolean(b) => Value::Bool(b),
+        toml::Value::Datetime(d) => Value::String(d.to_string()),
+        toml::Value::Array(items) => Value::Array(items.into_iter().map(json_of).collect()),
+        toml::Value::Table(table) => {
+            Value::Object(table.into_iter().map(|(k, v)| (k, json_of(v))).collect())
+        }
+    }
+}
+
+/// The folders holding content, each with the language all its files are
+/// in (a `contentDir`), or `None` for the shared `content/` whose files say
+/// theirs by name.
+fn content_roots(source: &Path, config: &HugoConfig) -> Vec<(PathBuf, Option<String>)> {
+    let mut roots: Vec<(PathBuf, Option<String>)> = config
+        .content_dirs
+        .iter()
+        .filter_map(|(lang, dir)| Some((source.join(dir.as_ref()?), Some(lang.clone()))))
+        .collect();
+    // `content/` holds the languages without a folder of their own.
+    let all_have_one =
+        !config.content_dirs.is_empty() && config.content_dirs.values().all(Option::is_some);
+    if !all_have_one {
+        roots.push((source.join("content"), None));
+    }
+    roots
+}
+
+fn read_document(
+    (source, root): (&Path, &Path),
+    file: &Path,
+    dir_lang: Option<&str>,
+    config: &HugoConfig,
+) -> Result<TreeDocument, Error> {
+    let rel = relative(source, file);
+    let text = fs::read_to_string(file)
+        .map_err(|e| Error::io(file, e))?
+        .replace("\r\n", "\n");
+    let (format, front, body) = split_front(&text);
+    let fields = match format {
+        FrontFormat::Toml => toml::from_str::<toml::Table>(front)
+            .map(|table| json_of(toml::Value::Table(table)))
+            .unwrap_or_default(),
+        FrontFormat::Yaml => yaml_map(front).unwrap_or_default(),
+    };
+    let field = |key: &str| fields.get(key).and_then(scalar_text);
+    let under_root = relative(root, file);
+    let (dir, file_name) = under_root
+        .rsplit_once('/')
+        .unwrap_or(("", under_root.as_str()));
+    let stem = file_name.strip_suffix(".md").unwrap_or(file_name);
+    let declared = |code: &str| config.content_dirs.contains_key(code);
+    let (name, lang) = match (dir_lang, stem.rsplit_once('.')) {
+        (Some(lang), _) => (stem, lang.to_owned()),
+        (None, Some((name, suffix))) if declared(suffix) => (name, suffix.to_owned()),
+        (None, _) => (stem, config.default_language.clone()),
+    };
+    let (section, filename, is_section) = match name {
+        "_index" => (
+            dir.to_owned(),
+            dir.rsplit('/').next().unwrap_or("").to_owned(),
+            true,
+        ),
+        "index" => {
+            let (parent, bundle) = dir.rsplit_once('/').unwrap_or(("", dir));
+            (parent.to_owned(), bundle.to_owned(), false)
+        }
+        _ => (dir.to_owned(), name.to_owned(), false),
+    };
+    let title = field("title").unwrap_or_default();
+    let written_slug = field("slug");
+    let slug = written_slug.clone().unwrap_or_else(|| filename.clone());
+    let date = field("date").unwrap_or_default();
+    let prefix = config.prefix(&lang);
+    let top = section.split('/').next().unwrap_or("");
+    let mut url = match (field("url"), config.permalinks.get(top)) {
+        (Some(url), _) => format!("/{}/", url.trim_matches('/')),
+        _ if is_section => format!("{prefix}/{section}/"),
+        (None, Some(pattern)) => {
+            let values = Placeholders {
+                section: &section,
+                slug: written_slug.as_deref().unwrap_or(""),
+                filename: &filename,
+                title: &title,
+                date: &date,
+            };
+            let path = expand(pattern, &values);
+            format!("{prefix}/{}", path.trim_start_matches('/'))
+        }
+        (None, None) => format!("{prefix}/{section}/{slug}/"),
+    };
+    while url.contains("//") {
+        url = url.replace("//", "/");
+    }
+    if config.lowercase {
+        url = url.to_lowercase();
+    }
+    Ok(TreeDocument {
+        path: rel,
+        lang: language_code(&lang),
+        dated: !date.is_empty(),
+        section,
+        slug: if is_section && filename.is_empty() {
+            "home".into()
+        } else {
+            slug
+        },
+        format,
+        front: front.lines().map(str::to_owned).collect(),
+        body: body.to_owned(),
+        url,
+        is_section,
+    })
+}
+
+/// A front matter's format, text and the body after it (a file without a
+/// `---` or `+++` block has none).
+fn split_front(text: &str) -> (FrontFormat, &str, &str) {
+    for (delimiter, format) in [("+++", FrontFormat::Toml), ("---", FrontFormat::Yaml)] {
+        let Some(rest) = text
+            .strip_prefix(delimiter)
+            .and_then(|r| r.strip_prefix('\n'))
+        else {
+            continue;
+        };
+        if let Some(end) = rest.find(&format!("\n{delimiter}")) {
+            let after = &rest[end + 1 + delimiter.len()..];
+            return (
+                format,
+                &rest[..end],
+                after.strip_prefix('\n').unwrap_or(after),
+            );
+        }
+    }
+    (FrontFormat::Yaml, "", text)
+}
+
+/// What a permalink pattern's placeholders stand for.
+struct Placeholders<'a> {
+    section: &'a str,
+    slug: &'a str,
+    filename: &'a str,
+    title: &'a str,
+    /// As written in the front matter: `2024-02-05` or a date-time.
+    /// (`slug` is the front matter's, empty when it has none: `:slug` is
+    /// then the title's.)
+    date: &'a str,
+}
+
+/// A Hugo permalink pattern (`/:year/:month/:slug/`) filled in.
+fn expand(pattern: &str, values: &Placeholders<'_>) -> String {
+    let date = values.date;
+    let (year, month, day) = (
+        date.get(..4).unwrap_or(""),
+        date.get(5..7).unwrap_or(""),
+        date.get(8..10).unwrap_or(""),
+    );
+    let title = urlize(values.title);
+    let slug = if values.slug.is_empty() {
+        title.clone()
+    } else {
+        urlize(values.slug)
+    };
+    pattern
+        .replace(":sections", values.section)
+        .replace(":section", values.section.split('/').next().unwrap_or(""))
+        .replace(":year", year)
+        .replace(":month", month)
+        .replace(":day", day)
+        .replace(":slugorfilename", &slug)
+        .replace(":slug", &slug)
+        .replace(":filename", values.filename)
+        .replace(":contentbasename", values.filename)
+        .replace(":title", &title)
+}
+
+/// Hugo's `urlize`: lowercase words joined by `-`.
+fn urlize(text: &str) -> String {
+    let words: Vec<String> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_' || c == '.'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.join("-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permalink_patterns_are_filled_as_hugo_fills_them() {
+        let values = Placeholders {
+            section: "posts",
+            slug: "",
+            filename: "post-1",
+            title: "Hello, World",
+            date: "2024-02-05T15:12:00Z",
+        };
+        assert_eq!(
+            expand("/:year/:month/:title/", &values),
+            "/2024/02/hello-world/"
+        );
+        assert_eq!(expand("/:section/:filename/", &values), "/posts/post-1/");
+        assert_eq!(expand("/:slug/", &values), "/hello-world/");
+    }
+}

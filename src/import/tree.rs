@@ -1,0 +1,186 @@
+//! A site of sections and pages, as Zola and Hugo keep it: each document
+//! written where folio's layout puts it, with the URL its generator gave
+//! it, and `site.toml` with the sections that hold posts.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::{ImportReport, SiteSettings};
+use crate::error::Error;
+
+/// How a document's front matter is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FrontFormat {
+    Yaml,
+    Toml,
+}
+
+/// One page or section of the old site, as folio will hold it.
+pub(super) struct TreeDocument {
+    /// Relative to the source folder.
+    pub path: String,
+    pub lang: String,
+    /// The section path under the content folder (`blog`, `pages`), empty
+    /// at the root.
+    pub section: String,
+    pub slug: String,
+    pub format: FrontFormat,
+    /// Front matter lines, without the delimiter lines.
+    pub front: Vec<String>,
+    pub body: String,
+    pub url: String,
+    pub dated: bool,
+    /// A section's own page (`_index.md`).
+    pub is_section: bool,
+}
+
+/// What `site.toml` takes from the old site's configuration.
+pub(super) struct TreeSite {
+    pub generator: &'static str,
+    pub title: String,
+    pub base_url: String,
+    pub default_language: String,
+}
+
+/// Writes `site.toml` and every document. A top-level section whose every
+/// page is dated is a section of posts; a section's own page without text
+/// is a list, which folio makes, and is left out.
+pub(super) fn write_site(
+    into: &Path,
+    site: &TreeSite,
+    documents: &[TreeDocument],
+    report: &mut ImportReport,
+) -> Result<(), Error> {
+    let default_language = site.default_language.clone();
+    // A section whose every page is dated is a section of posts.
+    let mut sections: BTreeMap<String, bool> = BTreeMap::new();
+    for doc in documents.iter().filter(|d| !d.is_section) {
+        let top = doc.section.split('/').next().unwrap_or("").to_owned();
+        let all_dated = sections.entry(top).or_insert(true);
+        *all_dated &= doc.dated && !doc.section.is_empty();
+    }
+    let post_sections: Vec<String> = sections
+        .into_iter()
+        .filter(|(name, all_dated)| *all_dated && !name.is_empty())
+        .map(|(name, _)| name)
+        .collect();
+    let mut langs: BTreeSet<String> = documents.iter().map(|d| d.lang.clone()).collect();
+    langs.insert(default_language.clone());
+    report.languages = std::iter::once(default_language.clone())
+        .chain(langs.into_iter().filter(|l| *l != default_language))
+        .collect();
+    let settings = SiteSettings {
+        generator: site.generator,
+        title: site.title.clone(),
+        base_url: site.base_url.clone(),
+        default_language,
+        timezone: None,
+        post_sections: if post_sections.is_empty() {
+            vec!["posts".into()]
+        } else {
+            post_sections.clone()
+        },
+    };
+    fs::create_dir_all(into).map_err(|e| Error::io(into, e))?;
+    let site_toml = into.join("site.toml");
+    fs::write(&site_toml, settings.site_toml(&report.languages))
+        .map_err(|e| Error::io(&site_toml, e))?;
+    let mut written = BTreeSet::new();
+    for doc in documents {
+        // A section without text of its own is a list, which folio makes
+        // (the home and tag pages): nothing to carry over.
+        if doc.is_section && doc.body.trim().is_empty() {
+            let why = "a section without text: a list, which folio makes".to_owned();
+            report.left_out.push((doc.path.clone(), why));
+            continue;
+        }
+        let is_post = post_sections
+            .iter()
+            .any(|s| doc.section.split('/').next() == Some(s.as_str()))
+            && !doc.is_section;
+        write_document(into, doc, &mut written, report)?;
+        let count = if is_post {
+            &mut report.posts
+        } else {
+            &mut report.pages
+        };
+        *count.entry(doc.lang.clone()).or_default() += 1;
+        report.permalinks_written += 1;
+    }
+    Ok(())
+}
+
+/// Writes a document where folio's layout puts it (posts and pages under
+/// `content/<lang>/<section>/`, a section's own page as `<section>.md`
+/// beside its folder), its front matter as it was plus its `permalink` and
+/// `slug`, written before the first table (a key after `[extra]` would be
+/// the table's); Zola's `template` is kept as `zola_template`, since its
+/// templates are not folio's.
+fn write_document(
+    into: &Path,
+    doc: &TreeDocument,
+    written: &mut BTreeSet<PathBuf>,
+    report: &mut ImportReport,
+) -> Result<(), Error> {
+    let lang_root = into.join("content").join(&doc.lang);
+    let mut path = if doc.is_section {
+        let (parent, name) = doc.section.rsplit_once('/').unwrap_or(("", &doc.section));
+        let name = if name.is_empty() { "home" } else { name };
+        lang_root.join(parent).join(format!("{name}.md"))
+    } else {
+        lang_root
+            .join(&doc.section)
+            .join(format!("{}.md", doc.slug))
+    };
+    let mut n = 2;
+    while !written.insert(path.clone()) {
+        path = path.with_file_name(format!("{}-{n}.md", doc.slug));
+        n += 1;
+    }
+    let folder = path.parent().unwrap_or(into);
+    fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
+    let (delimiter, separator) = match doc.format {
+        FrontFormat::Toml => ("+++", '='),
+        FrontFormat::Yaml => ("---", ':'),
+    };
+    // TOML's top-level keys come before its first table; the new ones go
+    // there too, or they would be the table's.
+    let first_table = match doc.format {
+        FrontFormat::Toml => doc
+            .front
+            .iter()
+            .position(|l| l.trim_start().starts_with('[')),
+        FrontFormat::Yaml => None,
+    }
+    .unwrap_or(doc.front.len());
+    // JSON's quoting is both TOML's and YAML's for these strings.
+    let quote = |text: &str| serde_json::Value::String(text.to_owned()).to_string();
+    let set = |key: &str, value: &str| match doc.format {
+        FrontFormat::Toml => format!("{key} = {}", quote(value)),
+        FrontFormat::Yaml => format!("{key}: {}", quote(value)),
+    };
+    let mut lines: Vec<String> = Vec::with_capacity(doc.front.len() + 3);
+    for line in &doc.front[..first_table] {
+        let top_level = !line.starts_with([' ', '\t', '-', '#']);
+        let key = line.split(separator).next().unwrap_or("").trim();
+        match key {
+            // The URL they gave is the permalink now.
+            "slug" | "path" | "url" if top_level => continue,
+            "template" if top_level && doc.format == FrontFormat::Toml => {
+                report.zola_templates += 1;
+                lines.push(format!("zola_{}", line.trim_start()));
+            }
+            _ => lines.push(line.clone()),
+        }
+    }
+    lines.push(set("permalink", &doc.url));
+    lines.push(set("slug", &doc.slug));
+    lines.extend(doc.front[first_table..].iter().cloned());
+    let text = format!(
+        "{delimiter}\n{}\n{delimiter}\n{}",
+        lines.join("\n"),
+        doc.body
+    );
+    fs::write(&path, text).map_err(|e| Error::io(&path, e))
+}
