@@ -248,6 +248,12 @@ fn a_zola_site_moves_in_with_every_url_kept() {
         summary.contains("needs a hand: {{ admonition() }} in"),
         "{summary}"
     );
+    assert!(
+        summary.contains(
+            "kept for templates (extra): insert_anchor_links, paginate_by, render, sort_by, weight"
+        ),
+        "{summary}"
+    );
     assert!(summary.contains("left out:     content/blog/_index.md: a section without text"));
     assert_eq!(snapshot(&source), before, "the import changed its source");
 

@@ -61,7 +61,7 @@ pub(super) fn hugo(source: &Path, into: &Path) -> Result<ImportReport, Error> {
         base_url: config.base_url.trim_end_matches('/').to_owned(),
         default_language: language_code(&config.default_language),
     };
-    write_site(into, &site, &documents, &mut report)?;
+    write_site(into, &site, documents, &mut report)?;
     Ok(report)
 }
 
@@ -269,6 +269,10 @@ fn read_document(
             slug
         },
         format,
+        keys: fields
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default(),
         front: front.lines().map(str::to_owned).collect(),
         body: body.to_owned(),
         url,

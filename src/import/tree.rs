@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{ImportReport, SiteSettings};
+use super::{ImportReport, READ_FIELDS, SiteSettings};
 use crate::error::Error;
 
 /// How a document's front matter is written.
@@ -33,6 +33,8 @@ pub(super) struct TreeDocument {
     pub dated: bool,
     /// A section's own page (`_index.md`).
     pub is_section: bool,
+    /// Its front matter's top-level keys.
+    pub keys: Vec<String>,
 }
 
 /// What `site.toml` takes from the old site's configuration.
@@ -49,10 +51,19 @@ pub(super) struct TreeSite {
 pub(super) fn write_site(
     into: &Path,
     site: &TreeSite,
-    documents: &[TreeDocument],
+    mut documents: Vec<TreeDocument>,
     report: &mut ImportReport,
 ) -> Result<(), Error> {
     let default_language = site.default_language.clone();
+    give_distinct_slugs(&mut documents, report);
+    for doc in &documents {
+        // Zola's `path` is the permalink now.
+        let kept = doc
+            .keys
+            .iter()
+            .filter(|key| !READ_FIELDS.contains(&key.as_str()) && *key != "path");
+        report.extra_fields.extend(kept.cloned());
+    }
     // A section whose every page is dated is a section of posts.
     let mut sections: BTreeMap<String, bool> = BTreeMap::new();
     for doc in documents.iter().filter(|d| !d.is_section) {
@@ -87,7 +98,7 @@ pub(super) fn write_site(
     fs::write(&site_toml, settings.site_toml(&report.languages))
         .map_err(|e| Error::io(&site_toml, e))?;
     let mut written = BTreeSet::new();
-    for doc in documents {
+    for doc in &documents {
         // A section without text of its own is a list, which folio makes
         // (the home and tag pages): nothing to carry over.
         if doc.is_section && doc.body.trim().is_empty() {
@@ -109,6 +120,24 @@ pub(super) fn write_site(
         report.permalinks_written += 1;
     }
     Ok(())
+}
+
+/// Gives each document that shares its (slug, language) with another (two
+/// sections with a page of one name) a slug of its own: the slug and its
+/// section. Its URL stays its permalink.
+fn give_distinct_slugs(documents: &mut [TreeDocument], report: &mut ImportReport) {
+    let mut count: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for doc in documents.iter() {
+        *count
+            .entry((doc.slug.clone(), doc.lang.clone()))
+            .or_default() += 1;
+    }
+    for doc in documents.iter_mut() {
+        if count[&(doc.slug.clone(), doc.lang.clone())] > 1 && !doc.section.is_empty() {
+            doc.slug = format!("{}-{}", doc.slug, doc.section.replace('/', "-"));
+            report.renamed.push((doc.path.clone(), doc.slug.clone()));
+        }
+    }
 }
 
 /// Writes a document where folio's layout puts it (posts and pages under
@@ -183,4 +212,39 @@ fn write_document(
         doc.body
     );
     fs::write(&path, text).map_err(|e| Error::io(&path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(section: &str, slug: &str, lang: &str) -> TreeDocument {
+        TreeDocument {
+            path: format!("content/{section}/{slug}.md"),
+            lang: lang.into(),
+            section: section.into(),
+            slug: slug.into(),
+            format: FrontFormat::Yaml,
+            front: Vec::new(),
+            body: String::new(),
+            url: String::new(),
+            dated: false,
+            is_section: false,
+            keys: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn pages_of_one_name_in_two_sections_get_slugs_of_their_own() {
+        let mut docs = vec![
+            doc("blog", "intro", "en"),
+            doc("docs/guide", "intro", "en"),
+            doc("blog", "intro", "fr"),
+        ];
+        let mut report = ImportReport::default();
+        give_distinct_slugs(&mut docs, &mut report);
+        let slugs: Vec<&str> = docs.iter().map(|d| d.slug.as_str()).collect();
+        assert_eq!(slugs, ["intro-blog", "intro-docs-guide", "intro"]);
+        assert_eq!(report.renamed.len(), 2);
+    }
 }

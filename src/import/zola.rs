@@ -46,7 +46,7 @@ pub(super) fn zola(source: &Path, into: &Path) -> Result<ImportReport, Error> {
         base_url: text_of("base_url").unwrap_or_else(|| "https://example.org".into()),
         default_language,
     };
-    write_site(into, &site, &documents, &mut report)?;
+    write_site(into, &site, documents, &mut report)?;
     Ok(report)
 }
 
@@ -116,6 +116,7 @@ fn read_document(
             slug
         },
         format: FrontFormat::Toml,
+        keys: fields.keys().cloned().collect(),
         front: front.lines().map(str::to_owned).collect(),
         body: body.to_owned(),
         url: url.replace("//", "/"),
