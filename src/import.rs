@@ -13,6 +13,7 @@ use std::path::Path;
 
 use crate::config::is_language_code;
 use crate::error::Error;
+use crate::parse::FIELDS as READ_FIELDS;
 
 mod hugo;
 mod jekyll;
@@ -75,37 +76,6 @@ pub struct ImportReport {
     /// include %}`) and how many files use it.
     pub template_tags: BTreeMap<String, usize>,
 }
-
-/// The front matter fields folio reads or maps (the README's table): any
-/// other is kept as `extra`.
-const READ_FIELDS: &[&str] = &[
-    "title",
-    "date",
-    "slug",
-    "tags",
-    "draft",
-    "description",
-    "translation_key",
-    "updated",
-    "summary",
-    "authors",
-    "lang",
-    "permalink",
-    "aliases",
-    "template",
-    "lastmod",
-    "last_modified_at",
-    "excerpt",
-    "categories",
-    "category",
-    "author",
-    "published",
-    "url",
-    "redirect_from",
-    "layout",
-    "taxonomies",
-    "extra",
-];
 
 /// Imports the site at `source` made by `generator` into `into`, a folder
 /// that must not exist yet or be empty. `source` is only read.

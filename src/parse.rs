@@ -42,7 +42,7 @@ pub struct Parsed {
 /// that mean one of its own (the README has the table). Any other field is
 /// kept for templates (`post.extra.<name>`), unless it is one typo away
 /// from one of these.
-const FIELDS: &[&str] = &[
+pub(crate) const FIELDS: &[&str] = &[
     "title",
     "date",
     "slug",

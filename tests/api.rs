@@ -142,14 +142,7 @@ fn an_observer_sees_every_stage_in_order_and_one_event_per_written_page() {
 #[test]
 fn warnings_reach_the_observer_as_they_reach_the_report() {
     let site = TestSite::with_posts();
-    // folio has no built-in words for Swahili: the build warns once.
-    site.write(
-        "site.toml",
-        &format!(
-            "{}\n[languages.sw]\nname = \"Kiswahili\"\n",
-            util::SITE_TOML
-        ),
-    );
+    site.add_a_language_without_words();
     let (report, events) = observed_build(&site);
     let warnings: Vec<String> = events
         .iter()

@@ -53,6 +53,36 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
         .collect()
 }
 
+/// Runs `folio import GENERATOR source --into into`, which must succeed;
+/// its summary.
+fn import(generator: &str, source: &Path, into: &Path) -> String {
+    let import = folio_command()
+        .args(["import", generator])
+        .arg(source)
+        .arg("--into")
+        .arg(into)
+        .output()
+        .unwrap();
+    let summary = String::from_utf8_lossy(&import.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&import.stderr);
+    assert!(import.status.success(), "{summary}{stderr}");
+    summary
+}
+
+/// Runs `folio build` on the site at `root`, at `epoch` (seconds) when
+/// given, else at the suite's moment.
+fn folio_build(root: &Path, epoch: Option<&str>) -> std::process::Output {
+    let mut command = folio_command();
+    if let Some(epoch) = epoch {
+        command.env("SOURCE_DATE_EPOCH", epoch);
+    }
+    command
+        .args(["build", "--root"])
+        .arg(root)
+        .output()
+        .unwrap()
+}
+
 /// The output file a URL path is served from.
 fn served_file(out: &Path, url: &str) -> PathBuf {
     let path = url.trim_start_matches('/');
@@ -81,19 +111,7 @@ fn a_jekyll_blog_moves_in_with_every_url_kept() {
     let into = dir.path().join("folio-site");
     let before = snapshot(&source);
 
-    let import = folio_command()
-        .args(["import", "jekyll"])
-        .arg(&source)
-        .arg("--into")
-        .arg(&into)
-        .output()
-        .unwrap();
-    let summary = String::from_utf8_lossy(&import.stdout).into_owned();
-    assert!(
-        import.status.success(),
-        "{summary}{}",
-        String::from_utf8_lossy(&import.stderr)
-    );
+    let summary = import("jekyll", &source, &into);
     assert!(
         summary.contains("posts:        235 en, 9 es, 138 ja, 27 zh-CN, 10 zh-TW"),
         "{summary}"
@@ -108,12 +126,7 @@ fn a_jekyll_blog_moves_in_with_every_url_kept() {
     // After the newest post of the corpus (taken on 2026-05-05), so that
     // every post is out, as it was on the site.
     const AFTER_THE_CORPUS: &str = "1780272000";
-    let build = folio_command()
-        .env("SOURCE_DATE_EPOCH", AFTER_THE_CORPUS)
-        .args(["build", "--root"])
-        .arg(&into)
-        .output()
-        .unwrap();
+    let build = folio_build(&into, Some(AFTER_THE_CORPUS));
     let stderr = String::from_utf8_lossy(&build.stderr);
     assert!(build.status.success(), "{stderr}");
     // The one old URL another page of the site took is said, not lost.
@@ -204,12 +217,7 @@ fn a_jekyll_blog_moves_in_with_every_url_kept() {
     }
 
     // Converged.
-    let again = folio_command()
-        .env("SOURCE_DATE_EPOCH", AFTER_THE_CORPUS)
-        .args(["build", "--root"])
-        .arg(&into)
-        .output()
-        .unwrap();
+    let again = folio_build(&into, Some(AFTER_THE_CORPUS));
     let line = String::from_utf8_lossy(&again.stdout).into_owned();
     assert!(line.contains(" 0 pages written, 0 deleted"), "{line}");
 }
@@ -227,19 +235,7 @@ fn a_zola_site_moves_in_with_every_url_kept() {
     let source = unpack("tabi-zola.tar.gz", dir.path()).join("tabi");
     let into = dir.path().join("folio-site");
     let before = snapshot(&source);
-    let import = folio_command()
-        .args(["import", "zola"])
-        .arg(&source)
-        .arg("--into")
-        .arg(&into)
-        .output()
-        .unwrap();
-    let summary = String::from_utf8_lossy(&import.stdout).into_owned();
-    assert!(
-        import.status.success(),
-        "{summary}{}",
-        String::from_utf8_lossy(&import.stderr)
-    );
+    let summary = import("zola", &source, &into);
     assert!(
         summary.contains("languages:    en, ar, ca, es"),
         "{summary}"
@@ -257,11 +253,7 @@ fn a_zola_site_moves_in_with_every_url_kept() {
     assert!(summary.contains("left out:     content/blog/_index.md: a section without text"));
     assert_eq!(snapshot(&source), before, "the import changed its source");
 
-    let build = folio_command()
-        .args(["build", "--root"])
-        .arg(&into)
-        .output()
-        .unwrap();
+    let build = folio_build(&into, None);
     let stderr = String::from_utf8_lossy(&build.stderr);
     assert!(build.status.success(), "{stderr}");
 
@@ -321,11 +313,7 @@ fn a_zola_site_moves_in_with_every_url_kept() {
                 .to_string()
         );
     }
-    let again = folio_command()
-        .args(["build", "--root"])
-        .arg(&into)
-        .output()
-        .unwrap();
+    let again = folio_build(&into, None);
     let line = String::from_utf8_lossy(&again.stdout).into_owned();
     assert!(line.contains(" 0 pages written, 0 deleted"), "{line}");
 }
@@ -447,28 +435,12 @@ fn a_hugo_site_moves_in_with_the_urls_hugo_gives_it() {
     assert!(expected.len() >= 7, "{expected:?}");
 
     let into = dir.path().join("folio-site");
-    let import = folio_command()
-        .args(["import", "hugo"])
-        .arg(&source)
-        .arg("--into")
-        .arg(&into)
-        .output()
-        .unwrap();
-    let summary = String::from_utf8_lossy(&import.stdout).into_owned();
-    assert!(
-        import.status.success(),
-        "{summary}{}",
-        String::from_utf8_lossy(&import.stderr)
-    );
+    let summary = import("hugo", &source, &into);
     assert!(
         summary.contains("needs a hand: {{< youtube >}} in 1 file(s)"),
         "{summary}"
     );
-    let build = folio_command()
-        .args(["build", "--root"])
-        .arg(&into)
-        .output()
-        .unwrap();
+    let build = folio_build(&into, None);
     assert!(
         build.status.success(),
         "{}",

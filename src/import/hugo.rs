@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::tree::{FrontFormat, TreeDocument, TreeSite, write_site};
+use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{ImportReport, count_template_tags, language_code, relative, scalar_text, yaml_map};
 use crate::error::Error;
 
@@ -218,18 +218,11 @@ fn read_document(
         (None, Some((name, suffix))) if declared(suffix) => (name, suffix.to_owned()),
         (None, _) => (stem, config.default_language.clone()),
     };
-    let (section, filename, is_section) = match name {
-        "_index" => (
-            dir.to_owned(),
-            dir.rsplit('/').next().unwrap_or("").to_owned(),
-            true,
-        ),
-        "index" => {
-            let (parent, bundle) = dir.rsplit_once('/').unwrap_or(("", dir));
-            (parent.to_owned(), bundle.to_owned(), false)
-        }
-        _ => (dir.to_owned(), name.to_owned(), false),
-    };
+    let Place {
+        section,
+        name: filename,
+        is_section,
+    } = Place::of(dir, name);
     let title = field("title").unwrap_or_default();
     let written_slug = field("slug");
     let slug = written_slug.clone().unwrap_or_else(|| filename.clone());

@@ -37,6 +37,38 @@ pub(super) struct TreeDocument {
     pub keys: Vec<String>,
 }
 
+/// Where a content file stands in its site's tree.
+pub(super) struct Place {
+    /// Its section's path (`blog`, `docs/guide`), empty at the root.
+    pub section: String,
+    /// Its own name: the file's, a bundle's folder's, or a section's last
+    /// folder.
+    pub name: String,
+    /// A section's own page (`_index.md`).
+    pub is_section: bool,
+}
+
+impl Place {
+    /// The file named `name` (without language and extension) in `dir`:
+    /// `_index` is its folder's section page, `index` a bundle named by
+    /// its folder, anything else a page of the section `dir`.
+    pub fn of(dir: &str, name: &str) -> Place {
+        let (section, name, is_section) = match name {
+            "_index" => (dir, dir.rsplit('/').next().unwrap_or(""), true),
+            "index" => {
+                let (parent, bundle) = dir.rsplit_once('/').unwrap_or(("", dir));
+                (parent, bundle, false)
+            }
+            _ => (dir, name, false),
+        };
+        Place {
+            section: section.to_owned(),
+            name: name.to_owned(),
+            is_section,
+        }
+    }
+}
+
 /// What `site.toml` takes from the old site's configuration.
 pub(super) struct TreeSite {
     pub generator: &'static str,

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 
-use super::tree::{FrontFormat, TreeDocument, TreeSite, write_site};
+use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{ImportReport, count_template_tags, language_code, relative};
 use crate::error::Error;
 
@@ -81,18 +81,11 @@ fn read_document(
         Some((name, suffix)) if languages.contains(suffix) => (name, language_code(suffix)),
         _ => (stem, default_language.to_owned()),
     };
-    let (section, slug, is_section) = match name {
-        "_index" => (
-            dir.to_owned(),
-            dir.rsplit('/').next().unwrap_or("").to_owned(),
-            true,
-        ),
-        "index" => {
-            let (parent, bundle) = dir.rsplit_once('/').unwrap_or(("", dir));
-            (parent.to_owned(), bundle.to_owned(), false)
-        }
-        _ => (dir.to_owned(), name.to_owned(), false),
-    };
+    let Place {
+        section,
+        name: slug,
+        is_section,
+    } = Place::of(dir, name);
     let (file_date, slug) = strip_date(&slug);
     let slug = field("slug").unwrap_or(slug);
     let prefix = if lang == default_language {

@@ -108,6 +108,13 @@ impl TestSite {
         site
     }
 
+    /// Declares Swahili, for which folio has no built-in words: a build
+    /// warns once that English stands in for them.
+    pub fn add_a_language_without_words(&self) {
+        let toml = format!("{SITE_TOML}\n[languages.sw]\nname = \"Kiswahili\"\n");
+        self.write("site.toml", &toml);
+    }
+
     /// From now on, builds go through one kept [`Session`] and its
     /// `rebuild` of the paths this helper changed.
     pub fn keep_session(&self) {
