@@ -51,8 +51,10 @@ pub struct ImportReport {
     pub mapped_languages: BTreeMap<String, String>,
     /// Front matter fields folio keeps for templates (`extra`), by name.
     pub extra_fields: BTreeSet<String>,
-    /// Posts linked to their translations by the old site's `ref` or
-    /// `name` field, written down as `translation_key`.
+    /// Posts linked to a translation in another language by the old
+    /// site's `ref` or `name` field, or by a permalink that differs from
+    /// the translation's only by its language, written down as
+    /// `translation_key`.
     pub translations_linked: usize,
     /// Posts whose old URL the import wrote down as their `permalink`
     /// (the others had one already, which folio honours).
@@ -75,6 +77,18 @@ pub struct ImportReport {
     /// Template tags left in bodies for a hand to replace: the tag (`{%
     /// include %}`) and how many files use it.
     pub template_tags: BTreeMap<String, usize>,
+}
+
+impl ImportReport {
+    /// Notes the codes of `languages` that folio writes otherwise.
+    fn map_languages<'c>(&mut self, languages: impl Iterator<Item = &'c String>) {
+        for code in languages {
+            let mapped = language_code(code);
+            if mapped != *code {
+                self.mapped_languages.insert(code.clone(), mapped);
+            }
+        }
+    }
 }
 
 /// Imports the site at `source` made by `generator` into `into`, a folder

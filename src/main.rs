@@ -259,7 +259,7 @@ fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<()
     );
     if report.translations_linked > 0 {
         out!(
-            "  translations: {} posts linked by their `ref` or `name`, as the site linked them",
+            "  translations: {} posts linked to another language's by their `ref`, `name` or permalink, as the site linked them",
             report.translations_linked
         );
     }

@@ -29,6 +29,7 @@ struct HugoConfig {
 pub(super) fn hugo(source: &Path, into: &Path) -> Result<ImportReport, Error> {
     let config = HugoConfig::read(source)?;
     let mut report = ImportReport::default();
+    report.map_languages(config.content_dirs.keys().chain([&config.default_language]));
     let mut documents = Vec::new();
     for (root, lang) in content_roots(source, &config) {
         if !root.is_dir() {

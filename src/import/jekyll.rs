@@ -193,6 +193,12 @@ fn read_post(
         None => jekyll_url(&config.permalink, &date, &slug, &categories(&fields)),
     };
     count_template_tags(body, report);
+    let translation = match field("translation_key") {
+        Some(_) => None,
+        None => field("ref")
+            .or_else(|| field("name"))
+            .or_else(|| url_without_language(&url, &lang)),
+    };
     Ok(JekyllPost {
         path: rel,
         lang,
@@ -202,11 +208,7 @@ fn read_post(
         body: body.to_owned(),
         newline,
         has_permalink: permalink.is_some(),
-        translation: if field("translation_key").is_some() {
-            None
-        } else {
-            field("ref").or_else(|| field("name"))
-        },
+        translation,
         url,
     })
 }
@@ -415,18 +417,31 @@ fn link_translations(posts: &mut [JekyllPost], report: &mut ImportReport) {
             *count.entry((post.lang.clone(), key.clone())).or_default() += 1;
         }
     }
+    let mut languages_of: BTreeMap<String, usize> = BTreeMap::new();
+    for (_, key) in count.keys() {
+        *languages_of.entry(key.clone()).or_default() += 1;
+    }
     for post in posts.iter_mut() {
-        let shared = post
-            .translation
-            .as_ref()
-            .is_some_and(|key| count[&(post.lang.clone(), key.clone())] > 1);
-        if shared {
+        let Some(key) = post.translation.clone() else {
+            continue;
+        };
+        // A key two posts of one language share cannot tell them apart; a
+        // key no other language has links nothing.
+        if count[&(post.lang.clone(), key.clone())] > 1 || languages_of[&key] < 2 {
             post.translation = None;
-        }
-        if post.translation.is_some() {
+        } else {
             report.translations_linked += 1;
         }
     }
+}
+
+/// A URL that starts with its language (`/ja/2016/01/x/`) without it: what
+/// translations that share a permalink pattern have in common.
+fn url_without_language(url: &str, lang: &str) -> Option<String> {
+    let rest = url.strip_prefix('/')?;
+    let (first, rest) = rest.split_once('/')?;
+    (language_code(first).eq_ignore_ascii_case(lang) && !rest.is_empty())
+        .then(|| format!("/{rest}"))
 }
 
 /// `text` as a YAML string.
@@ -500,6 +515,20 @@ mod tests {
             jekyll_url("/blog/:year/:i_month/:slug", "2017-03-13", "perf", &[]),
             "/blog/2017/3/perf"
         );
+    }
+
+    #[test]
+    fn translations_sharing_a_permalink_pattern_share_a_key() {
+        assert_eq!(
+            url_without_language("/ja/2016/01/x/", "ja").as_deref(),
+            Some("/2016/01/x/")
+        );
+        assert_eq!(
+            url_without_language("/zh_CN/2016/x/", "zh-CN").as_deref(),
+            Some("/2016/x/")
+        );
+        assert_eq!(url_without_language("/2016/01/x/", "en"), None);
+        assert_eq!(url_without_language("/ja/", "ja"), None);
     }
 
     #[test]

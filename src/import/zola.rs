@@ -28,6 +28,7 @@ pub(super) fn zola(source: &Path, into: &Path) -> Result<ImportReport, Error> {
         .map(|table| table.keys().cloned().collect())
         .unwrap_or_default();
     let mut report = ImportReport::default();
+    report.map_languages(languages.iter().chain([&default_language]));
     let mut documents = Vec::new();
     let content = source.join("content");
     for entry in walkdir::WalkDir::new(&content).sort_by_file_name() {
