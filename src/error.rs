@@ -131,7 +131,7 @@ pub enum Error {
     },
     /// Another build of the same site holds the lock.
     #[error(
-        "{}: another folio build of this site is running\n  = help: wait for it to finish, then build again",
+        "{}: another folio build of this site is running\n  = help: wait for it to finish and build again, or build without --no-wait to wait for it",
         path.display()
     )]
     Busy {

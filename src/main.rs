@@ -64,6 +64,10 @@ enum Command {
         /// Print what would be written and deleted, and why; write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Fail at once when another build of the site is running, instead
+        /// of waiting for it.
+        #[arg(long)]
+        no_wait: bool,
     },
     /// Name the templates, sources and config keys an output file is built from.
     Explain {
@@ -161,6 +165,7 @@ fn main() -> ExitCode {
             threads,
             accept_date_changes,
             dry_run,
+            no_wait,
         } => build(
             root,
             out,
@@ -170,6 +175,7 @@ fn main() -> ExitCode {
             Checks {
                 accept_date_changes,
                 dry_run,
+                no_wait,
             },
         ),
         Command::Explain {
@@ -294,10 +300,18 @@ fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<()
     Ok(())
 }
 
+/// What a build that waits for another one's lock says, once.
+fn say_waiting(lock: &str) {
+    eprintln!(
+        "waiting for another folio build of this site to finish (it holds {lock}; --no-wait fails instead)"
+    );
+}
+
 /// How careful the build is.
 struct Checks {
     accept_date_changes: bool,
     dry_run: bool,
+    no_wait: bool,
 }
 
 /// Which unpublished posts to publish anyway.
@@ -323,20 +337,22 @@ fn build(
     options.threads = threads;
     options.accept_date_changes = checks.accept_date_changes;
     options.dry_run = checks.dry_run;
-    options.observer = bar.clone().map(|bar| {
-        Arc::new(move |event: &Event| match event {
-            // Only the stages with items to count move the bar.
-            Event::StageStarted { stage, items } if *items > 0 => {
-                bar.set_length(*items as u64);
-                bar.set_position(0);
-                bar.set_message(stage.to_string());
-            }
-            Event::SourceParsed { .. } | Event::PageRendered { .. } | Event::PageWritten { .. } => {
-                bar.inc(1)
-            }
-            _ => {}
-        }) as folio::Observer
-    });
+    options.wait_for_lock = !checks.no_wait;
+    let shown = bar.clone();
+    options.observer = Some(Arc::new(move |event: &Event| match (event, &shown) {
+        (Event::WaitingForLock { lock }, _) => say_waiting(lock),
+        // Only the stages with items to count move the bar.
+        (Event::StageStarted { stage, items }, Some(bar)) if *items > 0 => {
+            bar.set_length(*items as u64);
+            bar.set_position(0);
+            bar.set_message(stage.to_string());
+        }
+        (
+            Event::SourceParsed { .. } | Event::PageRendered { .. } | Event::PageWritten { .. },
+            Some(bar),
+        ) => bar.inc(1),
+        _ => {}
+    }));
     let result = site.build(&options);
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -465,6 +481,11 @@ fn serve(
         source,
     })?;
     let mut options = BuildOptions::new(now_ms()?);
+    options.observer = Some(Arc::new(|event: &Event| {
+        if let Event::WaitingForLock { lock } = event {
+            say_waiting(lock);
+        }
+    }));
     options.out_dir = Some(preview.clone());
     options.drafts = publish.drafts;
     options.future = publish.future;

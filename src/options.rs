@@ -41,6 +41,11 @@ pub struct BuildOptions {
     /// The plugins of the build: Markdown transforms, template functions
     /// and filters, and extra outputs.
     pub plugins: Plugins,
+    /// When another build of the site holds its lock (another terminal,
+    /// `folio serve`): wait for it to finish (sending
+    /// [`Event::WaitingForLock`](crate::Event::WaitingForLock) once), or,
+    /// when false, fail at once with [`Error::Busy`](crate::Error::Busy).
+    pub wait_for_lock: bool,
 }
 
 impl BuildOptions {
@@ -57,6 +62,7 @@ impl BuildOptions {
             dry_run: false,
             observer: None,
             plugins: Plugins::new(),
+            wait_for_lock: true,
         }
     }
 }
@@ -74,6 +80,7 @@ impl fmt::Debug for BuildOptions {
             .field("dry_run", &self.dry_run)
             .field("observer", &self.observer.as_ref().map(|_| "…"))
             .field("plugins", &self.plugins)
+            .field("wait_for_lock", &self.wait_for_lock)
             .finish()
     }
 }

@@ -51,7 +51,8 @@ impl fmt::Display for Stage {
 /// [`BuildOptions::observer`](crate::BuildOptions::observer) as it happens.
 ///
 /// Events come in stage order: a stage's `StageStarted`, its items, its
-/// `StageFinished`, then the next stage's. Items of one stage may come from
+/// `StageFinished`, then the next stage's; a build that must wait for
+/// another one's lock says so first (`WaitingForLock`). Items of one stage may come from
 /// several threads, in any order among themselves. A build with nothing to
 /// do ends after `Discover`; a dry run writes and deletes nothing, so it
 /// sends no `PageWritten` or `FileDeleted`. A build that must start over
@@ -62,6 +63,12 @@ impl fmt::Display for Stage {
 #[serde(tag = "event", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Event {
+    /// Another build of the site holds its lock: this one waits for it to
+    /// finish, before it starts.
+    WaitingForLock {
+        /// The lock file.
+        lock: String,
+    },
     /// A stage began.
     StageStarted {
         /// The stage.

@@ -26,7 +26,7 @@ use crate::options::BuildOptions;
 use crate::plugin::Plugins;
 use crate::plan::{self, KeptPlan, Plan, Views, Visibility};
 use crate::produce::{self, RenderJob};
-use crate::report::{BuildReport, Explanation, Reporter, Stage};
+use crate::report::{BuildReport, Event, Explanation, Reporter, Stage};
 use crate::scan::{self, Scan};
 use crate::select;
 use crate::site::{STATE_DIR, Site, lexical};
@@ -130,8 +130,9 @@ impl Session {
             .clone()
             .unwrap_or_else(|| site.root().join(STATE_DIR).join(INDEX_FILE));
         let state_dir = index_path.parent().unwrap_or(site.root()).to_owned();
+        let progress = Reporter::new(options.observer.clone());
         let index = {
-            let _migrating = BuildLock::acquire(&state_dir)?;
+            let _migrating = BuildLock::acquire(&state_dir, options.wait_for_lock, &progress)?;
             Index::open(&index_path)?
         };
         let pool = rayon::ThreadPoolBuilder::new()
@@ -146,7 +147,7 @@ impl Session {
             state_dir,
             index,
             pool: Arc::new(pool),
-            progress: Reporter::new(options.observer.clone()),
+            progress,
             keeps_state: true,
             kept: None,
             options,
@@ -213,7 +214,7 @@ impl Session {
     pub fn explain(&mut self, output: &str) -> Result<Explanation, Error> {
         let pool = Arc::clone(&self.pool);
         pool.install(|| {
-            let lock = BuildLock::acquire(&self.state_dir)?;
+            let lock = BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)?;
             self.progress.begin();
             let (scan, _) = self.scan(Scope::Everything, false)?;
             let mut prepared = self.prepare(lock, scan, None, &HashSet::new())?;
@@ -280,7 +281,7 @@ impl Session {
         scope: Scope<'_>,
         force_read: &HashSet<String>,
     ) -> Result<Attempt, Error> {
-        let lock = BuildLock::acquire(&self.state_dir)?;
+        let lock = BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)?;
         let dry_run = self.options.dry_run;
         // A build killed while staging left temp files that no row names.
         if !dry_run && self.index.staging(&self.out_key)? {
@@ -767,17 +768,19 @@ impl Site {
 }
 
 /// Serializes builds of one site, and stamps the build's start with the file
-/// system's clock, the one that stamped the sources' mtimes.
-const LOCK_RETRY: std::time::Duration = std::time::Duration::from_millis(10);
-const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
-
+/// system's clock, the one that stamped the sources' mtimes. The lock is the
+/// kernel's (`flock`): a process that dies releases it, so a lock left by a
+/// killed build never blocks.
 struct BuildLock {
     _file: fs::File,
     started_ns: i64,
 }
 
 impl BuildLock {
-    fn acquire(state_dir: &Path) -> Result<BuildLock, Error> {
+    /// Takes the lock of the builds whose state is in `state_dir`. When
+    /// another build holds it: waits for it (saying so to `events` once),
+    /// or, unless `wait`, fails at once with [`Error::Busy`].
+    fn acquire(state_dir: &Path, wait: bool, events: &Reporter) -> Result<BuildLock, Error> {
         fs::create_dir_all(state_dir).map_err(|e| Error::io(state_dir, e))?;
         let path = state_dir.join(LOCK_FILE);
         let mut file = fs::OpenOptions::new()
@@ -786,22 +789,16 @@ impl BuildLock {
             .write(true)
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
-        // A lock just released can look held for a moment: a process forked
-        // by the embedding program (before its exec closes the inherited
-        // descriptor) holds it too. Waiting also lets a build started during
-        // a short one (a no-op takes milliseconds) run after it; only a build
-        // still running after the wait is reported.
-        let mut waited = std::time::Duration::ZERO;
-        loop {
-            match file.try_lock() {
-                Ok(()) => break,
-                Err(fs::TryLockError::WouldBlock) if waited < LOCK_PATIENCE => {
-                    std::thread::sleep(LOCK_RETRY);
-                    waited += LOCK_RETRY;
-                }
-                Err(fs::TryLockError::WouldBlock) => return Err(Error::Busy { path }),
-                Err(fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) if wait => {
+                events.emit(|| Event::WaitingForLock {
+                    lock: path.to_string_lossy().into_owned(),
+                });
+                file.lock().map_err(|e| Error::io(&path, e))?;
             }
+            Err(fs::TryLockError::WouldBlock) => return Err(Error::Busy { path }),
+            Err(fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
         }
         use std::io::{Seek, Write};
         let stamp = (|| {

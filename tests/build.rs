@@ -351,7 +351,8 @@ fn ids_match_the_design_vectors_and_are_stored() {
 }
 
 #[test]
-fn a_build_waits_briefly_for_another_then_says_it_is_busy() {
+fn a_build_waits_for_another_saying_so_or_is_busy_at_once_when_told_not_to_wait() {
+    use std::sync::{Arc, Mutex};
     let site = TestSite::with_posts();
     site.build();
     let lock = std::fs::OpenOptions::new()
@@ -359,10 +360,36 @@ fn a_build_waits_briefly_for_another_then_says_it_is_busy() {
         .open(site.path(".folio/build.lock"))
         .unwrap();
     lock.try_lock().unwrap();
-    let err = site.try_build().unwrap_err().to_string();
-    assert!(err.contains("another folio build"), "{err}");
+    let no_wait = util::options(|o| o.wait_for_lock = false);
+    match site.site().build(&no_wait) {
+        Err(folio::Error::Busy { path }) => assert!(path.ends_with(".folio/build.lock")),
+        other => panic!("expected Busy, got {other:?}"),
+    }
+    // Waiting: the observer hears why, and the build runs once the lock
+    // is released.
+    let heard: Arc<Mutex<Vec<folio::Event>>> = Arc::default();
+    let sink = Arc::clone(&heard);
+    let waiting = util::options(|o| {
+        o.observer = Some(Arc::new(move |e: &folio::Event| {
+            sink.lock().unwrap().push(e.clone())
+        }))
+    });
+    let site_handle = site.site();
+    let build = std::thread::spawn(move || site_handle.build(&waiting));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while heard.lock().unwrap().is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no event while waiting"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(
+        matches!(&heard.lock().unwrap()[0], folio::Event::WaitingForLock { lock } if lock.ends_with("build.lock"))
+    );
+    assert!(!build.is_finished(), "it waits for the lock");
     drop(lock);
-    assert!(site.try_build().is_ok());
+    assert!(build.join().unwrap().is_ok());
 }
 
 fn hex_sha256(bytes: &[u8]) -> String {

@@ -2,7 +2,7 @@
 
 mod util;
 
-use util::{TestSite, post};
+use util::{TestSite, folio_command, post};
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -219,4 +219,64 @@ fn source_date_epoch_says_what_time_it_is_and_a_bad_one_is_an_error() {
         "{}",
         stderr(&out)
     );
+}
+
+/// Holds the build lock of `site` as another build would.
+fn hold_the_lock(site: &TestSite) -> std::fs::File {
+    std::fs::create_dir_all(site.path(".folio")).unwrap();
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(site.path(".folio/build.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    lock
+}
+
+#[test]
+fn a_second_build_waits_for_the_first_saying_so_or_with_no_wait_fails_at_once() {
+    let site = TestSite::with_posts();
+    site.build();
+    let held = hold_the_lock(&site);
+
+    let refused = folio_command()
+        .args(["build", "--no-wait", "--root"])
+        .arg(site.root())
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    let message = stderr(&refused);
+    assert!(
+        message.contains("build.lock")
+            && message.contains("another folio build of this site is running"),
+        "{message}"
+    );
+
+    // Without --no-wait it waits, says what for, and builds once the other
+    // build is done.
+    site.write(
+        "content/en/posts/new.md",
+        &post("New", "2025-01-01T00:00:00Z", "New."),
+    );
+    let mut waiting = folio_command()
+        .args(["build", "--root"])
+        .arg(site.root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(waiting.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut err, &mut line).unwrap();
+    assert!(
+        line.starts_with("waiting for another folio build of this site to finish"),
+        "{line}"
+    );
+    assert!(waiting.try_wait().unwrap().is_none(), "it waits");
+    drop(held);
+    let out = waiting.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("1 parsed"), "{}", stdout(&out));
+    assert!(site.path("public/posts/new/index.html").is_file());
 }
