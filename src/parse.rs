@@ -23,7 +23,7 @@ use crate::doc::{Kind, Record, Source, SourceState, TemplateChoice};
 use crate::error::ProblemKind;
 use crate::id::{PostId, format_ms};
 use crate::plugin::{Document, Phase, Plugins};
-use crate::url::{encode_segment, fill_placeholders, heading_id, normalize_slug};
+use crate::url::{collapse_slashes, encode_segment, fill_placeholders, heading_id, normalize_slug};
 
 /// A freshly read source. Its body is rendered when its page renders, from
 /// the source read again ([`body_html`]): holding every body from parse to
@@ -395,16 +395,6 @@ pub fn document_url(
             url
         }
     }
-}
-
-fn collapse_slashes(url: &str) -> String {
-    let mut out = String::with_capacity(url.len());
-    for c in url.chars() {
-        if !(c == '/' && out.ends_with('/')) {
-            out.push(c);
-        }
-    }
-    out
 }
 
 fn syntax(line: Option<usize>, message: &str, help: &str) -> ParseError {

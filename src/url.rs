@@ -41,6 +41,18 @@ pub fn decode_segment(segment: &str) -> Option<String> {
         .map(|s| s.into_owned())
 }
 
+/// `url` with each run of `/` made one: a pattern's empty placeholder
+/// (`{lang}` at the root) leaves no empty segment.
+pub fn collapse_slashes(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        if !(c == '/' && out.ends_with('/')) {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A URL path written by hand (a front matter `permalink`, an old URL) as
 /// folio writes its own: rooted at `/`, each segment percent-encoded by the
 /// one URL rule (what was already encoded is decoded first), empty segments

@@ -83,6 +83,24 @@ fn folio_build(root: &Path, epoch: Option<&str>) -> std::process::Output {
         .unwrap()
 }
 
+/// Checks that every row of the index of the site at `root` has the id
+/// its (slug, language, date) derive; returns how many rows there are.
+fn rows_under_their_ids(root: &Path) -> usize {
+    let conn = rusqlite::Connection::open(root.join(".folio/index.sqlite")).unwrap();
+    let rows: Vec<(String, String, String, i64)> = conn
+        .prepare("SELECT id, slug, lang, published_at FROM posts")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for (id, slug, lang, published) in &rows {
+        let derived = folio::PostId::derive(slug, lang, *published).unwrap();
+        assert_eq!(*id, derived.to_string(), "{slug} ({lang})");
+    }
+    rows.len()
+}
+
 /// The output file a URL path is served from.
 fn served_file(out: &Path, url: &str) -> PathBuf {
     let path = url.trim_start_matches('/');
@@ -197,24 +215,7 @@ fn a_jekyll_blog_moves_in_with_every_url_kept() {
     assert!(summary.contains("translations: 237 posts linked to another language's by their `ref`, `name` or permalink"), "{summary}");
 
     // Every post is indexed under its deterministic id.
-    let conn = rusqlite::Connection::open(into.join(".folio/index.sqlite")).unwrap();
-    let mut stmt = conn
-        .prepare("SELECT id, slug, lang, published_at FROM posts")
-        .unwrap();
-    let rows: Vec<(String, String, String, i64)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    assert_eq!(rows.len(), 419);
-    for (id, slug, lang, published) in &rows {
-        assert_eq!(
-            *id,
-            folio::PostId::derive(slug, lang, *published)
-                .unwrap()
-                .to_string()
-        );
-    }
+    assert_eq!(rows_under_their_ids(&into), 419);
 
     // Converged.
     let again = folio_build(&into, Some(AFTER_THE_CORPUS));
@@ -296,23 +297,7 @@ fn a_zola_site_moves_in_with_every_url_kept() {
     }
     assert!(urls >= 76, "{urls} URLs checked");
 
-    let conn = rusqlite::Connection::open(into.join(".folio/index.sqlite")).unwrap();
-    let rows: Vec<(String, String, String, i64)> = conn
-        .prepare("SELECT id, slug, lang, published_at FROM posts")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    assert_eq!(rows.len(), urls);
-    for (id, slug, lang, published) in &rows {
-        assert_eq!(
-            *id,
-            folio::PostId::derive(slug, lang, *published)
-                .unwrap()
-                .to_string()
-        );
-    }
+    assert_eq!(rows_under_their_ids(&into), urls);
     let again = folio_build(&into, None);
     let line = String::from_utf8_lossy(&again.stdout).into_owned();
     assert!(line.contains(" 0 pages written, 0 deleted"), "{line}");

@@ -553,15 +553,7 @@ fn a_site_under_a_sub_path_is_previewed_under_it() {
     let page = serving.page_once_it_shows("/blog/posts/hello-world/", "<h1>Hello</h1>");
     assert!(page.contains("href=\"/blog/style.css\""));
     let status = |path: &str| {
-        use std::io::{Read, Write};
-        let mut stream = std::net::TcpStream::connect(serving.addr()).unwrap();
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
+        let response = serving.response(path);
         let status = response.split(' ').nth(1).unwrap_or_default().to_owned();
         let location = response
             .lines()

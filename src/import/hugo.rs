@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{ImportReport, count_template_tags, language_code, relative, scalar_text, yaml_map};
 use crate::error::Error;
+use crate::url::collapse_slashes;
 
 /// What folio takes from Hugo's configuration.
 struct HugoConfig {
@@ -246,9 +247,7 @@ fn read_document(
         }
         (None, None) => format!("{prefix}/{section}/{slug}/"),
     };
-    while url.contains("//") {
-        url = url.replace("//", "/");
-    }
+    url = collapse_slashes(&url);
     if config.lowercase {
         url = url.to_lowercase();
     }

@@ -10,6 +10,7 @@ use super::{
     scalar_text, yaml_map,
 };
 use crate::error::Error;
+use crate::url::collapse_slashes;
 
 /// One post as Jekyll keeps it.
 struct JekyllPost {
@@ -372,13 +373,7 @@ fn jekyll_url(permalink: &str, date: &str, slug: &str, categories: &[String]) ->
         .replace(":title", slug)
         .replace(":slug", slug)
         .replace(":output_ext", ".html");
-    let mut collapsed = String::with_capacity(url.len());
-    for c in url.chars() {
-        if !(c == '/' && collapsed.ends_with('/')) {
-            collapsed.push(c);
-        }
-    }
-    collapsed
+    collapse_slashes(&url)
 }
 
 /// Gives each post that shares its (slug, language) with another a slug of

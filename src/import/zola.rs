@@ -9,6 +9,7 @@ use std::path::Path;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{ImportReport, count_template_tags, language_code, relative};
 use crate::error::Error;
+use crate::url::collapse_slashes;
 
 pub(super) fn zola(source: &Path, into: &Path) -> Result<ImportReport, Error> {
     let config_path = source.join("config.toml");
@@ -113,7 +114,7 @@ fn read_document(
         keys: fields.keys().cloned().collect(),
         front: front.lines().map(str::to_owned).collect(),
         body: body.to_owned(),
-        url: url.replace("//", "/"),
+        url: collapse_slashes(&url),
         is_section,
     })
 }

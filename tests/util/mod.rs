@@ -522,18 +522,24 @@ impl Serving {
             .unwrap()
     }
 
+    /// The whole response (status line, headers, body) to a GET of `path`.
+    pub fn response(&self, path: &str) -> String {
+        let mut stream = std::net::TcpStream::connect(self.addr()).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    }
+
     /// The body of `path` once it contains `text`.
     pub fn page_once_it_shows(&self, path: &str, text: &str) -> String {
         let started = std::time::Instant::now();
         loop {
-            let mut stream = std::net::TcpStream::connect(self.addr()).unwrap();
-            write!(
-                stream,
-                "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-            )
-            .unwrap();
-            let mut body = String::new();
-            stream.read_to_string(&mut body).unwrap();
+            let body = self.response(path);
             if body.contains(text) {
                 return body;
             }
