@@ -1,6 +1,6 @@
 //! The end of a build: the staged pages renamed into place, the stale
-//! outputs pruned, and every change recorded in the index in one
-//! transaction, after the files it vouches for are on disk. A dry run ends
+//! outputs pruned and flushed to disk, and every change recorded in the
+//! index in one transaction, after the files it vouches for are on disk. A dry run ends
 //! here too, with what it would have done.
 
 use std::collections::{HashMap, HashSet};
@@ -110,6 +110,9 @@ pub(crate) fn write(
         }
     }
     report.deleted.sort();
+    if !written.is_empty() || !report.deleted.is_empty() {
+        write::make_durable(folder.out_dir, &written)?;
+    }
     report.written = written
         .iter()
         .filter(|w| w.changed)

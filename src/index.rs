@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
-use crate::error::Error;
 use crate::doc::{Kind, Record, SourceState, Stat, TemplateChoice};
+use crate::error::Error;
 use crate::id::PostId;
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
@@ -243,16 +243,29 @@ impl Index {
 
     fn prepare(&mut self) -> rusqlite::Result<()> {
         self.conn.pragma_update(None, "journal_mode", "WAL")?;
-        // WAL with synchronous=NORMAL stays consistent after a crash; a lost
-        // last transaction is repaired by the next build like a killed one.
-        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // FULL: a transaction is on disk when its commit returns. The rows
+        // reserving the outputs a build is about to rename must survive a
+        // power loss that the renames survive, or the next build would find
+        // pages no row vouches for and refuse them as someone else's.
+        self.conn.pragma_update(None, "synchronous", "FULL")?;
         self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
         let version: i64 = self
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?;
         let migrations: &[&str] = match version {
-            0 => &[SCHEMA_V1, MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5],
-            1 => &[MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5],
+            0 => &[
+                SCHEMA_V1,
+                MIGRATE_V1_TO_V2,
+                MIGRATE_V2_TO_V3,
+                MIGRATE_V3_TO_V4,
+                MIGRATE_V4_TO_V5,
+            ],
+            1 => &[
+                MIGRATE_V1_TO_V2,
+                MIGRATE_V2_TO_V3,
+                MIGRATE_V3_TO_V4,
+                MIGRATE_V4_TO_V5,
+            ],
             2 => &[MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5],
             3 => &[MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5],
             4 => &[MIGRATE_V4_TO_V5],
@@ -352,6 +365,31 @@ impl Index {
             )
             .map(|changed| changed > 0)
             .map_err(|e| index_error(&self.path, e))
+    }
+
+    /// Moves the rows of the output folder `from` to the key `to`: an index
+    /// made when folders were keyed by their absolute path, and the site has
+    /// not moved since.
+    pub fn rekey_outputs(&mut self, from: &str, to: &str) -> Result<(), Error> {
+        if from == to {
+            return Ok(());
+        }
+        let result = (|| {
+            let tx = self.conn.transaction()?;
+            tx.execute(
+                "UPDATE OR IGNORE outputs SET dir = ?2 WHERE dir = ?1",
+                [from, to],
+            )?;
+            tx.execute("DELETE FROM outputs WHERE dir = ?1", [from])?;
+            for key in [staging_key, reservation_key] {
+                tx.execute(
+                    "UPDATE OR IGNORE meta SET key = ?2 WHERE key = ?1",
+                    [key(from), key(to)],
+                )?;
+            }
+            tx.commit()
+        })();
+        result.map_err(|e| index_error(&self.path, e))
     }
 
     /// Whether a build was staging temp files in the output folder `dir` when
@@ -527,7 +565,9 @@ fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
             aliases: serde_json::from_str(str_ref(row, 19)?).map_err(|_| corrupt(19, "aliases"))?,
             template: match optional_text(row, 20)? {
                 None => None,
-                Some(text) => Some(TemplateChoice::from_stored(&text).ok_or_else(|| corrupt(20, "template"))?),
+                Some(text) => Some(
+                    TemplateChoice::from_stored(&text).ok_or_else(|| corrupt(20, "template"))?,
+                ),
             },
         })
     })?

@@ -23,8 +23,8 @@ use crate::error::{Error, Problem, ProblemKind};
 use crate::explain::{self, Reasons};
 use crate::index::{Index, Meta, OutputRow, Snapshot};
 use crate::options::BuildOptions;
-use crate::plugin::Plugins;
 use crate::plan::{self, KeptPlan, Plan, Views, Visibility};
+use crate::plugin::Plugins;
 use crate::produce::{self, RenderJob};
 use crate::report::{BuildReport, Event, Explanation, Reporter, Stage};
 use crate::scan::{self, Scan};
@@ -131,9 +131,14 @@ impl Session {
             .unwrap_or_else(|| site.root().join(STATE_DIR).join(INDEX_FILE));
         let state_dir = index_path.parent().unwrap_or(site.root()).to_owned();
         let progress = Reporter::new(options.observer.clone());
+        let root =
+            lexical(&std::path::absolute(site.root()).map_err(|e| Error::io(site.root(), e))?);
+        let out_key = output_key(&root, &out_dir);
         let index = {
             let _migrating = BuildLock::acquire(&state_dir, options.wait_for_lock, &progress)?;
-            Index::open(&index_path)?
+            let mut index = Index::open(&index_path)?;
+            index.rekey_outputs(&out_dir.to_string_lossy(), &out_key)?;
+            index
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.threads.map_or(0, |threads| threads.max(1)))
@@ -141,8 +146,8 @@ impl Session {
             .build()
             .map_err(|e| Error::io(site.root(), std::io::Error::other(e)))?;
         Ok(Session {
-            root: lexical(&std::path::absolute(site.root()).map_err(|e| Error::io(site.root(), e))?),
-            out_key: out_dir.to_string_lossy().into_owned(),
+            root,
+            out_key,
             out_dir,
             state_dir,
             index,
@@ -178,7 +183,7 @@ impl Session {
     pub fn build(&mut self) -> Result<BuildReport, Error> {
         self.site = Arc::new(Site::open(self.site.root())?);
         self.out_dir = self.site.checked_output_dir(&self.options)?;
-        self.out_key = self.out_dir.to_string_lossy().into_owned();
+        self.out_key = output_key(&self.root, &self.out_dir);
         self.run(Scope::Everything)
     }
 
@@ -201,7 +206,10 @@ impl Session {
         };
         // site.toml changes everything; the root itself is what a watcher
         // names when it lost track.
-        if changed.iter().any(|path| path == CONFIG_FILE || path.is_empty()) {
+        if changed
+            .iter()
+            .any(|path| path == CONFIG_FILE || path.is_empty())
+        {
             return self.build();
         }
         self.run(Scope::Changed(&changed))
@@ -214,13 +222,20 @@ impl Session {
     pub fn explain(&mut self, output: &str) -> Result<Explanation, Error> {
         let pool = Arc::clone(&self.pool);
         pool.install(|| {
-            let lock = BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)?;
+            let lock =
+                BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)?;
             self.progress.begin();
             let (scan, _) = self.scan(Scope::Everything, false)?;
             let mut prepared = self.prepare(lock, scan, None, &HashSet::new())?;
             let records = std::mem::take(&mut prepared.analysis.current);
             let views = Views::new(self.site.config(), &prepared.scan.i18n);
-            let plan = plan_of(&self.site, &views, &prepared, records, (self.visibility(), &self.options.plugins))?;
+            let plan = plan_of(
+                &self.site,
+                &views,
+                &prepared,
+                records,
+                (self.visibility(), &self.options.plugins),
+            )?;
             explain::explanation(&plan, &prepared.scan.theme, &self.out_dir, output)
         })
     }
@@ -419,13 +434,7 @@ impl Session {
             progress: &self.progress,
         };
         let problems = std::mem::take(&mut scan.problems);
-        let analysis = analyse::analyse(
-            &reading,
-            snapshot,
-            &scan.sources,
-            problems,
-            &mut report,
-        )?;
+        let analysis = analyse::analyse(&reading, snapshot, &scan.sources, problems, &mut report)?;
         Ok(Prepared {
             lock,
             scan,
@@ -472,8 +481,12 @@ impl Session {
             Some(_) => Vec::new(),
             None => select::stale(&plan, outputs),
         };
-        let selected =
-            select::outdated(&plan, outputs, &prepared.scan.damaged, candidates.as_deref());
+        let selected = select::outdated(
+            &plan,
+            outputs,
+            &prepared.scan.damaged,
+            candidates.as_deref(),
+        );
         if self.options.dry_run {
             report.why = self.reasons(&plan, &prepared, &selected);
         }
@@ -491,7 +504,12 @@ impl Session {
         };
         let mut kept_plan = plan.into_kept();
         drop((stale, views));
-        let Prepared { lock, scan, analysis, .. } = prepared;
+        let Prepared {
+            lock,
+            scan,
+            analysis,
+            ..
+        } = prepared;
         drop(lock);
         let mut snapshot = analysis.snapshot;
         snapshot.records = kept_plan.take_records();
@@ -536,7 +554,13 @@ impl Session {
             );
             return Ok((plan, Some(affected)));
         }
-        let plan = plan_of(site, views, prepared, records, (self.visibility(), &self.options.plugins))?;
+        let plan = plan_of(
+            site,
+            views,
+            prepared,
+            records,
+            (self.visibility(), &self.options.plugins),
+        )?;
         Ok((plan, None))
     }
 
@@ -677,7 +701,8 @@ impl Session {
         }
         self.progress
             .start(Stage::Render, report.rendered + batches.copies());
-        let mut staging = write::Staging::for_folder(&self.out_dir, !dry_run && outputs.is_empty())?;
+        let mut staging =
+            write::Staging::for_folder(&self.out_dir, !dry_run && outputs.is_empty())?;
         let files = FilesAt::new(self.site.root());
         let job = RenderJob {
             root: self.site.root(),
@@ -764,6 +789,21 @@ impl Site {
     /// [`Session::explain`] in a session of its own.
     pub fn explain(&self, output: &str, options: &BuildOptions) -> Result<Explanation, Error> {
         Session::open(self.clone(), options.clone())?.explain(output)
+    }
+}
+
+/// How the index names the output folder `out_dir` (absolute): by its path
+/// under the site root when it is inside, so that a site moved or copied
+/// elsewhere (`cp -a`, a CI cache restored into another checkout) keeps
+/// its outputs folio's; by its absolute path otherwise.
+fn output_key(root: &Path, out_dir: &Path) -> String {
+    match out_dir.strip_prefix(root) {
+        Ok(inside) => inside
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => out_dir.to_string_lossy().into_owned(),
     }
 }
 

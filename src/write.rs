@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::doc::Stat;
-use crate::hash::output_hash;
 use crate::error::{Error, Problem, ProblemKind};
+use crate::hash::output_hash;
 use crate::index::OutputRow;
 use crate::plan::OutputPath;
 
@@ -393,8 +393,7 @@ pub fn prune_all<'s>(
             let result = match OutputPath::new(path) {
                 None => Err(Error::Index {
                     path: index.to_owned(),
-                    source: format!("an output row names {path}, outside the output folder")
-                        .into(),
+                    source: format!("an output row names {path}, outside the output folder").into(),
                 }),
                 Some(output) if dry_run => prunable(out_dir, &output, row),
                 Some(output) => prune(out_dir, &output, row),
@@ -458,6 +457,41 @@ fn pending_is_ours(row: &OutputRow, path: &Path) -> bool {
         }),
         None => true,
     }
+}
+
+/// Puts every file written, renamed and deleted in the output folder so far
+/// on disk, before the index commit that records them: after a power loss
+/// the index may be behind the files (the next build repairs that, as after
+/// a kill), never ahead. One `syncfs` flushes the folder's file system,
+/// data and renames together, which costs one flush instead of one per
+/// page.
+pub fn make_durable(out_dir: &Path, written: &[Written]) -> Result<(), Error> {
+    #[cfg(target_os = "linux")]
+    {
+        let _ = written;
+        let folder = fs::File::open(out_dir).map_err(|e| Error::io(out_dir, e))?;
+        rustix::fs::syncfs(&folder).map_err(|e| Error::io(out_dir, e.into()))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        // No syncfs: each changed file, then each folder holding one (its
+        // rename), then the output folder (its pruned entries).
+        let mut folders = std::collections::BTreeSet::new();
+        for page in written.iter().filter(|w| w.changed) {
+            let path = target(out_dir, &page.output);
+            sync_path(&path)?;
+            folders.extend(path.parent().map(Path::to_owned));
+        }
+        folders.insert(out_dir.to_owned());
+        folders.iter().try_for_each(|folder| sync_path(folder))
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn sync_path(path: &Path) -> Result<(), Error> {
+    fs::File::open(path)
+        .and_then(|file| file.sync_all())
+        .map_err(|e| Error::io(path, e))
 }
 
 /// Not there, or a file stands where a folder of the path should be.

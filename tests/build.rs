@@ -442,3 +442,41 @@ fn the_theme_s_404_page_is_built_out_of_the_sitemap_and_a_static_one_wins() {
     assert_eq!(report.written, ["404.html"]);
     assert_eq!(site.read("public/404.html"), "<p>our own</p>");
 }
+
+#[test]
+fn a_site_moved_to_another_folder_keeps_its_outputs_and_its_index() {
+    let site = TestSite::with_posts();
+    site.build();
+    // An index made when output folders were keyed by their absolute path.
+    let absolute = site.out().to_string_lossy().into_owned();
+    site.query(&format!("UPDATE outputs SET dir = '{absolute}'"));
+    assert!(site.build().written.is_empty());
+    assert_eq!(site.query("SELECT DISTINCT dir FROM outputs"), ["public"]);
+
+    // Copied elsewhere with its state, as a CI cache is restored into
+    // another checkout: the pages there are still folio's to replace.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let copy = elsewhere.path().join("blog");
+    let copied = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(site.root())
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    std::fs::write(
+        copy.join("content/en/posts/hello-world.md"),
+        post("Hello, moved", "2024-05-01T09:00:00Z", "Edited."),
+    )
+    .unwrap();
+    let report = folio::Site::open(&copy)
+        .unwrap()
+        .build(&options(|_| {}))
+        .unwrap();
+    assert!(
+        report
+            .written
+            .contains(&"posts/hello-world/index.html".to_owned())
+    );
+    assert_eq!(report.parsed, 1);
+}
