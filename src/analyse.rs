@@ -10,13 +10,13 @@ use rustc_hash::FxHashMap;
 
 use crate::config::Config;
 use crate::discover::FilesAt;
-use crate::plugin::Plugins;
 use crate::doc::{Record, Source, SourceState, Stat};
 use crate::error::{Error, Problem};
 use crate::hash::source_hash;
 use crate::identify::{self, TimezoneChange, Verdict};
 use crate::index::Snapshot;
 use crate::parse::{self, BodyAt, Parsed};
+use crate::plugin::Plugins;
 use crate::report::{BuildReport, Event, Reporter, Stage};
 
 /// The most sources one worker parses, or pages it renders, in a row
@@ -62,7 +62,10 @@ pub(crate) fn content_settings(config: &Config, plugins: &Plugins) -> String {
     if transforms.is_empty() {
         config.content_settings()
     } else {
-        format!("{}; markdown plugins {transforms}", config.content_settings())
+        format!(
+            "{}; markdown plugins {transforms}",
+            config.content_settings()
+        )
     }
 }
 
@@ -210,18 +213,23 @@ fn parse_all(
     Ok(fresh)
 }
 
-fn read_and_parse(reading: &Reading<'_>, source: &Source) -> Result<Result<Parsed, Problem>, Error> {
+fn read_and_parse(
+    reading: &Reading<'_>,
+    source: &Source,
+) -> Result<Result<Parsed, Problem>, Error> {
     let bytes = reading
         .files
         .read(&source.path, source.stat.size)
         .map_err(|e| Error::io(reading.root.join(&source.path), e))?;
     let hash = source_hash(&bytes);
-    Ok(parse::parse(source, &bytes, hash, (reading.config, reading.plugins))
-        .map(|mut parsed| {
-            parsed.record.source.stat = source.stat.settled(reading.started_ns);
-            parsed
-        })
-        .map_err(|(line, kind)| Problem::new(&source.path, line, kind)))
+    Ok(
+        parse::parse(source, &bytes, hash, (reading.config, reading.plugins))
+            .map(|mut parsed| {
+                parsed.record.source.stat = source.stat.settled(reading.started_ns);
+                parsed
+            })
+            .map_err(|(line, kind)| Problem::new(&source.path, line, kind)),
+    )
 }
 
 /// Merges two lists of records sorted by source path into one, and says

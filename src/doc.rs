@@ -171,4 +171,3 @@ impl Record {
             && self.translation_key == other.translation_key
     }
 }
-

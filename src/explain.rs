@@ -85,7 +85,12 @@ pub(crate) struct Reasons<'p, 'a> {
 pub(crate) fn reasons(r: &Reasons<'_, '_>) -> BTreeMap<String, String> {
     let then = Then::of(r);
     let mut why = BTreeMap::new();
-    for (spec, _) in r.specs.iter().zip(r.selected).filter(|(_, picked)| **picked) {
+    for (spec, _) in r
+        .specs
+        .iter()
+        .zip(r.selected)
+        .filter(|(_, picked)| **picked)
+    {
         let reason = match r.snapshot.outputs.get(spec.output.as_str()) {
             None => "a new page".to_owned(),
             Some(row) if !r.damaged.intact(spec.output.as_str(), row) => {

@@ -29,4 +29,3 @@ pub fn hex(bytes: &[u8]) -> String {
 pub fn output_hash(bytes: &[u8]) -> String {
     format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
 }
-

@@ -12,9 +12,9 @@ use std::path::Path;
 
 use std::sync::Arc;
 
+use icu_calendar::Gregorian;
 use icu_datetime::FixedCalendarDateTimeFormatter;
 use icu_datetime::fieldsets;
-use icu_calendar::Gregorian;
 use icu_datetime::input::Date;
 use icu_locale_core::Locale;
 use jiff::ZonedDateTime as Zoned;
@@ -55,7 +55,12 @@ const BUILT_IN: &[(&str, &str)] = &[
 /// (`zh-TW` is written in traditional characters), else its primary
 /// language's (`pt-BR` takes `pt`).
 fn built_in(code: &str) -> Option<&'static str> {
-    let table = |name: &str| BUILT_IN.iter().find(|(lang, _)| *lang == name).map(|(_, text)| *text);
+    let table = |name: &str| {
+        BUILT_IN
+            .iter()
+            .find(|(lang, _)| *lang == name)
+            .map(|(_, text)| *text)
+    };
     let lower = code.to_ascii_lowercase();
     let traditional = ["zh-tw", "zh-hk", "zh-mo", "zh-hant"];
     if traditional.iter().any(|prefix| lower.starts_with(prefix)) {
@@ -97,8 +102,11 @@ impl CldrDates {
     /// not know. `None` for a code ICU cannot read as a locale.
     fn new(lang: &str) -> Option<CldrDates> {
         let locale = Locale::try_from_str(lang).ok()?;
-        let date = FixedCalendarDateTimeFormatter::try_new(locale.clone().into(), fieldsets::YMD::long()).ok()?;
-        let month = FixedCalendarDateTimeFormatter::try_new(locale.into(), fieldsets::M::long()).ok()?;
+        let date =
+            FixedCalendarDateTimeFormatter::try_new(locale.clone().into(), fieldsets::YMD::long())
+                .ok()?;
+        let month =
+            FixedCalendarDateTimeFormatter::try_new(locale.into(), fieldsets::M::long()).ok()?;
         Some(CldrDates {
             locale: lang.to_owned(),
             date: Arc::new(date),
@@ -338,9 +346,11 @@ mod tests {
     #[test]
     fn dates_are_written_as_cldr_writes_them_in_every_language() {
         let dir = tempfile::tempdir().unwrap();
-        let languages = ["de", "es", "ru", "zh-CN", "ja", "ko", "pl", "pt-BR", "tr", "hi"]
-            .map(|code| format!("[languages.{code}]\nname='{code}'\n"))
-            .concat();
+        let languages = [
+            "de", "es", "ru", "zh-CN", "ja", "ko", "pl", "pt-BR", "tr", "hi",
+        ]
+        .map(|code| format!("[languages.{code}]\nname='{code}'\n"))
+        .concat();
         let i18n = I18n::load(dir.path(), &config(&languages)).unwrap();
         let d = date("2024-08-05T10:00:00+02:00[Europe/Paris]");
         for (lang, written) in [
@@ -410,7 +420,9 @@ mod tests {
         let d = date("2024-08-05T10:00:00+02:00[Europe/Paris]");
         assert_eq!(i18n.strings("sw").format_date(&d), "5 Agosti 2024");
         // Regional variants and scripts take their language's table.
-        let variants = config("[languages.pt-BR]\nname='pt'\n[languages.zh-TW]\nname='zh'\n[languages.zh-CN]\nname='zh'\n");
+        let variants = config(
+            "[languages.pt-BR]\nname='pt'\n[languages.zh-TW]\nname='zh'\n[languages.zh-CN]\nname='zh'\n",
+        );
         let i18n = I18n::load(dir.path(), &variants).unwrap();
         assert_eq!(i18n.strings("pt-BR").text["read_more"], "Continuar lendo");
         assert_eq!(i18n.strings("zh-TW").text["tags"], "標籤");
@@ -426,7 +438,11 @@ mod tests {
             "read_more = \"Lire\"\ntags = \"Mots-clés\"\n",
         )
         .unwrap();
-        std::fs::write(dir.path().join("i18n/sw.toml"), "read_more = \"Soma zaidi\"\n").unwrap();
+        std::fs::write(
+            dir.path().join("i18n/sw.toml"),
+            "read_more = \"Soma zaidi\"\n",
+        )
+        .unwrap();
         let i18n = I18n::load(
             dir.path(),
             &config("[languages.fr.i18n]\ntags = \"Thèmes\"\n"),

@@ -89,7 +89,6 @@ pub fn format_ms(ms: i64) -> String {
         .unwrap_or_else(|_| format!("{ms} ms"))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::error::{Error, Problem, ProblemKind};
 use crate::doc::Record;
+use crate::error::{Error, Problem, ProblemKind};
 use crate::id::{PostId, format_ms};
 use crate::parse::Parsed;
 
@@ -142,7 +142,10 @@ fn keeps_every_claim(fresh: &[Parsed], stored: &[Record]) -> bool {
     let mut fresh: Vec<&Record> = fresh.iter().map(|p| &p.record).collect();
     fresh.sort_unstable_by(|a, b| a.source.path.cmp(&b.source.path));
     // `stored` is sorted by path, as the index reads it.
-    fresh.iter().zip(stored).all(|(new, old)| new.same_claims(old))
+    fresh
+        .iter()
+        .zip(stored)
+        .all(|(new, old)| new.same_claims(old))
 }
 
 fn duplicates(current: &[&Record]) -> Vec<Problem> {

@@ -84,4 +84,3 @@ impl fmt::Debug for BuildOptions {
             .finish()
     }
 }
-

@@ -23,19 +23,19 @@ use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::config::{Config, text_direction};
-use crate::url::{push_encoded_segment, tag_slug};
 use crate::discover::StaticFile;
 use crate::doc::{Kind, Record, TemplateChoice};
 use crate::error::{Error, Problem, ProblemKind};
+use crate::hash::hex;
 use crate::i18n::{I18n, Strings};
 use crate::id::format_ms;
 use crate::plugin::{DocumentSummary, LanguageDocuments, Plugins, stamp};
-use crate::hash::hex;
 use crate::render::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
-    Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount, TagLink,
-    Theme,
+    Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount,
+    TagLink, Theme,
 };
+use crate::url::{push_encoded_segment, tag_slug};
 
 /// A path relative to the output folder, `/`-separated, that cannot leave it:
 /// no empty, `.` or `..` segment, no backslash, no NUL.
@@ -136,7 +136,8 @@ impl Spec {
     /// Whether the sitemap lists it: every HTML page but the site's own
     /// files (its 404 page).
     fn in_sitemap(&self) -> bool {
-        self.template.ends_with(".html") && !matches!(self.recipe, Recipe::SiteFile | Recipe::Redirect(_))
+        self.template.ends_with(".html")
+            && !matches!(self.recipe, Recipe::SiteFile | Recipe::Redirect(_))
     }
 
     /// The page that lists every HTML page of the site.
@@ -302,7 +303,8 @@ impl Visibility {
     /// Whether `record` is published: not a draft (or drafts shown), and a
     /// page or a post whose date has come (or future posts shown).
     pub fn shows(&self, record: &Record) -> bool {
-        self.shows_draft(record) && (self.future || record.kind == Kind::Page || self.is_due(record))
+        self.shows_draft(record)
+            && (self.future || record.kind == Kind::Page || self.is_due(record))
     }
 
     fn shows_draft(&self, record: &Record) -> bool {
@@ -456,7 +458,6 @@ fn paginated(mut first: String, page: usize) -> String {
 pub fn feed_url(config: &Config, lang: &str) -> String {
     format!("{}atom.xml", config.language_root(lang))
 }
-
 
 /// The tags of one language: slug → (shown name, its posts newest first).
 type TagIndex = BTreeMap<String, (String, Vec<usize>)>;
@@ -878,30 +879,40 @@ pub fn plan<'a>(
     let mut problems = document_recipes(&model, theme, &mut recipes);
     documents_take_generated_places(&mut recipes);
     let base = &config.base_path;
-    recipes.push((format!("{base}/sitemap.xml"), "sitemap.xml".into(), Recipe::Sitemap));
+    recipes.push((
+        format!("{base}/sitemap.xml"),
+        "sitemap.xml".into(),
+        Recipe::Sitemap,
+    ));
     for (url, template) in SITE_FILES {
         // The site's own static file at that place wins over the theme's.
-        if !copies.iter().any(|copy| format!("/{}", copy.output) == *url) {
+        if !copies
+            .iter()
+            .any(|copy| format!("/{}", copy.output) == *url)
+        {
             recipes.push((format!("{base}{url}"), (*template).into(), Recipe::SiteFile));
         }
     }
 
-    let (mut specs, misplaced): (Vec<Spec>, Vec<Problem>) = recipes
-        .into_par_iter()
-        .partition_map(|(url, template, recipe)| match config.site_path(&url).and_then(OutputPath::for_url) {
-            Some(output) => rayon::iter::Either::Left(Spec {
-                output,
-                template,
-                url,
-                fingerprint: String::new(),
-                recipe,
-            }),
-            None => rayon::iter::Either::Right(Problem::new(
-                model.made_by(&recipe, &template),
-                None,
-                ProblemKind::UrlOutsideOutput { url },
-            )),
-        });
+    let (mut specs, misplaced): (Vec<Spec>, Vec<Problem>) =
+        recipes
+            .into_par_iter()
+            .partition_map(|(url, template, recipe)| {
+                match config.site_path(&url).and_then(OutputPath::for_url) {
+                    Some(output) => rayon::iter::Either::Left(Spec {
+                        output,
+                        template,
+                        url,
+                        fingerprint: String::new(),
+                        recipe,
+                    }),
+                    None => rayon::iter::Either::Right(Problem::new(
+                        model.made_by(&recipe, &template),
+                        None,
+                        ProblemKind::UrlOutsideOutput { url },
+                    )),
+                }
+            });
     problems.extend(misplaced);
     let warnings = drop_aliases_in_the_way(&model, &copies, &mut specs);
     // Static files claim their outputs first, then the pages in plan order.
@@ -1024,7 +1035,10 @@ fn documents_take_generated_places(recipes: &mut Vec<(String, Template, Recipe)>
         .iter()
         .enumerate()
         .filter(|(_, (_, _, recipe))| {
-            matches!(recipe, Recipe::Home { .. } | Recipe::Tags { .. } | Recipe::Tag { .. })
+            matches!(
+                recipe,
+                Recipe::Home { .. } | Recipe::Tags { .. } | Recipe::Tag { .. }
+            )
         })
         .map(|(at, (url, _, _))| (url.as_str(), at))
         .collect();
@@ -1114,7 +1128,9 @@ fn document_template(record: &Record, theme: &Theme) -> Option<Template> {
         Some(TemplateChoice::Named(name)) => theme.has(name).then(|| name.clone().into()),
         // Another generator's layout is used only when the site has a
         // template of that name: folio's own are made for their kind.
-        Some(TemplateChoice::Layout(name)) if name != default && theme.site_file(name).is_some() => {
+        Some(TemplateChoice::Layout(name))
+            if name != default && theme.site_file(name).is_some() =>
+        {
             Some(name.clone().into())
         }
         Some(TemplateChoice::Layout(_)) => Some(default.into()),
@@ -1129,14 +1145,24 @@ fn missing_template(record: &Record, theme: &Theme) -> Problem {
         None => "",
     };
     let names = theme.names();
-    let near = names.iter().min_by_key(|known| strsim::levenshtein(known, name));
+    let near = names
+        .iter()
+        .min_by_key(|known| strsim::levenshtein(known, name));
     let help = match near {
         Some(near) => format!("did you mean `{near}`? Or add templates/{name}"),
         None => format!("add templates/{name}"),
     };
     let message = format!("names `{name}`, which neither templates/ nor folio's theme has");
     let field = "template".to_owned();
-    Problem::new(&record.source.path, None, ProblemKind::Field { field, message, help })
+    Problem::new(
+        &record.source.path,
+        None,
+        ProblemKind::Field {
+            field,
+            message,
+            help,
+        },
+    )
 }
 
 /// The files the output plugins make for one language, as (url, template,
@@ -1318,7 +1344,11 @@ impl<'a> Plan<'a> {
             Recipe::Extra {
                 stamp, lang, items, ..
             } => Inputs {
-                parts: vec![Input::Text(lang), Input::Text(stamp), Input::Documents(items)],
+                parts: vec![
+                    Input::Text(lang),
+                    Input::Text(stamp),
+                    Input::Documents(items),
+                ],
                 config_keys: &["permalink"],
             },
         }
@@ -1337,7 +1367,8 @@ impl<'a> Plan<'a> {
                 Input::Documents(indices) => key.documents(digests, indices.iter().copied()),
                 Input::Neighbour(i) => key.documents(digests, i),
                 Input::TagIndex(lang) => {
-                    for (slug, (name, posts)) in model.tags_by_lang.get(lang).into_iter().flatten() {
+                    for (slug, (name, posts)) in model.tags_by_lang.get(lang).into_iter().flatten()
+                    {
                         key.text(slug);
                         key.text(name);
                         key.number(posts.len());
@@ -1511,8 +1542,15 @@ impl<'a> Plan<'a> {
     /// The templates the pages use, with every template they extend,
     /// include or import: sorted names.
     pub fn templates(&self, theme: &Theme) -> Vec<String> {
-        let used: BTreeSet<&str> = self.specs.iter().map(|spec| spec.template.as_ref()).collect();
-        let reached: BTreeSet<String> = used.into_iter().flat_map(|name| theme.closure(name)).collect();
+        let used: BTreeSet<&str> = self
+            .specs
+            .iter()
+            .map(|spec| spec.template.as_ref())
+            .collect();
+        let reached: BTreeSet<String> = used
+            .into_iter()
+            .flat_map(|name| theme.closure(name))
+            .collect();
         reached.into_iter().collect()
     }
 
@@ -1563,7 +1601,10 @@ impl<'a> Plan<'a> {
     /// place among the build's output plugins, and what it is given.
     pub fn extra_documents<'s>(&'s self, spec: &'s Spec) -> Option<(usize, LanguageDocuments<'s>)> {
         let Recipe::Extra {
-            plugin, lang, items, ..
+            plugin,
+            lang,
+            items,
+            ..
         } = &spec.recipe
         else {
             return None;
@@ -2051,7 +2092,10 @@ mod tests {
         )
         .unwrap();
         let root = tempfile::tempdir().unwrap();
-        let (theme, i18n) = (Theme::load(root.path(), &crate::plugin::Plugins::new()).unwrap(), I18n::load(root.path(), &config).unwrap());
+        let (theme, i18n) = (
+            Theme::load(root.path(), &crate::plugin::Plugins::new()).unwrap(),
+            I18n::load(root.path(), &config).unwrap(),
+        );
         let views = Views::new(&config, &i18n);
         let post = |title: &str, day: usize, tags: &str, body: &str| {
             format!("---\ntitle: {title}\ndate: 2024-05-{day:02}\ntags: [{tags}]\n---\n{body}\n")
@@ -2068,9 +2112,17 @@ mod tests {
             future: false,
             now_ms: i64::MAX,
         };
-        let before = plan(&config, &views, &theme, records(&config, &sources), (&[], &crate::plugin::Plugins::new()), visibility, 0)
-            .unwrap()
-            .into_kept();
+        let before = plan(
+            &config,
+            &views,
+            &theme,
+            records(&config, &sources),
+            (&[], &crate::plugin::Plugins::new()),
+            visibility,
+            0,
+        )
+        .unwrap()
+        .into_kept();
         // What b holds changes (its summary and its body), not its place.
         sources[1].1 = post("B, retitled", 2, "x, y", "Second, rewritten.\n\nAnd more.");
         let after = records(&config, &sources);
@@ -2078,7 +2130,16 @@ mod tests {
             .iter()
             .position(|r| r.source.path == "content/en/posts/b.md")
             .unwrap()];
-        let afresh = plan(&config, &views, &theme, after.clone(), (&[], &crate::plugin::Plugins::new()), visibility, 0).unwrap();
+        let afresh = plan(
+            &config,
+            &views,
+            &theme,
+            after.clone(),
+            (&[], &crate::plugin::Plugins::new()),
+            visibility,
+            0,
+        )
+        .unwrap();
         let (replanned, affected) = replan(&config, &views, &theme, before, after, &changed);
         let fingerprints = |plan: &Plan<'_>| -> Vec<(String, String)> {
             plan.specs
@@ -2089,15 +2150,22 @@ mod tests {
         assert_eq!(fingerprints(&replanned), fingerprints(&afresh));
         // Its page, its neighbours', the lists and the feed: not the
         // untouched French page, the about page or the site's own files.
-        let affected: Vec<&str> = affected.iter().map(|&s| afresh.specs[s].output.as_str()).collect();
+        let affected: Vec<&str> = affected
+            .iter()
+            .map(|&s| afresh.specs[s].output.as_str())
+            .collect();
         assert!(affected.contains(&"posts/b/index.html"), "{affected:?}");
         assert!(affected.contains(&"posts/a/index.html"), "{affected:?}");
         assert!(affected.contains(&"atom.xml"), "{affected:?}");
-        for untouched in ["fr/posts/a/index.html", "about/index.html", "robots.txt", "sitemap.xml"] {
+        for untouched in [
+            "fr/posts/a/index.html",
+            "about/index.html",
+            "robots.txt",
+            "sitemap.xml",
+        ] {
             assert!(!affected.contains(&untouched), "{untouched}: {affected:?}");
         }
     }
-
 
     #[test]
     fn pagination_links_point_both_ways() {

@@ -233,11 +233,7 @@ fn read_copy(root: &Path, copy: &Copy) -> Result<Rendering, Error> {
 /// stands for one trusted by its stat. `None` if the source no longer
 /// holds the bytes its record was made from, or cannot be read: the
 /// build then starts over, and its parse reports what is wrong.
-fn read_source(
-    files: &FilesAt,
-    record: &Record,
-    read: Option<&BodyAt>,
-) -> Option<Vec<u8>> {
+fn read_source(files: &FilesAt, record: &Record, read: Option<&BodyAt>) -> Option<Vec<u8>> {
     let bytes = files
         .read(&record.source.path, record.source.stat.size)
         .ok()?;
@@ -320,7 +316,11 @@ fn prune_in_the_way<'s>(
         };
         if let Some(message) = message {
             let target = out_dir.join(path);
-            in_the_way.push(Problem::new(target, None, ProblemKind::InTheWay { message }));
+            in_the_way.push(Problem::new(
+                target,
+                None,
+                ProblemKind::InTheWay { message },
+            ));
         }
         pruned.insert(path.as_str());
     }
@@ -330,4 +330,3 @@ fn prune_in_the_way<'s>(
         Err(Error::Content(in_the_way))
     }
 }
-

@@ -267,7 +267,10 @@ impl Inputs {
     /// post reruns it, and so does a new file in one of the folders (Cargo
     /// looks through a folder's files). A path Cargo cannot be told (one
     /// holding a line break) is skipped.
-    pub fn write_cargo_rerun_if_changed(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    pub fn write_cargo_rerun_if_changed(
+        &self,
+        out: &mut impl std::io::Write,
+    ) -> std::io::Result<()> {
         for path in self.files.iter().chain(&self.folders) {
             let path = self.root.join(path);
             let Some(text) = path.to_str().filter(|p| !p.contains(['\n', '\r'])) else {

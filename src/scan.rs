@@ -134,7 +134,15 @@ pub(crate) fn after_changes(
     for rel in changed {
         let Some((top, rest)) = rel.split_once('/') else {
             // site.toml, or a whole input folder appearing or going.
-            if [CONFIG_FILE, CONTENT_DIR, STATIC_DIR, TEMPLATES_DIR, I18N_DIR].contains(&rel.as_str()) {
+            if [
+                CONFIG_FILE,
+                CONTENT_DIR,
+                STATIC_DIR,
+                TEMPLATES_DIR,
+                I18N_DIR,
+            ]
+            .contains(&rel.as_str())
+            {
                 return Ok(None);
             }
             continue;

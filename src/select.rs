@@ -181,7 +181,15 @@ mod tests {
         let stale_paths = ["a/index.html", "b", "c/d/e.html"].map(String::from);
         let stale: Vec<(&String, &OutputRow)> = stale_paths.iter().map(|p| (p, &row)).collect();
         let blockers = Blockers::new(&stale);
-        for output in ["a", "a/index.html/x", "b/index.html", "c", "c/d", "c/x", "bb/x"] {
+        for output in [
+            "a",
+            "a/index.html/x",
+            "b/index.html",
+            "c",
+            "c/d",
+            "c/x",
+            "bb/x",
+        ] {
             let expected = stale_paths.iter().any(|s| blocks(s, output));
             assert_eq!(blockers.block(output), expected, "{output}");
         }

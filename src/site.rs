@@ -130,4 +130,3 @@ pub(crate) fn lexical(path: &Path) -> PathBuf {
     }
     out
 }
-
