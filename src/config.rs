@@ -125,7 +125,10 @@ const PERMALINK_FIELDS: &[&str] = &["lang", "section", "slug", "year", "month", 
 impl Config {
     /// Reads and validates `<root>/site.toml`.
     pub fn load(root: &Path) -> Result<Config, Error> {
+        // `site.toml` rather than `./site.toml` in messages when folio runs
+        // in the site root, as content files are named from it.
         let path = root.join(CONFIG_FILE);
+        let path = path.strip_prefix(".").map_or(path.clone(), Path::to_owned);
         let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Error::Config {
                 path: path.clone(),
@@ -140,11 +143,14 @@ impl Config {
 
     /// Parses the text of a `site.toml`; `path` is only used in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Config, Error> {
-        let raw: RawConfig = toml::from_str(text).map_err(|e| Error::Config {
-            path: path.to_owned(),
-            line: e.span().map(|span| line_of_offset(text, span.start)),
-            message: e.message().to_owned(),
-            help: "see the README for the keys site.toml takes".into(),
+        let raw: RawConfig = toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|span| line_of_offset(text, span.start));
+            Error::Config {
+                path: path.to_owned(),
+                line,
+                message: with_key(e.message().trim(), text, e.span()),
+                help: "see the README for the keys site.toml takes".into(),
+            }
         })?;
         let invalid = |message: String, help: &str| Error::Config {
             path: path.to_owned(),
@@ -386,6 +392,31 @@ pub fn is_language_code(code: &str) -> bool {
         && parts.all(|p| (1..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
+/// The TOML reader's `message`, saying which key or table it is about
+/// when it points within one line (`title = [1]`): its messages about a
+/// value's type ("invalid type: sequence, expected a string") or a repeated
+/// table ("duplicate key") do not.
+fn with_key(message: &str, text: &str, span: Option<std::ops::Range<usize>>) -> String {
+    let Some(span) = span.filter(|span| span.end <= text.len()) else {
+        return message.to_owned();
+    };
+    let one_line = !text[span.clone()].trim().contains('\n');
+    if !one_line || message.starts_with("missing field") {
+        return message.to_owned();
+    }
+    let line_start = text[..span.start].rfind('\n').map_or(0, |at| at + 1);
+    let line = text[line_start..].lines().next().unwrap_or("").trim();
+    let key = match line.strip_prefix('[') {
+        Some(_) => line.find(']').map_or(line, |end| &line[..=end]),
+        None => line.split_once('=').map_or("", |(key, _)| key.trim()),
+    };
+    if key.is_empty() || message.contains(&format!("`{key}`")) {
+        message.to_owned()
+    } else {
+        format!("`{key}`: {message}")
+    }
+}
+
 pub(crate) fn line_of_offset(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
@@ -457,7 +488,6 @@ title = "T (fr)"
         assert!(parse(&text).is_err());
     }
 
-
     #[test]
     fn permalinks_are_checked() {
         for good in [
@@ -480,7 +510,6 @@ title = "T (fr)"
         let text = format!("permalink = \"/{{title}}/\"\n{MINIMAL}");
         assert!(parse(&text).unwrap_err().to_string().contains("{title}"));
     }
-
 
     #[test]
     fn rtl_languages_are_detected_by_primary_subtag() {

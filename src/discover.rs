@@ -162,8 +162,13 @@ pub struct Walked {
 /// thread; the stats, one system call per file, run in parallel. An absent
 /// folder has no files.
 pub fn walk(dir: &Path, hidden_kept: &[&str]) -> Result<Vec<Walked>, Error> {
+    walk_with_links(dir, hidden_kept).map(|(files, _)| files)
+}
+
+/// [`walk`], and the symbolic links it did not follow, sorted.
+fn walk_with_links(dir: &Path, hidden_kept: &[&str]) -> Result<(Vec<Walked>, Vec<PathBuf>), Error> {
     if !dir.is_dir() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let shown = |e: &walkdir::DirEntry| {
         let name = e.file_name().as_encoded_bytes();
@@ -178,6 +183,7 @@ pub fn walk(dir: &Path, hidden_kept: &[&str]) -> Result<Vec<Walked>, Error> {
         .into_iter()
         .filter_entry(shown);
     let mut files = Vec::new();
+    let mut links = Vec::new();
     for entry in walker {
         let entry = entry.map_err(|e| {
             let path = e
@@ -188,10 +194,12 @@ pub fn walk(dir: &Path, hidden_kept: &[&str]) -> Result<Vec<Walked>, Error> {
         })?;
         if entry.file_type().is_file() {
             files.push(entry.into_path());
+        } else if entry.file_type().is_symlink() {
+            links.push(entry.into_path());
         }
     }
     let at = FilesAt::new(dir);
-    files
+    let files = files
         .into_par_iter()
         .map(|path| {
             let relative = path.strip_prefix(dir).unwrap_or(&path);
@@ -210,14 +218,16 @@ pub fn walk(dir: &Path, hidden_kept: &[&str]) -> Result<Vec<Walked>, Error> {
             });
             Ok(Walked { stat, rel, path })
         })
-        .collect()
+        .collect::<Result<_, Error>>()?;
+    Ok((files, links))
 }
 
 /// Walks `<root>/content` in a stable order. Problems (an undeclared language,
 /// a file name that is not UTF-8) are collected, not returned early, so a user
 /// sees them all at once.
 pub fn discover(root: &Path, config: &Config) -> Result<(Vec<Source>, Vec<Problem>), Error> {
-    let found: Vec<Result<Source, Box<Problem>>> = walk(&root.join(CONTENT_DIR), &[])?
+    let (files, links) = walk_with_links(&root.join(CONTENT_DIR), &[])?;
+    let found: Vec<Result<Source, Box<Problem>>> = files
         .into_par_iter()
         .filter(|file| is_markdown(&file.path))
         .map(|file| {
@@ -240,7 +250,10 @@ pub fn discover(root: &Path, config: &Config) -> Result<(Vec<Source>, Vec<Proble
         })
         .collect();
     let mut sources = Vec::with_capacity(found.len());
-    let mut problems = Vec::new();
+    let mut problems: Vec<Problem> = links
+        .iter()
+        .filter_map(|link| linked_source(root, link))
+        .collect();
     for result in found {
         match result {
             Ok(source) => sources.push(source),
@@ -248,6 +261,29 @@ pub fn discover(root: &Path, config: &Config) -> Result<(Vec<Source>, Vec<Proble
         }
     }
     Ok((sources, problems))
+}
+
+/// The problem of a symbolic link in `content/` that could stand for
+/// sources: folio does not follow one, since it could lead out of the site
+/// (and publish what it finds there) or around in a loop. A link to any
+/// other file (an image beside a post) is left alone, as that file would be.
+fn linked_source(root: &Path, link: &Path) -> Option<Problem> {
+    let to_other_file = std::fs::metadata(link).is_ok_and(|meta| meta.is_file());
+    if to_other_file && !is_markdown(link) {
+        return None;
+    }
+    let target = std::fs::read_link(link).unwrap_or_default();
+    Some(Problem::new(
+        relative(root, link),
+        None,
+        ProblemKind::Layout {
+            message: format!(
+                "is a symbolic link (to {}); folio reads no link in content/, which could lead out of the site or around in a loop",
+                target.display()
+            ),
+            help: "put the file or folder itself here, or delete the link".into(),
+        },
+    ))
 }
 
 /// A file of `static/`, copied as it is to the same path in the output.
@@ -337,7 +373,8 @@ pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
         // A language folder holding a posts section is meant as a language;
         // anything else may well be an ordinary section name.
         Some((first, rest))
-            if looks_like_language(first) && rest.first().is_some_and(|s| config.is_post_section(s)) =>
+            if looks_like_language(first)
+                && rest.first().is_some_and(|s| config.is_post_section(s)) =>
         {
             return Err(undeclared(first));
         }
@@ -510,13 +547,23 @@ mod tests {
             .into_iter()
             .map(|w| w.rel.unwrap())
             .collect();
-        let shown: Vec<&str> = ["g", ".well-known/a", ".well-known/.b", "x/.well-known/c", ".git/d", "e/.f"]
-            .into_iter()
-            .filter(|rel| !is_hidden(rel, PUBLISHED_HIDDEN))
-            .collect();
+        let shown: Vec<&str> = [
+            "g",
+            ".well-known/a",
+            ".well-known/.b",
+            "x/.well-known/c",
+            ".git/d",
+            "e/.f",
+        ]
+        .into_iter()
+        .filter(|rel| !is_hidden(rel, PUBLISHED_HIDDEN))
+        .collect();
         assert_eq!(walked, [".well-known/a", "g"]);
         assert_eq!(shown, ["g", ".well-known/a"]);
-        assert!(is_hidden(".well-known", PUBLISHED_HIDDEN), "a file by that name");
+        assert!(
+            is_hidden(".well-known", PUBLISHED_HIDDEN),
+            "a file by that name"
+        );
         assert!(is_hidden(".well-known/a", &[]));
     }
 

@@ -219,13 +219,24 @@ pub enum ProblemKind {
     },
     /// The post's (slug, lang) is indexed under another id: its date changed.
     DateChanged {
-        /// The slug.
-        slug: String,
+        /// The source file, as the site names it.
+        file: String,
         /// The language code.
         lang: String,
         /// The value before.
         old: String,
         /// The value now.
+        new: String,
+    },
+    /// The slug of a published post changed: a new id, a forked post.
+    SlugChanged {
+        /// The source file, as the site names it.
+        file: String,
+        /// The language code.
+        lang: String,
+        /// The slug before.
+        old: String,
+        /// The slug now.
         new: String,
     },
     /// Two sources claim the same (slug, lang).
@@ -306,16 +317,29 @@ impl fmt::Display for ProblemKind {
                 declared.join(", ")
             ),
             ProblemKind::DateChanged {
-                slug,
+                file,
                 lang,
                 old,
                 new,
             } => write!(
                 f,
-                "the publication date of `{slug}` ({lang}) changed from {old} to {new}\n  \
+                "the publication date of this post ({lang}) changed from {old} to {new}\n  \
                  = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new date would publish it as a different post and orphan the old one\n  \
-                 = help: put `date` back to {old} and record the change in `updated`; or give the post a new `slug` to publish it as a new post; \
-                 or, if the old date was never published, run `folio build --accept-date-changes`"
+                 = help: to move the post to its new date, run `folio redate {file} {new}` (its old URL, if it changes, redirects to the new one); \
+                 or put `date` back to {old} and record the change in `updated`; \
+                 or, if the old date was never published, run `folio build --accept-id-changes`"
+            ),
+            ProblemKind::SlugChanged {
+                file,
+                lang,
+                old,
+                new,
+            } => write!(
+                f,
+                "the slug of this published post ({lang}) changed from `{old}` to `{new}`\n  \
+                 = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new slug would publish it as a different post, shown again as new in every feed reader\n  \
+                 = help: to rename it, put `slug` back to `{old}` and run `folio move {file} {new}` (its old URL redirects to the new one); \
+                 or, if it was never published, run `folio build --accept-id-changes`"
             ),
             ProblemKind::DuplicateSlug { slug, lang, other } => write!(
                 f,

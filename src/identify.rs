@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::doc::Record;
+use crate::doc::{Kind, Record};
 use crate::error::{Error, Problem, ProblemKind};
 use crate::id::{PostId, format_ms};
 use crate::parse::Parsed;
@@ -49,6 +49,7 @@ pub fn check(
         .collect();
     let mut problems = duplicates(&current);
     if !problems.is_empty() {
+        on_slug_lines(&mut problems, fresh);
         problems.sort_by(|a, b| a.path.cmp(&b.path));
         return Err(Error::Content(problems));
     }
@@ -81,7 +82,8 @@ pub fn check(
         // A page became a post or a post a page (its section now holds, or
         // no longer holds, posts): a page has no date to change, and the
         // document is published anew under its new kind.
-        if handed_over || old.kind != new.kind {
+        // A draft was never published: its date changes freely.
+        if handed_over || old.kind != new.kind || old.draft {
             continue;
         }
         if timezone_change.is_some() && parsed.date_is_local {
@@ -93,7 +95,7 @@ pub fn check(
                 &new.source.path,
                 parsed.date_line,
                 ProblemKind::DateChanged {
-                    slug: new.slug.clone(),
+                    file: new.source.path.clone(),
                     lang: new.lang.clone(),
                     old: format_ms(old.published_at),
                     new: format_ms(new.published_at),
@@ -101,6 +103,7 @@ pub fn check(
             ));
         }
     }
+    problems.extend(renamed(fresh, stored, accept_date_changes));
     if let Some(change) = timezone_change
         && !moved_by_timezone.is_empty()
     {
@@ -127,6 +130,52 @@ pub fn check(
     let mut retired: Vec<PostId> = retired.into_iter().collect();
     retired.sort();
     Ok(Verdict { retired })
+}
+
+/// A clash over a slug the front matter writes is on that line.
+fn on_slug_lines(problems: &mut [Problem], fresh: &[Parsed]) {
+    for problem in problems {
+        if let ProblemKind::DuplicateSlug { .. } = problem.kind
+            && let Some(parsed) = fresh
+                .iter()
+                .find(|p| problem.path.as_os_str() == p.record.source.path.as_str())
+        {
+            problem.line = parsed.slug_line;
+        }
+    }
+}
+
+/// The published posts whose file now gives another slug: the slug feeds
+/// the id as much as the date does, so a renamed post would fork (a new
+/// page, and a new entry in every feed reader) just as a re-dated one. A
+/// draft was never published and renames freely; `accept` lets every
+/// rename through.
+fn renamed(fresh: &[Parsed], stored: &[Record], accept: bool) -> Vec<Problem> {
+    if accept {
+        return Vec::new();
+    }
+    let stored_by_path: FxHashMap<&str, &Record> =
+        stored.iter().map(|r| (r.source.path.as_str(), r)).collect();
+    fresh
+        .iter()
+        .filter_map(|parsed| {
+            let new = &parsed.record;
+            let old = stored_by_path.get(new.source.path.as_str())?;
+            let published_post = old.kind == Kind::Post && new.kind == Kind::Post && !old.draft;
+            (published_post && old.lang == new.lang && old.slug != new.slug).then(|| {
+                Problem::new(
+                    &new.source.path,
+                    parsed.slug_line,
+                    ProblemKind::SlugChanged {
+                        file: new.source.path.clone(),
+                        lang: new.lang.clone(),
+                        old: old.slug.clone(),
+                        new: new.slug.clone(),
+                    },
+                )
+            })
+        })
+        .collect()
 }
 
 /// One document per (slug, lang) and per (kind, translation key, lang).

@@ -367,6 +367,37 @@ impl Index {
             .map_err(|e| index_error(&self.path, e))
     }
 
+    /// Copies the index at `from` to a new file `to`, as of one moment,
+    /// without writing to `from`: what `folio check` builds with.
+    pub fn copy(from: &Path, to: &Path) -> Result<(), Error> {
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+        let result = Connection::open_with_flags(from, flags)
+            .and_then(|conn| conn.execute("VACUUM INTO ?1", [to.to_string_lossy()]));
+        result.map(drop).map_err(|e| index_error(from, e))
+    }
+
+    /// Moves the post `old` to its new id, slug and date in one
+    /// transaction (`folio redate`, `folio move`). Its source hash is left
+    /// as it was: the next build reads the edited source and brings the
+    /// rest of the row up to date.
+    pub fn move_record(
+        &mut self,
+        old: &PostId,
+        new: &PostId,
+        slug: &str,
+        published_at: i64,
+    ) -> Result<(), Error> {
+        let result = (|| {
+            let tx = self.conn.transaction()?;
+            tx.execute(
+                "UPDATE posts SET id = ?2, slug = ?3, published_at = ?4 WHERE id = ?1",
+                rusqlite::params![old.to_string(), new.to_string(), slug, published_at],
+            )?;
+            tx.commit()
+        })();
+        result.map_err(|e| index_error(&self.path, e))
+    }
+
     /// Moves the rows of the output folder `from` to the key `to`: an index
     /// made when folders were keyed by their absolute path, and the site has
     /// not moved since.

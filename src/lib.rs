@@ -54,9 +54,11 @@ stages!(
     // → commit; explain says what it decided.
     scan, analyse, select, produce, commit, explain,
     // The site, and the session that runs its builds.
-    site, session,
+    site, session, // The sanctioned changes to a published post's id: redate and move.
+    amend, check,
 );
 
+pub use amend::{Amendment, Change};
 pub use config::Config;
 pub use error::{Error, Problem, ProblemKind};
 pub use id::PostId;

@@ -58,8 +58,10 @@ enum Command {
         /// Worker threads (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
-        /// Accept changed publication dates (the posts get new ids).
-        #[arg(long)]
+        /// Accept changed publication dates and slugs of published posts:
+        /// they are published anew, under new ids, with no redirect (`folio
+        /// redate` and `folio move` are the ways that keep them).
+        #[arg(long = "accept-id-changes", alias = "accept-date-changes")]
         accept_date_changes: bool,
         /// Print what would be written and deleted, and why; write nothing.
         #[arg(long)]
@@ -116,6 +118,47 @@ enum Command {
         /// A new folder for the folio site (default: SOURCE-folio beside it).
         #[arg(long)]
         into: Option<PathBuf>,
+    },
+    /// Check the whole site (sources, front matter, the ids' guard,
+    /// templates, links between pages and to files, anchors) without
+    /// writing a page or a row of the site's own; exit 1 on any error.
+    Check {
+        /// The site root (the folder holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Check drafts too.
+        #[arg(long)]
+        drafts: bool,
+        /// Check posts dated in the future too.
+        #[arg(long)]
+        future: bool,
+    },
+    /// Change a published post's date, the sanctioned way: its front
+    /// matter gets the new date (and its old URL as an alias, when the URL
+    /// changes, so the old address redirects), and its row moves to the
+    /// new id. Then run `folio build`.
+    Redate {
+        /// A Markdown file under the site's content folder.
+        file: PathBuf,
+        /// The new date, as front matter writes it (2024-06-01, or
+        /// 2024-06-01T10:00:00+02:00).
+        date: String,
+        /// The site root (the folder holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Change a published document's slug, the sanctioned way: its front
+    /// matter gets the new slug and its old URL as an alias (the old
+    /// address redirects), and its row moves to the new id. Then run
+    /// `folio build`.
+    Move {
+        /// A Markdown file under the site's content folder.
+        file: PathBuf,
+        /// The new slug.
+        new_slug: String,
+        /// The site root (the folder holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
     },
     /// Print the id of a source file.
     Id {
@@ -199,6 +242,17 @@ fn main() -> ExitCode {
             open,
         ),
         Command::Id { file, root } => id(root, file),
+        Command::Check {
+            root,
+            drafts,
+            future,
+        } => check(root, Publish { drafts, future }),
+        Command::Redate { file, date, root } => amend(root, &file, folio::Change::Date(&date)),
+        Command::Move {
+            file,
+            new_slug,
+            root,
+        } => amend(root, &file, folio::Change::Slug(&new_slug)),
         Command::Import {
             generator,
             source,
@@ -589,6 +643,59 @@ fn open_in_browser(url: &str) {
 fn id(root: PathBuf, file: PathBuf) -> Result<(), folio::Error> {
     let site = Site::open(root)?;
     out!("{}", site.id_of(&file)?);
+    Ok(())
+}
+
+fn check(root: PathBuf, publish: Publish) -> Result<(), folio::Error> {
+    let site = Site::open(root)?;
+    let mut options = BuildOptions::new(now_ms()?);
+    options.drafts = publish.drafts;
+    options.future = publish.future;
+    // The library reads no environment: the scratch folder is the CLI's.
+    let scratch = std::env::temp_dir().join(format!("folio-check-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).map_err(|source| folio::Error::Io {
+        path: scratch.clone(),
+        source,
+    })?;
+    let result = site.check(&options, &scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+    let report = result?;
+    for warning in &report.warnings {
+        eprintln!("warning: {warning}");
+    }
+    out!(
+        "checked {} sources and {} pages with their links: no error",
+        report.scanned,
+        report.rendered
+    );
+    Ok(())
+}
+
+fn amend(
+    root: PathBuf,
+    file: &std::path::Path,
+    change: folio::Change<'_>,
+) -> Result<(), folio::Error> {
+    let mut options = BuildOptions::new(now_ms()?);
+    options.observer = Some(Arc::new(|event: &Event| {
+        if let Event::WaitingForLock { lock } = event {
+            say_waiting(lock);
+        }
+    }));
+    let mut session = folio::Session::open(Site::open(root)?, options)?;
+    let done = match change {
+        folio::Change::Date(date) => session.redate(file, date)?,
+        folio::Change::Slug(slug) => session.move_to(file, slug)?,
+    };
+    match &done.old_id {
+        Some(old) if *old != done.new_id => out!("{}: id {old} -> {}", done.file, done.new_id),
+        _ => out!("{}: id {}", done.file, done.new_id),
+    }
+    if let Some(from) = &done.redirect_from {
+        out!("{from} will redirect to {}", done.new_url);
+    }
+    out!("next: folio build");
     Ok(())
 }
 

@@ -894,25 +894,7 @@ pub fn plan<'a>(
         }
     }
 
-    let (mut specs, misplaced): (Vec<Spec>, Vec<Problem>) =
-        recipes
-            .into_par_iter()
-            .partition_map(|(url, template, recipe)| {
-                match config.site_path(&url).and_then(OutputPath::for_url) {
-                    Some(output) => rayon::iter::Either::Left(Spec {
-                        output,
-                        template,
-                        url,
-                        fingerprint: String::new(),
-                        recipe,
-                    }),
-                    None => rayon::iter::Either::Right(Problem::new(
-                        model.made_by(&recipe, &template),
-                        None,
-                        ProblemKind::UrlOutsideOutput { url },
-                    )),
-                }
-            });
+    let (mut specs, misplaced) = specs_of(config, &model, recipes);
     problems.extend(misplaced);
     let warnings = drop_aliases_in_the_way(&model, &copies, &mut specs);
     // Static files claim their outputs first, then the pages in plan order.
@@ -959,6 +941,33 @@ pub fn plan<'a>(
         spec.fingerprint = fingerprint;
     }
     Ok(Plan { specs, ..plan })
+}
+
+/// Each recipe at its place in the output folder, or the problem of a URL
+/// that would leave it.
+fn specs_of(
+    config: &Config,
+    model: &Model,
+    recipes: Vec<(String, Template, Recipe)>,
+) -> (Vec<Spec>, Vec<Problem>) {
+    recipes
+        .into_par_iter()
+        .partition_map(|(url, template, recipe)| {
+            match config.site_path(&url).and_then(OutputPath::for_url) {
+                Some(output) => rayon::iter::Either::Left(Spec {
+                    output,
+                    template,
+                    url,
+                    fingerprint: String::new(),
+                    recipe,
+                }),
+                None => rayon::iter::Either::Right(Problem::new(
+                    model.made_by(&recipe, &template),
+                    None,
+                    ProblemKind::UrlOutsideOutput { url },
+                )),
+            }
+        })
 }
 
 /// The last build's plan, brought up to date with `records` where only the
@@ -1699,6 +1708,7 @@ impl<'a> Plan<'a> {
                 let record = &model.records[*i];
                 context.redirect = Some(RedirectView {
                     url: format!("{}{}", config.origin, record.url),
+                    path: record.url.clone(),
                     title: record.title.clone(),
                 });
             }

@@ -9,12 +9,13 @@
 //! build and looks only at the paths it is told changed. Both end in the
 //! same bytes and rows.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::amend::{self, Amendment, Change};
 use crate::analyse::{self, Analysis, Reading};
 use crate::commit::{self, Folder};
 use crate::config::CONFIG_FILE;
@@ -23,6 +24,7 @@ use crate::error::{Error, Problem, ProblemKind};
 use crate::explain::{self, Reasons};
 use crate::index::{Index, Meta, OutputRow, Snapshot};
 use crate::options::BuildOptions;
+use crate::parse::Parsed;
 use crate::plan::{self, KeptPlan, Plan, Views, Visibility};
 use crate::plugin::Plugins;
 use crate::produce::{self, RenderJob};
@@ -190,6 +192,78 @@ impl Session {
     /// [`Session::build`] with the config the session was opened with.
     fn build_as_opened(&mut self) -> Result<BuildReport, Error> {
         self.run(Scope::Everything)
+    }
+
+    /// Changes the publication date of the post at `file` to `date` (as
+    /// front matter writes it): the sanctioned way, which `folio redate`
+    /// runs. See [`Session::amend`].
+    pub fn redate(&mut self, file: &Path, date: &str) -> Result<Amendment, Error> {
+        self.amend(file, Change::Date(date))
+    }
+
+    /// Changes the slug of the document at `file` to `slug`, as `folio
+    /// move` does. See [`Session::amend`].
+    pub fn move_to(&mut self, file: &Path, slug: &str) -> Result<Amendment, Error> {
+        self.amend(file, Change::Slug(slug))
+    }
+
+    /// Makes `change` to the source at `file`, under the build lock: its
+    /// front matter gets the new value (and, for a published post whose URL
+    /// moves, the old URL among its aliases, which the next build turns
+    /// into a redirect), after the edited file is read back and found to
+    /// say what was meant; then the post's row moves to its new id in one
+    /// transaction. The next build publishes it where it now is, with no
+    /// guard to trip. A draft just gets the new value.
+    pub fn amend(&mut self, file: &Path, change: Change<'_>) -> Result<Amendment, Error> {
+        let _lock =
+            BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)?;
+        self.kept = None;
+        let site = Arc::clone(&self.site);
+        let (source, bytes) = site.read_source(file)?;
+        let parsed = site.parse_source(&source, &bytes, file)?;
+        let wanted = amend::wanted(change, site.config()).map_err(|k| amend::problem(file, k))?;
+        let snapshot = self.index.snapshot(&self.out_key)?;
+        let before = amend::Before {
+            parsed: &parsed,
+            row: snapshot
+                .records
+                .iter()
+                .find(|r| r.source.path == source.path),
+            rows: &snapshot.records,
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let edit = |alias: Option<&str>| -> Result<(String, Parsed), Error> {
+            let edited =
+                amend::edit(&text, change, &before, alias).map_err(|k| amend::problem(file, k))?;
+            let read_back = site.parse_source(&source, edited.as_bytes(), file)?;
+            Ok((edited, read_back))
+        };
+        let (mut edited, mut read_back) = edit(None)?;
+        let published = amend::published(&before);
+        let alias = published
+            .filter(|row| row.url != read_back.record.url)
+            .and_then(|row| site.config().site_path(&row.url).map(str::to_owned))
+            // Run again, the change finds its alias already there.
+            .filter(|alias| !read_back.record.aliases.iter().any(|a| a.ends_with(alias)));
+        if alias.is_some() {
+            (edited, read_back) = edit(alias.as_deref())?;
+        }
+        amend::check_edit(change, &read_back, wanted, alias.as_deref())
+            .map_err(|k| amend::problem(file, k))?;
+        amend::replace_file(file, &edited)?;
+        let new = &read_back.record;
+        if let Some(row) = published.filter(|row| row.id != new.id) {
+            self.index
+                .move_record(&row.id, &new.id, &new.slug, new.published_at)?;
+        }
+        Ok(Amendment {
+            file: source.path,
+            old_id: before.row.map(|row| row.id.to_string()),
+            new_id: new.id.to_string(),
+            old_url: before.row.map(|row| row.url.clone()),
+            new_url: new.url.clone(),
+            redirect_from: alias,
+        })
     }
 
     /// Builds again after the files at `changed` changed (added, saved or
@@ -784,6 +858,50 @@ impl Site {
         let mut once = Session::open(self.clone(), options.clone())?;
         once.keeps_state = false;
         once.build_as_opened()
+    }
+
+    /// Checks the whole site without writing a page or a row of its own:
+    /// builds it, as `options` say, into `scratch` (an empty folder the
+    /// caller made and removes) with a copy of the index, so that every
+    /// rule of a build holds (the ids' guard included), then checks the
+    /// links of every page it built. Returns the scratch build's report;
+    /// the errors of the first stage that fails, or every broken link,
+    /// each named by the source its page is made for.
+    pub fn check(&self, options: &BuildOptions, scratch: &Path) -> Result<BuildReport, Error> {
+        let index = options
+            .index_path
+            .clone()
+            .unwrap_or_else(|| self.root().join(STATE_DIR).join(INDEX_FILE));
+        let mut scratch_options = options.clone();
+        scratch_options.out_dir = Some(scratch.join("site"));
+        scratch_options.index_path = Some(scratch.join(INDEX_FILE));
+        scratch_options.dry_run = false;
+        if index.exists() {
+            Index::copy(&index, &scratch.join(INDEX_FILE))?;
+        }
+        let mut session = Session::open(self.clone(), scratch_options)?;
+        let report = session.build_as_opened()?;
+        let broken = crate::check::broken_links(&scratch.join("site"), self.config())?;
+        if broken.is_empty() {
+            return Ok(report);
+        }
+        // A link in a post's summary is on its list pages too: said once,
+        // of the source it is written in when a page of that source has it.
+        let mut by_link: BTreeMap<String, (bool, Problem)> = BTreeMap::new();
+        for link in broken {
+            let made_for = session.explain(&link.page)?.made_for;
+            let of_a_source = made_for.starts_with(crate::discover::CONTENT_DIR);
+            let problem = Problem::new(&made_for, None, link.kind());
+            let said = by_link
+                .entry(link.link)
+                .or_insert((of_a_source, problem.clone()));
+            if of_a_source && !said.0 {
+                *said = (true, problem);
+            }
+        }
+        let mut problems: Vec<Problem> = by_link.into_values().map(|(_, p)| p).collect();
+        problems.sort_by(|a, b| a.path.cmp(&b.path));
+        Err(Error::Content(problems))
     }
 
     /// [`Session::explain`] in a session of its own.

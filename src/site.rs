@@ -6,11 +6,12 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Config;
 use crate::discover::{self, CONTENT_DIR};
+use crate::doc::Source;
 use crate::error::{Error, Problem, ProblemKind};
 use crate::hash::source_hash;
 use crate::id::PostId;
 use crate::options::BuildOptions;
-use crate::parse;
+use crate::parse::{self, Parsed};
 use crate::plugin::Plugins;
 use crate::render::TEMPLATES_DIR;
 
@@ -55,6 +56,14 @@ impl Site {
     /// The id of the source at `file` (relative to the current folder or
     /// absolute), as `folio build` would derive it.
     pub fn id_of(&self, file: &Path) -> Result<PostId, Error> {
+        let (source, bytes) = self.read_source(file)?;
+        self.parse_source(&source, &bytes, file)
+            .map(|parsed| parsed.record.id)
+    }
+
+    /// The source at `file` (relative to the current folder or absolute),
+    /// placed in the site's layout, and its bytes.
+    pub(crate) fn read_source(&self, file: &Path) -> Result<(Source, Vec<u8>), Error> {
         let content = absolute(&self.root.join(CONTENT_DIR))?;
         let file_abs = absolute(file)?;
         let rel = file_abs
@@ -76,10 +85,21 @@ impl Site {
             .map_err(|kind| Error::Content(vec![Problem::new(file, None, kind)]))?;
         source.path = format!("{CONTENT_DIR}/{rel}");
         let bytes = fs::read(file).map_err(|e| Error::io(file, e))?;
-        let hash = source_hash(&bytes);
-        // An id depends on no body: no plugin is needed to tell it.
-        parse::parse(&source, &bytes, hash, (&self.config, &Plugins::new()))
-            .map(|parsed| parsed.record.id)
+        Ok((source, bytes))
+    }
+
+    /// `bytes` read as the source `source` is, as a build reads it; errors
+    /// name `file`.
+    pub(crate) fn parse_source(
+        &self,
+        source: &Source,
+        bytes: &[u8],
+        file: &Path,
+    ) -> Result<Parsed, Error> {
+        let hash = source_hash(bytes);
+        // Neither an id nor a front matter depends on a body: no plugin is
+        // needed to read them.
+        parse::parse(source, bytes, hash, (&self.config, &Plugins::new()))
             .map_err(|(line, kind)| Error::Content(vec![Problem::new(file, line, kind)]))
     }
 

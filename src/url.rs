@@ -9,9 +9,13 @@
 
 use unicode_normalization::UnicodeNormalization;
 
-/// File systems cap a name at 255 bytes; a slug leaves room for the temp
-/// name beside it.
-const MAX_SLUG_BYTES: usize = 200;
+/// File systems cap a name at 255 bytes; a slug (or any other segment that
+/// becomes a folder or file name) leaves room for the temp name beside it.
+pub const MAX_SLUG_BYTES: usize = 200;
+
+/// The names Windows keeps for devices, with or without an extension
+/// (`con`, `aux.html`): a folder of that name cannot be made there.
+const WINDOWS_DEVICES: &[&str] = &["con", "prn", "aux", "nul"];
 
 /// What a URL path segment keeps as is: RFC 3986's unreserved characters.
 const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
@@ -113,7 +117,6 @@ pub fn fill_placeholders(
     out.push_str(rest);
 }
 
-
 /// NFC-normalizes a slug, turns runs of white space into one dash, and refuses
 /// what could escape a URL path segment or the output folder.
 pub fn normalize_slug(raw: &str) -> Result<String, String> {
@@ -126,8 +129,19 @@ pub fn normalize_slug(raw: &str) -> Result<String, String> {
     if slug.is_empty() {
         return Err("is empty".into());
     }
+    // File systems cap a name at 255 bytes; leave room for the temp name.
+    // First, so that no message quotes a slug of any length.
+    if slug.len() > MAX_SLUG_BYTES {
+        return Err(format!(
+            "is {} bytes long; a slug becomes a folder name and may be at most {MAX_SLUG_BYTES} bytes",
+            slug.len()
+        ));
+    }
     if slug.starts_with('.') {
-        return Err(format!("`{slug}` starts with a dot"));
+        return Err(format!(
+            "`{}` starts with a dot, which hides a folder or leads out of one",
+            shown(&slug)
+        ));
     }
     // Beyond what breaks a URL, the characters Windows refuses in a file
     // name: the same sources must build on every system.
@@ -137,16 +151,58 @@ pub fn normalize_slug(raw: &str) -> Result<String, String> {
             '/' | '\\' | '?' | '#' | '%' | ':' | '*' | '"' | '<' | '>' | '|'
         ) || c.is_control()
     }) {
-        return Err(format!("`{slug}` contains `{}`", c.escape_default()));
-    }
-    // File systems cap a name at 255 bytes; leave room for the temp name.
-    if slug.len() > MAX_SLUG_BYTES {
         return Err(format!(
-            "is {} bytes long; a slug becomes a folder name and may be at most {MAX_SLUG_BYTES} bytes",
-            slug.len()
+            "`{}` contains `{}`",
+            shown(&slug),
+            shown(&c.to_string())
+        ));
+    }
+    if slug.ends_with('.') {
+        return Err(format!(
+            "`{slug}` ends with a dot, which Windows drops from a folder name"
+        ));
+    }
+    if is_windows_device(&slug) {
+        return Err(format!(
+            "`{slug}` is a name Windows keeps for a device: no folder can have it there"
         ));
     }
     Ok(slug)
+}
+
+/// `text` as an error shows it: as written, but with control characters
+/// (a tab, a NUL) escaped.
+fn shown(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Whether Windows keeps `name` (before its first dot, in any case) for a
+/// device: `con`, `prn`, `aux`, `nul`, `com0`–`com9`, `lpt0`–`lpt9`, and
+/// `com¹`… which Windows counts as digits too.
+fn is_windows_device(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    if WINDOWS_DEVICES.contains(&stem.as_str()) {
+        return true;
+    }
+    let Some(number) = stem
+        .strip_prefix("com")
+        .or_else(|| stem.strip_prefix("lpt"))
+    else {
+        return false;
+    };
+    let mut digits = number.chars();
+    matches!(
+        (digits.next(), digits.next()),
+        (Some('0'..='9' | '¹' | '²' | '³'), None)
+    )
 }
 
 /// A tag's URL segment: lowercase, white space and URL-breaking characters
@@ -252,6 +308,29 @@ mod tests {
     }
 
     #[test]
+    fn slugs_windows_cannot_name_a_folder_are_refused() {
+        for bad in ["con", "AUX", "nul.html", "com1", "Lpt9", "com¹", "draft."] {
+            assert!(normalize_slug(bad).is_err(), "{bad}");
+        }
+        for good in [
+            "console",
+            "auxiliary",
+            "com10",
+            "lpt",
+            "com-1",
+            "nul-hypothesis",
+            "v1.2",
+        ] {
+            assert_eq!(normalize_slug(good).as_deref(), Ok(good));
+        }
+        assert_eq!(normalize_slug("a\\b").unwrap_err(), "`a\\b` contains `\\`");
+        assert_eq!(
+            normalize_slug("a\tb\u{0}").unwrap_err(),
+            "`a-b\\u{0}` contains `\\u{0}`"
+        );
+    }
+
+    #[test]
     fn tag_slugs_are_lowercase_and_url_safe() {
         assert_eq!(tag_slug("Rust"), "rust");
         assert_eq!(tag_slug("Static sites"), "static-sites");
@@ -262,13 +341,25 @@ mod tests {
 
     #[test]
     fn written_paths_become_folio_urls() {
-        assert_eq!(written_path("/en/2017/03/13/perf/").as_deref(), Some("/en/2017/03/13/perf/"));
-        assert_eq!(written_path("en/2017//perf").as_deref(), Some("/en/2017/perf/"));
+        assert_eq!(
+            written_path("/en/2017/03/13/perf/").as_deref(),
+            Some("/en/2017/03/13/perf/")
+        );
+        assert_eq!(
+            written_path("en/2017//perf").as_deref(),
+            Some("/en/2017/perf/")
+        );
         assert_eq!(written_path("/old.html").as_deref(), Some("/old.html"));
-        assert_eq!(written_path("/en/release-0.12.0/").as_deref(), Some("/en/release-0.12.0/"));
+        assert_eq!(
+            written_path("/en/release-0.12.0/").as_deref(),
+            Some("/en/release-0.12.0/")
+        );
         assert_eq!(written_path("/notes/v1.2").as_deref(), Some("/notes/v1.2/"));
         assert_eq!(written_path("/old.html/").as_deref(), Some("/old.html/"));
-        assert_eq!(written_path("https://ex.org/a b/?q=1#x").as_deref(), Some("/a%20b/"));
+        assert_eq!(
+            written_path("https://ex.org/a b/?q=1#x").as_deref(),
+            Some("/a%20b/")
+        );
         assert_eq!(written_path("/caf%C3%A9/").as_deref(), Some("/caf%C3%A9/"));
         assert_eq!(written_path("/café/").as_deref(), Some("/caf%C3%A9/"));
         assert_eq!(written_path("/").as_deref(), Some("/"));

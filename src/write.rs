@@ -109,7 +109,10 @@ pub fn stage(
             ProblemKind::LinkedOutputFolder { link },
         )));
     }
-    if !identical && stored.is_none() && present.is_some() {
+    // A folder (someone's) where the page goes: a rename cannot replace
+    // it, and finding out at the renames would leave the build half done.
+    let folder_in_place = present.as_ref().is_some_and(|meta| meta.is_dir());
+    if !identical && (folder_in_place || (stored.is_none() && present.is_some())) {
         return Ok(Staged::Foreign(Problem::new(
             &path,
             None,

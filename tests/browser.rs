@@ -251,13 +251,38 @@ fn a_browser_follows_saves_live() {
          document.querySelector('h1').textContent === 'Hello, fixed'",
     );
 
-    // A new slug: the old URL is gone, the new one serves the post.
+    // A new slug by hand is refused like a new date: the overlay says how.
     site.write(
         "content/en/posts/hello-world.md",
         &long_post("Hello, moved", "slug: moved\n"),
     );
+    let overlay = browser.wait_for(
+        "the refused slug",
+        "const o = document.getElementById('folio-overlay'); return o && o.textContent",
+    );
+    assert!(
+        overlay
+            .as_str()
+            .unwrap()
+            .contains("folio move content/en/posts/hello-world.md moved"),
+        "{overlay}"
+    );
+    // The sanctioned way: the new URL serves the post, the old one
+    // redirects to it.
+    site.write(
+        "content/en/posts/hello-world.md",
+        &long_post("Hello, moved", ""),
+    );
+    let moved = site.cli(&["move", "content/en/posts/hello-world.md", "moved"]);
+    assert!(
+        moved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&moved.stderr)
+    );
     serving.page_once_it_shows("/posts/moved/", "Hello, moved");
     browser.goto(&format!("{}posts/hello-world/", serving.url));
-    let status = browser.run("return fetch(location.href).then(r => r.status)");
-    assert_eq!(status, json!(404));
+    browser.wait_for(
+        "the redirect",
+        "return location.pathname === '/posts/moved/' && document.querySelector('h1').textContent",
+    );
 }

@@ -156,8 +156,8 @@ fn changed_date_is_refused_before_any_write() {
         "2024-05-01T09:00:00Z",
         "2024-05-02T09:00:00Z",
         "updated",
-        "slug",
-        "--accept-date-changes",
+        "folio redate content/fr/posts/hello-world.md 2024-05-02T09:00:00Z",
+        "--accept-id-changes",
     ] {
         assert!(
             message.contains(needle),

@@ -162,19 +162,42 @@ fn date_changed_is_refused_and_changes_nothing(site: TestSite) {
     assert_eq!(site.rows(), rows);
 }
 
-fn slug_changed(site: TestSite) {
+fn slug_changed_by_hand_is_refused_and_changes_nothing(site: TestSite) {
+    let tree = site.output_tree();
+    let rows = site.rows();
     site.write("content/en/posts/hello-world.md", "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\nslug: hello\n---\nFirst paragraph.\n\nSecond paragraph.\n");
+    assert!(site.try_build().is_err());
+    assert_eq!(site.output_tree(), tree);
+    assert_eq!(site.rows(), rows);
+}
+
+fn slug_moved(site: TestSite) {
+    let moved = site.cli(&["move", "content/en/posts/hello-world.md", "hello"]);
+    assert!(
+        moved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&moved.stderr)
+    );
+    // The kept session hears of the edit as a watcher would tell it, and
+    // finds the index changed by another process.
+    site.touch("content/en/posts/hello-world.md");
+    site.next_build_walks();
     site.assert_rebuild(
         &[
             "atom.xml",
             "fr/posts/hello-world/index.html",
             "index.html",
             "ja/posts/hello-world/index.html",
+            "posts/hello-world/index.html",
             "posts/hello/index.html",
             "posts/second/index.html",
             "sitemap.xml",
         ],
-        &["posts/hello-world/index.html"],
+        &[],
+    );
+    assert!(
+        site.read("public/posts/hello-world/index.html")
+            .contains("url=/posts/hello/")
     );
 }
 
@@ -350,7 +373,8 @@ through_both_paths!(
     summary_marker,
     tag_added,
     date_changed_is_refused_and_changes_nothing,
-    slug_changed,
+    slug_changed_by_hand_is_refused_and_changes_nothing,
+    slug_moved,
     new_post,
     deleted_post,
     new_translation,

@@ -121,6 +121,12 @@ impl TestSite {
         self.kept.set(true);
     }
 
+    /// The next rebuild of a kept session may start from the disk:
+    /// another process (`folio move`) changed the index in between.
+    pub fn next_build_walks(&self) {
+        self.last_built.set(false);
+    }
+
     pub fn root(&self) -> &Path {
         self.dir.path()
     }

@@ -1,0 +1,252 @@
+//! The guard over what feeds a published post's id (its date and its slug),
+//! and the sanctioned ways through it: `folio redate` and `folio move`.
+
+mod util;
+
+use util::{SITE_TOML, TestSite, options, post};
+
+const POST: &str = "content/en/posts/hello-world.md";
+
+/// A site whose permalinks hold the date, so a new date is a new URL.
+fn dated_site() -> TestSite {
+    let site = TestSite::with_posts();
+    site.write(
+        "site.toml",
+        &SITE_TOML.replace(
+            "default_language = \"en\"",
+            "default_language = \"en\"\npermalink = \"/{lang}/{year}/{month}/{slug}/\"",
+        ),
+    );
+    site
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The id column of the row of `file`.
+fn id_of_row(site: &TestSite, file: &str) -> String {
+    site.query(&format!(
+        "SELECT id FROM posts WHERE source_path = '{file}'"
+    ))
+    .pop()
+    .unwrap()
+}
+
+#[test]
+fn a_changed_slug_of_a_published_post_is_refused_and_points_to_folio_move() {
+    let site = TestSite::with_posts();
+    site.build();
+    let before = site.output_tree();
+    site.write(
+        POST,
+        "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\nslug: greetings\n---\nFirst.\n",
+    );
+    let refused = site.cli(&["build"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let message = stderr(&refused);
+    assert!(
+        message.contains(&format!("{POST}:4:")),
+        "names the file and the slug's line: {message}"
+    );
+    assert!(
+        message.contains("changed from `hello-world` to `greetings`"),
+        "{message}"
+    );
+    assert!(
+        message.contains(&format!("folio move {POST} greetings")),
+        "{message}"
+    );
+    assert_eq!(site.output_tree(), before, "nothing is written");
+
+    // Let through on purpose, it is published anew.
+    let accepted = site.cli(&["build", "--accept-id-changes"]);
+    assert!(accepted.status.success(), "{}", stderr(&accepted));
+    assert!(site.path("public/posts/greetings/index.html").exists());
+    assert!(!site.path("public/posts/hello-world").exists());
+}
+
+#[test]
+fn drafts_change_their_date_and_slug_freely() {
+    let site = TestSite::new();
+    let draft = "content/en/posts/idea.md";
+    site.write(
+        draft,
+        "---\ntitle: Idea\ndate: 2024-05-01\ndraft: true\n---\nSoon.\n",
+    );
+    site.build();
+    site.write(
+        draft,
+        "---\ntitle: Idea\ndate: 2024-06-01\nslug: better-idea\ndraft: true\n---\nSoon.\n",
+    );
+    site.build();
+    let moved = site.cli(&["move", draft, "best-idea"]);
+    assert!(moved.status.success(), "{}", stderr(&moved));
+    assert!(
+        !site.read(draft).contains("aliases"),
+        "no redirect for a page never published"
+    );
+    site.build();
+}
+
+#[test]
+fn folio_redate_moves_the_post_and_leaves_a_redirect_at_the_old_url() {
+    let site = dated_site();
+    site.build();
+    let old_id = id_of_row(&site, POST);
+    assert!(site.path("public/2024/05/hello-world/index.html").exists());
+
+    // The guard refuses the date changed by hand, and says how to do it.
+    let original = site.read(POST);
+    site.write(
+        POST,
+        &original.replace("2024-05-01T09:00:00Z", "2024-06-02"),
+    );
+    let refused = stderr(&site.cli(&["build"]));
+    assert!(
+        refused.contains(&format!("folio redate {POST} 2024-06-02")),
+        "{refused}"
+    );
+    site.write(POST, &original);
+
+    let redated = site.cli(&["redate", POST, "2024-06-02"]);
+    assert!(redated.status.success(), "{}", stderr(&redated));
+    assert!(
+        stdout(&redated).contains("/2024/05/hello-world/ will redirect to /2024/06/hello-world/"),
+        "{}",
+        stdout(&redated)
+    );
+    assert_eq!(
+        site.read(POST),
+        "---\ntitle: Hello\ndate: 2024-06-02\naliases: [\"/2024/05/hello-world/\"]\n---\nFirst paragraph.\n\nSecond paragraph.\n"
+    );
+    let new_id = id_of_row(&site, POST);
+    assert_ne!(new_id, old_id, "the row moved to its new id");
+    assert_eq!(stdout(&site.cli(&["id", POST])).trim(), new_id);
+
+    let report = site.build();
+    assert!(
+        report
+            .written
+            .contains(&"2024/06/hello-world/index.html".to_owned())
+    );
+    assert!(
+        report
+            .written
+            .contains(&"2024/05/hello-world/index.html".to_owned())
+    );
+    let redirect = site.read("public/2024/05/hello-world/index.html");
+    assert!(redirect.contains("/2024/06/hello-world/"), "{redirect}");
+    assert!(site.build().written.is_empty(), "the next build is clean");
+    // The same sources built from nothing give the same site.
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+
+    // Run again, it changes nothing.
+    let again = site.cli(&["redate", POST, "2024-06-02"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(site.read(POST).matches("aliases").count(), 1);
+    assert!(site.build().written.is_empty());
+}
+
+#[test]
+fn folio_redate_keeps_the_url_when_the_permalink_has_no_date() {
+    let site = TestSite::with_posts();
+    site.build();
+    let redated = site.cli(&["redate", POST, "2024-04-30T08:00:00+02:00"]);
+    assert!(redated.status.success(), "{}", stderr(&redated));
+    assert!(
+        !site.read(POST).contains("aliases"),
+        "no URL to redirect from"
+    );
+    assert!(
+        site.read(POST)
+            .contains("date: 2024-04-30T08:00:00+02:00\n")
+    );
+    let report = site.build();
+    assert!(
+        report
+            .written
+            .contains(&"posts/hello-world/index.html".to_owned())
+    );
+    assert!(report.deleted.is_empty());
+    assert!(site.build().written.is_empty());
+}
+
+#[test]
+fn folio_move_renames_the_slug_with_a_redirect_and_refuses_a_taken_one() {
+    let site = TestSite::with_posts();
+    site.build();
+    let taken = site.cli(&["move", POST, "second"]);
+    assert_eq!(taken.status.code(), Some(1));
+    assert!(
+        stderr(&taken)
+            .contains("slug `second` (en) is also claimed by content/posts/2024-06-12-second.md"),
+        "{}",
+        stderr(&taken)
+    );
+    let bad = site.cli(&["move", POST, "Hello World"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        stderr(&bad).contains("did you mean `Hello-World`"),
+        "{}",
+        stderr(&bad)
+    );
+    assert!(
+        !site.read(POST).contains("slug"),
+        "a refused move edits nothing"
+    );
+
+    let moved = site.cli(&["move", POST, "greetings"]);
+    assert!(moved.status.success(), "{}", stderr(&moved));
+    assert!(
+        site.read(POST)
+            .contains("slug: \"greetings\"\naliases: [\"/posts/hello-world/\"]\n")
+    );
+    let report = site.build();
+    assert!(
+        report
+            .written
+            .contains(&"posts/greetings/index.html".to_owned())
+    );
+    assert!(
+        site.read("public/posts/hello-world/index.html")
+            .contains("/posts/greetings/"),
+        "the old URL redirects"
+    );
+    assert!(site.build().written.is_empty());
+
+    // The redirect is an ordinary output: gone with the alias.
+    let text = site
+        .read(POST)
+        .replace("aliases: [\"/posts/hello-world/\"]\n", "");
+    site.write(POST, &text);
+    let report = site.build();
+    assert_eq!(report.deleted, ["posts/hello-world/index.html"]);
+}
+
+#[test]
+fn the_library_moves_a_post_in_a_kept_session() {
+    let site = TestSite::with_posts();
+    let mut session = folio::Session::open(site.site(), options(|_| {})).unwrap();
+    session.build().unwrap();
+    let done = session.move_to(&site.path(POST), "greetings").unwrap();
+    assert_eq!(done.file, POST);
+    assert_eq!(done.redirect_from.as_deref(), Some("/posts/hello-world/"));
+    assert_eq!(done.new_url, "/posts/greetings/");
+    let report = session.build().unwrap();
+    assert!(
+        report
+            .written
+            .contains(&"posts/greetings/index.html".to_owned())
+    );
+    site.write(POST, &post("Hello", "2024-05-01T09:00:00Z", "Edited."));
+    let refused = session.build().unwrap_err().to_string();
+    assert!(
+        refused.contains("changed from `greetings` to `hello-world`"),
+        "{refused}"
+    );
+}

@@ -1,0 +1,76 @@
+//! `folio check`: every rule of a build, plus links and anchors, without
+//! writing a page or a row of the site's own.
+
+mod util;
+
+use util::{TestSite, post};
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn check_reports_every_broken_link_and_anchor_and_writes_nothing() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/posts/links.md",
+        &post(
+            "Links",
+            "2024-08-01",
+            "[fine](/posts/second/), [home](/), [nowhere](/posts/nope/), \
+             [bad anchor](/posts/second/#missing), [out](https://example.com/x)\n\n\
+             ## A heading\n\n[heading](#a-heading)",
+        ),
+    );
+    site.write("static/img/logo.svg", "<svg/>");
+    site.write(
+        "content/en/about.md",
+        "---\ntitle: About\n---\n![logo](/img/logo.svg) ![gone](/img/gone.png)\n",
+    );
+    let before = TestSite::tree(site.root());
+    let checked = site.cli(&["check"]);
+    assert_eq!(checked.status.code(), Some(1));
+    assert_eq!(
+        stderr(&checked),
+        "error: content/en/about.md: links to /img/gone.png, which no page or file of the site is\n  \
+         = help: fix the link, or add the page or the file under static/\n\
+         content/en/posts/links.md: links to /posts/nope/, which no page or file of the site is\n  \
+         = help: fix the link, or add the page or the file under static/\n\
+         content/en/posts/links.md: links to /posts/second/#missing, whose page has no element with id `missing`\n  \
+         = help: fix the fragment, or the heading it names (headings get ids from their text)\n\
+         3 problems; the build wrote nothing\n"
+    );
+    assert_eq!(TestSite::tree(site.root()), before, "nothing is written");
+
+    site.write(
+        "content/en/posts/links.md",
+        &post("Links", "2024-08-01", "[fine](/posts/second/)"),
+    );
+    site.remove("content/en/about.md");
+    let checked = site.cli(&["check"]);
+    assert!(checked.status.success(), "{}", stderr(&checked));
+}
+
+#[test]
+fn check_applies_the_guard_against_the_index_without_touching_it() {
+    let site = TestSite::with_posts();
+    site.build();
+    let index = std::fs::read(site.path(".folio/index.sqlite")).unwrap();
+    let output = site.output_tree();
+    site.write(
+        "content/fr/posts/hello-world.md",
+        &post("Bonjour", "2024-05-02T09:00:00Z", "Premier."),
+    );
+    let checked = site.cli(&["check"]);
+    assert_eq!(checked.status.code(), Some(1));
+    assert!(
+        stderr(&checked).contains("folio redate content/fr/posts/hello-world.md"),
+        "{}",
+        stderr(&checked)
+    );
+    assert_eq!(
+        std::fs::read(site.path(".folio/index.sqlite")).unwrap(),
+        index
+    );
+    assert_eq!(site.output_tree(), output);
+}
