@@ -110,9 +110,14 @@ pub fn import(generator: Generator, source: &Path, into: &Path) -> Result<Import
     }
 }
 
-/// A YAML document as JSON values; `None` if it does not parse.
+/// A YAML document as JSON values; `None` if it does not parse, or if its
+/// aliases would have the reader copy more than a build reads (the post is
+/// then copied as it is, and the build names its line).
 fn yaml_map(text: &str) -> Option<serde_json::Value> {
     use gray_matter::engine::Engine as _;
+    if crate::parse::alias_bomb(text).is_some() {
+        return None;
+    }
     let pod = gray_matter::engine::YAML::parse(text).ok()?;
     pod.deserialize::<serde_json::Value>().ok()
 }

@@ -677,7 +677,7 @@ const MAX_ALIAS_EXPANSION: usize = 1 << 20;
 /// value is taken to run from its `&name` to the first `*name`, and to hold
 /// what the aliases in between repeat. Real front matter has no alias, or a
 /// few.
-fn alias_bomb(fields: &str) -> Option<(usize, &str)> {
+pub(crate) fn alias_bomb(fields: &str) -> Option<(usize, &str)> {
     // Most front matter has no alias at all.
     memchr::memchr(b'*', fields.as_bytes())?;
     // Each anchor: its name, where it is, and (once used) its size.

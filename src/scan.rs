@@ -182,8 +182,10 @@ fn now_at(files: &FilesAt, rel: &str) -> Result<Option<Stat>, NeedsWalk> {
     match files.stat(Path::new(rel), false) {
         Ok((stat, true)) => Ok(Some(stat)),
         Ok((_, false)) => match std::fs::symlink_metadata(files.dir().join(rel)) {
-            Ok(meta) if meta.is_dir() => Err(NeedsWalk),
-            // A link or a special file: a walk skips it, and so do we.
+            // A folder, or a link: the walk's rules say what becomes of it
+            // (a link in content/ is an error, one in static/ is skipped).
+            Ok(meta) if meta.is_dir() || meta.is_symlink() => Err(NeedsWalk),
+            // A special file: a walk skips it, and so do we.
             _ => Ok(None),
         },
         Err(_) => Ok(None),

@@ -446,3 +446,34 @@ fn a_hugo_site_moves_in_with_the_urls_hugo_gives_it() {
         "{first}"
     );
 }
+
+#[test]
+fn a_yaml_alias_bomb_in_a_jekyll_post_is_copied_for_the_build_to_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("jekyll");
+    std::fs::create_dir_all(source.join("_posts")).unwrap();
+    std::fs::write(source.join("_config.yml"), "title: Bomb\n").unwrap();
+    let mut bomb =
+        String::from("---\ntitle: Laughs\na: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for (name, previous) in ["b", "c", "d", "e", "f", "g", "h", "i"]
+        .iter()
+        .zip(["a", "b", "c", "d", "e", "f", "g", "h"])
+    {
+        bomb.push_str(&format!(
+            "{name}: &{name} [{}]\n",
+            vec![format!("*{previous}"); 9].join(", ")
+        ));
+    }
+    bomb.push_str("---\nBody.\n");
+    std::fs::write(source.join("_posts/2024-01-01-laughs.md"), bomb).unwrap();
+    let into = dir.path().join("folio");
+    // Before the reader refused them, these aliases took the import down.
+    import("jekyll", &source, &into);
+    let built = folio_build(&into, None);
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(!built.status.success());
+    assert!(
+        stderr.contains("its YAML aliases would have the reader copy more than 1 MiB"),
+        "{stderr}"
+    );
+}

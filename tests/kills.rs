@@ -565,3 +565,63 @@ impl Rng {
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
+
+/// What a power loss can find is decided by the order of the flushes: the
+/// outputs about to be renamed are reserved in a committed transaction
+/// before the first rename, the output folder is flushed after the last
+/// rename, and only then does the index commit vouch for the pages. Read
+/// off strace, for a cold build and for an edit.
+#[test]
+fn pages_reach_the_disk_before_the_index_vouches_for_them() {
+    assert!(
+        Command::new("strace").arg("-V").output().is_ok(),
+        "this test reads folio's system calls with strace: install it (apt-get install strace), or run .ci/test, which does"
+    );
+    let site = TestSite::with_posts();
+    let calls = |site: &TestSite| -> Vec<String> {
+        let status = traced(site.root(), None)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let log = site.root().with_extension("strace");
+        let lines = std::fs::read_to_string(&log).unwrap();
+        std::fs::remove_file(&log).unwrap();
+        lines.lines().map(str::to_owned).collect()
+    };
+    for edit in [None, Some("Edited.")] {
+        if let Some(body) = edit {
+            site.write(
+                "content/en/posts/hello-world.md",
+                &util::post("Hello", "2024-05-01T09:00:00Z", body),
+            );
+        }
+        let lines = calls(&site);
+        let at = |what: &dyn Fn(&str) -> bool| -> Vec<usize> {
+            lines
+                .iter()
+                .enumerate()
+                .filter(|(_, line)| what(line))
+                .map(|(i, _)| i)
+                .collect()
+        };
+        let renames = at(&|l| l.contains("rename") && l.contains("/public"));
+        let flush = at(&|l| l.contains("syncfs("));
+        let commits = at(&|l| l.contains("sync(") && l.contains("index.sqlite-wal>"));
+        let (first, last) = (renames[0], *renames.last().unwrap());
+        assert_eq!(flush.len(), 1, "one flush of the output folder");
+        assert!(flush[0] > last, "the flush follows the last rename");
+        assert!(
+            commits.iter().any(|&c| c < first),
+            "the reservation is committed before the first rename"
+        );
+        assert!(
+            !commits.iter().any(|&c| c > first && c < flush[0]),
+            "no commit between the renames and the flush"
+        );
+        assert!(
+            commits.iter().any(|&c| c > flush[0]),
+            "the index commits after the flush"
+        );
+    }
+}

@@ -185,3 +185,23 @@ fn explain_and_dry_run_go_through_a_session_and_write_nothing() {
     assert!(!report.scanned_everything);
     assert_eq!(report.written, ["posts/hello-world/index.html"]);
 }
+
+#[test]
+fn a_link_saved_into_content_is_refused_by_a_rebuild_as_by_a_build() {
+    let site = TestSite::with_posts();
+    let mut session = session(&site);
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("post.md"),
+        post("Leak", "2024-01-01", "Secret."),
+    )
+    .unwrap();
+    let link = site.path("content/en/posts/leak.md");
+    std::os::unix::fs::symlink(outside.path().join("post.md"), &link).unwrap();
+    let error = session.rebuild(&[&link]).unwrap_err().to_string();
+    assert!(
+        error.contains("content/en/posts/leak.md: is a symbolic link"),
+        "{error}"
+    );
+    assert!(!site.path("public/posts/leak").exists());
+}
