@@ -1,0 +1,7 @@
+#![no_main]
+
+#[allow(dead_code)]
+#[path = "../checks.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::front_matter_markdown(data));
