@@ -48,6 +48,8 @@ pub(crate) struct Before<'a> {
     pub row: Option<&'a Record>,
     /// Every row, to refuse a slug another document holds.
     pub rows: &'a [Record],
+    /// The instant a redate asks for.
+    pub wanted_ms: Option<i64>,
 }
 
 /// Edits the front matter of `text` for `change`, adding `alias` (the old
@@ -76,15 +78,39 @@ pub(crate) fn edit(
             other: other.source.path.clone().into(),
         });
     }
+    if let Change::Slug(slug) = change
+        && slug != record.slug
+        && slug.eq_ignore_ascii_case(&record.slug)
+    {
+        return Err(refusal(
+            format!("`{slug}` differs from the slug `{}` only by case", record.slug),
+            "a file system that ignores case would hold both pages, and the redirect, in one file: choose another slug".into(),
+        ));
+    }
     let mut front = FrontMatter::of(text)?;
+    // Set by hand already (as the guard's refusal suggests), the value
+    // stays as written: only the row moves, and the old URL redirects.
     match change {
-        Change::Date(date) => front.set("date", &front.date_value(date)),
-        Change::Slug(slug) => front.set("slug", &quoted(slug)),
+        Change::Date(date) if !before.says(change, date) => {
+            front.set("date", &front.date_value(date))
+        }
+        Change::Slug(slug) if !before.says(change, slug) => front.set("slug", &quoted(slug)),
+        _ => {}
     }
     if let Some(alias) = alias {
         front.add_alias(alias);
     }
     Ok(front.text())
+}
+
+impl Before<'_> {
+    /// Whether the file already gives `value` for the field `change` sets.
+    fn says(&self, change: Change<'_>, value: &str) -> bool {
+        match change {
+            Change::Date(_) => self.wanted_ms == Some(self.parsed.record.published_at),
+            Change::Slug(_) => self.parsed.record.slug == value,
+        }
+    }
 }
 
 /// The row of a published post (not a draft, then or now): the one whose
@@ -124,26 +150,52 @@ pub(crate) fn wanted(change: Change<'_>, config: &Config) -> Result<Option<i64>,
     }
 }
 
-/// Checks that the edited source reads back with the change made.
+/// Checks that the edited source reads back with the change made, the
+/// alias among its aliases, and nothing else of the document changed (an
+/// edit in the wrong place, say inside a multi-line string, would).
 pub(crate) fn check_edit(
     change: Change<'_>,
-    edited: &Parsed,
+    (original, edited): (&Parsed, &Parsed),
     wanted_ms: Option<i64>,
     alias: Option<&str>,
+    site_path: impl Fn(&str) -> Option<String>,
 ) -> Result<(), ProblemKind> {
     let record = &edited.record;
     let made = match change {
         Change::Date(_) => Some(record.published_at) == wanted_ms,
         Change::Slug(slug) => record.slug == slug,
     };
-    let redirects = alias.is_none_or(|alias| record.aliases.iter().any(|a| a.ends_with(alias)));
-    if made && redirects {
+    let redirects = alias.is_none_or(|alias| {
+        record
+            .aliases
+            .iter()
+            .any(|a| site_path(a).as_deref() == Some(alias))
+    });
+    if made && redirects && same_but_the_id(&original.record, record) {
         return Ok(());
     }
-    Err(refusal(
-        "folio could not make this change to the front matter by itself (it reads back otherwise)".into(),
-        "make it by hand: set the field, add the old URL to `aliases`, then run `folio build --accept-id-changes`".into(),
-    ))
+    Err(cannot_edit())
+}
+
+/// Whether two readings of a document differ only in what a redate or a
+/// move changes: the date, the slug, the URL and the aliases (and so the id).
+fn same_but_the_id(before: &Record, after: &Record) -> bool {
+    let mut after = after.clone();
+    after.id = before.id;
+    after.slug.clone_from(&before.slug);
+    after.published_at = before.published_at;
+    after.url.clone_from(&before.url);
+    after.aliases.clone_from(&before.aliases);
+    after.source = before.source.clone();
+    after == *before
+}
+
+/// The refusal of an edit folio cannot make safely by itself.
+pub(crate) fn cannot_edit() -> ProblemKind {
+    refusal(
+        "folio could not make this change to the front matter by itself (the edited file reads back otherwise); the file is unchanged".into(),
+        "set the field by hand, then run this command again: it moves the post and adds the redirect".into(),
+    )
 }
 
 /// Writes `text` over `file` all at once: a temp file beside it, renamed.
@@ -158,7 +210,15 @@ pub(crate) fn replace_file(file: &Path, text: &str) -> Result<(), Error> {
             fs::set_permissions(&temp, meta.permissions())?;
         }
         fs::File::open(&temp)?.sync_all()?;
-        fs::rename(&temp, file)
+        fs::rename(&temp, file)?;
+        // The rename on disk before the index moves the row to the new id.
+        match file
+            .parent()
+            .filter(|folder| !folder.as_os_str().is_empty())
+        {
+            Some(folder) => fs::File::open(folder)?.sync_all(),
+            None => Ok(()),
+        }
     });
     written.map_err(|e| {
         let _ = fs::remove_file(&temp);
@@ -184,8 +244,15 @@ fn quoted(value: &str) -> String {
 /// body and every line not edited stay byte for byte.
 struct FrontMatter<'t> {
     toml: bool,
+    /// A byte order mark before the front matter, kept.
+    bom: &'static str,
+    /// The line ending the file uses, for the lines written.
+    eol: &'static str,
     /// The opening delimiter line and everything before the body, split.
     lines: Vec<String>,
+    /// Whether each line starts at the top level (TOML: not inside a
+    /// multi-line string or an open array or table).
+    top: Vec<bool>,
     /// Index in `lines` of the closing delimiter.
     close: usize,
     body: &'t str,
@@ -193,9 +260,19 @@ struct FrontMatter<'t> {
 
 impl<'t> FrontMatter<'t> {
     fn of(text: &'t str) -> Result<FrontMatter<'t>, ProblemKind> {
+        let (bom, text) = match text.strip_prefix('\u{feff}') {
+            Some(rest) => ("\u{feff}", rest),
+            None => ("", text),
+        };
         let delimiter = match text.lines().next().map(str::trim_end) {
             Some("---") => "---",
             Some("+++") => "+++",
+            Some(line) if line.starts_with('{') => {
+                return Err(refusal(
+                    "folio edits YAML and TOML front matter, not JSON".into(),
+                    "set the field by hand, then run this command again: it moves the post and adds the redirect".into(),
+                ));
+            }
             _ => {
                 return Err(refusal(
                     "the file has no YAML (`---`) or TOML (`+++`) front matter to edit".into(),
@@ -203,12 +280,18 @@ impl<'t> FrontMatter<'t> {
                 ));
             }
         };
+        let eol = if text.lines().next().is_some_and(|_| text.contains("\r\n")) {
+            "\r\n"
+        } else {
+            "\n"
+        };
         let mut lines = Vec::new();
         let mut rest = text;
         let mut close = None;
-        while let Some(end) = rest.find('\n') {
-            let line = &rest[..=end];
-            rest = &rest[end + 1..];
+        while !rest.is_empty() {
+            let end = rest.find('\n').map_or(rest.len(), |end| end + 1);
+            let line = &rest[..end];
+            rest = &rest[end..];
             let at = lines.len();
             lines.push(line.to_owned());
             if at > 0 && line.trim_end() == delimiter {
@@ -222,16 +305,23 @@ impl<'t> FrontMatter<'t> {
                 format!("end it with a `{delimiter}` line"),
             )
         })?;
-        Ok(FrontMatter {
-            toml: delimiter == "+++",
+        let toml = delimiter == "+++";
+        let mut front = FrontMatter {
+            toml,
+            bom,
+            eol,
             lines,
+            top: Vec::new(),
             close,
             body: rest,
-        })
+        };
+        front.top = top_level(&front.lines, toml);
+        Ok(front)
     }
 
     fn text(&self) -> String {
-        let mut text = self.lines.concat();
+        let mut text = String::from(self.bom);
+        text.push_str(&self.lines.concat());
         text.push_str(self.body);
         text
     }
@@ -241,7 +331,8 @@ impl<'t> FrontMatter<'t> {
         (1..self.end_of_top_level()).find(|&i| {
             let line = &self.lines[i];
             let rest = line.strip_prefix(key).unwrap_or("");
-            line.starts_with(key)
+            self.top[i]
+                && line.starts_with(key)
                 && if self.toml {
                     rest.trim_start().starts_with('=')
                 } else {
@@ -253,17 +344,18 @@ impl<'t> FrontMatter<'t> {
     /// Where keys of the top level end: a TOML table's header, or the
     /// closing delimiter.
     fn end_of_top_level(&self) -> usize {
-        let tables = self
-            .toml
-            .then(|| (1..self.close).find(|&i| self.lines[i].trim_start().starts_with('[')));
+        let tables = self.toml.then(|| {
+            (1..self.close).find(|&i| self.top[i] && self.lines[i].trim_start().starts_with('['))
+        });
         tables.flatten().unwrap_or(self.close)
     }
 
     fn line(&self, key: &str, value: &str) -> String {
+        let eol = self.eol;
         if self.toml {
-            format!("{key} = {value}\n")
+            format!("{key} = {value}{eol}")
         } else {
-            format!("{key}: {value}\n")
+            format!("{key}: {value}{eol}")
         }
     }
 
@@ -289,6 +381,7 @@ impl<'t> FrontMatter<'t> {
     fn insert(&mut self, at: usize, line: String) {
         self.lines.insert(at, line);
         self.close += 1;
+        self.top = top_level(&self.lines, self.toml);
     }
 
     /// Adds `url` to `aliases` (or Jekyll's `redirect_from`), whichever
@@ -309,12 +402,12 @@ impl<'t> FrontMatter<'t> {
                 "" => item,
                 items => format!("{items}, {item}"),
             };
-            self.lines[at] = format!("{key}{separator} [{items}]\n");
+            self.lines[at] = format!("{key}{separator} [{items}]{}", self.eol);
         } else if value == "[" {
             let end = (at + 1..self.close)
                 .find(|&i| self.lines[i].trim_start().starts_with(']'))
                 .unwrap_or(self.close);
-            self.insert(end, format!("  {item},\n"));
+            self.insert(end, format!("  {item},{}", self.eol));
         } else if value.is_empty() && !self.toml {
             let mut end = at + 1;
             while end < self.close && self.lines[end].trim_start().starts_with("- ") {
@@ -325,11 +418,70 @@ impl<'t> FrontMatter<'t> {
                 .map(|l| &l[..l.len() - l.trim_start().len()])
                 .unwrap_or("  ")
                 .to_owned();
-            self.insert(end, format!("{indent}- {item}\n"));
+            self.insert(end, format!("{indent}- {item}{}", self.eol));
         } else {
-            self.lines[at] = format!("{key}{separator} [{value}, {item}]\n");
+            self.lines[at] = format!("{key}{separator} [{value}, {item}]{}", self.eol);
         }
     }
+}
+
+/// Whether each line of a front matter starts at its top level. YAML keys
+/// at the top level start at the first column, which nothing nested can;
+/// in TOML a line inside a multi-line string (`"""`, `\'\'\'`) or an open
+/// array or inline table is not a key's line, whatever it starts with.
+fn top_level(lines: &[String], toml: bool) -> Vec<bool> {
+    if !toml {
+        return vec![true; lines.len()];
+    }
+    let mut long_string: Option<&str> = None;
+    let mut depth = 0usize;
+    let mut top = Vec::with_capacity(lines.len());
+    for line in lines {
+        top.push(long_string.is_none() && depth == 0);
+        let mut rest = line.as_str();
+        while !rest.is_empty() {
+            if let Some(quote) = long_string {
+                match rest.find(quote) {
+                    Some(end) => {
+                        rest = &rest[end + 3..];
+                        long_string = None;
+                    }
+                    None => break,
+                }
+                continue;
+            }
+            let Some(c) = rest.chars().next() else { break };
+            if rest.starts_with("\"\"\"") || rest.starts_with("\'\'\'") {
+                long_string = Some(&rest[..3]);
+                rest = &rest[3..];
+                continue;
+            }
+            match c {
+                '#' => break,
+                '"' | '\'' => rest = past_string(&rest[1..], c),
+                '[' | '{' => depth += 1,
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if !matches!(c, '"' | '\'') {
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    top
+}
+
+/// The rest of a line after a one-line string that `rest` is inside of.
+fn past_string(rest: &str, quote: char) -> &str {
+    let mut escaped = false;
+    for (at, c) in rest.char_indices() {
+        match c {
+            '\\' if quote == '"' && !escaped => escaped = true,
+            c if c == quote && !escaped => return &rest[at + 1..],
+            _ => escaped = false,
+        }
+    }
+    ""
 }
 
 #[cfg(test)]
@@ -364,6 +516,32 @@ mod tests {
             edited("---\ndates: x\n---\n", |f| f.set("date", "2024-06-01")),
             "---\ndates: x\ndate: 2024-06-01\n---\n"
         );
+    }
+
+    #[test]
+    fn toml_keys_inside_strings_and_arrays_are_not_the_top_level() {
+        let text = "+++\nsummary = \"\"\"\nIntro.\n[a link](/x/) first\ndate = 1\n\"\"\"\nmatrix = [\n  [1, 2],\n]\nnote = \"a [bracket\" # [comment\ndate = 2024-05-01\n[extra]\ndate = 3\n+++\nBody\n";
+        assert_eq!(
+            edited(text, |f| f.set("date", "2024-06-02")),
+            text.replace("date = 2024-05-01", "date = 2024-06-02")
+        );
+        assert_eq!(
+            edited(text, |f| f.set("slug", "\"s\"")),
+            text.replace("[extra]", "slug = \"s\"\n[extra]")
+        );
+    }
+
+    #[test]
+    fn a_bom_crlf_lines_and_a_last_line_without_newline_are_kept() {
+        let text = "\u{feff}---\r\ntitle: A\r\ndate: 2024-05-01\r\n---";
+        assert_eq!(
+            edited(text, |f| {
+                f.set("date", "2024-06-01");
+                f.add_alias("/x/");
+            }),
+            "\u{feff}---\r\ntitle: A\r\ndate: 2024-06-01\r\naliases: [\"/x/\"]\r\n---"
+        );
+        assert!(FrontMatter::of("{\"title\": \"A\"}\n").is_err());
     }
 
     #[test]

@@ -5,14 +5,16 @@
 //! checks everything else: sources, front matter, the ids' guard,
 //! templates.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 use html5gum::{Token, Tokenizer};
 use rayon::prelude::*;
 
 use crate::config::Config;
-use crate::error::{Error, ProblemKind};
+use crate::error::{Error, Problem, ProblemKind};
+use crate::render::TEMPLATES_DIR;
+use crate::report::Explanation;
 use crate::url::decode_segment;
 
 /// A link of a built page that leads nowhere.
@@ -84,8 +86,9 @@ pub fn broken_links(out_dir: &Path, config: &Config) -> Result<Vec<BrokenLink>, 
         .filter(|file| file.ends_with(".html"))
         .map(|file| {
             let path = out_dir.join(file);
-            let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
-            Ok((file.clone(), read_page(&text)))
+            // A static page in another encoding is read as far as it goes.
+            let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+            Ok((file.clone(), read_page(&String::from_utf8_lossy(&bytes))))
         })
         .collect::<Result<_, Error>>()?;
     let files: HashSet<&str> = files.iter().map(String::as_str).collect();
@@ -101,6 +104,8 @@ pub fn broken_links(out_dir: &Path, config: &Config) -> Result<Vec<BrokenLink>, 
             };
             let missing = match (target, fragment) {
                 (None, _) => Some(Missing::Target),
+                // Browsers scroll to the top for these, with no element.
+                (Some(_), Some(id)) if id.is_empty() || id.eq_ignore_ascii_case("top") => None,
                 (Some(target), Some(id)) => pages
                     .get(&target)
                     .filter(|found| !found.ids.contains(&id))
@@ -117,6 +122,40 @@ pub fn broken_links(out_dir: &Path, config: &Config) -> Result<Vec<BrokenLink>, 
         }
     }
     Ok(broken)
+}
+
+/// The problems of `broken` links, each said once, of the file that writes
+/// it: of the pages' sources (a post's page, or a list showing its summary)
+/// and templates (`explained`, page by page), the first whose text holds
+/// the link; else of what the page is made for.
+pub fn attribute(broken: &[BrokenLink], explained: &[Explanation], root: &Path) -> Vec<Problem> {
+    let mut texts: HashMap<String, Option<String>> = HashMap::new();
+    let mut holds = |file: &str, link: &str| {
+        texts
+            .entry(file.to_owned())
+            .or_insert_with(|| {
+                let bytes = std::fs::read(root.join(file)).ok()?;
+                Some(String::from_utf8_lossy(&bytes).into_owned())
+            })
+            .as_deref()
+            .is_some_and(|text| text.contains(link))
+    };
+    let mut said: BTreeMap<(String, String), Problem> = BTreeMap::new();
+    for (link, explanation) in broken.iter().zip(explained) {
+        let templates = explanation
+            .templates
+            .iter()
+            .map(|name| format!("{TEMPLATES_DIR}/{name}"));
+        let mut candidates = std::iter::once(explanation.made_for.clone())
+            .chain(explanation.sources.iter().cloned())
+            .chain(templates);
+        let who = candidates
+            .find(|file| holds(file, &link.link))
+            .unwrap_or_else(|| explanation.made_for.clone());
+        said.entry((who.clone(), link.link.clone()))
+            .or_insert_with(|| Problem::new(&who, None, link.kind()));
+    }
+    said.into_values().collect()
 }
 
 /// The `href` and `src` values of `html`, and its ids (and `<a name>`s).
@@ -172,8 +211,10 @@ fn resolve(page: &str, link: &str, config: &Config) -> Option<(Option<String>, O
     let absolute = if rest.starts_with('/') {
         config.site_path(rest)?.to_owned()
     } else {
-        let folder = page.rsplit_once('/').map_or("", |(folder, _)| folder);
-        format!("/{folder}/{rest}")
+        match page.rsplit_once('/') {
+            Some((folder, _)) => format!("/{folder}/{rest}"),
+            None => format!("/{rest}"),
+        }
     };
     let mut segments: Vec<String> = Vec::new();
     for segment in absolute.split('/').skip(1) {
@@ -239,6 +280,8 @@ mod tests {
             resolve("a/index.html", "#here"),
             Some((None, Some("here".into())))
         );
+        assert_eq!(resolve("index.html", "posts/a/"), to("posts/a/", None));
+        assert_eq!(resolve("404.html", "./logo.png"), to("logo.png", None));
         for outside in [
             "https://other.org/",
             "mailto:a@b.c",

@@ -325,7 +325,7 @@ impl fmt::Display for ProblemKind {
                 f,
                 "the publication date of this post ({lang}) changed from {old} to {new}\n  \
                  = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new date would publish it as a different post and orphan the old one\n  \
-                 = help: to move the post to its new date, run `folio redate {file} {new}` (its old URL, if it changes, redirects to the new one); \
+                 = help: to move the post to its new date, run `folio redate {file} {new}` (it keeps the date as written and moves the post; its old URL, if it changes, redirects to the new one); \
                  or put `date` back to {old} and record the change in `updated`; \
                  or, if the old date was never published, run `folio build --accept-id-changes`"
             ),
@@ -338,7 +338,7 @@ impl fmt::Display for ProblemKind {
                 f,
                 "the slug of this published post ({lang}) changed from `{old}` to `{new}`\n  \
                  = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new slug would publish it as a different post, shown again as new in every feed reader\n  \
-                 = help: to rename it, put `slug` back to `{old}` and run `folio move {file} {new}` (its old URL redirects to the new one); \
+                 = help: to rename it, run `folio move {file} {new}` (it keeps the slug as written and moves the post; its old URL redirects to the new one); or put `slug` back to `{old}`; \
                  or, if it was never published, run `folio build --accept-id-changes`"
             ),
             ProblemKind::DuplicateSlug { slug, lang, other } => write!(

@@ -9,7 +9,7 @@
 //! build and looks only at the paths it is told changed. Both end in the
 //! same bytes and rows.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -230,26 +230,49 @@ impl Session {
                 .iter()
                 .find(|r| r.source.path == source.path),
             rows: &snapshot.records,
+            wanted_ms: wanted,
         };
         let text = String::from_utf8_lossy(&bytes);
+        // An edited file that does not read is folio's failure, not the
+        // user's: the file on disk is as it was.
         let edit = |alias: Option<&str>| -> Result<(String, Parsed), Error> {
             let edited =
                 amend::edit(&text, change, &before, alias).map_err(|k| amend::problem(file, k))?;
-            let read_back = site.parse_source(&source, edited.as_bytes(), file)?;
+            let read_back = site
+                .parse_source(&source, edited.as_bytes(), file)
+                .map_err(|_| amend::problem(file, amend::cannot_edit()))?;
             Ok((edited, read_back))
         };
+        let site_path = |url: &str| site.config().site_path(url).map(str::to_owned);
         let (mut edited, mut read_back) = edit(None)?;
         let published = amend::published(&before);
         let alias = published
             .filter(|row| row.url != read_back.record.url)
-            .and_then(|row| site.config().site_path(&row.url).map(str::to_owned))
+            .and_then(|row| site_path(&row.url))
             // Run again, the change finds its alias already there.
-            .filter(|alias| !read_back.record.aliases.iter().any(|a| a.ends_with(alias)));
+            .filter(|alias| {
+                !read_back
+                    .record
+                    .aliases
+                    .iter()
+                    .any(|a| site_path(a).as_deref() == Some(alias))
+            });
         if alias.is_some() {
             (edited, read_back) = edit(alias.as_deref())?;
         }
-        amend::check_edit(change, &read_back, wanted, alias.as_deref())
-            .map_err(|k| amend::problem(file, k))?;
+        let alias = alias.or_else(|| {
+            published
+                .filter(|row| row.url != read_back.record.url)
+                .and_then(|row| site_path(&row.url))
+        });
+        amend::check_edit(
+            change,
+            (&parsed, &read_back),
+            wanted,
+            alias.as_deref(),
+            site_path,
+        )
+        .map_err(|k| amend::problem(file, k))?;
         amend::replace_file(file, &edited)?;
         let new = &read_back.record;
         if let Some(row) = published.filter(|row| row.id != new.id) {
@@ -294,6 +317,12 @@ impl Session {
     /// folder (`public/fr/index.html`), relative to it (`fr/index.html`) or a
     /// URL path (`/fr/`). Reads the changed sources; writes nothing.
     pub fn explain(&mut self, output: &str) -> Result<Explanation, Error> {
+        let mut one = self.explain_each(&[output])?;
+        Ok(one.remove(0))
+    }
+
+    /// [`Session::explain`] of each of `outputs`, from one plan.
+    pub(crate) fn explain_each(&mut self, outputs: &[&str]) -> Result<Vec<Explanation>, Error> {
         let pool = Arc::clone(&self.pool);
         pool.install(|| {
             let lock =
@@ -310,7 +339,12 @@ impl Session {
                 records,
                 (self.visibility(), &self.options.plugins),
             )?;
-            explain::explanation(&plan, &prepared.scan.theme, &self.out_dir, output)
+            outputs
+                .iter()
+                .map(|output| {
+                    explain::explanation(&plan, &prepared.scan.theme, &self.out_dir, output)
+                })
+                .collect()
         })
     }
 
@@ -885,23 +919,13 @@ impl Site {
         if broken.is_empty() {
             return Ok(report);
         }
-        // A link in a post's summary is on its list pages too: said once,
-        // of the source it is written in when a page of that source has it.
-        let mut by_link: BTreeMap<String, (bool, Problem)> = BTreeMap::new();
-        for link in broken {
-            let made_for = session.explain(&link.page)?.made_for;
-            let of_a_source = made_for.starts_with(crate::discover::CONTENT_DIR);
-            let problem = Problem::new(&made_for, None, link.kind());
-            let said = by_link
-                .entry(link.link)
-                .or_insert((of_a_source, problem.clone()));
-            if of_a_source && !said.0 {
-                *said = (true, problem);
-            }
-        }
-        let mut problems: Vec<Problem> = by_link.into_values().map(|(_, p)| p).collect();
-        problems.sort_by(|a, b| a.path.cmp(&b.path));
-        Err(Error::Content(problems))
+        let pages: Vec<&str> = broken.iter().map(|link| link.page.as_str()).collect();
+        let explained = session.explain_each(&pages)?;
+        Err(Error::Content(crate::check::attribute(
+            &broken,
+            &explained,
+            self.root(),
+        )))
     }
 
     /// [`Session::explain`] in a session of its own.

@@ -250,3 +250,69 @@ fn the_library_moves_a_post_in_a_kept_session() {
         "{refused}"
     );
 }
+
+#[test]
+fn a_date_set_by_hand_is_kept_and_redate_moves_the_post_to_it() {
+    let site = dated_site();
+    site.build();
+    let by_hand = site
+        .read(POST)
+        .replace("2024-05-01T09:00:00Z", "2024-06-02");
+    site.write(POST, &by_hand);
+    let refused = stderr(&site.cli(&["build"]));
+    // The guard's advice, followed as it is written.
+    let advice = refused
+        .split('`')
+        .find(|part| part.starts_with("folio redate"))
+        .unwrap_or_else(|| panic!("{refused}"))
+        .to_owned();
+    let args: Vec<&str> = advice.split(' ').skip(1).collect();
+    let redated = site.cli(&args);
+    assert!(redated.status.success(), "{}", stderr(&redated));
+    assert_eq!(
+        site.read(POST),
+        by_hand.replace(
+            "date: 2024-06-02\n",
+            "date: 2024-06-02\naliases: [\"/2024/05/hello-world/\"]\n"
+        ),
+        "the date stays as written"
+    );
+    site.build();
+    assert!(site.build().written.is_empty());
+}
+
+#[test]
+fn an_alias_that_only_ends_like_the_old_url_does_not_stand_for_it() {
+    let site = dated_site();
+    site.write(
+        POST,
+        "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\naliases: [\"/archive/2024/05/hello-world/\"]\n---\nFirst.\n",
+    );
+    site.build();
+    let redated = site.cli(&["redate", POST, "2024-06-02"]);
+    assert!(redated.status.success(), "{}", stderr(&redated));
+    assert!(
+        site.read(POST)
+            .contains("aliases: [\"/archive/2024/05/hello-world/\", \"/2024/05/hello-world/\"]"),
+        "{}",
+        site.read(POST)
+    );
+    site.build();
+    assert!(
+        site.read("public/2024/05/hello-world/index.html")
+            .contains("url=/2024/06/hello-world/")
+    );
+}
+
+#[test]
+fn a_slug_that_differs_only_by_case_is_refused() {
+    let site = TestSite::with_posts();
+    site.build();
+    let refused = site.cli(&["move", POST, "Hello-World"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stderr(&refused).contains("differs from the slug `hello-world` only by case"),
+        "{}",
+        stderr(&refused)
+    );
+}

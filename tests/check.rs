@@ -74,3 +74,44 @@ fn check_applies_the_guard_against_the_index_without_touching_it() {
     );
     assert_eq!(site.output_tree(), output);
 }
+
+#[test]
+fn each_broken_link_is_said_once_of_the_file_that_writes_it() {
+    let site = TestSite::with_posts();
+    for name in ["a", "b"] {
+        site.write(
+            &format!("content/en/posts/{name}.md"),
+            &post(name, "2024-08-01", "[gone](/nowhere/) and [top](#top)"),
+        );
+    }
+    // Relative links from a page at the root of the site.
+    site.write(
+        "content/en/home-page.md",
+        "---\ntitle: Root\npermalink: /root.html\n---\n[a](posts/a/) ![logo](logo.png)\n",
+    );
+    site.write("static/logo.png", "png");
+    let base = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/base.html"),
+    )
+    .unwrap();
+    site.write(
+        "templates/base.html",
+        &base.replace("</body>", "<a href=\"/contact/\">contact</a>\n</body>"),
+    );
+    let checked = site.cli(&["check"]);
+    let stderr = stderr(&checked);
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains(": links to "))
+        .map(|line| line.trim_start_matches("error: "))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "content/en/posts/a.md: links to /nowhere/, which no page or file of the site is",
+            "content/en/posts/b.md: links to /nowhere/, which no page or file of the site is",
+            "templates/base.html: links to /contact/, which no page or file of the site is",
+        ],
+        "{stderr}"
+    );
+}
