@@ -113,12 +113,10 @@ impl Before<'_> {
     }
 }
 
-/// The row of a published post (not a draft, then or now): the one whose
-/// old URL is redirected and whose row moves.
+/// The row of a post some build published (a draft now or not): the one
+/// whose old URL is redirected and whose row moves.
 pub(crate) fn published<'a>(before: &Before<'a>) -> Option<&'a Record> {
-    before
-        .row
-        .filter(|row| !row.draft && !before.parsed.record.draft)
+    before.row.filter(|row| row.ever_published)
 }
 
 /// What the change asks for, checked before anything is edited: the

@@ -111,6 +111,7 @@ pub(crate) fn analyse(
     )?;
 
     events.finish(report, Stage::Identify);
+    inherit_publication(&mut fresh, &snapshot.records);
     // Both halves are sorted by path: the stored rows as the snapshot
     // sorted them, the fresh ones here; merging keeps `current` sorted.
     // The fresh records move into `current` (a copy of 15,000 of them
@@ -255,6 +256,23 @@ fn merge_by_path(
     }
 }
 
+/// A document read again keeps what its row knew: once published, always
+/// published (its id went out with its page and feed entry), even when it
+/// is a draft now.
+fn inherit_publication(fresh: &mut [Parsed], stored: &[Record]) {
+    if !fresh.iter().any(|p| !p.record.ever_published) {
+        return;
+    }
+    let published: std::collections::HashSet<crate::id::PostId> = stored
+        .iter()
+        .filter(|r| r.ever_published)
+        .map(|r| r.id)
+        .collect();
+    for parsed in fresh {
+        parsed.record.ever_published |= published.contains(&parsed.record.id);
+    }
+}
+
 /// The content columns are equal: only the source's stat may differ.
 pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
     // Destructured, so that a field added to `Record` cannot be left out.
@@ -276,6 +294,7 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         description,
         tags,
         draft,
+        ever_published,
         translation_key,
         plugins,
         extra,
@@ -296,6 +315,7 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         && *description == stored.description
         && *tags == stored.tags
         && *draft == stored.draft
+        && *ever_published == stored.ever_published
         && *translation_key == stored.translation_key
         && *plugins == stored.plugins
         && *extra == stored.extra

@@ -114,6 +114,9 @@ pub struct Record {
     pub description: Option<String>,
     pub tags: Vec<String>,
     pub draft: bool,
+    /// Published by some build, even if a draft now: its id is public (its
+    /// page and feed entry were out), so its date and slug are guarded.
+    pub ever_published: bool,
     pub translation_key: String,
     /// The Markdown transform plugins that changed its body, as
     /// `name version`, sorted: part of its pages' fingerprints.

@@ -82,8 +82,8 @@ pub fn check(
         // A page became a post or a post a page (its section now holds, or
         // no longer holds, posts): a page has no date to change, and the
         // document is published anew under its new kind.
-        // A draft was never published: its date changes freely.
-        if handed_over || old.kind != new.kind || old.draft {
+        // A draft never published: its date changes freely.
+        if handed_over || old.kind != new.kind || !old.ever_published {
             continue;
         }
         if timezone_change.is_some() && parsed.date_is_local {
@@ -161,7 +161,8 @@ fn renamed(fresh: &[Parsed], stored: &[Record], accept: bool) -> Vec<Problem> {
         .filter_map(|parsed| {
             let new = &parsed.record;
             let old = stored_by_path.get(new.source.path.as_str())?;
-            let published_post = old.kind == Kind::Post && new.kind == Kind::Post && !old.draft;
+            let published_post =
+                old.kind == Kind::Post && new.kind == Kind::Post && old.ever_published;
             (published_post && old.lang == new.lang && old.slug != new.slug).then(|| {
                 Problem::new(
                     &new.source.path,

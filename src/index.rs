@@ -17,7 +17,7 @@ use crate::id::PostId;
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE posts (
@@ -92,6 +92,14 @@ ALTER TABLE posts ADD COLUMN extra TEXT NOT NULL DEFAULT '{}';
 const MIGRATE_V4_TO_V5: &str = "
 ALTER TABLE posts ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE posts ADD COLUMN template TEXT;
+";
+
+/// Version 6 remembers that a post was published, once and for all: a
+/// post made a draft again keeps its id guarded. What older indexes know is
+/// whether it is published now.
+const MIGRATE_V5_TO_V6: &str = "
+ALTER TABLE posts ADD COLUMN ever_published INTEGER NOT NULL DEFAULT 0;
+UPDATE posts SET ever_published = NOT draft;
 ";
 
 /// An output file as the index remembers it. `stat` is `None` while the
@@ -259,16 +267,24 @@ impl Index {
                 MIGRATE_V2_TO_V3,
                 MIGRATE_V3_TO_V4,
                 MIGRATE_V4_TO_V5,
+                MIGRATE_V5_TO_V6,
             ],
             1 => &[
                 MIGRATE_V1_TO_V2,
                 MIGRATE_V2_TO_V3,
                 MIGRATE_V3_TO_V4,
                 MIGRATE_V4_TO_V5,
+                MIGRATE_V5_TO_V6,
             ],
-            2 => &[MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5],
-            3 => &[MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5],
-            4 => &[MIGRATE_V4_TO_V5],
+            2 => &[
+                MIGRATE_V2_TO_V3,
+                MIGRATE_V3_TO_V4,
+                MIGRATE_V4_TO_V5,
+                MIGRATE_V5_TO_V6,
+            ],
+            3 => &[MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5, MIGRATE_V5_TO_V6],
+            4 => &[MIGRATE_V4_TO_V5, MIGRATE_V5_TO_V6],
+            5 => &[MIGRATE_V5_TO_V6],
             SCHEMA_VERSION => &[],
             newer => {
                 return Err(rusqlite::Error::ToSqlConversionFailure(
@@ -562,7 +578,7 @@ fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
     let mut stmt = conn.prepare(
         "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
                     source_size, source_mtime_ns, title, url, summary, description, tags, draft,
-                    translation_key, plugins, extra, aliases, template
+                    translation_key, plugins, extra, aliases, template, ever_published
              FROM posts",
     )?;
     stmt.query_map([], |row| {
@@ -590,6 +606,7 @@ fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
             description: optional_text(row, 13)?,
             tags: serde_json::from_str(tags).map_err(|_| corrupt(14, "tags"))?,
             draft: row.get(15)?,
+            ever_published: row.get(21)?,
             translation_key: text(row, 16)?,
             plugins: serde_json::from_str(str_ref(row, 17)?).map_err(|_| corrupt(17, "plugins"))?,
             extra: text(row, 18)?,
@@ -664,9 +681,9 @@ fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusqlite::Result
     let mut upsert = tx.prepare_cached(
         "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
              source_hash, source_size, source_mtime_ns, title, url, summary, description,
-             tags, draft, translation_key, plugins, extra, aliases, template)
+             tags, draft, translation_key, plugins, extra, aliases, template, ever_published)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20, ?21)
+                 ?18, ?19, ?20, ?21, ?22)
          ON CONFLICT (id) DO UPDATE SET
              kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
              published_at = excluded.published_at, updated_at = excluded.updated_at,
@@ -676,7 +693,8 @@ fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusqlite::Result
              description = excluded.description, tags = excluded.tags,
              draft = excluded.draft, translation_key = excluded.translation_key,
              plugins = excluded.plugins, extra = excluded.extra,
-             aliases = excluded.aliases, template = excluded.template",
+             aliases = excluded.aliases, template = excluded.template,
+             ever_published = posts.ever_published OR excluded.ever_published",
     )?;
     for r in records {
         upsert.execute(params![
@@ -701,6 +719,7 @@ fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusqlite::Result
             r.extra,
             serde_json::to_string(&r.aliases).unwrap_or_else(|_| "[]".into()),
             r.template.as_ref().map(TemplateChoice::to_stored),
+            r.ever_published,
         ])?;
     }
     Ok(())
@@ -804,6 +823,7 @@ mod tests {
             description: None,
             tags: vec!["a".into()],
             draft: false,
+            ever_published: true,
             translation_key: format!("posts/{slug}"),
             plugins: Vec::new(),
             extra: "{}".into(),

@@ -190,6 +190,7 @@ pub fn parse(
             description,
             tags,
             draft,
+            ever_published: !draft,
             translation_key,
             plugins: touched_by,
             extra: fields.extra()?,

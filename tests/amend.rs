@@ -316,3 +316,40 @@ fn a_slug_that_differs_only_by_case_is_refused() {
         stderr(&refused)
     );
 }
+
+#[test]
+fn a_published_post_made_a_draft_keeps_its_date_and_slug_guarded() {
+    let site = dated_site();
+    site.build();
+    let drafted = site.read(POST).replacen(
+        "date: 2024-05-01T09:00:00Z\n",
+        "date: 2024-05-01T09:00:00Z\ndraft: true\n",
+        1,
+    );
+    site.write(POST, &drafted);
+    site.build();
+    assert!(!site.path("public/2024/05/hello-world").exists());
+    assert!(site.build().written.is_empty(), "a draft again is no churn");
+    assert_eq!(
+        site.query(&format!(
+            "SELECT draft, ever_published FROM posts WHERE source_path = '{POST}'"
+        )),
+        ["1 | 1"]
+    );
+    // Re-dated while a draft, then published again: still the same post.
+    site.write(
+        POST,
+        &drafted
+            .replace("2024-05-01T09:00:00Z", "2024-06-02")
+            .replace("draft: true\n", ""),
+    );
+    let refused = stderr(&site.cli(&["build"]));
+    assert!(refused.contains("folio redate"), "{refused}");
+    let redated = site.cli(&["redate", POST, "2024-06-02"]);
+    assert!(redated.status.success(), "{}", stderr(&redated));
+    assert!(
+        site.read(POST)
+            .contains("aliases: [\"/2024/05/hello-world/\"]")
+    );
+    site.build();
+}
