@@ -3,7 +3,7 @@
 
 mod util;
 
-use util::{SITE_TOML, TestSite, options, post};
+use util::{SITE_TOML, TestSite, options, post, stderr, stdout};
 
 const POST: &str = "content/en/posts/hello-world.md";
 
@@ -18,14 +18,6 @@ fn dated_site() -> TestSite {
         ),
     );
     site
-}
-
-fn stderr(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// The id column of the row of `file`.

@@ -3,11 +3,7 @@
 
 mod util;
 
-use util::{TestSite, post};
-
-fn stderr(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use util::{TestSite, post, stderr};
 
 #[test]
 fn check_reports_every_broken_link_and_anchor_and_writes_nothing() {

@@ -2,15 +2,7 @@
 
 mod util;
 
-use util::{TestSite, folio_command, post};
-
-fn stdout(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use util::{TestSite, folio_command, post, stderr, stdout};
 
 #[test]
 fn build_ends_with_one_summary_line() {

@@ -364,6 +364,16 @@ pub fn folio_command() -> std::process::Command {
     command
 }
 
+/// What a command printed on stdout, as text.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// What a command printed on stderr, as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 /// A post with YAML front matter.
 pub fn post(title: &str, date: &str, body: &str) -> String {
     format!("---\ntitle: {title}\ndate: {date}\n---\n{body}\n")
