@@ -461,6 +461,13 @@ struct FrontMatter<'a> {
     json: bool,
 }
 
+/// The line of `field` in the front matter of `text`: for a problem found
+/// after parsing, from the record alone (a template the theme lacks).
+pub fn field_line(text: &str, field: &str) -> Option<usize> {
+    let front = split_front_matter(text).ok()?;
+    Fields::of(&front, text).line_of(field)
+}
+
 fn split_front_matter(text: &str) -> Result<FrontMatter<'_>, ParseError> {
     let first = text.lines().next().unwrap_or("").trim_end();
     let missing = || {

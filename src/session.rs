@@ -575,7 +575,9 @@ impl Session {
         let kept_plan = prepared.kept_plan.take();
         let site = Arc::clone(&self.site);
         let views = Views::new(site.config(), &prepared.scan.i18n);
-        let (plan, candidates) = self.plan(&site, &views, &prepared, records, kept_plan)?;
+        let (plan, candidates) = self
+            .plan(&site, &views, &prepared, records, kept_plan)
+            .map_err(|e| on_field_lines(e, &self.root))?;
         for warning in &plan.warnings {
             self.progress.warn(&mut report, warning.clone());
         }
@@ -932,6 +934,23 @@ impl Site {
     pub fn explain(&self, output: &str, options: &BuildOptions) -> Result<Explanation, Error> {
         Session::open(self.clone(), options.clone())?.explain(output)
     }
+}
+
+/// The plan's problems with a front matter field (a template the theme
+/// does not have) found from the records, which keep no lines: each gets
+/// its line from its source, read again for the error alone.
+fn on_field_lines(error: Error, root: &Path) -> Error {
+    let Error::Content(mut problems) = error else {
+        return error;
+    };
+    for problem in problems.iter_mut().filter(|p| p.line.is_none()) {
+        if let ProblemKind::Field { field, .. } = &problem.kind
+            && let Ok(bytes) = fs::read(root.join(&problem.path))
+        {
+            problem.line = crate::parse::field_line(&String::from_utf8_lossy(&bytes), field);
+        }
+    }
+    Error::Content(problems)
 }
 
 /// How the index names the output folder `out_dir` (absolute): by its path
