@@ -1118,7 +1118,9 @@ fn document_recipes(
             Some(template) => recipes.push((record.url.clone(), template, Recipe::Document(i))),
             None => problems.push(missing_template(record, theme)),
         }
-        for alias in &record.aliases {
+        // A post redated back to an earlier URL keeps that URL among its
+        // aliases: its own page is there, and nothing needs redirecting.
+        for alias in record.aliases.iter().filter(|alias| **alias != record.url) {
             recipes.push((alias.clone(), REDIRECT_TEMPLATE.into(), Recipe::Redirect(i)));
         }
     }

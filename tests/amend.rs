@@ -345,3 +345,26 @@ fn a_published_post_made_a_draft_keeps_its_date_and_slug_guarded() {
     );
     site.build();
 }
+
+#[test]
+fn a_post_redated_back_is_at_its_first_url_again_with_no_warning() {
+    let site = dated_site();
+    site.build();
+    for date in ["2024-06-02", "2024-05-01T09:00:00Z"] {
+        let redated = site.cli(&["redate", POST, date]);
+        assert!(redated.status.success(), "{}", stderr(&redated));
+        site.build();
+    }
+    let report = site.build();
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    assert!(
+        !site
+            .read("public/2024/05/hello-world/index.html")
+            .contains("http-equiv=\"refresh\""),
+        "its own page, not a redirect"
+    );
+    assert!(
+        site.read("public/2024/06/hello-world/index.html")
+            .contains("url=/2024/05/hello-world/")
+    );
+}
