@@ -198,11 +198,7 @@ pub(crate) fn cannot_edit() -> ProblemKind {
 
 /// Writes `text` over `file` all at once: a temp file beside it, renamed.
 pub(crate) fn replace_file(file: &Path, text: &str) -> Result<(), Error> {
-    let name = file
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = file.with_file_name(format!(".{name}.folio-tmp"));
+    let temp = crate::write::temp_path(file);
     let written = fs::write(&temp, text).and_then(|()| {
         if let Ok(meta) = fs::metadata(file) {
             fs::set_permissions(&temp, meta.permissions())?;

@@ -127,10 +127,7 @@ impl Session {
     pub fn open(site: Site, options: BuildOptions) -> Result<Session, Error> {
         options.plugins.check(crate::render::BUILT_IN_CALLABLES)?;
         let out_dir = site.checked_output_dir(&options)?;
-        let index_path = options
-            .index_path
-            .clone()
-            .unwrap_or_else(|| site.root().join(STATE_DIR).join(INDEX_FILE));
+        let index_path = index_path(&site, &options);
         let state_dir = index_path.parent().unwrap_or(site.root()).to_owned();
         let progress = Reporter::new(options.observer.clone());
         let root =
@@ -904,10 +901,7 @@ impl Site {
     /// the errors of the first stage that fails, or every broken link,
     /// each named by the source its page is made for.
     pub fn check(&self, options: &BuildOptions, scratch: &Path) -> Result<BuildReport, Error> {
-        let index = options
-            .index_path
-            .clone()
-            .unwrap_or_else(|| self.root().join(STATE_DIR).join(INDEX_FILE));
+        let index = index_path(self, options);
         let mut scratch_options = options.clone();
         scratch_options.out_dir = Some(scratch.join("site"));
         scratch_options.index_path = Some(scratch.join(INDEX_FILE));
@@ -951,6 +945,14 @@ fn on_field_lines(error: Error, root: &Path) -> Error {
         }
     }
     Error::Content(problems)
+}
+
+/// Where the index of `site` is for builds with `options`.
+fn index_path(site: &Site, options: &BuildOptions) -> PathBuf {
+    options
+        .index_path
+        .clone()
+        .unwrap_or_else(|| site.root().join(STATE_DIR).join(INDEX_FILE))
 }
 
 /// How the index names the output folder `out_dir` (absolute): by its path

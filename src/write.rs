@@ -532,7 +532,8 @@ fn is_temp_name(name: &str) -> bool {
 
 pub const TEMP_SUFFIX: &str = ".folio-tmp";
 
-fn temp_path(path: &Path) -> PathBuf {
+/// The temp file a write to `path` goes through (hidden, beside it).
+pub(crate) fn temp_path(path: &Path) -> PathBuf {
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy())
