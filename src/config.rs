@@ -37,6 +37,30 @@ struct RawConfig {
     author: Option<String>,
     #[serde(default = "default_post_sections")]
     post_sections: Vec<String>,
+    #[serde(default)]
+    publish: Publish,
+}
+
+/// The `[publish]` table: where `folio publish` writes.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Publish {
+    /// The PostgreSQL URL; `--database` and `DATABASE_URL` come first. A
+    /// password is better kept out of a file under version control: put it
+    /// in `PGPASSWORD`.
+    pub database: Option<String>,
+    /// The PostgreSQL schema folio's tables are in; `folio` when absent. A
+    /// site owns its schema: a post removed from the site is deleted from
+    /// it, so two sites sharing a database need a schema each.
+    pub schema: Option<String>,
+}
+
+impl Publish {
+    /// The schema folio publishes into.
+    pub fn schema(&self) -> &str {
+        self.schema.as_deref().unwrap_or("folio")
+    }
 }
 
 fn default_permalink() -> String {
@@ -116,6 +140,8 @@ pub struct Config {
     pub feed_limit: usize,
     /// The feeds' author; the site title when absent.
     pub author: Option<String>,
+    /// Where `folio publish` writes.
+    pub publish: Publish,
     /// [`crate::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -219,6 +245,15 @@ impl Config {
                 "leave it out to use `public`",
             ));
         }
+        if !is_identifier(raw.publish.schema()) {
+            return Err(invalid(
+                format!(
+                    "publish.schema: `{}` is not a schema name folio uses",
+                    raw.publish.schema()
+                ),
+                "use lower-case letters, digits and `_`, starting with a letter, at most 63 characters, e.g. `folio` or `blog_fr`",
+            ));
+        }
         let base_url = raw.base_url.trim_end_matches('/').to_owned();
         let (origin, base_path) = split_base_url(&base_url);
         Ok(Config {
@@ -237,6 +272,7 @@ impl Config {
             paginate: raw.paginate,
             feed_limit: raw.feed_limit,
             author: raw.author,
+            publish: raw.publish,
             digest: crate::hash::source_hash(text.as_bytes()),
         })
     }
@@ -384,6 +420,15 @@ fn split_base_url(base_url: &str) -> (&str, &str) {
 
 /// A BCP 47-shaped code: 2–3 letters, then `-`-separated alphanumeric subtags.
 /// Codes become path components, so this is also what keeps them confined.
+/// A name PostgreSQL takes unquoted and keeps as written: folio writes it
+/// into its statements, so nothing else may pass.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && name.len() <= 63
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
 pub fn is_language_code(code: &str) -> bool {
     let mut parts = code.split('-');
     let primary = parts.next().unwrap_or("");

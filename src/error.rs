@@ -129,6 +129,19 @@ pub enum Error {
         /// How to fix it.
         help: String,
     },
+    /// `folio publish` could not read the database URL, reach the
+    /// database, or write to it. `database` names it without its password,
+    /// and no message carries it. When some statements were sent before
+    /// the publish gave up, `message` says what was and was not written.
+    #[error("{database}: {message}\n  = help: {help}")]
+    Publish {
+        /// The database, as `postgres://user@host:port/dbname`.
+        database: String,
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        help: String,
+    },
     /// Another build of the same site holds the lock.
     #[error(
         "{}: another folio build of this site is running\n  = help: wait for it to finish and build again, or build without --no-wait to wait for it",
@@ -147,6 +160,22 @@ impl Error {
             source,
         }
     }
+}
+
+/// A document the database holds under another id: see
+/// [`ProblemKind::PublishedUnderAnotherId`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnotherId {
+    /// The database, without its password.
+    pub database: String,
+    /// The language code.
+    pub lang: String,
+    /// The slug.
+    pub slug: String,
+    /// The date the database's id says.
+    pub old: String,
+    /// The date the file says now.
+    pub new: String,
 }
 
 /// One invalid source: which file, where, and what is wrong with it.
@@ -239,6 +268,10 @@ pub enum ProblemKind {
         /// The slug now.
         new: String,
     },
+    /// The database `folio publish` writes to holds this document's (slug,
+    /// lang) under another id: its date changed since it was published
+    /// there.
+    PublishedUnderAnotherId(Box<AnotherId>),
     /// Two sources claim the same (slug, lang).
     DuplicateSlug {
         /// The slug.
@@ -341,6 +374,21 @@ impl fmt::Display for ProblemKind {
                  = help: to rename it, run `folio move {file} {new}` (it keeps the slug as written and moves the post; its old URL redirects to the new one); or put `slug` back to `{old}`; \
                  or, if it was never published, run `folio build --accept-id-changes`"
             ),
+            ProblemKind::PublishedUnderAnotherId(another) => {
+                let AnotherId {
+                    database,
+                    lang,
+                    slug,
+                    old,
+                    new,
+                } = &**another;
+                write!(
+                    f,
+                    "{database} holds this post ({lang}, slug `{slug}`) as published {old}; the file now says {new}\n  \
+                 = why: a post's id is derived from its slug, language and date; publishing the new date would replace the database's row with a post of another id, which its readers (feeds, links, comments keyed by id) take for a new post\n  \
+                 = help: put `date` back to {old}; or, if the new date is meant, run `folio publish --accept-id-changes`, which deletes the old row and writes the new one; nothing was written"
+                )
+            }
             ProblemKind::DuplicateSlug { slug, lang, other } => write!(
                 f,
                 "slug `{slug}` ({lang}) is also claimed by {}\n  = help: give one of the two files another `slug`, or delete one",

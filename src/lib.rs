@@ -59,18 +59,25 @@ stages!(
 );
 
 pub use amend::{Amendment, Change};
-pub use config::Config;
-pub use error::{Error, Problem, ProblemKind};
+pub use config::{Config, Publish};
+pub use error::{AnotherId, Error, Problem, ProblemKind};
 pub use id::PostId;
 // The preview server's HTTP side, with its stack behind the `serve` feature.
 #[cfg(feature = "serve")]
 mod serve;
+
+// `folio publish`: the documents into a shared PostgreSQL, with its client
+// behind the `publish` feature.
+#[cfg(feature = "publish")]
+mod publish;
 
 pub mod import;
 pub mod plugin;
 
 pub use options::BuildOptions;
 pub use plugin::Plugins;
+#[cfg(feature = "publish")]
+pub use publish::{PublishOptions, PublishReport};
 pub use report::{BuildReport, Event, Explanation, Observer, Stage};
 #[cfg(feature = "serve")]
 pub use serve::{Changes, LiveReload, PreviewServer, Watcher, rebuild_on_changes};

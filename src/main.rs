@@ -160,6 +160,31 @@ enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
+    /// Build the site if it is not up to date, then upsert every published
+    /// post and page into a PostgreSQL database (schema and table made and
+    /// migrated by folio), writing only the rows that changed and deleting
+    /// those of documents no longer published.
+    Publish {
+        /// The site root (the folder holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// The database: a `postgres://USER@HOST:PORT/DATABASE` URL (default:
+        /// DATABASE_URL, then `[publish] database` of site.toml). Keep the
+        /// password in PGPASSWORD.
+        #[arg(long)]
+        database: Option<String>,
+        /// Read the database and print what would be written and deleted;
+        /// write nothing, there or in the site.
+        #[arg(long)]
+        dry_run: bool,
+        /// Print the report as JSON, with the ids written and deleted.
+        #[arg(long)]
+        json: bool,
+        /// Let a post whose date (and so id) changed replace the database's
+        /// row of the same slug and language.
+        #[arg(long = "accept-id-changes", alias = "accept-date-changes")]
+        accept_id_changes: bool,
+    },
     /// Print the id of a source file.
     Id {
         /// A Markdown file under the site's content folder.
@@ -241,6 +266,13 @@ fn main() -> ExitCode {
             Publish { drafts, future },
             open,
         ),
+        Command::Publish {
+            root,
+            database,
+            dry_run,
+            json,
+            accept_id_changes,
+        } => publish(root, database, json, (dry_run, accept_id_changes)),
         Command::Id { file, root } => id(root, file),
         Command::Check {
             root,
@@ -433,6 +465,73 @@ fn build(
         }
         out!("{}", summary(&report));
     }
+    Ok(())
+}
+
+/// `folio publish`: the database from the flag, the environment or
+/// site.toml, in that order; a password the URL lacks from PGPASSWORD.
+fn publish(
+    root: PathBuf,
+    database: Option<String>,
+    json: bool,
+    (dry_run, accept_id_changes): (bool, bool),
+) -> Result<(), folio::Error> {
+    let site = Site::open(root)?;
+    let database = database
+        .or_else(|| std::env::var("DATABASE_URL").ok())
+        .or_else(|| site.config().publish.database.clone())
+        .ok_or_else(|| folio::Error::Environment {
+            variable: "DATABASE_URL",
+            message: "folio publish has no database to write to".into(),
+            help: "pass --database postgres://USER@HOST:PORT/DATABASE, set DATABASE_URL, or set `database` under `[publish]` in site.toml".into(),
+        })?;
+    let mut build_options = BuildOptions::new(now_ms()?);
+    build_options.accept_date_changes = accept_id_changes;
+    build_options.observer = Some(Arc::new(|event: &Event| {
+        if let Event::WaitingForLock { lock } = event {
+            say_waiting(lock);
+        }
+    }));
+    let mut options = folio::PublishOptions::new(database);
+    options.password = std::env::var("PGPASSWORD").ok();
+    options.dry_run = dry_run;
+    options.accept_id_changes = accept_id_changes;
+    let mut session = folio::Session::open(site, build_options)?;
+    let report = session.publish(&options)?;
+    for warning in report.build.iter().flat_map(|build| &build.warnings) {
+        eprintln!("warning: {warning}");
+    }
+    if json {
+        out!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("a report always serializes")
+        );
+        return Ok(());
+    }
+    if let Some(build) = &report.build {
+        out!("{}", summary(build));
+    }
+    let (verb, would) = match report.dry_run {
+        true => ("would publish", "would be "),
+        false => ("published", ""),
+    };
+    out!(
+        "{verb} {} documents to {} (schema {}): {} unchanged, {} {would}written, {} {would}deleted",
+        report.documents,
+        report.database,
+        report.schema,
+        report.unchanged,
+        report.written.len(),
+        report.deleted.len()
+    );
+    out!(
+        "  {} statements, {} retried, {} reconnections; stored rows read in {} ms; {:.2}s in all",
+        report.statements,
+        report.retried_statements,
+        report.reconnections,
+        report.read_ms,
+        report.elapsed_ms as f64 / 1000.0
+    );
     Ok(())
 }
 

@@ -345,6 +345,52 @@ impl Session {
         })
     }
 
+    #[cfg(feature = "publish")]
+    /// The documents the site publishes now: after a build that brings it
+    /// up to date, or, in a dry run, as the sources say (read, not built).
+    /// What `folio publish` sends.
+    pub(crate) fn published_documents(
+        &mut self,
+        dry_run: bool,
+    ) -> Result<(Option<BuildReport>, Vec<crate::doc::Record>), Error> {
+        let visibility = self.visibility();
+        let (build, mut records) = if dry_run {
+            let pool = Arc::clone(&self.pool);
+            let records = pool.install(|| {
+                let lock = BuildLock::acquire(
+                    &self.state_dir,
+                    self.options.wait_for_lock,
+                    &self.progress,
+                )?;
+                let (scan, _) = self.scan(Scope::Everything, false)?;
+                let prepared = self.prepare(lock, scan, None, &HashSet::new())?;
+                Ok::<_, Error>(prepared.analysis.current)
+            })?;
+            (None, records)
+        } else {
+            let build = self.build()?;
+            let records = match &self.kept {
+                Some(kept) => kept.snapshot.records.clone(),
+                None => self.index.snapshot(&self.out_key)?.records,
+            };
+            (Some(build), records)
+        };
+        records.retain(|record| visibility.shows(record));
+        Ok((build, records))
+    }
+
+    #[cfg(feature = "publish")]
+    /// The plugins of the session's builds.
+    pub(crate) fn plugins(&self) -> &Plugins {
+        &self.options.plugins
+    }
+
+    #[cfg(feature = "publish")]
+    /// The session's worker threads.
+    pub(crate) fn pool(&self) -> &rayon::ThreadPool {
+        &self.pool
+    }
+
     /// `changed` as paths relative to the root; `None` when one cannot be
     /// read as such (not UTF-8), which only a full build accounts for.
     fn relative_to_root<P: AsRef<Path>>(&self, changed: &[P]) -> Option<Vec<String>> {

@@ -1,0 +1,470 @@
+//! The database end of `folio publish`: one connection, made again when it
+//! drops, and every statement sent through [`Remote::run`], which retries
+//! what is safe to retry. Every statement folio sends is idempotent on its
+//! own (see `schema`), so a statement whose answer was lost is simply sent
+//! again: no transaction spans two of them, no client-side sequence.
+
+use std::time::Duration;
+
+use tokio_postgres::types::{ToSql, Type};
+use tokio_postgres::{Client, NoTls};
+
+use super::rows::Row;
+use super::schema;
+use crate::error::Error;
+
+/// How hard to try.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Policy {
+    /// Tries of one statement (its first send included).
+    pub attempts: u32,
+    /// The wait before the first retry; it doubles with each one, up to
+    /// [`MAX_BACKOFF`].
+    pub backoff: Duration,
+    /// How long a connection or a statement may take before it is given up
+    /// as lost.
+    pub timeout: Duration,
+}
+
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+/// What was sent, for the report.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Counts {
+    /// Statements that succeeded.
+    pub statements: usize,
+    /// Of those, the ones that took more than one try.
+    pub retried_statements: usize,
+    /// Connections made after the first.
+    pub reconnections: usize,
+}
+
+/// The statements of a publish.
+pub(crate) enum Statement<'a> {
+    Version,
+    Migrate,
+    ReadRows,
+    Upsert(&'a [Row]),
+    Delete(&'a [String]),
+}
+
+/// A row as the remote holds it: what the guard and the skip compare.
+pub(crate) struct RemoteRow {
+    pub id: String,
+    pub slug: String,
+    pub lang: String,
+    pub source_hash: String,
+}
+
+pub(crate) enum Answer {
+    Version(i32),
+    Rows(Vec<RemoteRow>),
+    /// The ids the statement changed.
+    Ids(Vec<String>),
+    Done,
+}
+
+/// Why one try failed, and whether another may succeed.
+struct Fault {
+    message: String,
+    retryable: bool,
+    /// A PostgreSQL SQLSTATE, when the server answered with one.
+    code: Option<String>,
+}
+
+/// A statement given up on.
+pub(crate) struct GaveUp {
+    pub message: String,
+    pub code: Option<String>,
+    pub retryable: bool,
+    pub attempts: u32,
+}
+
+pub(crate) struct Remote {
+    config: tokio_postgres::Config,
+    /// The database as messages name it: no password, ever.
+    pub name: String,
+    /// Text that must never reach a message: the password, as written and
+    /// as sent.
+    secrets: Vec<String>,
+    policy: Policy,
+    schema: String,
+    client: Option<Client>,
+    pub counts: Counts,
+    connected_once: bool,
+}
+
+impl Remote {
+    /// Reads `database` (a `postgres://` URL or `key=value` words) without
+    /// connecting. `password` is used when the URL has none.
+    pub fn new(
+        database: &str,
+        password: Option<&str>,
+        schema: &str,
+        policy: Policy,
+    ) -> Result<Remote, Error> {
+        let mut secrets: Vec<String> = password.into_iter().map(str::to_owned).collect();
+        secrets.extend(written_password(database));
+        let mut config: tokio_postgres::Config = database.parse().map_err(|e| {
+            let e = scrub(&secrets, &with_cause(&e));
+            Error::Publish {
+                database: "the database URL".into(),
+                message: format!("it is not one PostgreSQL reads: {e}"),
+                help: "write it as `postgres://USER@HOST:PORT/DATABASE` (the password in PGPASSWORD), or as `host=… user=… dbname=…`".into(),
+            }
+        })?;
+        if config.get_password().is_none()
+            && let Some(password) = password
+        {
+            config.password(password);
+        }
+        if let Some(sent) = config.get_password() {
+            secrets.push(String::from_utf8_lossy(sent).into_owned());
+        }
+        secrets.retain(|s| !s.is_empty());
+        let name = display_name(&config);
+        if config.get_ssl_mode() == tokio_postgres::config::SslMode::Require {
+            return Err(Error::Publish {
+                database: name,
+                message: "sslmode=require asks for TLS, which folio publish does not speak yet".into(),
+                help: "reach the server over a trusted network or a TLS tunnel (stunnel, an SSH tunnel, a cloud SQL proxy) with sslmode=disable".into(),
+            });
+        }
+        config
+            .ssl_mode(tokio_postgres::config::SslMode::Disable)
+            .application_name("folio publish")
+            .connect_timeout(policy.timeout);
+        Ok(Remote {
+            config,
+            name,
+            secrets,
+            policy,
+            schema: schema.to_owned(),
+            client: None,
+            counts: Counts::default(),
+            connected_once: false,
+        })
+    }
+
+    /// The schema of folio's tables.
+    pub fn schema(&self) -> &str {
+        &self.schema
+    }
+
+    /// Sends `statement` until it succeeds, a try fails in a way another
+    /// would too, or the tries run out. A lost connection or a timeout
+    /// drops the connection; the next try makes a new one.
+    pub async fn run(&mut self, statement: &Statement<'_>) -> Result<Answer, GaveUp> {
+        let mut attempt = 1;
+        loop {
+            match self.try_once(statement).await {
+                Ok(answer) => {
+                    self.counts.statements += 1;
+                    if attempt > 1 {
+                        self.counts.retried_statements += 1;
+                    }
+                    return Ok(answer);
+                }
+                Err(fault) if fault.retryable && attempt < self.policy.attempts => {
+                    self.client = None;
+                    tokio::time::sleep(backoff(self.policy.backoff, attempt)).await;
+                    attempt += 1;
+                }
+                Err(fault) => {
+                    self.client = None;
+                    return Err(GaveUp {
+                        message: scrub(&self.secrets, &fault.message),
+                        code: fault.code,
+                        retryable: fault.retryable,
+                        attempts: attempt,
+                    });
+                }
+            }
+        }
+    }
+
+    async fn try_once(&mut self, statement: &Statement<'_>) -> Result<Answer, Fault> {
+        let timeout = self.policy.timeout;
+        let schema = self.schema.clone();
+        let client = self.client().await?;
+        let sent = execute(client, statement, &schema);
+        let answer = tokio::time::timeout(timeout, sent)
+            .await
+            .map_err(|_| Fault {
+                message: format!("no answer within {} s", timeout.as_secs_f32()),
+                retryable: true,
+                code: None,
+            })?;
+        match answer {
+            // Folio never published here: version 0, every migration to run.
+            Err(e)
+                if matches!(statement, Statement::Version)
+                    && e.code()
+                        .is_some_and(|code| matches!(code.code(), "3F000" | "42P01")) =>
+            {
+                Ok(Answer::Version(0))
+            }
+            answer => answer.map_err(fault_of),
+        }
+    }
+
+    async fn client(&mut self) -> Result<&Client, Fault> {
+        if self.client.as_ref().is_some_and(Client::is_closed) {
+            self.client = None;
+        }
+        if self.client.is_none() {
+            let connecting = self.config.connect(NoTls);
+            let (client, connection) = tokio::time::timeout(self.policy.timeout, connecting)
+                .await
+                .map_err(|_| Fault {
+                    message: format!(
+                        "could not connect within {} s",
+                        self.policy.timeout.as_secs_f32()
+                    ),
+                    retryable: true,
+                    code: None,
+                })?
+                .map_err(fault_of)?;
+            // The connection does the socket's work while the client waits
+            // for answers; it ends when the client is dropped.
+            tokio::spawn(connection);
+            if self.connected_once {
+                self.counts.reconnections += 1;
+            }
+            self.connected_once = true;
+            self.client = Some(client);
+        }
+        Ok(self.client.as_ref().expect("connected above"))
+    }
+}
+
+async fn execute(
+    client: &Client,
+    statement: &Statement<'_>,
+    schema: &str,
+) -> Result<Answer, tokio_postgres::Error> {
+    match statement {
+        Statement::Version => {
+            let row = client
+                .query_typed_one(&schema::read_version(schema), &[])
+                .await?;
+            Ok(Answer::Version(row.try_get(0)?))
+        }
+        Statement::Migrate => {
+            client.batch_execute(&schema::migrate(schema)).await?;
+            Ok(Answer::Done)
+        }
+        Statement::ReadRows => {
+            let rows = client.query_typed(&schema::read_rows(schema), &[]).await?;
+            rows.iter()
+                .map(|row| {
+                    Ok(RemoteRow {
+                        id: row.try_get(0)?,
+                        slug: row.try_get(1)?,
+                        lang: row.try_get(2)?,
+                        source_hash: row.try_get(3)?,
+                    })
+                })
+                .collect::<Result<_, tokio_postgres::Error>>()
+                .map(Answer::Rows)
+        }
+        Statement::Upsert(rows) => upsert(client, rows, schema).await,
+        Statement::Delete(ids) => {
+            let written = client
+                .query_typed(
+                    &schema::delete(schema),
+                    &[(ids as &(dyn ToSql + Sync), Type::TEXT_ARRAY)],
+                )
+                .await?;
+            ids_of(&written)
+        }
+    }
+}
+
+async fn upsert(
+    client: &Client,
+    rows: &[Row],
+    schema: &str,
+) -> Result<Answer, tokio_postgres::Error> {
+    let text = |f: fn(&Row) -> &str| rows.iter().map(f).collect::<Vec<&str>>();
+    let id = text(|r| &r.id);
+    let kind = text(|r| r.kind);
+    let slug = text(|r| &r.slug);
+    let lang = text(|r| &r.lang);
+    let published: Vec<Option<i64>> = rows.iter().map(|r| r.published_ms).collect();
+    let updated: Vec<Option<i64>> = rows.iter().map(|r| r.updated_ms).collect();
+    let title = text(|r| &r.title);
+    let url = text(|r| &r.url);
+    let description: Vec<Option<&str>> = rows.iter().map(|r| r.description.as_deref()).collect();
+    let summary = text(|r| &r.summary);
+    let body = text(|r| &r.body);
+    let tags = text(|r| &r.tags);
+    let translation_key = text(|r| &r.translation_key);
+    let extra = text(|r| &r.extra);
+    let source_hash = text(|r| &r.source_hash);
+    let params: [(&(dyn ToSql + Sync), Type); 15] = [
+        (&id, Type::TEXT_ARRAY),
+        (&kind, Type::TEXT_ARRAY),
+        (&slug, Type::TEXT_ARRAY),
+        (&lang, Type::TEXT_ARRAY),
+        (&published, Type::INT8_ARRAY),
+        (&updated, Type::INT8_ARRAY),
+        (&title, Type::TEXT_ARRAY),
+        (&url, Type::TEXT_ARRAY),
+        (&description, Type::TEXT_ARRAY),
+        (&summary, Type::TEXT_ARRAY),
+        (&body, Type::TEXT_ARRAY),
+        (&tags, Type::TEXT_ARRAY),
+        (&translation_key, Type::TEXT_ARRAY),
+        (&extra, Type::TEXT_ARRAY),
+        (&source_hash, Type::TEXT_ARRAY),
+    ];
+    let written = client.query_typed(&schema::upsert(schema), &params).await?;
+    ids_of(&written)
+}
+
+fn ids_of(rows: &[tokio_postgres::Row]) -> Result<Answer, tokio_postgres::Error> {
+    rows.iter()
+        .map(|row| row.try_get(0))
+        .collect::<Result<_, _>>()
+        .map(Answer::Ids)
+}
+
+/// The server's errors that say "try again": a transaction that lost a
+/// conflict (serialization failure, deadlock) or a server going away
+/// (shutdown, crash, not accepting connections yet), and every
+/// connection failure (class 08). What CockroachDB and YugabyteDB ask
+/// their clients to retry is among them.
+fn retryable_code(code: &str) -> bool {
+    matches!(code, "40001" | "40P01" | "57P01" | "57P02" | "57P03") || code.starts_with("08")
+}
+
+fn fault_of(e: tokio_postgres::Error) -> Fault {
+    match e.as_db_error() {
+        Some(db) => {
+            let code = db.code().code().to_owned();
+            let mut message = format!("{} (SQLSTATE {code})", db.message());
+            if let Some(detail) = db.detail() {
+                message.push_str(&format!("; {detail}"));
+            }
+            Fault {
+                message,
+                retryable: retryable_code(&code),
+                code: Some(code),
+            }
+        }
+        // No answer from the server: the connection failed or dropped.
+        None => Fault {
+            message: with_cause(&e),
+            retryable: true,
+            code: None,
+        },
+    }
+}
+
+/// The error and what caused it: tokio-postgres keeps the reason apart.
+fn with_cause(e: &tokio_postgres::Error) -> String {
+    match std::error::Error::source(e) {
+        Some(cause) if !e.to_string().contains(&cause.to_string()) => format!("{e}: {cause}"),
+        _ => e.to_string(),
+    }
+}
+
+fn backoff(first: Duration, attempt: u32) -> Duration {
+    first
+        .saturating_mul(1 << (attempt - 1).min(16))
+        .min(MAX_BACKOFF)
+}
+
+/// `postgres://user@host:port/dbname`, from the parsed URL: the text the
+/// user wrote (and the password in it) is never echoed.
+fn display_name(config: &tokio_postgres::Config) -> String {
+    let host = match config.get_hosts().first() {
+        Some(tokio_postgres::config::Host::Tcp(host)) => host.clone(),
+        #[cfg(unix)]
+        Some(tokio_postgres::config::Host::Unix(path)) => path.display().to_string(),
+        None => "localhost".into(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let user = config.get_user().unwrap_or("");
+    let dbname = config.get_dbname().unwrap_or(user);
+    let at = if user.is_empty() { "" } else { "@" };
+    format!("postgres://{user}{at}{host}:{port}/{dbname}")
+}
+
+/// The password as written in a URL (`postgres://user:PASSWORD@host`) or
+/// in `password=…`, raw and percent-decoded, found from the text itself so
+/// that even a URL PostgreSQL cannot read is scrubbed of it.
+fn written_password(database: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    if let Some((_, rest)) = database.split_once("://") {
+        let authority = rest.split(['/', '?']).next().unwrap_or(rest);
+        if let Some((userinfo, _)) = authority.rsplit_once('@')
+            && let Some((_, password)) = userinfo.split_once(':')
+        {
+            found.push(password.to_owned());
+            let decoded = percent_encoding::percent_decode_str(password).decode_utf8_lossy();
+            found.push(decoded.into_owned());
+        }
+    }
+    for word in database.split_whitespace() {
+        if let Some(password) = word.strip_prefix("password=") {
+            found.push(password.trim_matches('\'').to_owned());
+        }
+    }
+    found
+}
+
+/// `text` with every secret replaced.
+fn scrub(secrets: &[String], text: &str) -> String {
+    secrets
+        .iter()
+        .filter(|s| !s.is_empty())
+        .fold(text.to_owned(), |text, secret| {
+            text.replace(secret.as_str(), "********")
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_is_found_in_every_way_it_is_written() {
+        assert_eq!(
+            written_password("postgres://ann:p%40ss@db:5432/blog"),
+            ["p%40ss", "p@ss"]
+        );
+        assert_eq!(
+            written_password("host=db password=hunter2 user=ann"),
+            ["hunter2"]
+        );
+        assert!(written_password("postgres://ann@db/blog").is_empty());
+    }
+
+    #[test]
+    fn the_name_of_a_database_has_no_password() {
+        let config: tokio_postgres::Config = "postgres://ann:hunter2@db.example:6543/blog"
+            .parse()
+            .unwrap();
+        assert_eq!(display_name(&config), "postgres://ann@db.example:6543/blog");
+    }
+
+    #[test]
+    fn only_what_may_succeed_again_is_retried() {
+        for code in ["40001", "40P01", "57P01", "08006"] {
+            assert!(retryable_code(code), "{code}");
+        }
+        for code in ["42P01", "42501", "23505", "28P01"] {
+            assert!(!retryable_code(code), "{code}");
+        }
+    }
+
+    #[test]
+    fn waits_double_up_to_a_bound() {
+        let first = Duration::from_millis(100);
+        assert_eq!(backoff(first, 1), Duration::from_millis(100));
+        assert_eq!(backoff(first, 3), Duration::from_millis(400));
+        assert_eq!(backoff(first, 30), MAX_BACKOFF);
+    }
+}

@@ -1,0 +1,123 @@
+//! The rows `folio publish` writes: one per published document, made from
+//! its record and its body, and the hash that tells an unchanged row.
+
+use sha2::{Digest, Sha256};
+
+use crate::config::{Config, folio_settings};
+use crate::discover::FilesAt;
+use crate::doc::{Kind, Record};
+use crate::error::{Error, Problem, ProblemKind};
+use crate::hash::{hex, source_hash};
+use crate::parse;
+use crate::plugin::{Document, Plugins};
+
+/// A published document as the database gets it, but for its body, which
+/// is rendered only when the row must be written.
+pub(crate) struct Local<'r> {
+    pub record: &'r Record,
+    /// Absolute: the database's readers are not on the site's host.
+    pub url: String,
+    /// What the remote's `source_hash` holds: see [`row_hash`].
+    pub hash: String,
+}
+
+impl<'r> Local<'r> {
+    pub fn new(record: &'r Record, config: &Config) -> Local<'r> {
+        let url = format!("{}{}", config.origin, record.url);
+        let hash = row_hash(record, &url);
+        Local { record, url, hash }
+    }
+}
+
+/// The hash of everything a row is made from: the source's bytes (which,
+/// with the Markdown transforms that touched them and folio's version, make
+/// the body) and every other column as this build derived it (so a setting
+/// that moves a URL changes it too). Equal hashes, equal rows: the upsert
+/// skips a row whose stored hash is this one.
+fn row_hash(record: &Record, url: &str) -> String {
+    let columns = serde_json::json!([
+        folio_settings(),
+        record.source.hash,
+        record.plugins,
+        record.id.to_string(),
+        record.kind.as_str(),
+        record.slug,
+        record.lang,
+        record.published_at,
+        record.updated_at,
+        record.title,
+        url,
+        record.description,
+        record.summary,
+        record.tags,
+        record.translation_key,
+        record.extra,
+    ]);
+    hex(&Sha256::digest(columns.to_string().as_bytes()))
+}
+
+/// One row, every column as it is sent.
+pub(crate) struct Row {
+    pub id: String,
+    pub kind: &'static str,
+    pub slug: String,
+    pub lang: String,
+    /// Unix milliseconds; none for a page.
+    pub published_ms: Option<i64>,
+    pub updated_ms: Option<i64>,
+    pub title: String,
+    pub url: String,
+    pub description: Option<String>,
+    pub summary: String,
+    pub body: String,
+    /// A JSON array: arrays of arrays do not travel as one array column.
+    pub tags: String,
+    pub translation_key: String,
+    pub extra: String,
+    pub source_hash: String,
+}
+
+/// The row of `local`, its body rendered from its source as its page
+/// renders it. The source must still hold the bytes its record was made
+/// from: a file saved since the build is named, and the next publish
+/// builds it first.
+pub(crate) fn row(local: &Local<'_>, files: &FilesAt, plugins: &Plugins) -> Result<Row, Error> {
+    let record = local.record;
+    let path = &record.source.path;
+    let changed = || {
+        Error::Content(vec![Problem::new(
+            path,
+            None,
+            ProblemKind::ChangedDuringBuild,
+        )])
+    };
+    let bytes = files
+        .read(path, record.source.stat.size)
+        .map_err(|_| changed())?;
+    if source_hash(&bytes) != record.source.hash {
+        return Err(changed());
+    }
+    let document = Document {
+        source: path,
+        lang: &record.lang,
+    };
+    let body = parse::body_html(&bytes, None, (plugins, &document))
+        .map_err(|(line, kind)| Error::Content(vec![Problem::new(path, line, kind)]))?;
+    Ok(Row {
+        id: record.id.to_string(),
+        kind: record.kind.as_str(),
+        slug: record.slug.clone(),
+        lang: record.lang.clone(),
+        published_ms: (record.kind == Kind::Post).then_some(record.published_at),
+        updated_ms: record.updated_at,
+        title: record.title.clone(),
+        url: local.url.clone(),
+        description: record.description.clone(),
+        summary: record.summary.clone(),
+        body,
+        tags: serde_json::to_string(&record.tags).unwrap_or_else(|_| "[]".into()),
+        translation_key: record.translation_key.clone(),
+        extra: record.extra.clone(),
+        source_hash: local.hash.clone(),
+    })
+}
