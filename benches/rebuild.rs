@@ -23,6 +23,9 @@ use std::time::Instant;
 
 use folio::{BuildOptions, Session, Site};
 
+mod common;
+use common::{append_sentence, copy_site, generate_corpus, median, middle_english_post, ms};
+
 /// Every build runs at this moment (2026-01-01T00:00:00Z), after every post
 /// the generator dates.
 const NOW_MS: i64 = 1_767_225_600_000;
@@ -100,23 +103,6 @@ fn main() {
     );
 }
 
-/// The corpus bench/run.sh measures: 5,000 posts in three languages.
-fn generate_corpus(dir: &Path) -> PathBuf {
-    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/gen_corpus.py");
-    eprintln!("generating 5,000 posts × en, fr, de into {}", dir.display());
-    let status = Command::new("python3")
-        .arg(generator)
-        .args([
-            "--posts", "5000", "--langs", "en,fr,de", "--format", "folio",
-        ])
-        .arg(dir)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .expect("python3 runs bench/gen_corpus.py");
-    assert!(status.success(), "bench/gen_corpus.py failed");
-    dir.to_owned()
-}
-
 fn options() -> BuildOptions {
     let mut options = BuildOptions::new(NOW_MS);
     options.out_dir = Some("public".into());
@@ -132,51 +118,4 @@ fn cli_build(folio: &Path, site: &Path) {
         .status()
         .expect("the folio binary runs");
     assert!(status.success(), "folio build failed");
-}
-
-fn copy_site(from: &Path, to: &Path) -> PathBuf {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.expect("the site is readable");
-        let rel = entry.path().strip_prefix(from).unwrap();
-        if rel.starts_with(".folio") || rel.starts_with("public") {
-            continue;
-        }
-        let target = to.join(rel);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-    to.to_owned()
-}
-
-/// The post bench/run.sh and bench/compare.py edit.
-fn middle_english_post(site: &Path) -> PathBuf {
-    let dir = site.join("content/en/posts");
-    let mut posts: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    posts.sort();
-    posts[(posts.len() - 1) / 2].clone()
-}
-
-fn append_sentence(post: &Path, edit: usize) {
-    use std::io::Write;
-    let mut file = std::fs::OpenOptions::new().append(true).open(post).unwrap();
-    writeln!(
-        file,
-        "\nOne more sentence, appended by the rebuild bench ({edit})."
-    )
-    .unwrap();
-}
-
-fn ms(since: Instant) -> f64 {
-    since.elapsed().as_secs_f64() * 1000.0
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }

@@ -64,7 +64,7 @@ impl PublishOptions {
             password: None,
             dry_run: false,
             accept_id_changes: false,
-            batch_rows: 1000,
+            batch_rows: 500,
             attempts: 6,
             backoff: Duration::from_millis(100),
             timeout: Duration::from_secs(30),
@@ -138,7 +138,8 @@ impl Session {
     /// up says what it wrote; the next one finishes the job.
     pub fn publish(&mut self, options: &PublishOptions) -> Result<PublishReport, Error> {
         let started = Instant::now();
-        let (build, records) = self.published_documents(options.dry_run)?;
+        let (build, read) = self.up_to_date(options.dry_run)?;
+        let records = self.published(read.as_deref());
         let config = self.site().config();
         let schema = config.publish.schema().to_owned();
         let policy = Policy {
@@ -152,7 +153,9 @@ impl Session {
             &schema,
             policy,
         )?;
-        let locals: Vec<Local<'_>> = records.iter().map(|r| Local::new(r, config)).collect();
+        let locals: Vec<Local<'_>> = self
+            .pool()
+            .install(|| records.par_iter().map(|r| Local::new(r, config)).collect());
         let mut report = PublishReport {
             database: remote.name.clone(),
             schema,

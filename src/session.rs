@@ -346,37 +346,46 @@ impl Session {
     }
 
     #[cfg(feature = "publish")]
-    /// The documents the site publishes now: after a build that brings it
-    /// up to date, or, in a dry run, as the sources say (read, not built).
-    /// What `folio publish` sends.
-    pub(crate) fn published_documents(
+    /// Brings the site up to date for `folio publish`: builds it, or, in a
+    /// dry run, reads what changed without writing, and returns those
+    /// documents (a build's are the kept rows: [`Session::published`]).
+    pub(crate) fn up_to_date(
         &mut self,
         dry_run: bool,
-    ) -> Result<(Option<BuildReport>, Vec<crate::doc::Record>), Error> {
-        let visibility = self.visibility();
-        let (build, mut records) = if dry_run {
-            let pool = Arc::clone(&self.pool);
-            let records = pool.install(|| {
-                let lock = BuildLock::acquire(
-                    &self.state_dir,
-                    self.options.wait_for_lock,
-                    &self.progress,
-                )?;
-                let (scan, _) = self.scan(Scope::Everything, false)?;
-                let prepared = self.prepare(lock, scan, None, &HashSet::new())?;
-                Ok::<_, Error>(prepared.analysis.current)
-            })?;
-            (None, records)
-        } else {
+    ) -> Result<(Option<BuildReport>, Option<Vec<crate::doc::Record>>), Error> {
+        if !dry_run {
             let build = self.build()?;
-            let records = match &self.kept {
-                Some(kept) => kept.snapshot.records.clone(),
-                None => self.index.snapshot(&self.out_key)?.records,
-            };
-            (Some(build), records)
-        };
-        records.retain(|record| visibility.shows(record));
-        Ok((build, records))
+            if self.kept.is_none() {
+                let snapshot = self.index.snapshot(&self.out_key)?;
+                return Ok((Some(build), Some(snapshot.records)));
+            }
+            return Ok((Some(build), None));
+        }
+        let pool = Arc::clone(&self.pool);
+        let records = pool.install(|| {
+            let lock =
+                BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)?;
+            let (scan, _) = self.scan(Scope::Everything, false)?;
+            let prepared = self.prepare(lock, scan, None, &HashSet::new())?;
+            Ok::<_, Error>(prepared.analysis.current)
+        })?;
+        Ok((None, Some(records)))
+    }
+
+    #[cfg(feature = "publish")]
+    /// The documents of `records` (or else of the last build) that the
+    /// site publishes: what `folio publish` sends.
+    pub(crate) fn published<'r>(
+        &'r self,
+        records: Option<&'r [crate::doc::Record]>,
+    ) -> Vec<&'r crate::doc::Record> {
+        let visibility = self.visibility();
+        let records = records.unwrap_or_else(|| {
+            self.kept
+                .as_ref()
+                .map_or(&[], |kept| kept.snapshot.records.as_slice())
+        });
+        records.iter().filter(|r| visibility.shows(r)).collect()
     }
 
     #[cfg(feature = "publish")]
