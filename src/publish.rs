@@ -445,8 +445,12 @@ fn gave_up_error(remote: &Remote, what: &str, gave_up: GaveUp, progress: &Progre
     let done = if progress.to_delete + progress.to_write == 0 {
         "nothing was written".to_owned()
     } else {
+        let doubt = match gave_up.in_doubt {
+            true => " (its answer was lost: the server may have applied it)",
+            false => "",
+        };
         format!(
-            "{} of {} rows to delete were deleted and {} of {} rows to write were written; the rest was not",
+            "{} of {} rows to delete were deleted and {} of {} rows to write were written before this statement{doubt}; the rest was not",
             progress.deleted, progress.to_delete, progress.written, progress.to_write
         )
     };

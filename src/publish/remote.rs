@@ -68,6 +68,9 @@ pub(crate) enum Answer {
 struct Fault {
     message: String,
     retryable: bool,
+    /// The connection is lost or in doubt (no answer, a timeout): the next
+    /// try makes a new one. A server that answered with an error keeps it.
+    lost: bool,
     /// A PostgreSQL SQLSTATE, when the server answered with one.
     code: Option<String>,
 }
@@ -77,6 +80,8 @@ pub(crate) struct GaveUp {
     pub message: String,
     pub code: Option<String>,
     pub retryable: bool,
+    /// The last try's answer was lost: the server may have applied it.
+    pub in_doubt: bool,
     pub attempts: u32,
 }
 
@@ -166,7 +171,9 @@ impl Remote {
                     return Ok(answer);
                 }
                 Err(fault) if fault.retryable && attempt < self.policy.attempts => {
-                    self.client = None;
+                    if fault.lost {
+                        self.client = None;
+                    }
                     tokio::time::sleep(backoff(self.policy.backoff, attempt)).await;
                     attempt += 1;
                 }
@@ -176,6 +183,7 @@ impl Remote {
                         message: scrub(&self.secrets, &fault.message),
                         code: fault.code,
                         retryable: fault.retryable,
+                        in_doubt: fault.lost,
                         attempts: attempt,
                     });
                 }
@@ -193,6 +201,7 @@ impl Remote {
             .map_err(|_| Fault {
                 message: format!("no answer within {} s", timeout.as_secs_f32()),
                 retryable: true,
+                lost: true,
                 code: None,
             })?;
         match answer {
@@ -222,6 +231,7 @@ impl Remote {
                         self.policy.timeout.as_secs_f32()
                     ),
                     retryable: true,
+                    lost: true,
                     code: None,
                 })?
                 .map_err(fault_of)?;
@@ -350,6 +360,8 @@ fn fault_of(e: tokio_postgres::Error) -> Fault {
             Fault {
                 message,
                 retryable: retryable_code(&code),
+                // Class 08 and the shutdowns end the session.
+                lost: code.starts_with("08") || code.starts_with("57P"),
                 code: Some(code),
             }
         }
@@ -357,6 +369,7 @@ fn fault_of(e: tokio_postgres::Error) -> Fault {
         None => Fault {
             message: with_cause(&e),
             retryable: true,
+            lost: true,
             code: None,
         },
     }

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test crate uses its own part of the helper
 
+pub mod proxy;
+
 use std::collections::BTreeMap;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
