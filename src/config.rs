@@ -233,27 +233,7 @@ impl Config {
                 "write a path such as `/{lang}/posts/{slug}/` or `/{lang}/{year}/{month}/{slug}/`",
             )
         })?;
-        if raw.paginate == 0 || raw.feed_limit == 0 {
-            return Err(invalid(
-                "paginate and feed_limit must be at least 1".into(),
-                "leave them out for the defaults (10 and 20)",
-            ));
-        }
-        if raw.output_dir.as_os_str().is_empty() {
-            return Err(invalid(
-                "output_dir is empty".into(),
-                "leave it out to use `public`",
-            ));
-        }
-        if !is_identifier(raw.publish.schema()) {
-            return Err(invalid(
-                format!(
-                    "publish.schema: `{}` is not a schema name folio uses",
-                    raw.publish.schema()
-                ),
-                "use lower-case letters, digits and `_`, starting with a letter, at most 63 characters, e.g. `folio` or `blog_fr`",
-            ));
-        }
+        check_sizes_and_names(&raw).map_err(|(message, help)| invalid(message, help))?;
         let base_url = raw.base_url.trim_end_matches('/').to_owned();
         let (origin, base_path) = split_base_url(&base_url);
         Ok(Config {
@@ -420,6 +400,30 @@ fn split_base_url(base_url: &str) -> (&str, &str) {
 
 /// A BCP 47-shaped code: 2–3 letters, then `-`-separated alphanumeric subtags.
 /// Codes become path components, so this is also what keeps them confined.
+/// The settings checked on their own: counts, the output folder, the
+/// publish schema. The error's message and help.
+fn check_sizes_and_names(raw: &RawConfig) -> Result<(), (String, &'static str)> {
+    if raw.paginate == 0 || raw.feed_limit == 0 {
+        return Err((
+            "paginate and feed_limit must be at least 1".into(),
+            "leave them out for the defaults (10 and 20)",
+        ));
+    }
+    if raw.output_dir.as_os_str().is_empty() {
+        return Err(("output_dir is empty".into(), "leave it out to use `public`"));
+    }
+    if !is_identifier(raw.publish.schema()) {
+        return Err((
+            format!(
+                "publish.schema: `{}` is not a schema name folio uses",
+                raw.publish.schema()
+            ),
+            "use lower-case letters, digits and `_`, starting with a letter, at most 63 characters, e.g. `folio` or `blog_fr`",
+        ));
+    }
+    Ok(())
+}
+
 /// A name PostgreSQL takes unquoted and keeps as written: folio writes it
 /// into its statements, so nothing else may pass.
 fn is_identifier(name: &str) -> bool {
@@ -519,6 +523,17 @@ title = "T (fr)"
                 .to_string()
                 .contains("Mars/Olympus")
         );
+    }
+
+    #[test]
+    fn the_publish_schema_is_a_plain_name_and_folio_by_default() {
+        assert_eq!(parse(MINIMAL).unwrap().publish.schema(), "folio");
+        let with = |schema: &str| parse(&format!("{MINIMAL}\n[publish]\nschema = \"{schema}\"\n"));
+        assert_eq!(with("blog_fr").unwrap().publish.schema(), "blog_fr");
+        for bad in ["Blog", "1blog", "blog; DROP TABLE x", "", &"a".repeat(64)] {
+            let error = with(bad).unwrap_err().to_string();
+            assert!(error.contains("is not a schema name folio uses"), "{bad}: {error}");
+        }
     }
 
     #[test]
