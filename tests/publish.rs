@@ -429,6 +429,14 @@ fn the_password_appears_in_no_output_and_no_error() {
             !out.contains("Tr0ub4dor") && !err.contains("Tr0ub4dor"),
             "{args:?}:\n{out}\n{err}"
         );
+        if args.iter().any(|a| a == "--json") {
+            let report: serde_json::Value = serde_json::from_str(&out).expect("a JSON report");
+            assert_eq!(report["written"].as_array().map(Vec::len), Some(6), "{out}");
+            assert_eq!(
+                report["database"],
+                format!("postgres://folio_writer@127.0.0.1:{port}/{name}")
+            );
+        }
         if !succeeds {
             assert!(err.starts_with("error: "), "{err}");
             assert!(err.contains("= help: "), "{err}");
