@@ -532,7 +532,10 @@ title = "T (fr)"
         assert_eq!(with("blog_fr").unwrap().publish.schema(), "blog_fr");
         for bad in ["Blog", "1blog", "blog; DROP TABLE x", "", &"a".repeat(64)] {
             let error = with(bad).unwrap_err().to_string();
-            assert!(error.contains("is not a schema name folio uses"), "{bad}: {error}");
+            assert!(
+                error.contains("is not a schema name folio uses"),
+                "{bad}: {error}"
+            );
         }
     }
 
