@@ -3,9 +3,9 @@
 //!
 //!     pg_virtualenv -t cargo bench --bench publish -- [SITE [ROUNDS]]
 //!
-//! The server is the one PGHOST, PGPORT, PGUSER and PGPASSWORD name
-//! (pg_virtualenv sets them); the bench makes the database `folio_bench`
-//! anew. SITE is a generated corpus as for the rebuild bench, generated
+//! The server is the tests' (tests/pg: the one PGHOST, PGPORT, PGUSER and
+//! PGPASSWORD name, which pg_virtualenv sets); the bench makes the database
+//! `folio_bench` anew. SITE is a generated corpus as for the rebuild bench, generated
 //! when absent. Each round, interleaved so that all four go through the
 //! same minutes of a noisy machine:
 //! - first: the table emptied, then `Session::publish` of every row (the
@@ -28,19 +28,20 @@ use std::time::Instant;
 use folio::{BuildOptions, PublishOptions, Session, Site};
 
 mod common;
+#[path = "../tests/pg/mod.rs"]
+mod pg;
 use common::{append_sentence, copy_site, generate_corpus, median, middle_english_post, ms};
+use pg::Database;
 
 /// 2026-01-01T00:00:00Z, after every post the generator dates.
 const NOW_MS: i64 = 1_767_225_600_000;
-const DATABASE: &str = "folio_bench";
 
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
-    let server = Server::from_env();
-    server.fresh_database();
+    let server = Server::fresh();
     let scratch = tempfile::Builder::new()
         .prefix("folio-publish-")
         .tempdir_in(if Path::new("/dev/shm").is_dir() {
@@ -150,67 +151,37 @@ fn max_rss(command: &mut Command) -> u64 {
     kb / 1024
 }
 
+/// The bench's database, on the tests' server (tests/pg), with what only
+/// the bench does to it.
 struct Server {
-    host: String,
-    port: u16,
-    user: String,
-    password: String,
+    db: Database,
 }
 
 impl Server {
-    fn from_env() -> Server {
-        let var = |name: &str| std::env::var(name).ok();
+    fn fresh() -> Server {
         Server {
-            host: var("PGHOST").expect("PGHOST: run the bench inside pg_virtualenv"),
-            port: var("PGPORT").and_then(|p| p.parse().ok()).unwrap_or(5432),
-            user: var("PGUSER").unwrap_or_else(|| "postgres".into()),
-            password: var("PGPASSWORD").unwrap_or_default(),
+            db: Database::fresh("bench"),
         }
     }
 
-    fn client(&self, dbname: &str) -> postgres::Client {
-        postgres::Config::new()
-            .host(&self.host)
-            .port(self.port)
-            .user(&self.user)
-            .password(&self.password)
-            .dbname(dbname)
-            .connect(postgres::NoTls)
-            .expect("the server answers")
-    }
-
-    fn fresh_database(&self) {
-        let mut admin = self.client("postgres");
-        admin
-            .batch_execute(&format!("DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)"))
-            .unwrap();
-        admin
-            .batch_execute(&format!("CREATE DATABASE {DATABASE}"))
-            .unwrap();
-    }
-
     fn url(&self) -> String {
-        format!(
-            "postgres://{}@{}:{}/{DATABASE}",
-            self.user, self.host, self.port
-        )
+        self.db.url()
     }
 
     fn publish_options(&self) -> PublishOptions {
         let mut options = PublishOptions::new(self.url());
-        options.password = Some(self.password.clone());
+        options.password = Some(self.db.server.password.clone());
         options
     }
 
     fn empty(&self) {
-        self.client(DATABASE)
-            .batch_execute("TRUNCATE folio.posts")
-            .unwrap();
+        self.db.execute("TRUNCATE folio.posts");
     }
 
     fn dump(&self) -> Vec<u8> {
         let mut rows = Vec::new();
-        self.client(DATABASE)
+        self.db
+            .client()
             .copy_out("COPY folio.posts TO STDOUT (FORMAT binary)")
             .unwrap()
             .read_to_end(&mut rows)
@@ -221,7 +192,7 @@ impl Server {
     /// Times `COPY … FROM STDIN` of `rows`, from the statement to its
     /// commit.
     fn copy_in(&self, rows: &[u8]) -> f64 {
-        let mut client = self.client(DATABASE);
+        let mut client = self.db.client();
         let started = Instant::now();
         let mut writer = client
             .copy_in("COPY folio.posts FROM STDIN (FORMAT binary)")
