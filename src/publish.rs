@@ -232,58 +232,8 @@ impl Writer<'_> {
         report: &mut PublishReport,
         rendering: Rendering,
     ) -> Result<(), Error> {
-        let nothing_written = Progress::default();
-        let version = match remote.run(&Statement::Version).await {
-            Ok(Answer::Version(version)) => version,
-            Ok(_) => unreachable!("a version statement answers a version"),
-            Err(gave_up) => {
-                return Err(gave_up_error(
-                    remote,
-                    "reading folio's schema version",
-                    gave_up,
-                    &nothing_written,
-                ));
-            }
-        };
-        if version > schema::VERSION {
-            return Err(publish_error(
-                remote,
-                format!(
-                    "its folio schema is at version {version}, newer than this folio's ({})",
-                    schema::VERSION
-                ),
-                "publish with the newer folio that wrote it".into(),
-            ));
-        }
-        if version < schema::VERSION && !self.options.dry_run {
-            self.send(
-                remote,
-                &Statement::Migrate,
-                "creating folio's tables",
-                &nothing_written,
-            )
-            .await?;
-            report.migrated = true;
-        }
-        let read = Instant::now();
-        let stored = if version == 0 && self.options.dry_run {
-            Vec::new()
-        } else {
-            match self
-                .send(
-                    remote,
-                    &Statement::ReadRows,
-                    "reading the stored rows",
-                    &nothing_written,
-                )
-                .await?
-            {
-                Answer::Rows(rows) => rows,
-                _ => unreachable!("a read answers rows"),
-            }
-        };
-        report.read_ms = u64::try_from(read.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let changes = self.changes(&stored, &remote.name)?;
+        let stored = self.stored_rows(remote, report).await?;
+        let changes = self.changes(&stored, remote)?;
         report.unchanged = self.locals.len() - changes.write.len();
         report.written = changes
             .write
@@ -312,6 +262,65 @@ impl Writer<'_> {
             .await
     }
 
+    /// The database's rows, once folio's schema there is at this version
+    /// (made or migrated, unless in a dry run, which reads what is there).
+    async fn stored_rows(
+        &self,
+        remote: &mut Remote,
+        report: &mut PublishReport,
+    ) -> Result<Vec<RemoteRow>, Error> {
+        let nothing_written = Progress::default();
+        let version = match self
+            .send(
+                remote,
+                &Statement::Version,
+                "reading folio's schema version",
+                &nothing_written,
+            )
+            .await?
+        {
+            Answer::Version(version) => version,
+            _ => unreachable!("a version statement answers a version"),
+        };
+        if version > schema::VERSION {
+            return Err(publish_error(
+                remote,
+                format!(
+                    "its folio schema is at version {version}, newer than this folio's ({})",
+                    schema::VERSION
+                ),
+                "publish with the newer folio that wrote it".into(),
+            ));
+        }
+        if version < schema::VERSION && !self.options.dry_run {
+            self.send(
+                remote,
+                &Statement::Migrate,
+                "creating folio's tables",
+                &nothing_written,
+            )
+            .await?;
+            report.migrated = true;
+        }
+        if version == 0 && self.options.dry_run {
+            return Ok(Vec::new());
+        }
+        let read = Instant::now();
+        let stored = self
+            .send(
+                remote,
+                &Statement::ReadRows,
+                "reading the stored rows",
+                &nothing_written,
+            )
+            .await?;
+        report.read_ms = u64::try_from(read.elapsed().as_millis()).unwrap_or(u64::MAX);
+        match stored {
+            Answer::Rows(rows) => Ok(rows),
+            _ => unreachable!("a read answers rows"),
+        }
+    }
+
     fn batch_rows(&self) -> usize {
         self.options.batch_rows.max(1)
     }
@@ -319,7 +328,23 @@ impl Writer<'_> {
     /// The guard, then the rows to send: each document whose id the
     /// database lacks or holds with another hash, and each stored id the
     /// site no longer publishes.
-    fn changes(&self, stored: &[RemoteRow], database: &str) -> Result<Changes, Error> {
+    fn changes(&self, stored: &[RemoteRow], remote: &Remote) -> Result<Changes, Error> {
+        // A site that publishes nothing is a wrong root or a lost content
+        // folder far more often than a blog taken down: not a reason to
+        // empty a table others read.
+        if self.locals.is_empty() && !stored.is_empty() {
+            return Err(publish_error(
+                remote,
+                format!(
+                    "the site publishes no document, and the database holds {}; folio does not empty it",
+                    stored.len()
+                ),
+                format!(
+                    "check --root and that content/ holds published posts; to empty the table on purpose, run `TRUNCATE {}.posts`",
+                    remote.schema()
+                ),
+            ));
+        }
         let by_id: HashMap<&str, &RemoteRow> =
             stored.iter().map(|row| (row.id.as_str(), row)).collect();
         let by_place: HashMap<(&str, &str), &RemoteRow> = stored
@@ -336,7 +361,7 @@ impl Writer<'_> {
                 && there.id != id
                 && !self.options.accept_id_changes
             {
-                problems.push(another_id(record, there, database));
+                problems.push(another_id(record, there, &remote.name));
             }
             if by_id
                 .get(id.as_str())

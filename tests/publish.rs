@@ -161,6 +161,16 @@ fn a_row_follows_its_site_settings_and_a_removed_or_withdrawn_document_is_delete
         db.count("SELECT count(*) FROM folio.posts WHERE slug = 'second' OR lang = 'ja'"),
         0
     );
+    // A site that publishes nothing does not empty the table.
+    let empty = TestSite::new();
+    let error = publish(&empty, &db.options()).expect_err("an empty site");
+    assert!(
+        error.to_string().contains(
+            "the site publishes no document, and the database holds 4; folio does not empty it"
+        ),
+        "{error}"
+    );
+    assert_eq!(db.count("SELECT count(*) FROM folio.posts"), 4);
     // A setting that moves every URL rewrites every row, though no source
     // changed.
     site.write(
