@@ -42,7 +42,7 @@ struct RawConfig {
 }
 
 /// The `[publish]` table: where `folio publish` writes.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Default, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Publish {
@@ -54,6 +54,16 @@ pub struct Publish {
     /// site owns its schema: a post removed from the site is deleted from
     /// it, so two sites sharing a database need a schema each.
     pub schema: Option<String>,
+}
+
+impl std::fmt::Debug for Publish {
+    // The URL may hold a password: whether there is one is all it shows.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Publish")
+            .field("database", &self.database.as_ref().map(|_| "…"))
+            .field("schema", &self.schema)
+            .finish()
+    }
 }
 
 impl Publish {
@@ -523,6 +533,15 @@ title = "T (fr)"
                 .to_string()
                 .contains("Mars/Olympus")
         );
+    }
+
+    #[test]
+    fn a_database_url_in_site_toml_is_not_shown_by_debug() {
+        let config = parse(&format!(
+            "{MINIMAL}\n[publish]\ndatabase = \"postgres://ann:hunter2@db/blog\"\n"
+        ))
+        .unwrap();
+        assert!(!format!("{config:?}").contains("hunter2"));
     }
 
     #[test]
