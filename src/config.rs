@@ -422,6 +422,12 @@ fn check_sizes_and_names(raw: &RawConfig) -> Result<(), (String, &'static str)> 
     if raw.output_dir.as_os_str().is_empty() {
         return Err(("output_dir is empty".into(), "leave it out to use `public`"));
     }
+    if raw.publish.schema() == "public" {
+        return Err((
+            "publish.schema: `public` is every program's schema, and folio deletes from its own what the site no longer publishes".into(),
+            "give folio a schema of its own, e.g. `folio` (the default) or `blog`",
+        ));
+    }
     if !is_identifier(raw.publish.schema()) {
         return Err((
             format!(
@@ -549,6 +555,7 @@ title = "T (fr)"
         assert_eq!(parse(MINIMAL).unwrap().publish.schema(), "folio");
         let with = |schema: &str| parse(&format!("{MINIMAL}\n[publish]\nschema = \"{schema}\"\n"));
         assert_eq!(with("blog_fr").unwrap().publish.schema(), "blog_fr");
+        assert!(with("public").is_err());
         for bad in ["Blog", "1blog", "blog; DROP TABLE x", "", &"a".repeat(64)] {
             let error = with(bad).unwrap_err().to_string();
             assert!(

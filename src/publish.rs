@@ -139,7 +139,7 @@ impl Session {
     pub fn publish(&mut self, options: &PublishOptions) -> Result<PublishReport, Error> {
         let started = Instant::now();
         let (build, read) = self.up_to_date(options.dry_run)?;
-        let records = self.published(read.as_deref());
+        let (every, records) = self.published(read.as_deref());
         let config = self.site().config();
         let schema = config.publish.schema().to_owned();
         let policy = Policy {
@@ -170,6 +170,7 @@ impl Session {
             .map_err(|e| publish_error(&remote, format!("cannot start: {e}"), "".into()))?;
         let plugins = self.plugins();
         let writer = Writer {
+            every,
             locals: &locals,
             files: FilesAt::new(self.site().root()),
             plugins,
@@ -201,6 +202,10 @@ impl Session {
 
 /// What one publish writes with.
 struct Writer<'w> {
+    /// Every document of the site, published or not: the guard holds a
+    /// draft or a post dated later to its id as the local index does.
+    every: &'w [Record],
+    /// The published ones.
     locals: &'w [Local<'w>],
     files: FilesAt,
     plugins: &'w crate::plugin::Plugins,
@@ -352,17 +357,18 @@ impl Writer<'_> {
             .map(|row| ((row.slug.as_str(), row.lang.as_str()), row))
             .collect();
         let mut problems = Vec::new();
-        let mut ours = std::collections::HashSet::new();
-        let mut write = Vec::new();
-        for (i, local) in self.locals.iter().enumerate() {
-            let record = local.record;
-            let id = record.id.to_string();
+        for record in self.every {
             if let Some(there) = by_place.get(&(record.slug.as_str(), record.lang.as_str()))
-                && there.id != id
+                && there.id != record.id.to_string()
                 && !self.options.accept_id_changes
             {
                 problems.push(another_id(record, there, &remote.name));
             }
+        }
+        let mut ours = std::collections::HashSet::new();
+        let mut write = Vec::new();
+        for (i, local) in self.locals.iter().enumerate() {
+            let id = local.record.id.to_string();
             if by_id
                 .get(id.as_str())
                 .is_none_or(|there| there.source_hash != local.hash)
@@ -474,9 +480,22 @@ fn gave_up_error(remote: &Remote, what: &str, gave_up: GaveUp, progress: &Progre
             true => " (its answer was lost: the server may have applied it)",
             false => "",
         };
+        let mut done = Vec::new();
+        if progress.to_delete > 0 {
+            done.push(format!(
+                "{} of {} rows to delete were deleted",
+                progress.deleted, progress.to_delete
+            ));
+        }
+        if progress.to_write > 0 {
+            done.push(format!(
+                "{} of {} rows to write were written",
+                progress.written, progress.to_write
+            ));
+        }
         format!(
-            "{} of {} rows to delete were deleted and {} of {} rows to write were written before this statement{doubt}; the rest was not",
-            progress.deleted, progress.to_delete, progress.written, progress.to_write
+            "{} before this statement{doubt}; the rest was not",
+            done.join(" and ")
         )
     };
     let help = match gave_up.code.as_deref() {
@@ -487,7 +506,7 @@ fn gave_up_error(remote: &Remote, what: &str, gave_up: GaveUp, progress: &Progre
         _ if gave_up.retryable => "publish again once the database answers: every write is idempotent, so the next publish finishes the job".to_owned(),
         Some("28P01" | "28000") => "check the user and the password (PGPASSWORD, or the URL's)".to_owned(),
         Some("3D000") => "create the database first (`createdb`), or name one that exists".to_owned(),
-        Some("42501") => format!("publish as a role that may create the schema `{0}`, or have its owner grant this one USAGE on it and SELECT, INSERT, UPDATE, DELETE on `{0}.posts`", remote.schema()),
+        Some("42501") => format!("publish as a role that may create the schema `{0}`, or have its owner grant this one USAGE on it, SELECT on `{0}.schema_migrations`, and SELECT, INSERT, UPDATE, DELETE on `{0}.posts`", remote.schema()),
         Some("42P01" | "3F000") => format!("folio's table is gone while `{0}.schema_migrations` says it was made: drop the schema (`DROP SCHEMA {0} CASCADE`) and publish again to make both anew", remote.schema()),
         _ => "fix what the server says, then publish again: what was written stays, and the next publish finishes the job".to_owned(),
     };

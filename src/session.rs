@@ -373,19 +373,22 @@ impl Session {
     }
 
     #[cfg(feature = "publish")]
-    /// The documents of `records` (or else of the last build) that the
-    /// site publishes: what `folio publish` sends.
+    /// Every document of `records` (or else of the last build), and those
+    /// the site publishes: what `folio publish` sends.
     pub(crate) fn published<'r>(
         &'r self,
         records: Option<&'r [crate::doc::Record]>,
-    ) -> Vec<&'r crate::doc::Record> {
+    ) -> (&'r [crate::doc::Record], Vec<&'r crate::doc::Record>) {
         let visibility = self.visibility();
         let records = records.unwrap_or_else(|| {
             self.kept
                 .as_ref()
                 .map_or(&[], |kept| kept.snapshot.records.as_slice())
         });
-        records.iter().filter(|r| visibility.shows(r)).collect()
+        (
+            records,
+            records.iter().filter(|r| visibility.shows(r)).collect(),
+        )
     }
 
     #[cfg(feature = "publish")]

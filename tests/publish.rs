@@ -253,6 +253,97 @@ fn a_changed_date_is_refused_at_the_database_with_nothing_written() {
 }
 
 #[test]
+fn a_post_moved_to_a_later_date_is_refused_too_not_withdrawn() {
+    let db = Database::fresh("remote_guard_future");
+    let site = blog();
+    published(&site, &db);
+    let before = db.rows();
+    let checkout = fresh_checkout_of(&site);
+    // After the suite's clock: the post would leave the site until then,
+    // and come back under another id.
+    checkout.write(
+        "content/ja/posts/hello-world.md",
+        &post("こんにちは", "2031-05-01T09:00:00Z", "最初の段落。"),
+    );
+    let error = publish(&checkout, &db.options()).expect_err("a forked post");
+    assert!(
+        error
+            .to_string()
+            .contains("content/ja/posts/hello-world.md"),
+        "{error}"
+    );
+    assert_eq!(db.rows(), before);
+}
+
+#[test]
+fn a_nul_written_as_an_escape_is_published_as_a_replacement_character() {
+    let db = Database::fresh("nul");
+    let site = TestSite::new();
+    site.write(
+        "content/en/posts/zero.md",
+        "---\ntitle: \"Nul\\0here\"\ndate: 2024-01-01\ntags: [\"a\\0b\"]\nmood: \"x\\0y\"\n---\nBody.\n",
+    );
+    let report = published(&site, &db);
+    assert_eq!(report.written.len(), 1);
+    let row = db
+        .client()
+        .query_one("SELECT title, tags, extra->>'mood' FROM folio.posts", &[])
+        .unwrap();
+    assert_eq!(row.get::<_, String>(0), "Nul\u{FFFD}here");
+    assert_eq!(row.get::<_, Vec<String>>(1), ["a\u{FFFD}b"]);
+    assert_eq!(row.get::<_, String>(2), "x\u{FFFD}y");
+}
+
+#[test]
+fn a_statement_given_up_on_is_not_left_running_to_land_later() {
+    let db = Database::fresh("orphans");
+    let site = blog();
+    published(&site, &db);
+    site.write("content/en/about.md", "---\ntitle: About\n---\nAbout it.\n");
+    // Another program holds the row the publish must write.
+    let mut holder = db.client();
+    let mut hold = holder.transaction().unwrap();
+    hold.execute(
+        "SELECT 1 FROM folio.posts WHERE slug = 'about' AND lang = 'en' FOR UPDATE",
+        &[],
+    )
+    .unwrap();
+    let mut options = db.options();
+    options.timeout = std::time::Duration::from_secs(1);
+    options.attempts = 2;
+    let error = publish(&site, &options).expect_err("the row stays locked");
+    let message = error.to_string();
+    assert!(
+        message.contains("writing rows failed after 2 tries"),
+        "{message}"
+    );
+    // The lock wait and the statement are both bounded by the timeout:
+    // either may end it first.
+    assert!(
+        message.contains("(SQLSTATE 57014)") || message.contains("(SQLSTATE 55P03)"),
+        "{message}"
+    );
+    assert!(
+        message.contains(
+            "; 0 of 1 rows to write were written before this statement; the rest was not"
+        ),
+        "{message}"
+    );
+    // The server ended each try: nothing of folio's waits to land once
+    // the lock is gone.
+    assert_eq!(
+        db.count("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'folio publish' AND state <> 'idle'"),
+        0
+    );
+    let before = db.rows();
+    hold.rollback().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert_eq!(db.rows(), before);
+    let report = published(&site, &db);
+    assert_eq!(report.rows_changed, 1);
+}
+
+#[test]
 fn a_dry_run_reads_the_database_and_writes_nothing_anywhere() {
     let db = Database::fresh("dry_run");
     let site = blog();
@@ -274,7 +365,7 @@ fn a_dry_run_reads_the_database_and_writes_nothing_anywhere() {
     assert_eq!(db.rows(), before);
     assert!(
         site.out().join("about/index.html").exists(),
-        "the dry run built"
+        "the dry run deleted nothing"
     );
 }
 
@@ -308,14 +399,14 @@ fn a_role_that_may_not_write_is_told_so_once_and_what_to_grant() {
     );
     assert!(
         message.contains(
-            "grant this one USAGE on it and SELECT, INSERT, UPDATE, DELETE on `folio.posts`"
+            "grant this one USAGE on it, SELECT on `folio.schema_migrations`, and SELECT, INSERT, UPDATE, DELETE on `folio.posts`"
         ),
         "{message}"
     );
 }
 
 #[test]
-fn two_publishes_of_one_site_at_once_converge() {
+fn four_publishes_of_one_site_at_once_converge() {
     let db = Database::fresh("concurrent");
     let site = blog();
     for i in 0..120 {
@@ -328,8 +419,12 @@ fn two_publishes_of_one_site_at_once_converge() {
             ),
         );
     }
-    let other = fresh_checkout_of(&site);
-    let runs: Vec<std::process::Child> = [&site, &other]
+    // Built first, so that the publishes, not their builds, overlap.
+    let checkouts: Vec<TestSite> = (0..4).map(|_| fresh_checkout_of(&site)).collect();
+    for checkout in &checkouts {
+        checkout.build();
+    }
+    let runs: Vec<std::process::Child> = checkouts
         .iter()
         .map(|checkout| {
             util::folio_command()
@@ -404,6 +499,15 @@ fn the_password_appears_in_no_output_and_no_error() {
                 format!("postgres://folio_writer@127.0.0.1:1/{name}"),
             ],
             Some(secret),
+            false,
+        ),
+        // A password with an `@` written as is: read as part of the host.
+        (
+            vec![
+                "--database".into(),
+                format!("postgres://folio_writer:pre@{secret}@127.0.0.1:{port}/{name}"),
+            ],
+            None,
             false,
         ),
         // A URL PostgreSQL cannot read.

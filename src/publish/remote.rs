@@ -28,6 +28,10 @@ pub(crate) struct Policy {
 
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
+/// How much longer than the server's statement_timeout the client waits
+/// for an answer before it takes the connection for lost.
+const WATCHDOG_MARGIN: Duration = Duration::from_secs(2);
+
 /// What was sent, for the report.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Counts {
@@ -127,7 +131,18 @@ impl Remote {
             secrets.push(String::from_utf8_lossy(sent).into_owned());
         }
         secrets.retain(|s| !s.is_empty());
-        let name = display_name(&config);
+        let name = scrub(&secrets, &display_name(&config));
+        let host_has_at = config
+            .get_hosts()
+            .iter()
+            .any(|host| matches!(host, tokio_postgres::config::Host::Tcp(h) if h.contains('@')));
+        if host_has_at {
+            return Err(Error::Publish {
+                database: "the database URL".into(),
+                message: "it has more than one `@` before its host: a password with an `@` is read as part of the host".into(),
+                help: "write the password's `@` as `%40`, or leave the password out of the URL and set PGPASSWORD".into(),
+            });
+        }
         if config.get_ssl_mode() == tokio_postgres::config::SslMode::Require {
             return Err(Error::Publish {
                 database: name,
@@ -135,9 +150,18 @@ impl Remote {
                 help: "reach the server over a trusted network or a TLS tunnel (stunnel, an SSH tunnel, a cloud SQL proxy) with sslmode=disable".into(),
             });
         }
+        // The server ends a statement that outlives the client's wait, or
+        // that waits on a lock that long: one left running after folio gave
+        // up on it must not land after a later publish and undo it.
+        let limit = policy.timeout.as_millis();
+        let options = format!(
+            "{} -c statement_timeout={limit} -c lock_timeout={limit}",
+            config.get_options().unwrap_or("")
+        );
         config
             .ssl_mode(tokio_postgres::config::SslMode::Disable)
             .application_name("folio publish")
+            .options(options.trim_start())
             .connect_timeout(policy.timeout);
         Ok(Remote {
             config,
@@ -195,15 +219,21 @@ impl Remote {
         let timeout = self.policy.timeout;
         let schema = self.schema.clone();
         let client = self.client().await?;
+        let cancel = client.cancel_token();
         let sent = execute(client, statement, &schema);
-        let answer = tokio::time::timeout(timeout, sent)
-            .await
-            .map_err(|_| Fault {
+        // The server's own statement_timeout answers first when it can:
+        // this wait is for an answer lost on the way.
+        let Ok(answer) = tokio::time::timeout(timeout + WATCHDOG_MARGIN, sent).await else {
+            // Asked to stop, the server does not run on with a statement
+            // folio is about to send again.
+            let _ = tokio::time::timeout(WATCHDOG_MARGIN, cancel.cancel_query(NoTls)).await;
+            return Err(Fault {
                 message: format!("no answer within {} s", timeout.as_secs_f32()),
                 retryable: true,
                 lost: true,
                 code: None,
-            })?;
+            });
+        };
         match answer {
             // Folio never published here: version 0, every migration to run.
             Err(e)
@@ -345,8 +375,33 @@ fn ids_of(rows: &[tokio_postgres::Row]) -> Result<Answer, tokio_postgres::Error>
 /// (shutdown, crash, not accepting connections yet), and every
 /// connection failure (class 08). What CockroachDB and YugabyteDB ask
 /// their clients to retry is among them.
+///
+/// Also: a statement or lock wait over folio's timeout (`57014`, `55P03`),
+/// a server full for now (`53300`), a primary that became a read-only
+/// standby in a failover (`25006`: the next connection may find the new
+/// primary), and a unique (slug, lang) that two publishes of the same
+/// new row raced for (`23505`: the retry takes the `ON CONFLICT` path; a
+/// real fork was refused by the guard before any write).
 fn retryable_code(code: &str) -> bool {
-    matches!(code, "40001" | "40P01" | "57P01" | "57P02" | "57P03") || code.starts_with("08")
+    matches!(
+        code,
+        "40001"
+            | "40P01"
+            | "57P01"
+            | "57P02"
+            | "57P03"
+            | "57P05"
+            | "57014"
+            | "55P03"
+            | "53300"
+            | "25006"
+            | "23505"
+    ) || code.starts_with("08")
+}
+
+/// Whether after this error the session is gone or in doubt.
+fn ends_session(code: &str) -> bool {
+    code.starts_with("08") || code.starts_with("57P") || code == "25006"
 }
 
 fn fault_of(e: tokio_postgres::Error) -> Fault {
@@ -360,18 +415,25 @@ fn fault_of(e: tokio_postgres::Error) -> Fault {
             Fault {
                 message,
                 retryable: retryable_code(&code),
-                // Class 08 and the shutdowns end the session.
-                lost: code.starts_with("08") || code.starts_with("57P"),
+                lost: ends_session(&code),
                 code: Some(code),
             }
         }
-        // No answer from the server: the connection failed or dropped.
-        None => Fault {
-            message: with_cause(&e),
-            retryable: true,
-            lost: true,
-            code: None,
-        },
+        None => {
+            // No answer from the server (the connection failed, dropped
+            // or timed out) is worth another try; folio's own mistakes
+            // (a missing password, a value it cannot read) are not.
+            let network = e.is_closed()
+                || e.to_string() == "timeout waiting for server"
+                || e.to_string() == "unexpected message from server"
+                || std::error::Error::source(&e).is_some_and(|cause| cause.is::<std::io::Error>());
+            Fault {
+                message: with_cause(&e),
+                retryable: network,
+                lost: network,
+                code: None,
+            }
+        }
     }
 }
 

@@ -103,21 +103,69 @@ pub(crate) fn row(local: &Local<'_>, files: &FilesAt, plugins: &Plugins) -> Resu
     };
     let body = parse::body_html(&bytes, None, (plugins, &document))
         .map_err(|(line, kind)| Error::Content(vec![Problem::new(path, line, kind)]))?;
+    let tags: Vec<String> = record.tags.iter().map(|t| without_nul(t)).collect();
     Ok(Row {
         id: record.id.to_string(),
         kind: record.kind.as_str(),
-        slug: record.slug.clone(),
+        slug: without_nul(&record.slug),
         lang: record.lang.clone(),
         published_ms: (record.kind == Kind::Post).then_some(record.published_at),
         updated_ms: record.updated_at,
-        title: record.title.clone(),
+        title: without_nul(&record.title),
         url: local.url.clone(),
-        description: record.description.clone(),
-        summary: record.summary.clone(),
-        body,
-        tags: serde_json::to_string(&record.tags).unwrap_or_else(|_| "[]".into()),
-        translation_key: record.translation_key.clone(),
-        extra: record.extra.clone(),
+        description: record.description.as_deref().map(without_nul),
+        summary: without_nul(&record.summary),
+        body: without_nul(&body),
+        tags: serde_json::to_string(&tags).unwrap_or_else(|_| "[]".into()),
+        translation_key: without_nul(&record.translation_key),
+        extra: json_without_nul(&record.extra),
         source_hash: local.hash.clone(),
     })
+}
+
+/// `text` with each NUL made U+FFFD, as CommonMark does in a body:
+/// PostgreSQL's text and jsonb cannot hold one, and a front matter can
+/// write one as an escape (`"\0"` in YAML).
+fn without_nul(text: &str) -> String {
+    text.replace('\0', "\u{FFFD}")
+}
+
+/// A JSON text with each NUL in its strings (and keys) made U+FFFD.
+fn json_without_nul(json: &str) -> String {
+    if !json.contains("\\u0000") {
+        return json.to_owned();
+    }
+    fn clean(value: serde_json::Value) -> serde_json::Value {
+        use serde_json::Value;
+        match value {
+            Value::String(text) => Value::String(without_nul(&text)),
+            Value::Array(items) => Value::Array(items.into_iter().map(clean).collect()),
+            Value::Object(map) => Value::Object(
+                map.into_iter()
+                    .map(|(key, value)| (without_nul(&key), clean(value)))
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+    serde_json::from_str(json)
+        .map(|value| clean(value).to_string())
+        .unwrap_or_else(|_| json.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nul_becomes_a_replacement_character_in_text_and_in_json() {
+        assert_eq!(without_nul("a\0b"), "a\u{FFFD}b");
+        assert_eq!(
+            json_without_nul(r#"{"k\u0000":["x\u0000y"],"n":1}"#),
+            "{\"k\u{FFFD}\":[\"x\u{FFFD}y\"],\"n\":1}"
+        );
+        // An escaped backslash before `u0000` is text, not a NUL.
+        let text = r#"{"path":"C:\\u0000"}"#;
+        assert_eq!(json_without_nul(text), text);
+    }
 }

@@ -25,7 +25,10 @@ const MIGRATIONS: &[(&str, &str)] = &[(
         translation_key text NOT NULL,
         extra jsonb NOT NULL,
         source_hash text NOT NULL,
-        UNIQUE (slug, lang)
+        -- Checked at the end of each statement: two publishes that insert
+        -- the same new row at once meet at the id, where ON CONFLICT
+        -- resolves it, instead of failing here first.
+        UNIQUE (slug, lang) DEFERRABLE INITIALLY IMMEDIATE
     )",
 )];
 
@@ -102,7 +105,8 @@ pub(crate) const COLUMNS: [&str; 15] = [
 ];
 
 /// Writes a batch of rows in one statement, each column an array
-/// parameter: a row is inserted, or overwritten when its id is there with
+/// parameter (a time as Unix milliseconds, made a timestamp from whole
+/// seconds and the milliseconds apart, so that no float rounds it): a row is inserted, or overwritten when its id is there with
 /// another `source_hash`; one whose hash is the same is not touched (no new
 /// row version, no trigger, no replication traffic). Returns the ids it
 /// wrote. Sent again after a lost acknowledgement, it writes nothing.
@@ -115,8 +119,8 @@ pub(crate) fn upsert(schema: &str) -> String {
     format!(
         "INSERT INTO {schema}.posts AS posts ({columns})
          SELECT id, kind, slug, lang,
-                timestamptz 'epoch' + published_ms * interval '1 millisecond',
-                timestamptz 'epoch' + updated_ms * interval '1 millisecond',
+                to_timestamp(published_ms / 1000) + (published_ms % 1000) * interval '1 millisecond',
+                to_timestamp(updated_ms / 1000) + (updated_ms % 1000) * interval '1 millisecond',
                 title, url, description, summary, body,
                 ARRAY(SELECT jsonb_array_elements_text(tags::jsonb)),
                 translation_key, extra::jsonb, source_hash
