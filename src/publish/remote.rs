@@ -527,10 +527,12 @@ mod tests {
 
     #[test]
     fn only_what_may_succeed_again_is_retried() {
-        for code in ["40001", "40P01", "57P01", "08006"] {
+        for code in [
+            "40001", "40P01", "57P01", "08006", "57014", "55P03", "23505",
+        ] {
             assert!(retryable_code(code), "{code}");
         }
-        for code in ["42P01", "42501", "23505", "28P01"] {
+        for code in ["42P01", "42501", "28P01", "22021", "3D000"] {
             assert!(!retryable_code(code), "{code}");
         }
     }
