@@ -30,17 +30,14 @@ use folio::{BuildOptions, PublishOptions, Session, Site};
 mod common;
 #[path = "../tests/pg/mod.rs"]
 mod pg;
-use common::{append_sentence, copy_site, generate_corpus, median, middle_english_post, ms};
+use common::{append_sentence, args, copy_site, corpus, median, middle_english_post, ms, scratch};
 use pg::Database;
 
 /// 2026-01-01T00:00:00Z, after every post the generator dates.
 const NOW_MS: i64 = 1_767_225_600_000;
 
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args = args();
     // A plain `cargo bench` runs every bench: this one says what it needs
     // instead of failing the others' run.
     if std::env::var_os("PGHOST").is_none() {
@@ -50,18 +47,8 @@ fn main() {
         return;
     }
     let server = Server::fresh();
-    let scratch = tempfile::Builder::new()
-        .prefix("folio-publish-")
-        .tempdir_in(if Path::new("/dev/shm").is_dir() {
-            "/dev/shm"
-        } else {
-            "/tmp"
-        })
-        .expect("a scratch folder");
-    let corpus = match args.first() {
-        Some(site) => site.into(),
-        None => generate_corpus(&scratch.path().join("corpus")),
-    };
+    let scratch = scratch("folio-publish-");
+    let corpus = corpus(&args, scratch.path());
     let rounds: usize = args
         .get(1)
         .map_or(7, |n| n.parse().expect("ROUNDS is a number"));

@@ -24,29 +24,16 @@ use std::time::Instant;
 use folio::{BuildOptions, Session, Site};
 
 mod common;
-use common::{append_sentence, copy_site, generate_corpus, median, middle_english_post, ms};
+use common::{append_sentence, args, copy_site, corpus, median, middle_english_post, ms, scratch};
 
 /// Every build runs at this moment (2026-01-01T00:00:00Z), after every post
 /// the generator dates.
 const NOW_MS: i64 = 1_767_225_600_000;
 
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    let scratch = tempfile::Builder::new()
-        .prefix("folio-rebuild-")
-        .tempdir_in(if Path::new("/dev/shm").is_dir() {
-            "/dev/shm"
-        } else {
-            "/tmp"
-        })
-        .expect("a scratch folder");
-    let site = match args.first() {
-        Some(site) => PathBuf::from(site),
-        None => generate_corpus(&scratch.path().join("corpus")),
-    };
+    let args = args();
+    let scratch = scratch("folio-rebuild-");
+    let site = corpus(&args, scratch.path());
     let edits: usize = args
         .get(1)
         .map_or(15, |n| n.parse().expect("EDITS is a number"));

@@ -136,6 +136,11 @@ impl Session {
     /// writes every document whose row differs, in batches, each statement
     /// idempotent and retried when its answer is lost. A publish that gives
     /// up says what it wrote; the next one finishes the job.
+    ///
+    /// It runs its own single-threaded tokio runtime and blocks until done:
+    /// call it from a plain thread (in an async program, from
+    /// `tokio::task::spawn_blocking`), since a runtime cannot be started
+    /// inside another.
     pub fn publish(&mut self, options: &PublishOptions) -> Result<PublishReport, Error> {
         let started = Instant::now();
         let (build, read) = self.up_to_date(options.dry_run)?;

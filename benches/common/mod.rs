@@ -7,6 +7,35 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+/// The bench's arguments, without the `--bench` cargo adds.
+pub fn args() -> Vec<String> {
+    std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect()
+}
+
+/// A scratch folder, on /dev/shm when there is one.
+pub fn scratch(prefix: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir_in(if Path::new("/dev/shm").is_dir() {
+            "/dev/shm"
+        } else {
+            "/tmp"
+        })
+        .expect("a scratch folder")
+}
+
+/// The corpus named by the first argument, or else one generated into
+/// `scratch`.
+pub fn corpus(args: &[String], scratch: &Path) -> PathBuf {
+    match args.first() {
+        Some(site) => PathBuf::from(site),
+        None => generate_corpus(&scratch.join("corpus")),
+    }
+}
+
 /// The corpus bench/run.sh measures: 5,000 posts in three languages.
 pub fn generate_corpus(dir: &Path) -> PathBuf {
     let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/gen_corpus.py");
