@@ -212,8 +212,7 @@ impl Session {
     /// transaction. The next build publishes it where it now is, with no
     /// guard to trip. A draft just gets the new value.
     pub fn amend(&mut self, file: &Path, change: Change<'_>) -> Result<Amendment, Error> {
-        let _lock =
-            BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)?;
+        let _lock = self.lock()?;
         self.kept = None;
         let site = Arc::clone(&self.site);
         let (source, bytes) = site.read_source(file)?;
@@ -322,11 +321,7 @@ impl Session {
     pub(crate) fn explain_each(&mut self, outputs: &[&str]) -> Result<Vec<Explanation>, Error> {
         let pool = Arc::clone(&self.pool);
         pool.install(|| {
-            let lock =
-                BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)?;
-            self.progress.begin();
-            let (scan, _) = self.scan(Scope::Everything, false)?;
-            let mut prepared = self.prepare(lock, scan, None, &HashSet::new())?;
+            let mut prepared = self.read_everything()?;
             let records = std::mem::take(&mut prepared.analysis.current);
             let views = Views::new(self.site.config(), &prepared.scan.i18n);
             let plan = plan_of(
@@ -362,14 +357,8 @@ impl Session {
             return Ok((Some(build), None));
         }
         let pool = Arc::clone(&self.pool);
-        let records = pool.install(|| {
-            let lock =
-                BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)?;
-            let (scan, _) = self.scan(Scope::Everything, false)?;
-            let prepared = self.prepare(lock, scan, None, &HashSet::new())?;
-            Ok::<_, Error>(prepared.analysis.current)
-        })?;
-        Ok((None, Some(records)))
+        let prepared = pool.install(|| self.read_everything())?;
+        Ok((None, Some(prepared.analysis.current)))
     }
 
     #[cfg(feature = "publish")]
@@ -401,6 +390,20 @@ impl Session {
     /// The session's worker threads.
     pub(crate) fn pool(&self) -> &rayon::ThreadPool {
         &self.pool
+    }
+
+    /// The build lock of the session's site.
+    fn lock(&self) -> Result<BuildLock, Error> {
+        BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)
+    }
+
+    /// Every source read and checked as a build would, under the lock,
+    /// writing nothing: what `explain` and a publish's dry run start from.
+    fn read_everything(&mut self) -> Result<Prepared, Error> {
+        let lock = self.lock()?;
+        self.progress.begin();
+        let (scan, _) = self.scan(Scope::Everything, false)?;
+        self.prepare(lock, scan, None, &HashSet::new())
     }
 
     /// `changed` as paths relative to the root; `None` when one cannot be
@@ -459,7 +462,7 @@ impl Session {
         scope: Scope<'_>,
         force_read: &HashSet<String>,
     ) -> Result<Attempt, Error> {
-        let lock = BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)?;
+        let lock = self.lock()?;
         let dry_run = self.options.dry_run;
         // A build killed while staging left temp files that no row names.
         if !dry_run && self.index.staging(&self.out_key)? {
