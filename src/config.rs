@@ -408,8 +408,6 @@ fn split_base_url(base_url: &str) -> (&str, &str) {
     }
 }
 
-/// A BCP 47-shaped code: 2–3 letters, then `-`-separated alphanumeric subtags.
-/// Codes become path components, so this is also what keeps them confined.
 /// The settings checked on their own: counts, the output folder, the
 /// publish schema. The error's message and help.
 fn check_sizes_and_names(raw: &RawConfig) -> Result<(), (String, &'static str)> {
@@ -449,6 +447,8 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
+/// A BCP 47-shaped code: 2–3 letters, then `-`-separated alphanumeric subtags.
+/// Codes become path components, so this is also what keeps them confined.
 pub fn is_language_code(code: &str) -> bool {
     let mut parts = code.split('-');
     let primary = parts.next().unwrap_or("");
