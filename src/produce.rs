@@ -193,17 +193,9 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
     if let Some(i) = body_of {
         let record = &job.plan.records()[i];
         let read = job.bodies.get(&i);
-        let Some(bytes) = read_source(job.files, record, read) else {
+        let Some(body) = body_html(job.files, record, read, job.plugins)? else {
             return Ok(Rendering::SourceChanged(record.source.path.clone()));
         };
-        let document = Document {
-            source: &record.source.path,
-            lang: &record.lang,
-        };
-        let plugins = (job.plugins, &document);
-        let body = parse::body_html(&bytes, read.map(|at| at.start), plugins).map_err(
-            |(line, kind)| Error::Content(vec![Problem::new(&record.source.path, line, kind)]),
-        )?;
         page.context.set_content(body);
     }
     let size_hint = page.context.size_hint();
@@ -226,6 +218,27 @@ fn read_copy(root: &Path, copy: &Copy) -> Result<Rendering, Error> {
         bytes,
         fingerprint: copy.fingerprint.clone(),
     }))
+}
+
+/// The body of `record`'s page as HTML, from its source read again (see
+/// [`read_source`]); `None` when the source no longer holds the bytes its
+/// record was made from. `folio publish` sends the same.
+pub(crate) fn body_html(
+    files: &FilesAt,
+    record: &Record,
+    read: Option<&BodyAt>,
+    plugins: &Plugins,
+) -> Result<Option<String>, Error> {
+    let Some(bytes) = read_source(files, record, read) else {
+        return Ok(None);
+    };
+    let document = Document {
+        source: &record.source.path,
+        lang: &record.lang,
+    };
+    parse::body_html(&bytes, read.map(|at| at.start), (plugins, &document))
+        .map(Some)
+        .map_err(|(line, kind)| Error::Content(vec![Problem::new(&record.source.path, line, kind)]))
 }
 
 /// The bytes of a document's source, read again for its page: `read`

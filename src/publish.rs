@@ -248,7 +248,7 @@ impl Writer<'_> {
         report.written = changes
             .write
             .iter()
-            .map(|&i| self.locals[i].record.id.to_string())
+            .map(|&i| self.locals[i].id.clone())
             .collect();
         report.deleted.clone_from(&changes.delete);
         if self.options.dry_run {
@@ -373,14 +373,13 @@ impl Writer<'_> {
         let mut ours = std::collections::HashSet::new();
         let mut write = Vec::new();
         for (i, local) in self.locals.iter().enumerate() {
-            let id = local.record.id.to_string();
             if by_id
-                .get(id.as_str())
+                .get(local.id.as_str())
                 .is_none_or(|there| there.source_hash != local.hash)
             {
                 write.push(i);
             }
-            ours.insert(id);
+            ours.insert(local.id.as_str());
         }
         if !problems.is_empty() {
             problems.sort_by(|a: &Problem, b| a.path.cmp(&b.path));
@@ -388,7 +387,7 @@ impl Writer<'_> {
         }
         let mut delete: Vec<String> = stored
             .iter()
-            .filter(|row| !ours.contains(&row.id))
+            .filter(|row| !ours.contains(row.id.as_str()))
             .map(|row| row.id.clone())
             .collect();
         delete.sort();

@@ -7,14 +7,16 @@ use crate::config::{Config, folio_settings};
 use crate::discover::FilesAt;
 use crate::doc::{Kind, Record};
 use crate::error::{Error, Problem, ProblemKind};
-use crate::hash::{hex, source_hash};
-use crate::parse;
-use crate::plugin::{Document, Plugins};
+use crate::hash::hex;
+use crate::plugin::Plugins;
+use crate::produce;
 
 /// A published document as the database gets it, but for its body, which
 /// is rendered only when the row must be written.
 pub(crate) struct Local<'r> {
     pub record: &'r Record,
+    /// The id as the database keys it: compared, reported and sent.
+    pub id: String,
     /// Absolute: the database's readers are not on the site's host.
     pub url: String,
     /// What the remote's `source_hash` holds: see [`row_hash`].
@@ -23,9 +25,15 @@ pub(crate) struct Local<'r> {
 
 impl<'r> Local<'r> {
     pub fn new(record: &'r Record, config: &Config) -> Local<'r> {
+        let id = record.id.to_string();
         let url = format!("{}{}", config.origin, record.url);
-        let hash = row_hash(record, &url);
-        Local { record, url, hash }
+        let hash = row_hash(record, &id, &url);
+        Local {
+            record,
+            id,
+            url,
+            hash,
+        }
     }
 }
 
@@ -34,26 +42,28 @@ impl<'r> Local<'r> {
 /// the body) and every other column as this build derived it (so a setting
 /// that moves a URL changes it too). Equal hashes, equal rows: the upsert
 /// skips a row whose stored hash is this one.
-fn row_hash(record: &Record, url: &str) -> String {
-    let columns = serde_json::json!([
+fn row_hash(record: &Record, id: &str, url: &str) -> String {
+    // A JSON array of borrowed columns: nothing is copied to be hashed.
+    let columns = (
         folio_settings(),
-        record.source.hash,
-        record.plugins,
-        record.id.to_string(),
+        &record.source.hash,
+        &record.plugins,
+        id,
         record.kind.as_str(),
-        record.slug,
-        record.lang,
+        &record.slug,
+        &record.lang,
         record.published_at,
         record.updated_at,
-        record.title,
+        &record.title,
         url,
-        record.description,
-        record.summary,
-        record.tags,
-        record.translation_key,
-        record.extra,
-    ]);
-    hex(&Sha256::digest(columns.to_string().as_bytes()))
+        &record.description,
+        &record.summary,
+        &record.tags,
+        &record.translation_key,
+        &record.extra,
+    );
+    let json = serde_json::to_vec(&columns).unwrap_or_default();
+    hex(&Sha256::digest(&json))
 }
 
 /// One row, every column as it is sent.
@@ -83,29 +93,16 @@ pub(crate) struct Row {
 /// builds it first.
 pub(crate) fn row(local: &Local<'_>, files: &FilesAt, plugins: &Plugins) -> Result<Row, Error> {
     let record = local.record;
-    let path = &record.source.path;
-    let changed = || {
+    let body = produce::body_html(files, record, None, plugins)?.ok_or_else(|| {
         Error::Content(vec![Problem::new(
-            path,
+            &record.source.path,
             None,
             ProblemKind::ChangedDuringBuild,
         )])
-    };
-    let bytes = files
-        .read(path, record.source.stat.size)
-        .map_err(|_| changed())?;
-    if source_hash(&bytes) != record.source.hash {
-        return Err(changed());
-    }
-    let document = Document {
-        source: path,
-        lang: &record.lang,
-    };
-    let body = parse::body_html(&bytes, None, (plugins, &document))
-        .map_err(|(line, kind)| Error::Content(vec![Problem::new(path, line, kind)]))?;
+    })?;
     let tags: Vec<String> = record.tags.iter().map(|t| without_nul(t)).collect();
     Ok(Row {
-        id: record.id.to_string(),
+        id: local.id.clone(),
         kind: record.kind.as_str(),
         slug: without_nul(&record.slug),
         lang: record.lang.clone(),
