@@ -11,7 +11,10 @@
 //! - first: the table emptied, then `Session::publish` of every row (the
 //!   site already built: its no-op build is included, and shown apart);
 //! - COPY: the table emptied, then `COPY … FROM STDIN (FORMAT binary)` of
-//!   the rows the publishes wrote, dumped with `COPY … TO`;
+//!   the rows the publishes wrote, dumped with `COPY … TO`; both in the
+//!   clear (`sslmode=disable`), as the reference client speaks;
+//! - first over TLS: the first publish again, with `sslmode=require`
+//!   (the test cluster's TLS);
 //! - no-op: nothing changed; its one read of (id, source_hash) shown apart;
 //! - one edit: a sentence appended to the middle English post, then a
 //!   publish, which must write exactly one row.
@@ -56,15 +59,16 @@ fn main() {
     let mut session =
         Session::open(Site::open(&site).unwrap(), BuildOptions::new(NOW_MS)).expect("a session");
     session.build().expect("the cold build");
-    let options = server.publish_options();
+    let options = server.publish_options("disable");
+    let over_tls = server.publish_options("require");
     let first = session.publish(&options).expect("the first publish");
     eprintln!("{} documents", first.documents);
     let mut rows = server.dump();
     let post = middle_english_post(&site);
     let rel = post.strip_prefix(&site).unwrap().to_owned();
 
-    let mut times: [Vec<f64>; 6] = Default::default();
-    println!("round  first ms (build)  COPY ms  no-op ms (read)  one edit ms");
+    let mut times: [Vec<f64>; 7] = Default::default();
+    println!("round  first ms (build)  COPY ms  TLS first ms  no-op ms (read)  one edit ms");
     for round in 0..rounds {
         server.empty();
         let started = Instant::now();
@@ -75,6 +79,13 @@ fn main() {
 
         server.empty();
         let copy = server.copy_in(&rows);
+
+        server.empty();
+        let started = Instant::now();
+        session
+            .publish(&over_tls)
+            .expect("a first publish over TLS");
+        let tls = ms(started);
 
         let started = Instant::now();
         let report = session.publish(&options).expect("a no-op publish");
@@ -93,20 +104,21 @@ fn main() {
         rows = server.dump();
 
         println!(
-            "{round:>5}  {first:>8.0} ({build:>4.0})  {copy:>7.0}  {no_op:>8.1} ({read:>4.1})  {edit:>11.1}"
+            "{round:>5}  {first:>8.0} ({build:>4.0})  {copy:>7.0}  {tls:>12.0}  {no_op:>8.1} ({read:>4.1})  {edit:>11.1}"
         );
-        for (at, value) in [first, build, copy, no_op, read, edit]
+        for (at, value) in [first, build, copy, tls, no_op, read, edit]
             .into_iter()
             .enumerate()
         {
             times[at].push(value);
         }
     }
-    let [first, build, copy, no_op, read, edit] = times.map(median);
+    let [first, build, copy, tls, no_op, read, edit] = times.map(median);
     println!(
-        "median {first:>8.0} ({build:>4.0})  {copy:>7.0}  {no_op:>8.1} ({read:>4.1})  {edit:>11.1}"
+        "median {first:>8.0} ({build:>4.0})  {copy:>7.0}  {tls:>12.0}  {no_op:>8.1} ({read:>4.1})  {edit:>11.1}"
     );
     println!("first publish ÷ COPY: {:.2}x", first / copy);
+    println!("first publish over TLS ÷ in the clear: {:.2}x", tls / first);
     peak_memory(&corpus, scratch.path(), &server);
 }
 
@@ -122,7 +134,7 @@ fn peak_memory(corpus: &Path, scratch: &Path, server: &Server) {
     server.empty();
     let publish = max_rss(
         Command::new(env!("CARGO_BIN_EXE_folio"))
-            .args(["publish", "--database", &server.url(), "--root"])
+            .args(["publish", "--database", &server.url("disable"), "--root"])
             .arg(&site),
     );
     println!("peak memory: folio build (cold) {build} MB, folio publish (first) {publish} MB");
@@ -159,12 +171,14 @@ impl Server {
         }
     }
 
-    fn url(&self) -> String {
-        self.db.url()
+    fn url(&self, sslmode: &str) -> String {
+        let port = self.db.server.port;
+        self.db
+            .url_at("127.0.0.1", port, &format!("?sslmode={sslmode}"))
     }
 
-    fn publish_options(&self) -> PublishOptions {
-        let mut options = PublishOptions::new(self.url());
+    fn publish_options(&self, sslmode: &str) -> PublishOptions {
+        let mut options = PublishOptions::new(self.url(sslmode));
         options.password = Some(self.db.server.password.clone());
         options
     }

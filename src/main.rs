@@ -170,7 +170,8 @@ enum Command {
         root: PathBuf,
         /// The database: a `postgres://USER@HOST:PORT/DATABASE` URL (default:
         /// DATABASE_URL, then `[publish] database` of site.toml). Keep the
-        /// password in PGPASSWORD.
+        /// password in PGPASSWORD. TLS as libpq: add
+        /// `?sslmode=verify-full&sslrootcert=CA.pem` to check the server.
         #[arg(long)]
         database: Option<String>,
         /// Read the database and print what would be written and deleted;

@@ -13,6 +13,7 @@
 mod remote;
 mod rows;
 mod schema;
+mod tls;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -157,6 +158,7 @@ impl Session {
             options.password.as_deref(),
             &schema,
             policy,
+            self.site().root(),
         )?;
         let locals: Vec<Local<'_>> = self
             .pool()
@@ -502,7 +504,7 @@ fn gave_up_error(remote: &Remote, what: &str, gave_up: GaveUp, progress: &Progre
             done.join(" and ")
         )
     };
-    let help = match gave_up.code.as_deref() {
+    let help = gave_up.help.clone().unwrap_or_else(|| match gave_up.code.as_deref() {
         None if progress.to_delete + progress.to_write == 0 => format!(
             "check that PostgreSQL runs and answers at {}, then publish again",
             remote.name
@@ -513,7 +515,7 @@ fn gave_up_error(remote: &Remote, what: &str, gave_up: GaveUp, progress: &Progre
         Some("42501") => format!("publish as a role that may create the schema `{0}`, or have its owner grant this one USAGE on it, SELECT on `{0}.schema_migrations`, and SELECT, INSERT, UPDATE, DELETE on `{0}.posts`", remote.schema()),
         Some("42P01" | "3F000") => format!("folio's table is gone while `{0}.schema_migrations` says it was made: drop the schema (`DROP SCHEMA {0} CASCADE`) and publish again to make both anew", remote.schema()),
         _ => "fix what the server says, then publish again: what was written stays, and the next publish finishes the job".to_owned(),
-    };
+    });
     publish_error(
         remote,
         format!("{what} failed{tries}: {}; {done}", gave_up.message),

@@ -4,13 +4,16 @@
 //! own (see `schema`), so a statement whose answer was lost is simply sent
 //! again: no transaction spans two of them, no client-side sequence.
 
+use std::path::Path;
 use std::time::Duration;
 
+use tokio_postgres::Client;
 use tokio_postgres::types::{ToSql, Type};
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::rows::Row;
 use super::schema;
+use super::tls;
 use crate::error::Error;
 
 /// How hard to try.
@@ -77,6 +80,8 @@ struct Fault {
     lost: bool,
     /// A PostgreSQL SQLSTATE, when the server answered with one.
     code: Option<String>,
+    /// What to do about it, when the fault says more than its code.
+    help: Option<String>,
 }
 
 /// A statement given up on.
@@ -87,10 +92,12 @@ pub(crate) struct GaveUp {
     /// The last try's answer was lost: the server may have applied it.
     pub in_doubt: bool,
     pub attempts: u32,
+    pub help: Option<String>,
 }
 
 pub(crate) struct Remote {
     config: tokio_postgres::Config,
+    tls: MakeRustlsConnect,
     /// The database as messages name it: no password, ever.
     pub name: String,
     /// Text that must never reach a message: the password, as written and
@@ -105,15 +112,23 @@ pub(crate) struct Remote {
 
 impl Remote {
     /// Reads `database` (a `postgres://` URL or `key=value` words) without
-    /// connecting. `password` is used when the URL has none.
+    /// connecting. `password` is used when the URL has none; a relative
+    /// `sslrootcert` is read from `root`.
     pub fn new(
         database: &str,
         password: Option<&str>,
         schema: &str,
         policy: Policy,
+        root: &Path,
     ) -> Result<Remote, Error> {
         let mut secrets: Vec<String> = password.into_iter().map(str::to_owned).collect();
         secrets.extend(written_password(database));
+        let refused = |refusal: tls::Refusal| Error::Publish {
+            database: "the database URL".into(),
+            message: refusal.message,
+            help: refusal.help,
+        };
+        let (database, tls) = tls::split(database).map_err(refused)?;
         let mut config: tokio_postgres::Config = database.parse().map_err(|e| {
             let e = scrub(&secrets, &with_cause(&e));
             Error::Publish {
@@ -143,13 +158,7 @@ impl Remote {
                 help: "write the password's `@` as `%40`, or leave the password out of the URL and set PGPASSWORD".into(),
             });
         }
-        if config.get_ssl_mode() == tokio_postgres::config::SslMode::Require {
-            return Err(Error::Publish {
-                database: name,
-                message: "sslmode=require asks for TLS, which folio publish does not speak yet".into(),
-                help: "reach the server over a trusted network or a TLS tunnel (stunnel, an SSH tunnel, a cloud SQL proxy) with sslmode=disable".into(),
-            });
-        }
+        let connector = tls.connector(root).map_err(refused)?;
         // The server ends a statement that outlives the client's wait, or
         // that waits on a lock that long: one left running after folio gave
         // up on it must not land after a later publish and undo it.
@@ -159,12 +168,13 @@ impl Remote {
             config.get_options().unwrap_or("")
         );
         config
-            .ssl_mode(tokio_postgres::config::SslMode::Disable)
+            .ssl_mode(tls.ssl_mode())
             .application_name("folio publish")
             .options(options.trim_start())
             .connect_timeout(policy.timeout);
         Ok(Remote {
             config,
+            tls: connector,
             name,
             secrets,
             policy,
@@ -209,6 +219,7 @@ impl Remote {
                         retryable: fault.retryable,
                         in_doubt: fault.lost,
                         attempts: attempt,
+                        help: fault.help,
                     });
                 }
             }
@@ -226,12 +237,14 @@ impl Remote {
         let Ok(answer) = tokio::time::timeout(timeout + WATCHDOG_MARGIN, sent).await else {
             // Asked to stop, the server does not run on with a statement
             // folio is about to send again.
-            let _ = tokio::time::timeout(WATCHDOG_MARGIN, cancel.cancel_query(NoTls)).await;
+            let _ =
+                tokio::time::timeout(WATCHDOG_MARGIN, cancel.cancel_query(self.tls.clone())).await;
             return Err(Fault {
                 message: format!("no answer within {} s", timeout.as_secs_f32()),
                 retryable: true,
                 lost: true,
                 code: None,
+                help: None,
             });
         };
         match answer {
@@ -252,7 +265,7 @@ impl Remote {
             self.client = None;
         }
         if self.client.is_none() {
-            let connecting = self.config.connect(NoTls);
+            let connecting = self.config.connect(self.tls.clone());
             let (client, connection) = tokio::time::timeout(self.policy.timeout, connecting)
                 .await
                 .map_err(|_| Fault {
@@ -263,6 +276,7 @@ impl Remote {
                     retryable: true,
                     lost: true,
                     code: None,
+                    help: None,
                 })?
                 .map_err(fault_of)?;
             // The connection does the socket's work while the client waits
@@ -417,21 +431,27 @@ fn fault_of(e: tokio_postgres::Error) -> Fault {
                 retryable: retryable_code(&code),
                 lost: ends_session(&code),
                 code: Some(code),
+                help: None,
             }
         }
         None => {
+            // A certificate refused now is refused on every try.
+            let help = tls::refused_handshake(&e);
             // No answer from the server (the connection failed, dropped
             // or timed out) is worth another try; folio's own mistakes
             // (a missing password, a value it cannot read) are not.
-            let network = e.is_closed()
-                || e.to_string() == "timeout waiting for server"
-                || e.to_string() == "unexpected message from server"
-                || std::error::Error::source(&e).is_some_and(|cause| cause.is::<std::io::Error>());
+            let network = help.is_none()
+                && (e.is_closed()
+                    || e.to_string() == "timeout waiting for server"
+                    || e.to_string() == "unexpected message from server"
+                    || std::error::Error::source(&e)
+                        .is_some_and(|cause| cause.is::<std::io::Error>()));
             Fault {
                 message: with_cause(&e),
                 retryable: network,
                 lost: network,
                 code: None,
+                help,
             }
         }
     }

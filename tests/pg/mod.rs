@@ -5,6 +5,7 @@
 #![allow(dead_code)] // each test crate uses its own part of the helper
 
 pub mod proxy;
+pub mod tls;
 
 use std::collections::BTreeMap;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -89,25 +90,33 @@ impl Database {
     }
 
     /// Its URL, without the password (folio gets it apart, as PGPASSWORD).
+    /// No sslmode: libpq's default, TLS when the server offers it, as the
+    /// test server does.
     pub fn url(&self) -> String {
-        self.url_on(self.server.port)
+        self.url_at("127.0.0.1", self.server.port, "")
     }
 
-    /// Its URL through a proxy listening on `port` of loopback.
-    pub fn url_on(&self, port: u16) -> String {
+    /// Its URL at `host:port`, with `query` (`?…` or nothing).
+    pub fn url_at(&self, host: &str, port: u16, query: &str) -> String {
         format!(
-            "postgres://{}@127.0.0.1:{port}/{}",
+            "postgres://{}@{host}:{port}/{}{query}",
             self.server.user, self.name
         )
     }
 
     /// Publish options to this database that retry fast.
     pub fn options(&self) -> PublishOptions {
-        self.options_on(self.server.port)
+        self.options_for(self.url())
     }
 
+    /// Publish options through the fault proxy on `port`, without TLS:
+    /// the proxy reads what the server says.
     pub fn options_on(&self, port: u16) -> PublishOptions {
-        let mut options = PublishOptions::new(self.url_on(port));
+        self.options_for(self.url_at("127.0.0.1", port, "?sslmode=disable"))
+    }
+
+    pub fn options_for(&self, url: String) -> PublishOptions {
+        let mut options = PublishOptions::new(url);
         options.password = Some(self.server.password.clone());
         options.backoff = Duration::from_millis(5);
         options

@@ -14,6 +14,7 @@
 //! read as messages. That is all a client with `sslmode=disable` needs:
 //! there is no SSLRequest whose one-byte answer would not be a message.
 
+use std::future::Future;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -52,10 +53,8 @@ pub enum Fault {
 
 /// A proxy listening on loopback; dropping it closes every connection.
 pub struct Proxy {
-    port: u16,
+    listening: Listening,
     shared: Arc<Shared>,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
 }
 
 struct Shared {
@@ -68,58 +67,20 @@ struct Shared {
 impl Proxy {
     /// Starts a proxy to `upstream` injecting `fault`.
     pub fn start(upstream: SocketAddr, fault: Fault) -> Proxy {
-        // Bound here rather than in the thread so that the port is known,
-        // and connections are queued, before `start` returns.
-        let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .expect("the proxy binds a port of 127.0.0.1");
-        let port = listener.local_addr().expect("a bound address").port();
-        listener
-            .set_nonblocking(true)
-            .expect("the proxy's listener is made non-blocking");
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("the proxy's runtime starts");
         let shared = Arc::new(Shared {
             upstream,
             fault,
             replies: AtomicUsize::new(0),
             fired: AtomicBool::new(false),
         });
-        let (stop, stopped) = oneshot::channel::<()>();
-        let accepting = Arc::clone(&shared);
-        let thread = std::thread::Builder::new()
-            .name(format!("pg-proxy-{port}"))
-            .spawn(move || {
-                runtime.block_on(async move {
-                    let listener = match TcpListener::from_std(listener) {
-                        Ok(listener) => listener,
-                        Err(e) => {
-                            eprintln!("pg proxy on port {port}: {e}");
-                            return;
-                        }
-                    };
-                    tokio::select! {
-                        _ = stopped => {}
-                        () = accept(listener, accepting) => {}
-                    }
-                });
-                // Dropping the runtime drops every connection's task, and
-                // with them their sockets.
-                drop(runtime);
-            })
-            .expect("the proxy's thread starts");
-        Proxy {
-            port,
-            shared,
-            stop: Some(stop),
-            thread: Some(thread),
-        }
+        let serving = Arc::clone(&shared);
+        let listening = Listening::start(move |client| connection(client, Arc::clone(&serving)));
+        Proxy { listening, shared }
     }
 
     /// The port it listens on, of 127.0.0.1.
     pub fn port(&self) -> u16 {
-        self.port
+        self.listening.port
     }
 
     /// The replies that went through, or were faulted, so far, over all
@@ -134,7 +95,63 @@ impl Proxy {
     }
 }
 
-impl Drop for Proxy {
+/// A port of 127.0.0.1 whose connections are served, each by its own
+/// task, on a thread of its own; dropping it closes every connection.
+pub struct Listening {
+    pub port: u16,
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Listening {
+    pub fn start<Serve, Served>(serve: Serve) -> Listening
+    where
+        Serve: Fn(TcpStream) -> Served + Send + 'static,
+        Served: Future<Output = ()> + Send + 'static,
+    {
+        // Bound here rather than in the thread so that the port is known,
+        // and connections are queued, before `start` returns.
+        let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .expect("the proxy binds a port of 127.0.0.1");
+        let port = listener.local_addr().expect("a bound address").port();
+        listener
+            .set_nonblocking(true)
+            .expect("the proxy's listener is made non-blocking");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("the proxy's runtime starts");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name(format!("pg-proxy-{port}"))
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let listener = match TcpListener::from_std(listener) {
+                        Ok(listener) => listener,
+                        Err(e) => {
+                            eprintln!("pg proxy on port {port}: {e}");
+                            return;
+                        }
+                    };
+                    tokio::select! {
+                        _ = stopped => {}
+                        () = accept(listener, serve) => {}
+                    }
+                });
+                // Dropping the runtime drops every connection's task, and
+                // with them their sockets.
+                drop(runtime);
+            })
+            .expect("the proxy's thread starts");
+        Listening {
+            port,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Listening {
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
@@ -147,11 +164,15 @@ impl Drop for Proxy {
     }
 }
 
-async fn accept(listener: TcpListener, shared: Arc<Shared>) {
+async fn accept<Serve, Served>(listener: TcpListener, serve: Serve)
+where
+    Serve: Fn(TcpStream) -> Served,
+    Served: Future<Output = ()> + Send + 'static,
+{
     loop {
         match listener.accept().await {
             Ok((client, _)) => {
-                tokio::spawn(connection(client, Arc::clone(&shared)));
+                tokio::spawn(serve(client));
             }
             // Out of descriptors, or a connection reset before it was
             // accepted: the next one may do, but not in a busy loop.

@@ -1,0 +1,550 @@
+//! TLS to the database, read from the URL the way libpq reads it:
+//! `sslmode` (`disable`, `prefer`, `require`, `verify-ca`, `verify-full`)
+//! and `sslrootcert` (a PEM file of the certificates to trust, or
+//! `system`). tokio-postgres knows only the first three modes and no
+//! `sslrootcert`, so folio takes both out of the URL before tokio-postgres
+//! reads the rest, and hands it a rustls connector that checks what the
+//! mode asks for.
+//!
+//! Where folio differs from libpq: with no `sslrootcert`, `verify-full`
+//! trusts Mozilla's root certificates (built into folio, as
+//! `sslrootcert=system` would the system's), since a library reads no
+//! home folder for `~/.postgresql/root.crt`; and a relative `sslrootcert`
+//! is read from the site's root.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rustls::client::WebPkiServerVerifier;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::WebPkiSupportedAlgorithms;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{CertificateError, DigitallySignedStruct, RootCertStore, SignatureScheme};
+use tokio_postgres::config::SslMode;
+use tokio_postgres_rustls::MakeRustlsConnect;
+
+/// What `sslmode` asks of the connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Disable,
+    /// TLS when the server offers it, unchecked: libpq's default.
+    Prefer,
+    /// TLS or no connection, unchecked.
+    Require,
+    /// TLS with a certificate signed by a trusted authority, for any name.
+    VerifyCa,
+    /// TLS with a trusted certificate for the host folio connects to.
+    VerifyFull,
+}
+
+const MODES: [(&str, Mode); 5] = [
+    ("disable", Mode::Disable),
+    ("prefer", Mode::Prefer),
+    ("require", Mode::Require),
+    ("verify-ca", Mode::VerifyCa),
+    ("verify-full", Mode::VerifyFull),
+];
+
+/// Where the trusted certificates come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Roots {
+    /// Mozilla's, built into folio.
+    Builtin,
+    File(PathBuf),
+}
+
+/// The TLS settings of a database URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Tls {
+    pub mode: Mode,
+    /// `None` when nothing is checked.
+    pub roots: Option<Roots>,
+}
+
+/// A URL's TLS settings that folio cannot honour, in words for the user.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    pub message: String,
+    pub help: String,
+}
+
+/// Splits the TLS settings off `database` (a URL or `key=value` words),
+/// returning the rest for tokio-postgres to read.
+pub(crate) fn split(database: &str) -> Result<(String, Tls), Refusal> {
+    let (rest, settings) = match database.split_once("://") {
+        Some(_) => split_url(database),
+        None => split_words(database),
+    };
+    Ok((rest, tls_of(settings)?))
+}
+
+/// The `ssl…` keys of the URL's query, decoded; the rest as written.
+fn split_url(url: &str) -> (String, Vec<(String, String)>) {
+    let Some((base, query)) = url.split_once('?') else {
+        return (url.to_owned(), Vec::new());
+    };
+    let decode = |s: &str| {
+        percent_encoding::percent_decode_str(s)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    let mut settings = Vec::new();
+    let mut kept = Vec::new();
+    for pair in query.split('&') {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = decode(key);
+        if is_tls_key(&key) {
+            settings.push((key, decode(value)));
+        } else {
+            kept.push(pair);
+        }
+    }
+    match kept.is_empty() {
+        true => (base.to_owned(), settings),
+        false => (format!("{base}?{}", kept.join("&")), settings),
+    }
+}
+
+/// The `ssl…` words of `key=value` settings; the rest written again, each
+/// value quoted, in the grammar tokio-postgres reads.
+fn split_words(words: &str) -> (String, Vec<(String, String)>) {
+    let mut settings = Vec::new();
+    let mut kept = Vec::new();
+    for (key, value) in key_values(words) {
+        if is_tls_key(&key) {
+            settings.push((key, value));
+        } else {
+            let quoted = value.replace('\\', "\\\\").replace('\'', "\\'");
+            kept.push(format!("{key}='{quoted}'"));
+        }
+    }
+    (kept.join(" "), settings)
+}
+
+/// libpq's `key = value` words: a value is quoted with `'` or runs to
+/// the next space, and `\` takes the next character as it is. A word
+/// without `=` is kept as a key with no value, for tokio-postgres to
+/// refuse in its own words.
+fn key_values(words: &str) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    let mut chars = words.chars().peekable();
+    loop {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let mut key = String::new();
+        while let Some(c) = chars.next_if(|c| *c != '=' && !c.is_whitespace()) {
+            key.push(c);
+        }
+        if key.is_empty() && chars.peek().is_none() {
+            return pairs;
+        }
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let mut value = String::new();
+        if chars.next_if_eq(&'=').is_some() {
+            while chars.next_if(|c| c.is_whitespace()).is_some() {}
+            let quoted = chars.next_if_eq(&'\'').is_some();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => value.extend(chars.next()),
+                    '\'' if quoted => break,
+                    c if c.is_whitespace() && !quoted => break,
+                    c => value.push(c),
+                }
+            }
+        }
+        pairs.push((key, value));
+    }
+}
+
+fn is_tls_key(key: &str) -> bool {
+    key.starts_with("ssl") && key != "sslnegotiation"
+}
+
+fn tls_of(settings: Vec<(String, String)>) -> Result<Tls, Refusal> {
+    let mut mode = None;
+    let mut root_cert = None;
+    for (key, value) in settings {
+        match key.as_str() {
+            "sslmode" => mode = Some(mode_of(&value)?),
+            "sslrootcert" => root_cert = Some(value),
+            _ => {
+                return Err(Refusal {
+                    message: format!("`{key}` is not read by folio publish: it checks the server's certificate, but sends no certificate of its own"),
+                    help: "log in with a password (PGPASSWORD), and leave sslcert, sslkey and sslpassword out of the URL".into(),
+                });
+            }
+        }
+    }
+    let system = root_cert.as_deref() == Some("system");
+    let mode = match mode {
+        Some(Mode::VerifyFull) | None if system => Mode::VerifyFull,
+        Some(weak) if system => {
+            let name = MODES
+                .iter()
+                .find(|(_, m)| *m == weak)
+                .map_or("", |(n, _)| n);
+            return Err(Refusal {
+                message: format!(
+                    "sslrootcert=system trusts any certificate a public authority signed, so it checks the host name too; sslmode={name} would not"
+                ),
+                help: "leave sslmode out, or write sslmode=verify-full".into(),
+            });
+        }
+        Some(mode) => mode,
+        None => Mode::Prefer,
+    };
+    let roots = match (mode, root_cert) {
+        (Mode::Disable | Mode::Prefer, _) | (Mode::Require, None) => None,
+        (_, Some(file)) if file != "system" => Some(Roots::File(PathBuf::from(file))),
+        (Mode::VerifyCa, _) => {
+            return Err(Refusal {
+                message: "sslmode=verify-ca needs the certificate of the authority that signed the server's: it trusts that one only".into(),
+                help: "add sslrootcert=FILE (a PEM file, as your database provider gives it), or write sslmode=verify-full to trust the public authorities for the server's host name".into(),
+            });
+        }
+        (_, _) => Some(Roots::Builtin),
+    };
+    // As libpq: `require` with a file of trusted certificates checks the
+    // server's against them.
+    let mode = match (mode, &roots) {
+        (Mode::Require, Some(_)) => Mode::VerifyCa,
+        (mode, _) => mode,
+    };
+    Ok(Tls { mode, roots })
+}
+
+fn mode_of(value: &str) -> Result<Mode, Refusal> {
+    if let Some((_, mode)) = MODES.iter().find(|(name, _)| *name == value) {
+        return Ok(*mode);
+    }
+    let nearest = MODES
+        .iter()
+        .map(|(name, _)| (strsim::jaro_winkler(name, value), name))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .filter(|(score, _)| *score > 0.8)
+        .map_or(String::new(), |(_, name)| {
+            format!("did you mean `{name}`? ")
+        });
+    let names: Vec<&str> = MODES.iter().map(|(name, _)| *name).collect();
+    Err(Refusal {
+        message: format!("sslmode={value} is not a mode PostgreSQL knows"),
+        help: format!("{nearest}write one of {}", names.join(", ")),
+    })
+}
+
+impl Tls {
+    /// The mode tokio-postgres negotiates with: whether it asks for TLS,
+    /// and whether it may go on without.
+    pub fn ssl_mode(&self) -> SslMode {
+        match self.mode {
+            Mode::Disable => SslMode::Disable,
+            Mode::Prefer => SslMode::Prefer,
+            Mode::Require | Mode::VerifyCa | Mode::VerifyFull => SslMode::Require,
+        }
+    }
+
+    /// The connector that checks what the mode asks for. `root` is the
+    /// folder a relative `sslrootcert` is read from.
+    pub fn connector(&self, root: &Path) -> Result<MakeRustlsConnect, Refusal> {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let algorithms = provider.signature_verification_algorithms;
+        let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
+            .with_safe_default_protocol_versions()
+            .map_err(|e| Refusal {
+                message: format!("TLS cannot be set up: {e}"),
+                help: "report this to folio's developers".into(),
+            })?;
+        let verifier: Arc<dyn ServerCertVerifier> = match &self.roots {
+            None => Arc::new(Unchecked(algorithms)),
+            Some(roots) => {
+                let store = Arc::new(root_store(roots, root)?);
+                let webpki = WebPkiServerVerifier::builder_with_provider(store, provider)
+                    .build()
+                    .map_err(|e| Refusal {
+                        message: format!("the trusted certificates cannot be used: {e}"),
+                        help: "give sslrootcert a PEM file of CA certificates".into(),
+                    })?;
+                match self.mode {
+                    Mode::VerifyFull => webpki,
+                    _ => Arc::new(AnyName(webpki)),
+                }
+            }
+        };
+        let config = builder
+            .dangerous()
+            .with_custom_certificate_verifier(verifier)
+            .with_no_client_auth();
+        Ok(MakeRustlsConnect::new(config))
+    }
+}
+
+fn root_store(roots: &Roots, root: &Path) -> Result<RootCertStore, Refusal> {
+    let file = match roots {
+        Roots::Builtin => {
+            return Ok(RootCertStore {
+                roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+            });
+        }
+        Roots::File(file) => root.join(file),
+    };
+    let unreadable = |e: &dyn std::fmt::Display| {
+        Refusal {
+        message: format!("sslrootcert {}: cannot read it: {e}", file.display()),
+        help: "name a PEM file of the certificates to trust (a relative path is read from the site's root)".into(),
+    }
+    };
+    let certificates = CertificateDer::pem_file_iter(&file)
+        .map_err(|e| unreadable(&e))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| unreadable(&e))?;
+    let mut store = RootCertStore::empty();
+    let (added, _ignored) = store.add_parsable_certificates(certificates);
+    if added == 0 {
+        return Err(Refusal {
+            message: format!("sslrootcert {}: it holds no certificate folio can read", file.display()),
+            help: "give it the PEM file (`-----BEGIN CERTIFICATE-----`) of the authority that signed the server's certificate".into(),
+        });
+    }
+    Ok(store)
+}
+
+/// `prefer` and `require`: the session is encrypted, but whoever answers
+/// is believed, as libpq does. Its signatures are still checked, so the
+/// key the server shows is the key it holds.
+#[derive(Debug)]
+struct Unchecked(WebPkiSupportedAlgorithms);
+
+impl ServerCertVerifier for Unchecked {
+    fn verify_server_cert(
+        &self,
+        _: &CertificateDer<'_>,
+        _: &[CertificateDer<'_>],
+        _: &ServerName<'_>,
+        _: &[u8],
+        _: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.supported_schemes()
+    }
+}
+
+/// `verify-ca`: a certificate signed by a trusted authority, whatever
+/// name it was made for.
+#[derive(Debug)]
+struct AnyName(Arc<WebPkiServerVerifier>);
+
+impl ServerCertVerifier for AnyName {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let verified =
+            self.0
+                .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now);
+        match verified {
+            Err(rustls::Error::InvalidCertificate(
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+            )) => Ok(ServerCertVerified::assertion()),
+            verified => verified,
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.0.verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.0.verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.supported_verify_schemes()
+    }
+}
+
+/// What to do about a handshake that failed on the server's certificate
+/// or on TLS itself: another try would fail the same way.
+pub(crate) fn refused_handshake(error: &tokio_postgres::Error) -> Option<String> {
+    let mut cause = std::error::Error::source(error);
+    while let Some(e) = cause {
+        // tokio-postgres's words when the server answers `N` to TLS.
+        if e.to_string() == "server does not support TLS" {
+            return Some("the server does not offer TLS: have `ssl = on` set in its postgresql.conf, or write sslmode=prefer to go on without it where the network is trusted".into());
+        }
+        let rustls = e.downcast_ref::<rustls::Error>().or_else(|| {
+            e.downcast_ref::<std::io::Error>()
+                .and_then(|io| io.get_ref())
+                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+        });
+        if let Some(rustls) = rustls {
+            return Some(match rustls {
+                rustls::Error::InvalidCertificate(CertificateError::UnknownIssuer) => "the server's certificate is not signed by an authority folio trusts: give sslrootcert the PEM file of the one that signed it (your database provider publishes it), or write sslmode=require to encrypt without checking who answers".into(),
+                rustls::Error::InvalidCertificate(
+                    CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+                ) => "the server's certificate is made for another host name: connect to the name it was made for, or write sslmode=verify-ca to check the authority only".into(),
+                rustls::Error::InvalidCertificate(CertificateError::Expired | CertificateError::ExpiredContext { .. }) => "the server's certificate has expired (or this machine's clock is wrong): have it renewed".into(),
+                _ => "check the server's TLS settings and the URL's sslmode and sslrootcert".into(),
+            });
+        }
+        cause = e.source();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tls(mode: Mode, roots: Option<Roots>) -> Tls {
+        Tls { mode, roots }
+    }
+
+    #[test]
+    fn a_url_gives_its_ssl_settings_and_keeps_the_rest_as_written() {
+        let (rest, settings) =
+            split("postgres://ann@db/blog?application_name=a%20b&sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem&connect_timeout=5")
+                .unwrap();
+        assert_eq!(
+            rest,
+            "postgres://ann@db/blog?application_name=a%20b&connect_timeout=5"
+        );
+        assert_eq!(
+            settings,
+            tls(Mode::VerifyFull, Some(Roots::File("/etc/ca.pem".into())))
+        );
+        let (rest, settings) = split("postgresql://db/blog?sslmode=disable").unwrap();
+        assert_eq!(
+            (rest.as_str(), settings),
+            ("postgresql://db/blog", tls(Mode::Disable, None))
+        );
+    }
+
+    #[test]
+    fn words_give_their_ssl_settings_and_keep_the_rest_quoted() {
+        let (rest, settings) = split(
+            r"host=db  sslmode = require user='o\'neil' sslrootcert='/a b/ca.pem' dbname=b\ c",
+        )
+        .unwrap();
+        assert_eq!(rest, r"host='db' user='o\'neil' dbname='b c'");
+        assert_eq!(
+            settings,
+            tls(Mode::VerifyCa, Some(Roots::File("/a b/ca.pem".into())))
+        );
+        let config: tokio_postgres::Config = rest.parse().unwrap();
+        assert_eq!(config.get_user(), Some("o'neil"));
+        assert_eq!(config.get_dbname(), Some("b c"));
+    }
+
+    #[test]
+    fn modes_follow_libpq() {
+        let mode = |url: &str| split(url).map(|(_, tls)| tls);
+        assert_eq!(mode("postgres://db/b"), Ok(tls(Mode::Prefer, None)));
+        assert_eq!(
+            mode("postgres://db/b?sslmode=require"),
+            Ok(tls(Mode::Require, None))
+        );
+        assert_eq!(
+            mode("postgres://db/b?sslmode=verify-full"),
+            Ok(tls(Mode::VerifyFull, Some(Roots::Builtin)))
+        );
+        assert_eq!(
+            mode("postgres://db/b?sslrootcert=system"),
+            Ok(tls(Mode::VerifyFull, Some(Roots::Builtin)))
+        );
+        assert_eq!(
+            mode("postgres://db/b?sslrootcert=ca.pem&sslmode=prefer"),
+            Ok(tls(Mode::Prefer, None))
+        );
+        let refused = |url: &str| mode(url).unwrap_err();
+        assert!(
+            refused("postgres://db/b?sslmode=verify-ca")
+                .help
+                .contains("sslrootcert=FILE")
+        );
+        assert!(
+            refused("postgres://db/b?sslmode=require&sslrootcert=system")
+                .message
+                .contains("sslmode=require")
+        );
+        assert!(
+            refused("postgres://db/b?sslcert=me.pem")
+                .message
+                .contains("`sslcert`")
+        );
+        let typo = refused("postgres://db/b?sslmode=verify_full");
+        assert!(
+            typo.help.starts_with("did you mean `verify-full`?"),
+            "{}",
+            typo.help
+        );
+        // Not a TLS setting: tokio-postgres reads it.
+        assert_eq!(
+            mode("postgres://db/b?sslnegotiation=direct&sslmode=require"),
+            Ok(tls(Mode::Require, None))
+        );
+    }
+
+    #[test]
+    fn a_root_file_must_hold_a_certificate() {
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::write(folder.path().join("empty.pem"), "not a certificate\n").unwrap();
+        let verify = |file: &str| tls(Mode::VerifyCa, Some(Roots::File(file.into())));
+        let refusal = verify("empty.pem").connector(folder.path()).err().unwrap();
+        assert!(
+            refusal
+                .message
+                .contains("empty.pem: it holds no certificate"),
+            "{}",
+            refusal.message
+        );
+        let refusal = verify("missing.pem")
+            .connector(folder.path())
+            .err()
+            .unwrap();
+        assert!(
+            refusal.message.contains("missing.pem: cannot read it"),
+            "{}",
+            refusal.message
+        );
+        assert!(
+            tls(Mode::VerifyFull, Some(Roots::Builtin))
+                .connector(folder.path())
+                .is_ok()
+        );
+    }
+}
