@@ -81,9 +81,16 @@ pub(crate) fn split(database: &str) -> Result<(String, Tls), Refusal> {
 
 /// The `ssl…` keys of the URL's query, decoded; the rest as written.
 fn split_url(url: &str) -> (String, Vec<(String, String)>) {
-    let Some((base, query)) = url.split_once('?') else {
+    // As tokio-postgres reads a URL: everything up to the first `@` is
+    // user and password, where a `?` is not a query's start.
+    let after_credentials = url.find('@').map_or(0, |at| at + 1);
+    let Some(start) = url[after_credentials..].find('?') else {
         return (url.to_owned(), Vec::new());
     };
+    let (base, query) = (
+        &url[..after_credentials + start],
+        &url[after_credentials + start + 1..],
+    );
     let decode = |s: &str| {
         percent_encoding::percent_decode_str(s)
             .decode_utf8_lossy()
@@ -452,6 +459,10 @@ mod tests {
             (rest.as_str(), settings),
             ("postgresql://db/blog", tls(Mode::Disable, None))
         );
+        // A `?` in a password does not start the query.
+        let (rest, settings) = split("postgres://ann:a?b@db/blog?sslmode=require").unwrap();
+        assert_eq!(rest, "postgres://ann:a?b@db/blog");
+        assert_eq!(settings, tls(Mode::Require, None));
     }
 
     #[test]
