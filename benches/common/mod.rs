@@ -27,11 +27,12 @@ pub fn scratch(prefix: &str) -> tempfile::TempDir {
         .expect("a scratch folder")
 }
 
-/// The corpus named by the first argument, or else one generated into
-/// `scratch`.
+/// The corpus named by the first argument (generated there when absent,
+/// to be reused by the next run), or else one generated into `scratch`.
 pub fn corpus(args: &[String], scratch: &Path) -> PathBuf {
-    match args.first() {
-        Some(site) => PathBuf::from(site),
+    match args.first().map(PathBuf::from) {
+        Some(site) if site.exists() => site,
+        Some(site) => generate_corpus(&site),
         None => generate_corpus(&scratch.join("corpus")),
     }
 }
