@@ -510,6 +510,31 @@ fn the_password_appears_in_no_output_and_no_error() {
             None,
             false,
         ),
+        // A server certificate refused, and TLS settings refused.
+        (
+            vec![
+                "--database".into(),
+                format!("{}?sslmode=verify-full", url(secret, &port.to_string())),
+            ],
+            None,
+            false,
+        ),
+        (
+            vec![
+                "--database".into(),
+                format!("{}?sslmode=verify-fll", url(secret, &port.to_string())),
+            ],
+            None,
+            false,
+        ),
+        (
+            vec![
+                "--database".into(),
+                format!("host=127.0.0.1 sslmode=verify-ca password={secret}"),
+            ],
+            None,
+            false,
+        ),
         // A URL PostgreSQL cannot read.
         (
             vec!["--database".into(), url(secret, "not-a-port")],
