@@ -168,7 +168,7 @@ impl Remote {
             config.get_options().unwrap_or("")
         );
         config
-            .ssl_mode(tls.ssl_mode())
+            .ssl_mode(tls.ssl_mode(config.get_hosts()))
             .application_name("folio publish")
             .options(options.trim_start())
             .connect_timeout(policy.timeout);

@@ -21,7 +21,7 @@ use rustls::crypto::WebPkiSupportedAlgorithms;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{CertificateError, DigitallySignedStruct, RootCertStore, SignatureScheme};
-use tokio_postgres::config::SslMode;
+use tokio_postgres::config::{Host, SslMode};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 /// What `sslmode` asks of the connection.
@@ -240,10 +240,13 @@ fn mode_of(value: &str) -> Result<Mode, Refusal> {
 }
 
 impl Tls {
-    /// The mode tokio-postgres negotiates with: whether it asks for TLS,
-    /// and whether it may go on without.
-    pub fn ssl_mode(&self) -> SslMode {
+    /// The mode tokio-postgres negotiates with at `hosts`: whether it asks
+    /// for TLS, and whether it may go on without. As in libpq, sslmode
+    /// does not apply to a Unix socket, where PostgreSQL never speaks TLS.
+    pub fn ssl_mode(&self, hosts: &[Host]) -> SslMode {
+        let all_local = !hosts.is_empty() && hosts.iter().all(|host| !matches!(host, Host::Tcp(_)));
         match self.mode {
+            _ if all_local => SslMode::Disable,
             Mode::Disable => SslMode::Disable,
             Mode::Prefer => SslMode::Prefer,
             Mode::Require | Mode::VerifyCa | Mode::VerifyFull => SslMode::Require,
@@ -528,6 +531,16 @@ mod tests {
             mode("postgres://db/b?sslnegotiation=direct&sslmode=require"),
             Ok(tls(Mode::Require, None))
         );
+    }
+
+    #[test]
+    fn a_unix_socket_is_never_asked_for_tls() {
+        let (rest, required) = split("host=/run/postgresql sslmode=verify-full").unwrap();
+        let config: tokio_postgres::Config = rest.parse().unwrap();
+        assert_eq!(required.ssl_mode(config.get_hosts()), SslMode::Disable);
+        let (rest, required) = split("host=db.example sslmode=verify-full").unwrap();
+        let config: tokio_postgres::Config = rest.parse().unwrap();
+        assert_eq!(required.ssl_mode(config.get_hosts()), SslMode::Require);
     }
 
     #[test]
