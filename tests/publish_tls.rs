@@ -118,6 +118,14 @@ fn verify_full_takes_a_certificate_made_for_the_host_it_connects_to() {
     );
     let report = published(&site, &db, db.url_at("localhost", front.port(), &query));
     assert_eq!(report.rows_changed, report.documents);
+    let protocols = front.protocols();
+    assert!(!protocols.is_empty(), "no TLS session");
+    assert!(
+        protocols
+            .iter()
+            .all(|p| p.as_deref() == Some(b"postgresql".as_slice())),
+        "{protocols:?}"
+    );
     // A relative sslrootcert is read from the site's root.
     std::fs::copy(&authority.pem, site.root().join("ca.pem")).expect("copied");
     let relative = db.url_at(

@@ -132,17 +132,38 @@ impl Authority {
 /// server in the clear.
 pub struct TlsFront {
     listening: Listening,
+    protocols: Arc<Mutex<Vec<Option<Vec<u8>>>>>,
 }
 
 impl TlsFront {
+    /// With `config`, it offers the application protocol `postgresql`, as
+    /// a PostgreSQL 17 server does.
     pub fn start(upstream: SocketAddr, config: Option<rustls::ServerConfig>) -> TlsFront {
-        let acceptor = config.map(|c| tokio_rustls::TlsAcceptor::from(Arc::new(c)));
-        let listening = Listening::start(move |client| front(client, upstream, acceptor.clone()));
-        TlsFront { listening }
+        let acceptor = config.map(|mut config| {
+            config.alpn_protocols = vec![b"postgresql".to_vec()];
+            tokio_rustls::TlsAcceptor::from(Arc::new(config))
+        });
+        let protocols = Arc::new(Mutex::new(Vec::new()));
+        let noted = Arc::clone(&protocols);
+        let listening = Listening::start(move |client| {
+            front(client, upstream, acceptor.clone(), Arc::clone(&noted))
+        });
+        TlsFront {
+            listening,
+            protocols,
+        }
     }
 
     pub fn port(&self) -> u16 {
         self.listening.port
+    }
+
+    /// The application protocol each TLS session agreed on.
+    pub fn protocols(&self) -> Vec<Option<Vec<u8>>> {
+        self.protocols
+            .lock()
+            .expect("no panic while noting")
+            .clone()
     }
 }
 
@@ -150,6 +171,7 @@ async fn front(
     mut client: TcpStream,
     upstream: SocketAddr,
     acceptor: Option<tokio_rustls::TlsAcceptor>,
+    protocols: Arc<Mutex<Vec<Option<Vec<u8>>>>>,
 ) {
     let mut first = [0u8; 8];
     if client.read_exact(&mut first).await.is_err() {
@@ -166,6 +188,11 @@ async fn front(
             let Ok(mut client) = acceptor.accept(client).await else {
                 return;
             };
+            let protocol = client.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
+            protocols
+                .lock()
+                .expect("no panic while noting")
+                .push(protocol);
             let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
         }
         (true, None) => {
