@@ -495,6 +495,12 @@ fn publish(
     }));
     let mut options = folio::PublishOptions::new(database);
     options.password = std::env::var("PGPASSWORD").ok();
+    // As libpq, the environment's TLS settings, where the URL has none.
+    for (key, variable) in [("sslmode", "PGSSLMODE"), ("sslrootcert", "PGSSLROOTCERT")] {
+        if let Ok(value) = std::env::var(variable) {
+            options.tls_defaults.push((key.to_owned(), value));
+        }
+    }
     options.dry_run = dry_run;
     options.accept_id_changes = accept_id_changes;
     let mut session = folio::Session::open(site, build_options)?;

@@ -26,7 +26,7 @@ use crate::error::{AnotherId, Error, Problem, ProblemKind};
 use crate::id::format_ms;
 use crate::report::BuildReport;
 use crate::session::Session;
-use remote::{Answer, GaveUp, Policy, Remote, RemoteRow, Statement};
+use remote::{Answer, GaveUp, Remote, RemoteRow, Statement};
 use rows::{Local, Row};
 
 /// How to publish. `PublishOptions::new(url)` publishes like `folio
@@ -40,6 +40,10 @@ pub struct PublishOptions {
     pub database: String,
     /// The password, when the URL has none (the CLI passes `PGPASSWORD`).
     pub password: Option<String>,
+    /// libpq's `sslmode` and `sslrootcert` settings, as `(key, value)`, for
+    /// a URL that names none (the CLI passes `PGSSLMODE` and
+    /// `PGSSLROOTCERT`).
+    pub tls_defaults: Vec<(String, String)>,
     /// Read the database and say what would be written and deleted; write
     /// nothing, there or in the site.
     pub dry_run: bool,
@@ -63,6 +67,7 @@ impl PublishOptions {
         PublishOptions {
             database: database.into(),
             password: None,
+            tls_defaults: Vec::new(),
             dry_run: false,
             accept_id_changes: false,
             batch_rows: 500,
@@ -148,18 +153,7 @@ impl Session {
         let (every, records) = self.published(read.as_deref());
         let config = self.site().config();
         let schema = config.publish.schema().to_owned();
-        let policy = Policy {
-            attempts: options.attempts.max(1),
-            backoff: options.backoff,
-            timeout: options.timeout,
-        };
-        let mut remote = Remote::new(
-            &options.database,
-            options.password.as_deref(),
-            &schema,
-            policy,
-            self.site().root(),
-        )?;
+        let mut remote = Remote::new(options, &schema, self.site().root())?;
         let locals: Vec<Local<'_>> = self
             .pool()
             .install(|| records.par_iter().map(|r| Local::new(r, config)).collect());

@@ -205,3 +205,73 @@ fn tls_settings_folio_cannot_honour_are_refused_before_connecting() {
         assert!(!error.contains("connect"), "{query} connected:\n{error}");
     }
 }
+
+#[test]
+fn a_certificate_expired_or_made_as_an_authority_is_refused_under_verify_ca() {
+    let db = Database::fresh("tls_expired");
+    let site = TestSite::with_posts();
+    let authority = Authority::new("folio-test-ca");
+    let root = format!("sslrootcert={}", authority.pem.display());
+    let expired = TlsFront::start(
+        db.server.addr(),
+        Some(authority.server_until(&["localhost"], 2001)),
+    );
+    let url = db.url_at(
+        "127.0.0.1",
+        expired.port(),
+        &format!("?sslmode=verify-ca&{root}"),
+    );
+    let error = refused(&site, &db, url);
+    assert!(
+        error.contains("the server's certificate has expired"),
+        "{error}"
+    );
+    let own = TlsFront::start(
+        db.server.addr(),
+        Some(authority.server_with_its_own_certificate()),
+    );
+    let url = db.url_at(
+        "127.0.0.1",
+        own.port(),
+        &format!("?sslmode=verify-ca&{root}"),
+    );
+    let error = refused(&site, &db, url);
+    assert!(
+        error.contains("presents a CA certificate as its own"),
+        "{error}"
+    );
+    // Not checked, as libpq: both are taken under require.
+    let url = db.url_at("127.0.0.1", expired.port(), "?sslmode=require");
+    published(&site, &db, url);
+}
+
+#[test]
+fn words_and_a_bare_address_are_read_as_libpq_reads_them() {
+    let db = Database::fresh("tls_words");
+    let site = TestSite::with_posts();
+    server_certificate(&db);
+    let without_tls = TlsFront::start(db.server.addr(), None);
+    let (user, name) = (&db.server.user, &db.name);
+    // A `://` in a value does not make words a URL, whose sslmode would
+    // go unread.
+    let words = format!(
+        "host=127.0.0.1 port={} user={user} dbname={name} application_name=http://x sslmode=require",
+        without_tls.port()
+    );
+    assert!(refused(&site, &db, words).contains("server does not support TLS"));
+    // An address alone: TLS under the default, told the address as name.
+    let sniffer = Sniffer::start(db.server.addr());
+    let words = format!(
+        "hostaddr=127.0.0.1 port={} user={user} dbname={name}",
+        sniffer.port()
+    );
+    let report = published(&site, &db, words.clone());
+    assert_eq!(report.rows_changed, report.documents);
+    assert!(
+        sniffer.began().iter().all(|b| *b == Began::Tls),
+        "{:?}",
+        sniffer.began()
+    );
+    let error = refused(&site, &db, format!("{words} sslmode=verify-full"));
+    assert!(error.contains("add host=NAME"), "{error}");
+}

@@ -11,6 +11,7 @@ use tokio_postgres::Client;
 use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+use super::PublishOptions;
 use super::rows::Row;
 use super::schema;
 use super::tls;
@@ -111,24 +112,25 @@ pub(crate) struct Remote {
 }
 
 impl Remote {
-    /// Reads `database` (a `postgres://` URL or `key=value` words) without
-    /// connecting. `password` is used when the URL has none; a relative
-    /// `sslrootcert` is read from `root`.
-    pub fn new(
-        database: &str,
-        password: Option<&str>,
-        schema: &str,
-        policy: Policy,
-        root: &Path,
-    ) -> Result<Remote, Error> {
-        let mut secrets: Vec<String> = password.into_iter().map(str::to_owned).collect();
-        secrets.extend(written_password(database));
-        let refused = |refusal: tls::Refusal| Error::Publish {
-            database: "the database URL".into(),
-            message: refusal.message,
-            help: refusal.help,
+    /// Reads the options' database (a `postgres://` URL or `key=value`
+    /// words) without connecting. Their password is used when the URL has
+    /// none; a relative `sslrootcert` is read from `root`.
+    pub fn new(options: &PublishOptions, schema: &str, root: &Path) -> Result<Remote, Error> {
+        let policy = Policy {
+            attempts: options.attempts.max(1),
+            backoff: options.backoff,
+            timeout: options.timeout,
         };
-        let (database, tls) = tls::split(database).map_err(refused)?;
+        let password = options.password.as_deref();
+        let mut secrets: Vec<String> = password.into_iter().map(str::to_owned).collect();
+        secrets.extend(written_password(&options.database));
+        let refused = |refusal: tls::Refusal, secrets: &[String]| Error::Publish {
+            database: "the database URL".into(),
+            message: scrub(secrets, &refusal.message),
+            help: scrub(secrets, &refusal.help),
+        };
+        let (database, tls) = tls::split(&options.database, &options.tls_defaults)
+            .map_err(|r| refused(r, &secrets))?;
         let mut config: tokio_postgres::Config = database.parse().map_err(|e| {
             let e = scrub(&secrets, &with_cause(&e));
             Error::Publish {
@@ -158,7 +160,9 @@ impl Remote {
                 help: "write the password's `@` as `%40`, or leave the password out of the URL and set PGPASSWORD".into(),
             });
         }
-        let connector = tls.connector(root).map_err(refused)?;
+        let connector = tls
+            .prepare(&mut config, root)
+            .map_err(|r| refused(r, &secrets))?;
         // The server ends a statement that outlives the client's wait, or
         // that waits on a lock that long: one left running after folio gave
         // up on it must not land after a later publish and undo it.
@@ -168,7 +172,6 @@ impl Remote {
             config.get_options().unwrap_or("")
         );
         config
-            .ssl_mode(tls.ssl_mode(config.get_hosts()))
             .application_name("folio publish")
             .options(options.trim_start())
             .connect_timeout(policy.timeout);

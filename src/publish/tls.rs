@@ -70,12 +70,28 @@ pub(crate) struct Refusal {
 }
 
 /// Splits the TLS settings off `database` (a URL or `key=value` words),
-/// returning the rest for tokio-postgres to read.
-pub(crate) fn split(database: &str) -> Result<(String, Tls), Refusal> {
-    let (rest, settings) = match database.split_once("://") {
-        Some(_) => split_url(database),
-        None => split_words(database),
+/// returning the rest for tokio-postgres to read. `defaults` (libpq's
+/// `sslmode`/`sslrootcert` keys, from PGSSLMODE and PGSSLROOTCERT) apply
+/// where `database` names none.
+pub(crate) fn split(
+    database: &str,
+    defaults: &[(String, String)],
+) -> Result<(String, Tls), Refusal> {
+    // tokio-postgres's own test of a URL: anything else is words, even
+    // with a `://` in a value.
+    let url = ["postgres://", "postgresql://"]
+        .iter()
+        .any(|scheme| database.starts_with(scheme));
+    let (rest, mut settings) = match url {
+        true => split_url(database),
+        false => split_words(database)?,
     };
+    let given: Vec<String> = settings.iter().map(|(key, _)| key.clone()).collect();
+    let unset = defaults
+        .iter()
+        .filter(|(key, _)| !given.contains(key))
+        .cloned();
+    settings.splice(0..0, unset);
     Ok((rest, tls_of(settings)?))
 }
 
@@ -115,10 +131,10 @@ fn split_url(url: &str) -> (String, Vec<(String, String)>) {
 
 /// The `ssl…` words of `key=value` settings; the rest written again, each
 /// value quoted, in the grammar tokio-postgres reads.
-fn split_words(words: &str) -> (String, Vec<(String, String)>) {
+fn split_words(words: &str) -> Result<(String, Vec<(String, String)>), Refusal> {
     let mut settings = Vec::new();
     let mut kept = Vec::new();
-    for (key, value) in key_values(words) {
+    for (key, value) in key_values(words)? {
         if is_tls_key(&key) {
             settings.push((key, value));
         } else {
@@ -126,14 +142,20 @@ fn split_words(words: &str) -> (String, Vec<(String, String)>) {
             kept.push(format!("{key}='{quoted}'"));
         }
     }
-    (kept.join(" "), settings)
+    Ok((kept.join(" "), settings))
 }
 
 /// libpq's `key = value` words: a value is quoted with `'` or runs to
-/// the next space, and `\` takes the next character as it is. A word
-/// without `=` is kept as a key with no value, for tokio-postgres to
-/// refuse in its own words.
-fn key_values(words: &str) -> Vec<(String, String)> {
+/// the next space, and `\` takes the next character as it is. What libpq
+/// refuses (a word without `=`, a quote left open) is refused: read
+/// otherwise, it could swallow the words after it, sslmode among them.
+fn key_values(words: &str) -> Result<Vec<(String, String)>, Refusal> {
+    let malformed = |what: &str| {
+        Refusal {
+        message: format!("the database's settings are not libpq's `key=value` words: {what}"),
+        help: "write each setting as key=value, quoting a value with spaces as key='a value', or write a postgres:// URL".into(),
+    }
+    };
     let mut pairs = Vec::new();
     let mut chars = words.chars().peekable();
     loop {
@@ -143,21 +165,29 @@ fn key_values(words: &str) -> Vec<(String, String)> {
             key.push(c);
         }
         if key.is_empty() && chars.peek().is_none() {
-            return pairs;
+            return Ok(pairs);
         }
         while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        if key.is_empty() || chars.next_if_eq(&'=').is_none() {
+            return Err(malformed("a setting without its `key=`"));
+        }
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let quoted = chars.next_if_eq(&'\'').is_some();
         let mut value = String::new();
-        if chars.next_if_eq(&'=').is_some() {
-            while chars.next_if(|c| c.is_whitespace()).is_some() {}
-            let quoted = chars.next_if_eq(&'\'').is_some();
-            while let Some(c) = chars.next() {
-                match c {
-                    '\\' => value.extend(chars.next()),
-                    '\'' if quoted => break,
-                    c if c.is_whitespace() && !quoted => break,
-                    c => value.push(c),
+        let mut closed = !quoted;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => value.extend(chars.next()),
+                '\'' if quoted => {
+                    closed = true;
+                    break;
                 }
+                c if c.is_whitespace() && !quoted => break,
+                c => value.push(c),
             }
+        }
+        if !closed {
+            return Err(malformed(&format!("the quote of `{key}` is never closed")));
         }
         pairs.push((key, value));
     }
@@ -173,11 +203,20 @@ fn tls_of(settings: Vec<(String, String)>) -> Result<Tls, Refusal> {
     for (key, value) in settings {
         match key.as_str() {
             "sslmode" => mode = Some(mode_of(&value)?),
-            "sslrootcert" => root_cert = Some(value),
-            _ => {
+            // As libpq: an empty value is no value.
+            "sslrootcert" => root_cert = Some(value).filter(|v| !v.is_empty()),
+            "sslcert" | "sslkey" | "sslpassword" | "sslcertmode" => {
                 return Err(Refusal {
                     message: format!("`{key}` is not read by folio publish: it checks the server's certificate, but sends no certificate of its own"),
                     help: "log in with a password (PGPASSWORD), and leave sslcert, sslkey and sslpassword out of the URL".into(),
+                });
+            }
+            _ => {
+                return Err(Refusal {
+                    message: format!(
+                        "`{key}` is not read by folio publish, which reads sslmode and sslrootcert of libpq's TLS settings"
+                    ),
+                    help: format!("leave `{key}` out of the URL"),
                 });
             }
         }
@@ -224,6 +263,11 @@ fn mode_of(value: &str) -> Result<Mode, Refusal> {
     if let Some((_, mode)) = MODES.iter().find(|(name, _)| *name == value) {
         return Ok(*mode);
     }
+    // libpq's `allow` tries the clear first, then TLS; tokio-postgres has
+    // no such order, and TLS first asks no less of the server.
+    if value == "allow" {
+        return Ok(Mode::Prefer);
+    }
     let nearest = MODES
         .iter()
         .map(|(name, _)| (strsim::jaro_winkler(name, value), name))
@@ -240,11 +284,15 @@ fn mode_of(value: &str) -> Result<Mode, Refusal> {
 }
 
 impl Tls {
-    /// The mode tokio-postgres negotiates with at `hosts`: whether it asks
+    /// The mode tokio-postgres negotiates with at `config`'s hosts: whether it asks
     /// for TLS, and whether it may go on without. As in libpq, sslmode
     /// does not apply to a Unix socket, where PostgreSQL never speaks TLS.
-    pub fn ssl_mode(&self, hosts: &[Host]) -> SslMode {
-        let all_local = !hosts.is_empty() && hosts.iter().all(|host| !matches!(host, Host::Tcp(_)));
+    fn ssl_mode(&self, config: &tokio_postgres::Config) -> SslMode {
+        let hosts = config.get_hosts();
+        // A `hostaddr` is reached over TCP, whatever `host` says.
+        let all_local = !hosts.is_empty()
+            && config.get_hostaddrs().is_empty()
+            && hosts.iter().all(|host| !matches!(host, Host::Tcp(_)));
         match self.mode {
             _ if all_local => SslMode::Disable,
             Mode::Disable => SslMode::Disable,
@@ -253,9 +301,51 @@ impl Tls {
         }
     }
 
-    /// The connector that checks what the mode asks for. `root` is the
-    /// folder a relative `sslrootcert` is read from.
-    pub fn connector(&self, root: &Path) -> Result<MakeRustlsConnect, Refusal> {
+    /// Sets `config`'s TLS negotiation, and gives the connector that
+    /// checks what the mode asks for. `root` is the folder a relative
+    /// `sslrootcert` is read from; it is not read when TLS is not used.
+    pub fn prepare(
+        &self,
+        config: &mut tokio_postgres::Config,
+        root: &Path,
+    ) -> Result<MakeRustlsConnect, Refusal> {
+        let ssl_mode = self.ssl_mode(config);
+        config.ssl_mode(ssl_mode);
+        if ssl_mode == SslMode::Disable {
+            return Tls {
+                mode: Mode::Disable,
+                roots: None,
+            }
+            .connector(root);
+        }
+        if config.get_hosts().is_empty() && !config.get_hostaddrs().is_empty() {
+            if self.mode == Mode::VerifyFull {
+                return Err(Refusal {
+                    message: "sslmode=verify-full checks the server's certificate against a host name, and only `hostaddr` is given".into(),
+                    help: "add host=NAME, the name the certificate was made for, beside hostaddr".into(),
+                });
+            }
+            // TLS is told a name however little it checks it: the address,
+            // as libpq does.
+            for address in config.get_hostaddrs().to_vec() {
+                config.host(address.to_string());
+            }
+        }
+        for host in config.get_hosts() {
+            if let Host::Tcp(name) = host
+                && ServerName::try_from(name.as_str()).is_err()
+            {
+                return Err(Refusal {
+                    message: format!("the host `{name}` is neither a DNS name nor an IP address, which TLS needs to name the server"),
+                    help: "write the host's DNS name (in ASCII: xn-- for other letters) or its IP address, or sslmode=disable where the network is trusted".into(),
+                });
+            }
+        }
+        self.connector(root)
+    }
+
+    /// The connector that checks what the mode asks for.
+    fn connector(&self, root: &Path) -> Result<MakeRustlsConnect, Refusal> {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let algorithms = provider.signature_verification_algorithms;
         let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
@@ -280,10 +370,13 @@ impl Tls {
                 }
             }
         };
-        let config = builder
+        let mut config = builder
             .dangerous()
             .with_custom_certificate_verifier(verifier)
             .with_no_client_auth();
+        // What libpq 17 announces, and what a PostgreSQL 17 server requires
+        // of a client that starts with TLS (`sslnegotiation=direct`).
+        config.alpn_protocols = vec![b"postgresql".to_vec()];
         Ok(MakeRustlsConnect::new(config))
     }
 }
@@ -428,6 +521,7 @@ pub(crate) fn refused_handshake(error: &tokio_postgres::Error) -> Option<String>
                     CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
                 ) => "the server's certificate is made for another host name: connect to the name it was made for, or write sslmode=verify-ca to check the authority only".into(),
                 rustls::Error::InvalidCertificate(CertificateError::Expired | CertificateError::ExpiredContext { .. }) => "the server's certificate has expired (or this machine's clock is wrong): have it renewed".into(),
+                rustls::Error::InvalidCertificate(CertificateError::Other(other)) if other.to_string().contains("CaUsedAsEndEntity") => "the server presents a CA certificate as its own (as `openssl req -x509` makes by default), which folio refuses to check a server by: give the server a certificate signed by that CA, or write sslmode=require to encrypt without checking who answers".into(),
                 _ => "check the server's TLS settings and the URL's sslmode and sslrootcert".into(),
             });
         }
@@ -447,7 +541,7 @@ mod tests {
     #[test]
     fn a_url_gives_its_ssl_settings_and_keeps_the_rest_as_written() {
         let (rest, settings) =
-            split("postgres://ann@db/blog?application_name=a%20b&sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem&connect_timeout=5")
+            split("postgres://ann@db/blog?application_name=a%20b&sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem&connect_timeout=5", &[])
                 .unwrap();
         assert_eq!(
             rest,
@@ -457,13 +551,13 @@ mod tests {
             settings,
             tls(Mode::VerifyFull, Some(Roots::File("/etc/ca.pem".into())))
         );
-        let (rest, settings) = split("postgresql://db/blog?sslmode=disable").unwrap();
+        let (rest, settings) = split("postgresql://db/blog?sslmode=disable", &[]).unwrap();
         assert_eq!(
             (rest.as_str(), settings),
             ("postgresql://db/blog", tls(Mode::Disable, None))
         );
         // A `?` in a password does not start the query.
-        let (rest, settings) = split("postgres://ann:a?b@db/blog?sslmode=require").unwrap();
+        let (rest, settings) = split("postgres://ann:a?b@db/blog?sslmode=require", &[]).unwrap();
         assert_eq!(rest, "postgres://ann:a?b@db/blog");
         assert_eq!(settings, tls(Mode::Require, None));
     }
@@ -472,6 +566,7 @@ mod tests {
     fn words_give_their_ssl_settings_and_keep_the_rest_quoted() {
         let (rest, settings) = split(
             r"host=db  sslmode = require user='o\'neil' sslrootcert='/a b/ca.pem' dbname=b\ c",
+            &[],
         )
         .unwrap();
         assert_eq!(rest, r"host='db' user='o\'neil' dbname='b c'");
@@ -482,11 +577,52 @@ mod tests {
         let config: tokio_postgres::Config = rest.parse().unwrap();
         assert_eq!(config.get_user(), Some("o'neil"));
         assert_eq!(config.get_dbname(), Some("b c"));
+        // Words, even with a `://` in a value: their sslmode is read.
+        let (_, settings) =
+            split("host=db application_name=http://x sslmode=require", &[]).unwrap();
+        assert_eq!(settings, tls(Mode::Require, None));
+    }
+
+    #[test]
+    fn words_libpq_refuses_are_refused() {
+        for (words, expected) in [
+            (
+                "host=db application_name='x sslmode=verify-full",
+                "the quote of `application_name` is never closed",
+            ),
+            (
+                "host=db password sslmode=require",
+                "a setting without its `key=`",
+            ),
+            ("=db", "a setting without its `key=`"),
+        ] {
+            let refusal = split(words, &[]).unwrap_err();
+            assert!(
+                refusal.message.contains(expected),
+                "{words}: {}",
+                refusal.message
+            );
+        }
+    }
+
+    #[test]
+    fn the_environment_s_settings_apply_where_the_url_names_none() {
+        let defaults = [
+            ("sslmode".to_owned(), "verify-full".to_owned()),
+            ("sslrootcert".to_owned(), "/etc/ca.pem".to_owned()),
+        ];
+        let (_, settings) = split("postgres://db/b", &defaults).unwrap();
+        assert_eq!(
+            settings,
+            tls(Mode::VerifyFull, Some(Roots::File("/etc/ca.pem".into())))
+        );
+        let (_, settings) = split("postgres://db/b?sslmode=disable", &defaults).unwrap();
+        assert_eq!(settings, tls(Mode::Disable, None));
     }
 
     #[test]
     fn modes_follow_libpq() {
-        let mode = |url: &str| split(url).map(|(_, tls)| tls);
+        let mode = |url: &str| split(url, &[]).map(|(_, tls)| tls);
         assert_eq!(mode("postgres://db/b"), Ok(tls(Mode::Prefer, None)));
         assert_eq!(
             mode("postgres://db/b?sslmode=require"),
@@ -520,6 +656,20 @@ mod tests {
                 .message
                 .contains("`sslcert`")
         );
+        assert!(
+            refused("postgres://db/b?sslcrl=x.pem")
+                .message
+                .contains("reads sslmode and sslrootcert")
+        );
+        assert_eq!(
+            mode("postgres://db/b?sslmode=allow"),
+            Ok(tls(Mode::Prefer, None))
+        );
+        // As libpq: an empty sslrootcert is none.
+        assert_eq!(
+            mode("postgres://db/b?sslmode=require&sslrootcert="),
+            Ok(tls(Mode::Require, None))
+        );
         let typo = refused("postgres://db/b?sslmode=verify_full");
         assert!(
             typo.help.starts_with("did you mean `verify-full`?"),
@@ -535,12 +685,17 @@ mod tests {
 
     #[test]
     fn a_unix_socket_is_never_asked_for_tls() {
-        let (rest, required) = split("host=/run/postgresql sslmode=verify-full").unwrap();
+        let (rest, required) = split("host=/run/postgresql sslmode=verify-full", &[]).unwrap();
         let config: tokio_postgres::Config = rest.parse().unwrap();
-        assert_eq!(required.ssl_mode(config.get_hosts()), SslMode::Disable);
-        let (rest, required) = split("host=db.example sslmode=verify-full").unwrap();
-        let config: tokio_postgres::Config = rest.parse().unwrap();
-        assert_eq!(required.ssl_mode(config.get_hosts()), SslMode::Require);
+        assert_eq!(required.ssl_mode(&config), SslMode::Disable);
+        for tcp in [
+            "host=db.example sslmode=verify-full",
+            "host=/run/postgresql hostaddr=10.0.0.1 sslmode=verify-full",
+        ] {
+            let (rest, required) = split(tcp, &[]).unwrap();
+            let config: tokio_postgres::Config = rest.parse().unwrap();
+            assert_eq!(required.ssl_mode(&config), SslMode::Require, "{tcp}");
+        }
     }
 
     #[test]

@@ -83,6 +83,8 @@ async fn sniff(mut client: TcpStream, upstream: SocketAddr, began: Arc<Mutex<Vec
 /// A certificate authority made for one test, and the files folio reads.
 pub struct Authority {
     issuer: rcgen::Issuer<'static, rcgen::KeyPair>,
+    /// Its own certificate and key, to serve as a server's by mistake.
+    own: (rustls::pki_types::CertificateDer<'static>, Vec<u8>),
     /// Its certificate, as a PEM file.
     pub pem: PathBuf,
     /// Holds `pem`, until the authority is dropped.
@@ -98,11 +100,13 @@ impl Authority {
             .distinguished_name
             .push(rcgen::DnType::CommonName, name);
         let certificate = params.self_signed(&key).expect("a self-signed CA");
+        let own = (certificate.der().clone(), key.serialize_der());
         let folder = tempfile::tempdir().expect("a temporary folder");
         let pem = folder.path().join(format!("{name}.pem"));
         std::fs::write(&pem, certificate.pem()).expect("the CA's file is written");
         Authority {
             issuer: rcgen::Issuer::new(params, key),
+            own,
             pem,
             _folder: folder,
         }
@@ -111,20 +115,38 @@ impl Authority {
     /// A server configuration with a certificate this authority signed
     /// for `names` (host names or IP addresses).
     pub fn server(&self, names: &[&str]) -> rustls::ServerConfig {
+        self.server_until(names, 2100)
+    }
+
+    /// The same, with a certificate that expires as `year` begins.
+    pub fn server_until(&self, names: &[&str], year: i32) -> rustls::ServerConfig {
         let key = rcgen::KeyPair::generate().expect("a key");
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        let params = rcgen::CertificateParams::new(names).expect("params");
+        let mut params = rcgen::CertificateParams::new(names).expect("params");
+        params.not_before = rcgen::date_time_ymd(2000, 1, 1);
+        params.not_after = rcgen::date_time_ymd(year, 1, 1);
         let certificate = params.signed_by(&key, &self.issuer).expect("signed");
-        let key = rustls::pki_types::PrivateKeyDer::try_from(key.serialize_der()).expect("a key");
-        rustls::ServerConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
+        serving(certificate.der().clone(), key.serialize_der())
+    }
+
+    /// A server that shows the authority's own certificate as its own.
+    pub fn server_with_its_own_certificate(&self) -> rustls::ServerConfig {
+        serving(self.own.0.clone(), self.own.1.clone())
+    }
+}
+
+/// A server configuration that shows `certificate`, with `key` (DER).
+fn serving(
+    certificate: rustls::pki_types::CertificateDer<'static>,
+    key: Vec<u8>,
+) -> rustls::ServerConfig {
+    let key = rustls::pki_types::PrivateKeyDer::try_from(key).expect("a key");
+    rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
         .with_safe_default_protocol_versions()
         .expect("TLS versions")
         .with_no_client_auth()
-        .with_single_cert(vec![certificate.der().clone()], key)
+        .with_single_cert(vec![certificate], key)
         .expect("a server configuration")
-    }
 }
 
 /// The front of a server: TLS with its own certificate (or, without one,
