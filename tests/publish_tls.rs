@@ -275,3 +275,27 @@ fn words_and_a_bare_address_are_read_as_libpq_reads_them() {
     let error = refused(&site, &db, format!("{words} sslmode=verify-full"));
     assert!(error.contains("add host=NAME"), "{error}");
 }
+
+#[test]
+fn the_cli_reads_pgsslmode_where_the_url_names_no_sslmode() {
+    let db = Database::fresh("tls_environment");
+    let site = TestSite::with_posts();
+    let without_tls = TlsFront::start(db.server.addr(), None);
+    let run = |query: &str| {
+        let mut command = util::folio_command();
+        command
+            .args(["publish", "--database"])
+            .arg(db.url_at("127.0.0.1", without_tls.port(), query))
+            .current_dir(site.root())
+            .env("PGPASSWORD", &db.server.password)
+            .env("PGSSLMODE", "require")
+            .env_remove("DATABASE_URL");
+        command.output().expect("folio runs")
+    };
+    let output = run("");
+    assert!(!output.status.success());
+    let err = util::stderr(&output);
+    assert!(err.contains("server does not support TLS"), "{err}");
+    let output = run("?sslmode=prefer");
+    assert!(output.status.success(), "{}", util::stderr(&output));
+}

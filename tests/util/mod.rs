@@ -357,10 +357,14 @@ pub struct CleanBuild {
 }
 
 /// The `folio` binary, told that it is [`NOW_MS`] whatever the machine's
-/// clock and environment say.
+/// clock and environment say, and not told a TLS setting of the
+/// developer's environment (a test that wants one sets it).
 pub fn folio_command() -> std::process::Command {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_folio"));
-    command.env("SOURCE_DATE_EPOCH", (NOW_MS / 1000).to_string());
+    command
+        .env("SOURCE_DATE_EPOCH", (NOW_MS / 1000).to_string())
+        .env_remove("PGSSLMODE")
+        .env_remove("PGSSLROOTCERT");
     command
 }
 
