@@ -354,8 +354,14 @@ impl Tls {
                 message: format!("TLS cannot be set up: {e}"),
                 help: "report this to folio's developers".into(),
             })?;
-        let verifier: Arc<dyn ServerCertVerifier> = match &self.roots {
-            None => Arc::new(Unchecked(algorithms)),
+        // verify-full always has roots (see tls_of); were it ever without,
+        // it would check against the built-in ones, never nothing.
+        let roots = match (&self.roots, self.mode) {
+            (None, Mode::VerifyFull) => Some(&Roots::Builtin),
+            (roots, _) => roots.as_ref(),
+        };
+        let chain = match roots {
+            None => None,
             Some(roots) => {
                 let store = Arc::new(root_store(roots, root)?);
                 let webpki = WebPkiServerVerifier::builder_with_provider(store, provider)
@@ -364,11 +370,12 @@ impl Tls {
                         message: format!("the trusted certificates cannot be used: {e}"),
                         help: "give sslrootcert a PEM file of CA certificates".into(),
                     })?;
-                match self.mode {
-                    Mode::VerifyFull => webpki,
-                    _ => Arc::new(AnyName(webpki)),
-                }
+                Some(webpki)
             }
+        };
+        let verifier: Arc<dyn ServerCertVerifier> = match (self.mode, chain) {
+            (Mode::VerifyFull, Some(webpki)) => webpki,
+            (_, chain) => Arc::new(ShortOfName { chain, algorithms }),
         };
         let mut config = builder
             .dangerous()
@@ -411,53 +418,19 @@ fn root_store(roots: &Roots, root: &Path) -> Result<RootCertStore, Refusal> {
     Ok(store)
 }
 
-/// `prefer` and `require`: the session is encrypted, but whoever answers
-/// is believed, as libpq does. Its signatures are still checked, so the
+/// What folio checks short of `verify-full`: with no `chain` (`prefer`,
+/// `require`), nothing of the certificate, as libpq: the session is
+/// encrypted, but whoever answers is believed; with a `chain`
+/// (`verify-ca`), that a trusted authority signed it, for whatever name
+/// it was made. The handshake's signatures are checked either way, so the
 /// key the server shows is the key it holds.
 #[derive(Debug)]
-struct Unchecked(WebPkiSupportedAlgorithms);
-
-impl ServerCertVerifier for Unchecked {
-    fn verify_server_cert(
-        &self,
-        _: &CertificateDer<'_>,
-        _: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        _: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_schemes()
-    }
+struct ShortOfName {
+    chain: Option<Arc<WebPkiServerVerifier>>,
+    algorithms: WebPkiSupportedAlgorithms,
 }
 
-/// `verify-ca`: a certificate signed by a trusted authority, whatever
-/// name it was made for.
-#[derive(Debug)]
-struct AnyName(Arc<WebPkiServerVerifier>);
-
-impl ServerCertVerifier for AnyName {
+impl ServerCertVerifier for ShortOfName {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
@@ -466,9 +439,13 @@ impl ServerCertVerifier for AnyName {
         ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
+        let Some(chain) = &self.chain else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        // rustls checks the chain, its dates and its use before the name:
+        // only a name that does not match is let through.
         let verified =
-            self.0
-                .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now);
+            chain.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now);
         match verified {
             Err(rustls::Error::InvalidCertificate(
                 CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
@@ -483,7 +460,7 @@ impl ServerCertVerifier for AnyName {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls12_signature(message, cert, dss)
+        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.algorithms)
     }
 
     fn verify_tls13_signature(
@@ -492,11 +469,11 @@ impl ServerCertVerifier for AnyName {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls13_signature(message, cert, dss)
+        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.algorithms)
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_verify_schemes()
+        self.algorithms.supported_schemes()
     }
 }
 
