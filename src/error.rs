@@ -384,9 +384,9 @@ impl fmt::Display for ProblemKind {
                 } = &**another;
                 write!(
                     f,
-                    "{database} holds this post ({lang}, slug `{slug}`) as published {old}; the file now says {new}\n  \
-                 = why: a post's id is derived from its slug, language and date; publishing the new date would replace the database's row with a post of another id, which its readers (feeds, links, comments keyed by id) take for a new post\n  \
-                 = help: put `date` back to {old}; or, if the new date is meant (`folio redate` made it, or the post was never read from there), run `folio publish --accept-id-changes`, which deletes the old row and writes the new one; nothing was written"
+                    "{database} holds a post at ({lang}, slug `{slug}`) published {old}, and this file, dated {new}, has that slug: its date changed, or it took another post's slug\n  \
+                 = why: a post's id is derived from its slug, language and date; publishing this file would replace the database's row with a post of another id, which its readers (feeds, links, comments keyed by id) take for a new post\n  \
+                 = help: put `date` back to {old} (or `slug` back, if this post took it); or, if the change is meant (`folio redate` or `folio move` made it, or the post was never read from there), run `folio publish --accept-id-changes`, which deletes the old row and writes the new one; nothing was written"
                 )
             }
             ProblemKind::DuplicateSlug { slug, lang, other } => write!(

@@ -253,6 +253,63 @@ fn a_changed_date_is_refused_at_the_database_with_nothing_written() {
 }
 
 #[test]
+fn two_posts_that_swapped_slugs_are_refused_at_the_database_each_named() {
+    let db = Database::fresh("remote_guard_swap");
+    let site = blog();
+    site.write(
+        "content/posts/alpha.md",
+        &post("Alpha", "2024-03-01T00:00:00Z", "A."),
+    );
+    site.write(
+        "content/posts/beta.md",
+        &post("Beta", "2024-03-02T00:00:00Z", "B."),
+    );
+    published(&site, &db);
+    let before = db.rows();
+    let checkout = fresh_checkout_of(&site);
+    let with_slug = |title: &str, date: &str, slug: &str| {
+        format!(
+            "---\ntitle: {title}\ndate: {date}\nslug: {slug}\n---\n{}.\n",
+            &title[..1]
+        )
+    };
+    checkout.write(
+        "content/posts/alpha.md",
+        &with_slug("Alpha", "2024-03-01T00:00:00Z", "beta"),
+    );
+    checkout.write(
+        "content/posts/beta.md",
+        &with_slug("Beta", "2024-03-02T00:00:00Z", "alpha"),
+    );
+    let error = publish(&checkout, &db.options()).expect_err("swapped slugs");
+    let Error::Content(problems) = &error else {
+        panic!("{error}")
+    };
+    let files: Vec<_> = problems.iter().filter_map(|p| p.path.to_str()).collect();
+    assert_eq!(files, ["content/posts/alpha.md", "content/posts/beta.md"]);
+    let message = error.to_string();
+    assert!(
+        message.contains("holds a post at (en, slug `beta`) published 2024-03-02T00:00:00Z, and this file, dated 2024-03-01T00:00:00Z, has that slug: its date changed, or it took another post's slug"),
+        "{message}"
+    );
+    assert_eq!(db.rows(), before);
+
+    let mut accept = db.options();
+    accept.accept_id_changes = true;
+    let report = publish(&checkout, &accept).expect("accepted moves");
+    let counts = (
+        report.deleted.len(),
+        report.written.len(),
+        report.rows_changed,
+    );
+    assert_eq!(counts, (2, 2, 4));
+    assert_eq!(
+        db.count("SELECT count(*) FROM folio.posts WHERE slug = 'beta' AND title = 'Alpha'"),
+        1
+    );
+}
+
+#[test]
 fn a_post_moved_to_a_later_date_is_refused_too_not_withdrawn() {
     let db = Database::fresh("remote_guard_future");
     let site = blog();
