@@ -195,7 +195,7 @@ impl Session {
         });
         report.statements = remote.counts.statements;
         report.retried_statements = remote.counts.retried_statements;
-        report.reconnections = remote.counts.reconnections;
+        report.reconnections = remote.counts.reconnections();
         report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         outcome.map(|()| report)
     }

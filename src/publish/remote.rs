@@ -43,8 +43,15 @@ pub(crate) struct Counts {
     pub statements: usize,
     /// Of those, the ones that took more than one try.
     pub retried_statements: usize,
+    /// Connections made, the first included.
+    pub connections: usize,
+}
+
+impl Counts {
     /// Connections made after the first.
-    pub reconnections: usize,
+    pub fn reconnections(&self) -> usize {
+        self.connections.saturating_sub(1)
+    }
 }
 
 /// The statements of a publish.
@@ -108,7 +115,6 @@ pub(crate) struct Remote {
     schema: String,
     client: Option<Client>,
     pub counts: Counts,
-    connected_once: bool,
 }
 
 impl Remote {
@@ -184,7 +190,6 @@ impl Remote {
             schema: schema.to_owned(),
             client: None,
             counts: Counts::default(),
-            connected_once: false,
         })
     }
 
@@ -285,10 +290,7 @@ impl Remote {
             // The connection does the socket's work while the client waits
             // for answers; it ends when the client is dropped.
             tokio::spawn(connection);
-            if self.connected_once {
-                self.counts.reconnections += 1;
-            }
-            self.connected_once = true;
+            self.counts.connections += 1;
             self.client = Some(client);
         }
         Ok(self.client.as_ref().expect("connected above"))
