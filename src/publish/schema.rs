@@ -106,8 +106,9 @@ pub(crate) const COLUMNS: [&str; 15] = [
 
 /// Writes a batch of rows in one statement, each column an array
 /// parameter (a time as Unix milliseconds, made a timestamp from whole
-/// seconds and the milliseconds apart, so that no float rounds it): a row is inserted, or overwritten when its id is there with
-/// another `source_hash`; one whose hash is the same is not touched (no new
+/// seconds and the milliseconds apart, so that no float rounds it): a row
+/// is inserted, or overwritten when its id is there with another
+/// `source_hash`; one whose hash is the same is not touched (no new
 /// row version, no trigger, no replication traffic). Returns the ids it
 /// wrote. Sent again after a lost acknowledgement, it writes nothing.
 pub(crate) fn upsert(schema: &str) -> String {

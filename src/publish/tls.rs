@@ -284,9 +284,10 @@ fn mode_of(value: &str) -> Result<Mode, Refusal> {
 }
 
 impl Tls {
-    /// The mode tokio-postgres negotiates with at `config`'s hosts: whether it asks
-    /// for TLS, and whether it may go on without. As in libpq, sslmode
-    /// does not apply to a Unix socket, where PostgreSQL never speaks TLS.
+    /// The mode tokio-postgres negotiates with at `config`'s hosts:
+    /// whether it asks for TLS, and whether it may go on without. As in
+    /// libpq, sslmode does not apply to a Unix socket, where PostgreSQL
+    /// never speaks TLS.
     fn ssl_mode(&self, config: &tokio_postgres::Config) -> SslMode {
         let hosts = config.get_hosts();
         // A `hostaddr` is reached over TCP, whatever `host` says.
