@@ -199,11 +199,14 @@ pub(crate) fn cannot_edit() -> ProblemKind {
 /// Writes `text` over `file` all at once: a temp file beside it, renamed.
 pub(crate) fn replace_file(file: &Path, text: &str) -> Result<(), Error> {
     let temp = crate::write::temp_path(file);
-    let written = fs::write(&temp, text).and_then(|()| {
+    let written = (|| {
+        // Never through a link planted at the temp file's name.
+        let mut created = crate::write::create_new(&temp)?;
+        std::io::Write::write_all(&mut created, text.as_bytes())?;
         if let Ok(meta) = fs::metadata(file) {
-            fs::set_permissions(&temp, meta.permissions())?;
+            created.set_permissions(meta.permissions())?;
         }
-        fs::File::open(&temp)?.sync_all()?;
+        created.sync_all()?;
         fs::rename(&temp, file)?;
         // The rename on disk before the index moves the row to the new id.
         match file
@@ -213,7 +216,7 @@ pub(crate) fn replace_file(file: &Path, text: &str) -> Result<(), Error> {
             Some(folder) => fs::File::open(folder)?.sync_all(),
             None => Ok(()),
         }
-    });
+    })();
     written.map_err(|e| {
         let _ = fs::remove_file(&temp);
         Error::io(file, e)

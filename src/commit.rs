@@ -100,6 +100,14 @@ pub(crate) fn write(
                 report.deleted.push(path.clone());
             }
             Pruned::Missing => {}
+            Pruned::ThroughLink(link) => progress.warn(
+                report,
+                format!(
+                    "{}: left in place: it is reached through {}, a symbolic link, and folio deletes nothing through one",
+                    folder.out_dir.join(path).display(),
+                    link.display()
+                ),
+            ),
             Pruned::Kept => progress.warn(
                 report,
                 format!(

@@ -78,6 +78,18 @@ pub enum Error {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// folio's state folder, or a file or folder in it, is a symbolic
+    /// link: folio never writes its state through one (a repository can
+    /// commit a link there that points at any file of the user's).
+    #[error(
+        "{}: is a symbolic link, and folio keeps its state (index, build lock, preview) only in files and folders of its own\n  = help: remove the link (`rm {}`), not what it points to, and run folio again: it makes what it needs",
+        path.display(),
+        path.display()
+    )]
+    LinkedState {
+        /// The link.
+        path: PathBuf,
+    },
     /// An environment variable the CLI reads holds a value it cannot use.
     #[error("{variable}: {message}\n  = help: {help}")]
     Environment {

@@ -9,11 +9,12 @@ use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
 
 use crate::doc::{Kind, Record, SourceState, Stat, TemplateChoice};
 use crate::error::Error;
 use crate::id::PostId;
+use crate::state::StateDir;
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
@@ -235,12 +236,22 @@ pub struct Index {
 
 impl Index {
     /// Opens (creating if needed) the index at `path`, in WAL mode, migrated
-    /// to [`SCHEMA_VERSION`].
+    /// to [`SCHEMA_VERSION`]. Its folder is a state folder: neither it nor
+    /// the database's files may be links ([`StateDir`]).
     pub fn open(path: &Path) -> Result<Index, Error> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        }
-        let conn = Connection::open(path).map_err(|e| index_error(path, e))?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| {
+            Error::io(
+                path,
+                std::io::Error::other("the index needs a file name in UTF-8"),
+            )
+        })?;
+        // SQLite opens these by path, beside the database; a link at any
+        // of them would be written through.
+        let companions = ["", "-wal", "-shm", "-journal"].map(|suffix| format!("{name}{suffix}"));
+        StateDir::open(dir)?.refuse_links(&companions.each_ref().map(String::as_str))?;
+        let flags = OpenFlags::default() | OpenFlags::SQLITE_OPEN_NOFOLLOW;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| index_error(path, e))?;
         let mut index = Index {
             conn,
             path: path.to_owned(),

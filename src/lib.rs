@@ -49,7 +49,7 @@ stages!(
     // caller hands in and gets back.
     doc, error, hash, id, url, options, report,
     // The stages' own rules, in pipeline order.
-    config, discover, parse, identify, index, i18n, plan, render, write,
+    config, discover, parse, identify, state, index, i18n, plan, render, write,
     // One build, step by step: scan → analyse → (plan) → select → produce
     // → commit; explain says what it decided.
     scan, analyse, select, produce, commit, explain,

@@ -635,11 +635,7 @@ fn serve(
     open: bool,
 ) -> Result<(), folio::Error> {
     let site = Site::open(&root)?;
-    let preview = site.preview_dir();
-    std::fs::create_dir_all(&preview).map_err(|source| folio::Error::Io {
-        path: preview.clone(),
-        source,
-    })?;
+    let preview = site.make_preview_dir()?;
     let mut options = BuildOptions::new(now_ms()?);
     options.observer = Some(Arc::new(|event: &Event| {
         if let Event::WaitingForLock { lock } = event {
@@ -757,15 +753,22 @@ fn check(root: PathBuf, publish: Publish) -> Result<(), folio::Error> {
     let mut options = BuildOptions::new(now_ms()?);
     options.drafts = publish.drafts;
     options.future = publish.future;
-    // The library reads no environment: the scratch folder is the CLI's.
-    let scratch = std::env::temp_dir().join(format!("folio-check-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch).map_err(|source| folio::Error::Io {
-        path: scratch.clone(),
-        source,
-    })?;
-    let result = site.check(&options, &scratch);
-    let _ = std::fs::remove_dir_all(&scratch);
+    // The library reads no environment: the scratch folder is the CLI's,
+    // new (made atomically, mode 0700, under a name no one can guess), so
+    // no one else can have put anything in it.
+    let temp = std::env::temp_dir();
+    let scratch = tempfile::Builder::new()
+        .prefix("folio-check-")
+        .tempdir_in(&temp)
+        .map_err(|source| folio::Error::Io { path: temp, source })?;
+    let result = site.check(&options, scratch.path());
+    let scratch_path = scratch.path().to_owned();
+    if let Err(e) = scratch.close() {
+        eprintln!(
+            "warning: {}: the scratch folder of this check could not be removed: {e}",
+            scratch_path.display()
+        );
+    }
     let report = result?;
     for warning in &report.warnings {
         eprintln!("warning: {warning}");

@@ -325,6 +325,10 @@ fn prune_in_the_way<'s>(
             }
             Ok(Pruned::Missing) => None,
             Ok(Pruned::Kept) => Some("it changed since folio wrote it".to_owned()),
+            Ok(Pruned::ThroughLink(link)) => Some(format!(
+                "it is reached through {}, a symbolic link, and folio deletes nothing through one",
+                link.display()
+            )),
             Err(e) => Some(format!("it could not be removed: {e}")),
         };
         if let Some(message) = message {

@@ -32,6 +32,7 @@ use crate::report::{BuildReport, Event, Explanation, Reporter, Stage};
 use crate::scan::{self, Scan};
 use crate::select;
 use crate::site::{STATE_DIR, Site, lexical};
+use crate::state::StateDir;
 use crate::write;
 
 const INDEX_FILE: &str = "index.sqlite";
@@ -1045,14 +1046,8 @@ impl BuildLock {
     /// another build holds it: waits for it (saying so to `events` once),
     /// or, unless `wait`, fails at once with [`Error::Busy`].
     fn acquire(state_dir: &Path, wait: bool, events: &Reporter) -> Result<BuildLock, Error> {
-        fs::create_dir_all(state_dir).map_err(|e| Error::io(state_dir, e))?;
         let path = state_dir.join(LOCK_FILE);
-        let mut file = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
+        let mut file = StateDir::open(state_dir)?.open_file(LOCK_FILE)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) if wait => {

@@ -14,6 +14,7 @@ use crate::options::BuildOptions;
 use crate::parse::{self, Parsed};
 use crate::plugin::Plugins;
 use crate::render::TEMPLATES_DIR;
+use crate::state::StateDir;
 
 /// Where folio keeps its state (the index, the build lock), under the root.
 pub(crate) const STATE_DIR: &str = ".folio";
@@ -109,6 +110,13 @@ impl Site {
         self.root.join(STATE_DIR).join(PREVIEW_DIR)
     }
 
+    /// Makes the preview's folder ([`Site::preview_dir`]) in the state
+    /// folder, refusing a state folder or preview folder that is a
+    /// symbolic link: the preview is folio's own, never written elsewhere.
+    pub fn make_preview_dir(&self) -> Result<PathBuf, Error> {
+        StateDir::open(&self.root.join(STATE_DIR))?.folder(PREVIEW_DIR)
+    }
+
     /// The output folder of a build with `options`, absolute; an error when
     /// it would hold or overwrite the site's own files.
     pub(crate) fn checked_output_dir(&self, options: &BuildOptions) -> Result<PathBuf, Error> {
@@ -126,6 +134,11 @@ impl Site {
                 ),
                 help: "choose an output folder of its own, such as `public`".into(),
             });
+        }
+        if preview {
+            // Unlike an output folder of the user's, which may well be a
+            // link, the preview is folio's state.
+            self.make_preview_dir()?;
         }
         Ok(out)
     }

@@ -94,15 +94,15 @@ pub fn stage(
     .map(|m| Stat::of(&m));
     // A pending row speaks for a file only if the file is the one that
     // build was writing: a file put there since is someone else's.
-    let stored =
-        stored.filter(|row| row.stat.is_some() || present.is_none() || pending_is_ours(row, &path));
+    let stored = stored
+        .filter(|row| row.stat.is_some() || present.is_none() || holds_recorded_bytes(row, &path));
     let known_identical = stored.is_some_and(|row| {
         row.hash.as_deref() == Some(hash.as_str()) && row.stat.is_some() && row.stat == on_disk
     });
     let identical = known_identical
         || (on_disk.is_some_and(|s| s.size == page.bytes.len() as u64)
             && fs::read(&path).is_ok_and(|existing| existing == page.bytes));
-    if !identical && let Some(link) = staging.linked_folder(&page.output) {
+    if !identical && let Some(link) = staging.folders.linked_folder(&page.output) {
         return Ok(Staged::Foreign(Problem::new(
             &path,
             None,
@@ -161,7 +161,7 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(PathBuf, Stat), Error> {
         .ok_or_else(|| Error::io(path, std::io::Error::other("an output file needs a folder")))?;
     fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let result = (|| {
-        let mut file = fs::File::create(path)?;
+        let mut file = create_new(path)?;
         file.write_all(bytes)?;
         file.metadata()
     })();
@@ -174,11 +174,79 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(PathBuf, Stat), Error> {
     }
 }
 
+/// The rule every path of the output folder goes through, for writing and
+/// deleting alike: no folder on its way may be a symbolic link (the output
+/// folder itself may: it is the user's to place).
+struct Confinement {
+    out_dir: PathBuf,
+    /// Folders under the output folder found not to be symbolic links.
+    real_folders: std::sync::Mutex<rustc_hash::FxHashSet<String>>,
+}
+
+impl Confinement {
+    fn new(out_dir: &Path) -> Confinement {
+        Confinement {
+            out_dir: out_dir.to_owned(),
+            real_folders: std::sync::Mutex::default(),
+        }
+    }
+
+    /// The first folder on the way to `output` that is a symbolic link, if
+    /// any: nothing is written or deleted through one.
+    fn linked_folder(&self, output: &OutputPath) -> Option<PathBuf> {
+        let path = output.as_str();
+        for (at, _) in path.match_indices('/') {
+            let folder = &path[..at];
+            let known = self
+                .real_folders
+                .lock()
+                .map(|real| real.contains(folder))
+                .unwrap_or(false);
+            if known {
+                continue;
+            }
+            let on_disk = self.out_dir.join(folder);
+            match fs::symlink_metadata(&on_disk) {
+                Ok(meta) if meta.file_type().is_symlink() => return Some(on_disk),
+                // Absent: it and everything under it will be made real.
+                Err(_) => return None,
+                Ok(_) => {
+                    if let Ok(mut real) = self.real_folders.lock() {
+                        real.insert(folder.to_owned());
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A new file at `path`, never opened through a link: whatever stands
+/// there (a temp file a killed build left, or a link planted in the output
+/// folder under a temp file's name) is removed, not written through.
+pub(crate) fn create_new(path: &Path) -> std::io::Result<fs::File> {
+    let create = || {
+        fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+    };
+    match create() {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            fs::remove_file(path)?;
+            create()
+        }
+        created => created,
+    }
+}
+
 /// The staged pages of a build. Until [`Staging::commit`] renames them into
 /// place, no output has changed; dropped uncommitted (a later page failed),
 /// it removes its temp files and the folders made for them.
 pub struct Staging {
     out_dir: PathBuf,
+    /// Where a page may go: never through a linked folder.
+    folders: Confinement,
     /// When the output folder is absent or empty, the pages are written as
     /// they are into this hidden folder inside it, whose entries the commit
     /// renames into place: a rename per top-level entry instead of a temp
@@ -186,8 +254,6 @@ pub struct Staging {
     /// mount, its owner and mode) stays the user's.
     fresh: Option<PathBuf>,
     pages: Vec<StagedPage>,
-    /// Folders under the output folder found not to be symbolic links.
-    real_folders: std::sync::Mutex<rustc_hash::FxHashSet<String>>,
 }
 
 impl StagedPage {
@@ -214,39 +280,10 @@ impl Staging {
     fn new(out_dir: &Path) -> Staging {
         Staging {
             out_dir: out_dir.to_owned(),
+            folders: Confinement::new(out_dir),
             fresh: None,
             pages: Vec::new(),
-            real_folders: std::sync::Mutex::default(),
         }
-    }
-
-    /// The first folder on the way to `output` that is a symbolic link, if
-    /// any: a page is never written through one.
-    fn linked_folder(&self, output: &OutputPath) -> Option<PathBuf> {
-        let path = output.as_str();
-        for (at, _) in path.match_indices('/') {
-            let folder = &path[..at];
-            let known = self
-                .real_folders
-                .lock()
-                .map(|real| real.contains(folder))
-                .unwrap_or(false);
-            if known {
-                continue;
-            }
-            let on_disk = self.out_dir.join(folder);
-            match fs::symlink_metadata(&on_disk) {
-                Ok(meta) if meta.file_type().is_symlink() => return Some(on_disk),
-                // Absent: it and everything under it will be made real.
-                Err(_) => return None,
-                Ok(_) => {
-                    if let Ok(mut real) = self.real_folders.lock() {
-                        real.insert(folder.to_owned());
-                    }
-                }
-            }
-        }
-        None
     }
 
     /// Stages into [`FRESH_DIR`] inside `out_dir` when `may_start_fresh`
@@ -371,13 +408,16 @@ fn remove_empty_parents(out_dir: &Path, path: &Path) {
 }
 
 /// What pruning did with an output no page produces any more.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Pruned {
     Deleted,
     /// Already gone.
     Missing,
     /// Changed since folio wrote it: someone else's now, left in place.
     Kept,
+    /// A folder on its way is a symbolic link (this one): left in place,
+    /// since what the link points to is not the output folder's.
+    ThroughLink(PathBuf),
 }
 
 /// Prunes each stale output (or, in a dry run, only says what pruning
@@ -385,12 +425,14 @@ pub enum Pruned {
 /// the outputs in a page's way, and a dry run's list of deletions. Returns,
 /// for each, where its file is and what became of it; a row whose path
 /// would leave the output folder is an error of the index at `index`.
+/// Deleting goes through the [`Confinement`] writing does.
 pub fn prune_all<'s>(
     out_dir: &Path,
     index: &Path,
     stale: impl Iterator<Item = (&'s String, &'s OutputRow)>,
     dry_run: bool,
 ) -> Vec<(&'s String, Result<Pruned, Error>)> {
+    let folders = Confinement::new(out_dir);
     stale
         .map(|(path, row)| {
             let result = match OutputPath::new(path) {
@@ -398,8 +440,8 @@ pub fn prune_all<'s>(
                     path: index.to_owned(),
                     source: format!("an output row names {path}, outside the output folder").into(),
                 }),
-                Some(output) if dry_run => prunable(out_dir, &output, row),
-                Some(output) => prune(out_dir, &output, row),
+                Some(output) if dry_run => prunable(&folders, &output, row),
+                Some(output) => prune(&folders, &output, row),
             };
             (path, result)
         })
@@ -409,12 +451,15 @@ pub fn prune_all<'s>(
 /// Deletes an output folio wrote earlier and no page produces any more (and
 /// the temp file a killed write may have left beside it), then the folders
 /// that deleting it left empty, never the output folder itself.
-fn prune(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pruned, Error> {
+fn prune(folders: &Confinement, output: &OutputPath, row: &OutputRow) -> Result<Pruned, Error> {
+    let out_dir = &folders.out_dir;
     let path = target(out_dir, output);
-    let _ = fs::remove_file(temp_path(&path));
-    match prunable(out_dir, output, row)? {
-        Pruned::Deleted => {}
-        other => return Ok(other),
+    let verdict = prunable(folders, output, row)?;
+    if !matches!(verdict, Pruned::ThroughLink(_)) {
+        let _ = fs::remove_file(temp_path(&path));
+    }
+    if verdict != Pruned::Deleted {
+        return Ok(verdict);
     }
     match fs::remove_file(&path) {
         Ok(()) => {}
@@ -426,29 +471,31 @@ fn prune(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pruned,
 }
 
 /// What [`prune`] would do, without doing it.
-fn prunable(out_dir: &Path, output: &OutputPath, row: &OutputRow) -> Result<Pruned, Error> {
-    let path = target(out_dir, output);
+fn prunable(folders: &Confinement, output: &OutputPath, row: &OutputRow) -> Result<Pruned, Error> {
+    if let Some(link) = folders.linked_folder(output) {
+        return Ok(Pruned::ThroughLink(link));
+    }
+    let path = target(&folders.out_dir, output);
     let on_disk = match fs::symlink_metadata(&path) {
         Ok(meta) if meta.is_file() => Stat::of(&meta),
         Ok(_) => return Ok(Pruned::Kept),
         Err(e) if is_absent(&e) => return Ok(Pruned::Missing),
         Err(e) => return Err(Error::io(&path, e)),
     };
-    let ours = match row.stat {
-        Some(stat) => stat == on_disk,
-        // A write a killed build started: ours if it holds what that build
-        // was writing.
-        None => pending_is_ours(row, &path),
-    };
+    // A row vouches only for the file it recorded: its stat when the write
+    // was committed, and always its bytes, so that a row written into the
+    // index by someone else cannot name a file of theirs for deletion. A
+    // pending row (a write a killed build started) has only the bytes.
+    let ours = row.stat.is_none_or(|stat| stat == on_disk) && holds_recorded_bytes(row, &path);
     Ok(if ours { Pruned::Deleted } else { Pruned::Kept })
 }
 
-/// Whether the file at `path` holds bytes the pending `row` was reserved
-/// for: every build that reserved it since the last commit adds the hash of
-/// what it was writing (a row reserved without a hash vouches for any file).
-/// A folio killed before output hashes were XXH3 reserved with SHA-256 (64
-/// hex digits), which is checked as such.
-fn pending_is_ours(row: &OutputRow, path: &Path) -> bool {
+/// Whether the file at `path` holds bytes `row` recorded: a committed row
+/// the hash of what was written, a pending row the hash each build that
+/// reserved it since the last commit was writing. A row without a hash
+/// vouches for no file. A folio killed before output hashes were XXH3
+/// reserved with SHA-256 (64 hex digits), which is checked as such.
+fn holds_recorded_bytes(row: &OutputRow, path: &Path) -> bool {
     match &row.hash {
         Some(hashes) => fs::read(path).is_ok_and(|bytes| {
             let xxh3 = output_hash(&bytes);
@@ -458,7 +505,7 @@ fn pending_is_ours(row: &OutputRow, path: &Path) -> bool {
                 _ => reserved == xxh3,
             })
         }),
-        None => true,
+        None => false,
     }
 }
 
@@ -676,19 +723,21 @@ mod tests {
         let written = write(dir.path(), page("a/index.html", "x"), None);
         fs::write(dir.path().join("a/index.html"), "the user's now, longer").unwrap();
         let path = OutputPath::new("a/index.html").unwrap();
-        assert_eq!(
-            prune(dir.path(), &path, &written.row).unwrap(),
-            Pruned::Kept
-        );
+        let folders = Confinement::new(dir.path());
+        assert_eq!(prune(&folders, &path, &written.row).unwrap(), Pruned::Kept);
         assert!(dir.path().join("a/index.html").exists());
-        // A pending row is a write folio itself started: removed with its temp file.
-        fs::write(dir.path().join("a/.index.html.folio-tmp"), "half").unwrap();
-        let pending = OutputRow {
+        // A pending row without a hash vouches for no file.
+        let mut pending = OutputRow {
             hash: None,
             fingerprint: None,
             stat: None,
         };
-        assert_eq!(prune(dir.path(), &path, &pending).unwrap(), Pruned::Deleted);
+        assert_eq!(prune(&folders, &path, &pending).unwrap(), Pruned::Kept);
+        // One with the hash of what a build was writing is a write folio
+        // itself started: removed with its temp file.
+        fs::write(dir.path().join("a/.index.html.folio-tmp"), "half").unwrap();
+        pending.hash = Some(format!("h0 {}", output_hash(b"the user's now, longer")));
+        assert_eq!(prune(&folders, &path, &pending).unwrap(), Pruned::Deleted);
         assert!(!dir.path().join("a").exists());
     }
 
@@ -699,17 +748,18 @@ mod tests {
         let x = write(&out, page("fr/posts/x/index.html", "x"), None);
         let home = write(&out, page("fr/index.html", "h"), None);
         let path = |p: &str| OutputPath::new(p).unwrap();
+        let out = Confinement::new(&out);
         assert_eq!(
             prune(&out, &path("fr/posts/x/index.html"), &x.row).unwrap(),
             Pruned::Deleted
         );
-        assert!(!out.join("fr/posts").exists());
-        assert!(out.join("fr/index.html").exists());
+        assert!(!out.out_dir.join("fr/posts").exists());
+        assert!(out.out_dir.join("fr/index.html").exists());
         assert_eq!(
             prune(&out, &path("fr/index.html"), &home.row).unwrap(),
             Pruned::Deleted
         );
-        assert!(out.is_dir());
+        assert!(out.out_dir.is_dir());
         assert_eq!(
             prune(&out, &path("fr/index.html"), &home.row).unwrap(),
             Pruned::Missing

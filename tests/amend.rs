@@ -368,3 +368,26 @@ fn a_post_redated_back_is_at_its_first_url_again_with_no_warning() {
             .contains("url=/2024/05/hello-world/")
     );
 }
+
+#[test]
+fn redate_writes_nothing_through_a_link_at_its_temp_file() {
+    let site = dated_site();
+    site.build();
+    let canary = tempfile::tempdir().unwrap();
+    let victim = canary.path().join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    std::os::unix::fs::symlink(
+        &victim,
+        site.path("content/en/posts/.hello-world.md.folio-tmp"),
+    )
+    .unwrap();
+    let redated = site.cli(&["redate", POST, "2024-06-02"]);
+    assert!(redated.status.success(), "{}", stderr(&redated));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(site.read(POST).contains("date: 2024-06-02"));
+    assert!(
+        !site
+            .path("content/en/posts/.hello-world.md.folio-tmp")
+            .exists()
+    );
+}

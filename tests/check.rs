@@ -111,3 +111,35 @@ fn each_broken_link_is_said_once_of_the_file_that_writes_it() {
         "{stderr}"
     );
 }
+
+#[test]
+fn check_builds_in_a_fresh_folder_of_its_own_and_removes_it() {
+    let site = TestSite::with_posts();
+    let temp = tempfile::tempdir().unwrap();
+    let victim = temp.path().join("victim.sqlite");
+    std::fs::write(&victim, "precious\n").unwrap();
+    // Another local user's plant under the name check once used, which
+    // a pid made predictable: `exec` keeps the shell's pid for folio.
+    let planted = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"mkdir "$TMPDIR/folio-check-$$" && ln -s "$VICTIM" "$TMPDIR/folio-check-$$/index.sqlite" && exec "$FOLIO" check"#)
+        .env("TMPDIR", temp.path())
+        .env("VICTIM", &victim)
+        .env("FOLIO", env!("CARGO_BIN_EXE_folio"))
+        .env("SOURCE_DATE_EPOCH", "1767225600")
+        .current_dir(site.root())
+        .output()
+        .unwrap();
+    assert!(planted.status.success(), "{}", stderr(&planted));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let mut left: Vec<String> = std::fs::read_dir(temp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    // The plant is untouched (check neither used nor removed it), and the
+    // scratch folder is gone.
+    assert_eq!(left.len(), 2, "{left:?}");
+    assert!(left[0].starts_with("folio-check-") && left[1] == "victim.sqlite");
+    assert!(temp.path().join(&left[0]).join("index.sqlite").is_symlink());
+}

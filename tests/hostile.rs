@@ -386,3 +386,159 @@ fn build(site: &TestSite, canary: &Path) -> (Option<i32>, String, Duration) {
         ),
     }
 }
+
+/// Inserts a row into the index's outputs, as someone who can write the
+/// index could: `hash` and the stat of `stat_of` (when given) as recorded.
+fn plant_output_row(
+    site: &TestSite,
+    dir: &str,
+    path: &str,
+    hash: Option<&str>,
+    stat_of: Option<&Path>,
+) {
+    let conn = rusqlite::Connection::open(site.path(".folio/index.sqlite")).unwrap();
+    let (size, mtime) = match stat_of.map(|p| std::fs::metadata(p).unwrap()) {
+        Some(meta) => {
+            let mtime = meta
+                .modified()
+                .unwrap()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap();
+            (Some(meta.len() as i64), Some(mtime.as_nanos() as i64))
+        }
+        None => (None, None),
+    };
+    conn.execute(
+        "INSERT INTO outputs (dir, path, hash, size, mtime_ns) VALUES (?1, ?2, ?3, ?4, ?5)",
+        rusqlite::params![dir, path, hash, size, mtime],
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_crafted_row_deletes_nothing_through_a_linked_folder() {
+    let site = TestSite::with_posts();
+    site.build();
+    let victim = tempfile::tempdir().unwrap();
+    let precious = victim.path().join("precious.txt");
+    std::fs::write(&precious, "precious\n").unwrap();
+    std::os::unix::fs::symlink(victim.path(), site.out().join("up")).unwrap();
+    let recorded = victim.path().join("recorded.txt");
+    std::fs::write(&recorded, "recorded\n").unwrap();
+    // As the review did it: a row without a hash; and one that records a
+    // file's stat and hash exactly, which vouches for it, but not through
+    // a link.
+    plant_output_row(&site, "public", "up/precious.txt", None, None);
+    plant_output_row(
+        &site,
+        "public",
+        "up/recorded.txt",
+        Some(&util::output_hash(b"recorded\n")),
+        Some(&recorded),
+    );
+    let built = site.cli(&["build", "--json"]);
+    assert!(built.status.success(), "{}", util::stderr(&built));
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "precious\n");
+    assert_eq!(std::fs::read_to_string(&recorded).unwrap(), "recorded\n");
+    let report: serde_json::Value = serde_json::from_slice(&built.stdout).unwrap();
+    assert_eq!(report["deleted"], serde_json::json!([]), "{report}");
+    assert!(
+        util::stderr(&built).contains(&format!(
+            "public/up/precious.txt: left in place: it is reached through {}/public/up, a symbolic link, and folio deletes nothing through one",
+            site.root().canonicalize().unwrap().display()
+        )),
+        "{}",
+        util::stderr(&built)
+    );
+}
+
+#[test]
+fn a_crafted_row_vouches_only_for_a_file_whose_stat_and_hash_it_recorded() {
+    let site = TestSite::with_posts();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = elsewhere.path().join("site");
+    site.write(
+        "site.toml",
+        &site.read("site.toml").replacen(
+            "title",
+            &format!("output_dir = {:?}\ntitle", out.display().to_string()),
+            1,
+        ),
+    );
+    site.build();
+    let dir = out.display().to_string();
+    let foreign = |name: &str| {
+        let path = out.join(name);
+        std::fs::write(&path, format!("{name} is the user's\n")).unwrap();
+        path
+    };
+    let (no_hash, wrong_hash, no_stat) = (foreign("a.txt"), foreign("b.txt"), foreign("c.txt"));
+    plant_output_row(&site, &dir, "a.txt", None, Some(&no_hash));
+    plant_output_row(
+        &site,
+        &dir,
+        "b.txt",
+        Some("0123456789abcdef"),
+        Some(&wrong_hash),
+    );
+    plant_output_row(&site, &dir, "c.txt", None, None);
+    let report = site.build();
+    assert!(report.deleted.is_empty(), "{:?}", report.deleted);
+    for file in [no_hash, wrong_hash, no_stat] {
+        assert!(
+            std::fs::read_to_string(&file)
+                .unwrap()
+                .ends_with("is the user's\n")
+        );
+    }
+}
+
+#[test]
+fn explain_publish_and_serve_refuse_a_linked_state_and_write_nothing_through_it() {
+    let site = TestSite::with_posts();
+    let canary = tempfile::tempdir().unwrap();
+    let victim = canary.path().join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    std::fs::create_dir(site.path(".folio")).unwrap();
+    std::os::unix::fs::symlink(&victim, site.path(".folio/build.lock")).unwrap();
+    let runs: [&[&str]; 3] = [
+        &["explain", "/"],
+        &[
+            "publish",
+            "--dry-run",
+            "--database",
+            "postgres://nobody@127.0.0.1:9/none",
+        ],
+        &["serve", "--port", "0"],
+    ];
+    let refused_lock = "error: .folio/build.lock: is a symbolic link";
+    for args in runs {
+        let run = site.cli(args);
+        assert_eq!(run.status.code(), Some(1), "{args:?}");
+        assert!(
+            util::stderr(&run).starts_with(refused_lock),
+            "{args:?}: {}",
+            util::stderr(&run)
+        );
+    }
+    std::fs::remove_dir_all(site.path(".folio")).unwrap();
+    std::os::unix::fs::symlink(canary.path(), site.path(".folio")).unwrap();
+    for args in runs {
+        let run = site.cli(args);
+        assert_eq!(run.status.code(), Some(1), "{args:?}");
+        assert!(
+            util::stderr(&run).starts_with("error: .folio: is a symbolic link"),
+            "{args:?}: {}",
+            util::stderr(&run)
+        );
+    }
+    std::fs::remove_file(site.path(".folio")).unwrap();
+    std::fs::create_dir(site.path(".folio")).unwrap();
+    std::os::unix::fs::symlink(canary.path(), site.path(".folio/preview")).unwrap();
+    let serve = site.cli(&["serve", "--port", "0"]);
+    assert_eq!(serve.status.code(), Some(1));
+    assert!(util::stderr(&serve).starts_with("error: .folio/preview: is a symbolic link"));
+    let entries: Vec<_> = std::fs::read_dir(canary.path()).unwrap().collect();
+    assert_eq!(entries.len(), 1, "only the victim: {entries:?}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+}
