@@ -1,5 +1,5 @@
-//! Real blogs move in: `folio import` on the real Jekyll site in
-//! ../shared/corpora, then `folio build`, keeps every URL.
+//! Real blogs move in: `folio import` on the real Jekyll and Zola sites in
+//! tests/corpora, then `folio build`, keeps every URL.
 
 mod util;
 
@@ -8,24 +8,10 @@ use std::path::{Path, PathBuf};
 
 use util::folio_command;
 
-/// The folder of real public blogs (MIT; see its README): `FOLIO_CORPORA`,
-/// else `shared/corpora` beside the project or beside a folder above it.
+/// The folder of real public blogs kept with the tests (MIT; see its
+/// README), so that a clone alone passes them.
 fn corpora() -> PathBuf {
-    if let Some(dir) = std::env::var_os("FOLIO_CORPORA") {
-        return PathBuf::from(dir);
-    }
-    let project = Path::new(env!("CARGO_MANIFEST_DIR"));
-    project
-        .ancestors()
-        .skip(1)
-        .map(|dir| dir.join("shared/corpora"))
-        .find(|dir| dir.is_dir())
-        .unwrap_or_else(|| {
-            panic!(
-                "the import tests read the real blogs of ../shared/corpora, and no folder above {} has shared/corpora: set FOLIO_CORPORA to it",
-                project.display()
-            )
-        })
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpora")
 }
 
 /// One archive of the corpora, unpacked into `into`.
