@@ -692,3 +692,22 @@ fn a_content_folder_that_links_out_of_the_site_is_refused_and_not_read() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_jekyll_slug_that_yaml_would_read_otherwise_is_written_quoted() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("jekyll");
+    put(&source, "_config.yml", "title: j\npermalink: /:slug/\n");
+    put(
+        &source,
+        "_posts/2024-01-01-a.md",
+        "---\ntitle: a\nslug: \"[draft]\"\n---\nbody\n",
+    );
+    let into = dir.path().join("folio");
+    import("jekyll", &source, &into);
+    // Unquoted, `[draft]` is a YAML list, which the build refuses as a slug.
+    let build = folio_build(&into, None);
+    let stderr = String::from_utf8_lossy(&build.stderr);
+    assert!(build.status.success(), "{stderr}");
+    assert!(served_file(&into.join("public"), "/[draft]/").is_file());
+}

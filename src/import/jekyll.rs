@@ -486,7 +486,9 @@ fn write_post(
     if !sets("permalink") {
         text.push_str(&format!("permalink: {}{nl}", post.url));
     }
-    text.push_str(&format!("slug: {}{nl}", post.slug));
+    // Quoted: a slug the build takes may still start with what YAML reads
+    // otherwise (`[`, `&`, `*`).
+    text.push_str(&format!("slug: {}{nl}", yaml_string(&post.slug)));
     if let Some(key) = &post.translation {
         text.push_str(&format!("translation_key: {}{nl}", yaml_string(key)));
     }
