@@ -711,3 +711,33 @@ fn a_jekyll_slug_that_yaml_would_read_otherwise_is_written_quoted() {
     assert!(build.status.success(), "{stderr}");
     assert!(served_file(&into.join("public"), "/[draft]/").is_file());
 }
+
+#[test]
+fn a_zola_default_language_that_climbs_out_is_refused_naming_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    // Where `content/../../victim/blog/a.md` is, from --into.
+    put(dir.path(), "victim/blog/a.md", "orig");
+    let source = dir.path().join("zsrc");
+    put(
+        &source,
+        "config.toml",
+        "title=\"z\"\nbase_url=\"https://z\"\ndefault_language=\"../../victim\"\n",
+    );
+    put(
+        &source,
+        "content/blog/a.md",
+        "+++\ntitle = \"a\"\ndate = 2024-01-01\n+++\nbody\n",
+    );
+    let into = dir.path().join("zinto");
+    let before = outside(dir.path(), &into);
+
+    let stderr = refused_import("zola", &source, &into);
+    assert_eq!(outside(dir.path(), &into), before, "{stderr}");
+    assert!(!into.exists(), "a refused import made --into");
+    assert!(
+        stderr.contains("config.toml")
+            && stderr
+                .contains("`default_language` is `../../victim`, which is not a language code"),
+        "{stderr}"
+    );
+}
