@@ -94,6 +94,18 @@ impl Source {
         })
     }
 
+    /// Whether the site has a file at `path` (one outside it, through a
+    /// link, is refused when read).
+    pub fn has_file(&self, path: &Path) -> bool {
+        path.starts_with(&self.root) && path.is_file()
+    }
+
+    /// Whether the site has a folder at `path` (one outside it, through a
+    /// link, is refused when walked).
+    pub fn has_folder(&self, path: &Path) -> bool {
+        path.starts_with(&self.root) && path.is_dir()
+    }
+
     /// The text of a file of the site.
     pub fn read(&self, file: &Path) -> Result<String, Error> {
         self.inside(file)?;

@@ -36,7 +36,7 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
     report.map_languages(config.content_dirs.keys().chain([&config.default_language]));
     let mut documents = Vec::new();
     for (root, lang) in content_roots(source, &config) {
-        if !root.is_dir() {
+        if !source.has_folder(&root) {
             continue;
         }
         let own_folders: Vec<&PathBuf> = config
@@ -79,7 +79,7 @@ impl HugoConfig {
         let found = folders
             .iter()
             .flat_map(|dir| candidates.iter().map(move |name| dir.join(name)))
-            .find(|path| path.is_file());
+            .find(|path| source.has_file(path));
         let Some(path) = found else {
             return Err(Error::Config {
                 path: source.root().join("hugo.toml"),
@@ -91,7 +91,7 @@ impl HugoConfig {
         let mut config = read_config_file(source, &path)?;
         // `config/_default/languages.toml` holds the languages on its own.
         let mut languages_file = path.with_file_name("languages.toml");
-        if languages_file.is_file() && config.get("languages").is_none() {
+        if source.has_file(&languages_file) && config.get("languages").is_none() {
             let languages = read_config_file(source, &languages_file)?;
             if let Value::Object(map) = &mut config {
                 map.insert("languages".into(), languages);
