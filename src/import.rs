@@ -8,13 +8,16 @@
 //! carry over (template tags in bodies) is left as it is and counted.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
 use std::path::Path;
 
 use crate::config::is_language_code;
 use crate::error::Error;
 use crate::parse::FIELDS as READ_FIELDS;
+use crate::url::{MAX_SLUG_BYTES, heading_id, normalize_slug};
 
+use folders::{Destination, Source};
+
+mod folders;
 mod hugo;
 mod jekyll;
 mod tree;
@@ -77,6 +80,23 @@ pub struct ImportReport {
     /// Template tags left in bodies for a hand to replace: the tag (`{%
     /// include %}`) and how many files use it.
     pub template_tags: BTreeMap<String, usize>,
+    /// Slugs a build would refuse (one that leads out of a folder, names a
+    /// Windows device, …), each replaced by a safe one; the post keeps its
+    /// old URL as its `permalink`.
+    pub slugs_made_safe: Vec<SlugMadeSafe>,
+}
+
+/// A slug the old site had that a build would refuse, and the one the
+/// import gave instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SlugMadeSafe {
+    /// The source file, relative to the folder imported.
+    pub file: String,
+    /// What a build says is wrong with the slug.
+    pub why: String,
+    /// The slug written instead.
+    pub slug: String,
 }
 
 impl ImportReport {
@@ -89,24 +109,81 @@ impl ImportReport {
             }
         }
     }
+
+    /// `slug` as a build takes it, checked by the build's own rule
+    /// ([`normalize_slug`]): a slug becomes a file name, and one the rule
+    /// refuses (`../../x`, `/home/me/notes`, `con`) would be written
+    /// outside its folder or refused by the build. Such a slug is replaced
+    /// by its letters and digits, else by `fallback`'s (the file's own
+    /// name), and noted for `file`: the old URL does not depend on it, it
+    /// is kept as the permalink.
+    fn safe_slug(&mut self, file: &str, slug: &str, fallback: &str) -> String {
+        let why = match normalize_slug(slug) {
+            Ok(slug) => return slug,
+            Err(why) => why,
+        };
+        let safe = [slug, fallback, "post"]
+            .into_iter()
+            .map(slugified)
+            .find(|safe| normalize_slug(safe).is_ok())
+            .unwrap_or_else(|| "post".to_owned());
+        self.slugs_made_safe.push(SlugMadeSafe {
+            file: file.to_owned(),
+            why,
+            slug: safe.clone(),
+        });
+        safe
+    }
+}
+
+/// `text`'s letters and digits, lowercased, other runs a dash (as a
+/// heading's anchor is made), at most a slug's length; empty when it has
+/// none.
+fn slugified(text: &str) -> String {
+    let mut slug = heading_id(text);
+    // `heading_id` names a heading without letters `section`.
+    if !text.chars().any(char::is_alphanumeric) {
+        slug.clear();
+    }
+    while slug.len() > MAX_SLUG_BYTES {
+        slug.pop();
+    }
+    slug.trim_end_matches('-').to_owned()
+}
+
+/// `code` as folio writes a language (`zh_CN` is `zh-CN`), refused when it
+/// is not a language code as the build checks them ([`is_language_code`]):
+/// a language becomes a folder name, and `../../x` would lead out of it.
+/// `file` is where it was read, `key` what set it.
+fn checked_language(code: &str, file: &Path, key: &str) -> Result<String, Error> {
+    let mapped = language_code(code);
+    if is_language_code(&mapped) {
+        return Ok(mapped);
+    }
+    Err(Error::Config {
+        path: file.to_owned(),
+        line: None,
+        message: format!(
+            "`{key}` is `{}`, which is not a language code (BCP 47, like `en` or `zh-CN`); a language becomes a folder name",
+            code.escape_debug()
+        ),
+        help: format!(
+            "write `{key}` as the code of the language the text is in, like `en`, `pt-BR` or `zh_CN`"
+        ),
+    })
 }
 
 /// Imports the site at `source` made by `generator` into `into`, a folder
 /// that must not exist yet or be empty. `source` is only read.
+/// Nothing is read outside `source` (a link out of it, or a configured
+/// folder outside it, is refused) and nothing written outside `into`.
 pub fn import(generator: Generator, source: &Path, into: &Path) -> Result<ImportReport, Error> {
-    let empty = fs::read_dir(into).map_or(true, |mut entries| entries.next().is_none());
-    if !empty {
-        return Err(Error::Config {
-            path: into.to_owned(),
-            line: None,
-            message: "the folder to import into is not empty".into(),
-            help: "name a new folder with --into; an import never writes over files".into(),
-        });
-    }
+    let into = Destination::new(into)?;
+    let source = Source::open(source)?;
     match generator {
-        Generator::Jekyll => jekyll::jekyll(source, into),
-        Generator::Zola => zola::zola(source, into),
-        Generator::Hugo => hugo::hugo(source, into),
+        Generator::Jekyll => jekyll::jekyll(&source, &into),
+        Generator::Zola => zola::zola(&source, &into),
+        Generator::Hugo => hugo::hugo(&source, &into),
     }
 }
 
@@ -261,5 +338,56 @@ impl SiteSettings {
             ));
         }
         toml
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slug_the_build_refuses_is_made_safe_and_noted() {
+        let mut report = ImportReport::default();
+        assert_eq!(report.safe_slug("a.md", "hello world", "a"), "hello-world");
+        assert_eq!(report.safe_slug("a.md", "京都の秋", "a"), "京都の秋");
+        assert!(report.slugs_made_safe.is_empty());
+        let cases = [
+            ("/home/me/notes", "home-me-notes"),
+            ("../../../../home/me/x", "home-me-x"),
+            ("a\\b", "a-b"),
+            ("..", "file-name"),
+            ("", "file-name"),
+            ("con", "file-name"),
+            ("draft.", "draft"),
+        ];
+        for (slug, safe) in cases {
+            assert_eq!(
+                report.safe_slug("a.md", slug, "file-name"),
+                safe,
+                "{slug:?}"
+            );
+        }
+        // The file's name is checked by the same rule.
+        assert_eq!(report.safe_slug("nul.md", "..", "nul"), "post");
+        assert_eq!(report.slugs_made_safe.len(), cases.len() + 1);
+        let first = &report.slugs_made_safe[0];
+        assert_eq!(first.file, "a.md");
+        assert_eq!(first.why, "`/home/me/notes` contains `/`");
+        let long = report.safe_slug("a.md", &"a/".repeat(300), "x");
+        assert!(normalize_slug(&long).is_ok(), "{long}");
+    }
+
+    #[test]
+    fn a_language_that_is_not_a_code_is_refused_naming_its_file_and_key() {
+        let file = Path::new("_posts/2024-01-01-a.md");
+        assert_eq!(checked_language("zh_CN", file, "lang").unwrap(), "zh-CN");
+        for bad in ["../../x", "/home/me", "en/x", "", "english"] {
+            let refused = checked_language(bad, file, "lang").unwrap_err().to_string();
+            assert!(
+                refused.starts_with("_posts/2024-01-01-a.md: `lang` is")
+                    && refused.contains("help:"),
+                "{refused}"
+            );
+        }
     }
 }

@@ -359,6 +359,14 @@ fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<()
     for (file, slug) in &report.renamed {
         out!("  renamed:      {file} is `{slug}`: another post of its language had its slug");
     }
+    for made in &report.slugs_made_safe {
+        out!(
+            "  made safe:    {}: its slug {}; written as `{}`, its old URL kept as its permalink",
+            made.file,
+            made.why,
+            made.slug
+        );
+    }
     for (file, key) in &report.repeated_keys {
         out!("  fixed:        {file} set `{key}` twice; the last value is kept, as Jekyll read it");
     }

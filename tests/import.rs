@@ -1,5 +1,5 @@
-//! Real blogs move in: `folio import` on the real Jekyll site in
-//! ../shared/corpora, then `folio build`, keeps every URL.
+//! Real blogs move in: `folio import` on the real Jekyll and Zola sites in
+//! tests/corpora, then `folio build`, keeps every URL.
 
 mod util;
 
@@ -8,24 +8,10 @@ use std::path::{Path, PathBuf};
 
 use util::folio_command;
 
-/// The folder of real public blogs (MIT; see its README): `FOLIO_CORPORA`,
-/// else `shared/corpora` beside the project or beside a folder above it.
+/// The folder of real public blogs kept with the tests (MIT; see its
+/// README), so that a clone alone passes them.
 fn corpora() -> PathBuf {
-    if let Some(dir) = std::env::var_os("FOLIO_CORPORA") {
-        return PathBuf::from(dir);
-    }
-    let project = Path::new(env!("CARGO_MANIFEST_DIR"));
-    project
-        .ancestors()
-        .skip(1)
-        .map(|dir| dir.join("shared/corpora"))
-        .find(|dir| dir.is_dir())
-        .unwrap_or_else(|| {
-            panic!(
-                "the import tests read the real blogs of ../shared/corpora, and no folder above {} has shared/corpora: set FOLIO_CORPORA to it",
-                project.display()
-            )
-        })
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpora")
 }
 
 /// One archive of the corpora, unpacked into `into`.
@@ -474,6 +460,284 @@ fn a_yaml_alias_bomb_in_a_jekyll_post_is_copied_for_the_build_to_name() {
     assert!(!built.status.success());
     assert!(
         stderr.contains("its YAML aliases would have the reader copy more than 1 MiB"),
+        "{stderr}"
+    );
+}
+
+/// Runs `folio import GENERATOR source --into into`, which must fail; what
+/// it says.
+fn refused_import(generator: &str, source: &Path, into: &Path) -> String {
+    let import = folio_command()
+        .args(["import", generator])
+        .arg(source)
+        .arg("--into")
+        .arg(into)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&import.stderr).into_owned();
+    assert!(
+        !import.status.success(),
+        "{}{stderr}",
+        String::from_utf8_lossy(&import.stdout)
+    );
+    stderr
+}
+
+/// Every file, folder and link under `dir` but outside `into`, with a
+/// file's bytes: what an import must leave as it was.
+fn outside(dir: &Path, into: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| !e.path().starts_with(into))
+        .map(|e| {
+            let bytes = if e.file_type().is_file() {
+                std::fs::read(e.path()).unwrap()
+            } else {
+                Vec::new()
+            };
+            (e.path().to_owned(), bytes)
+        })
+        .collect()
+}
+
+/// Writes `text` at `rel` under `root`, with its folders.
+fn put(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The one file in `folder`.
+fn only_file(folder: &Path) -> PathBuf {
+    let files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files.into_iter().next().unwrap()
+}
+
+#[test]
+fn a_zola_slug_that_is_an_absolute_path_is_made_safe_and_writes_nothing_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    // Where the slug points: a file of the user's.
+    put(dir.path(), "home/me/notes.md", "orig");
+    let source = dir.path().join("zsrc");
+    put(
+        &source,
+        "config.toml",
+        "title=\"z\"\nbase_url=\"https://z\"\n",
+    );
+    let slug = dir.path().join("home/me/notes").display().to_string();
+    put(
+        &source,
+        "content/blog/a.md",
+        &format!("+++\ntitle = \"a\"\ndate = 2024-01-01\nslug = \"{slug}\"\n+++\nbody\n"),
+    );
+    let into = dir.path().join("zinto");
+    let before = outside(dir.path(), &into);
+
+    let summary = import("zola", &source, &into);
+    assert_eq!(outside(dir.path(), &into), before, "{summary}");
+    assert!(
+        summary.contains(&format!(
+            "made safe:    content/blog/a.md: its slug `{slug}` contains `/`; written as `"
+        )),
+        "{summary}"
+    );
+    // Written inside, under the safe slug, with the URL Zola gave it.
+    let post = std::fs::read_to_string(only_file(&into.join("content/en/blog"))).unwrap();
+    let safe = toml_field(&post, "slug").unwrap();
+    assert!(
+        summary.contains(&format!("written as `{safe}`")),
+        "{summary}"
+    );
+    assert!(!safe.contains('/'), "{safe}");
+    let old_url = format!("/blog{slug}/");
+    assert_eq!(toml_field(&post, "permalink").as_deref(), Some(&*old_url));
+
+    let build = folio_build(&into, None);
+    let stderr = String::from_utf8_lossy(&build.stderr);
+    assert!(build.status.success(), "{stderr}");
+    assert!(served_file(&into.join("public"), &old_url).is_file());
+}
+
+#[test]
+fn a_hugo_slug_that_climbs_out_is_made_safe_and_writes_nothing_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    // Where `content/en/posts/../../../../victim/x.md` is, from --into.
+    put(dir.path(), "victim/x.md", "orig");
+    let source = dir.path().join("hsrc");
+    put(
+        &source,
+        "hugo.toml",
+        "baseURL = \"https://example.org/\"\ntitle = \"h\"\n",
+    );
+    put(
+        &source,
+        "content/posts/a.md",
+        "---\ntitle: a\ndate: 2024-01-01\nslug: ../../../../victim/x\n---\nbody\n",
+    );
+    let into = dir.path().join("hinto");
+    let before = outside(dir.path(), &into);
+
+    let summary = import("hugo", &source, &into);
+    assert_eq!(outside(dir.path(), &into), before, "{summary}");
+    assert!(
+        summary.contains("made safe:    content/posts/a.md: its slug `../../../../victim/x` starts with a dot, which hides a folder or leads out of one; written as `victim-x`"),
+        "{summary}"
+    );
+    let post = std::fs::read_to_string(into.join("content/en/posts/victim-x.md")).unwrap();
+    assert!(post.contains("slug: \"victim-x\""), "{post}");
+    assert!(post.contains("permalink: "), "{post}");
+}
+
+#[test]
+fn a_jekyll_language_that_climbs_out_is_refused_naming_the_post() {
+    let dir = tempfile::tempdir().unwrap();
+    // Where `content/../../victim/posts/2024-01-01-a.md` is, from --into.
+    put(dir.path(), "victim/posts/2024-01-01-a.md", "orig");
+    let source = dir.path().join("jsrc");
+    put(&source, "_config.yml", "title: j\n");
+    put(
+        &source,
+        "_posts/2024-01-01-a.md",
+        "---\ntitle: a\nlang: ../../victim\n---\nbody\n",
+    );
+    let into = dir.path().join("jinto");
+    let before = outside(dir.path(), &into);
+
+    let stderr = refused_import("jekyll", &source, &into);
+    assert_eq!(outside(dir.path(), &into), before, "{stderr}");
+    assert!(!into.exists(), "a refused import made --into");
+    assert!(
+        stderr.contains("_posts/2024-01-01-a.md")
+            && stderr.contains("`lang` is `../../victim`, which is not a language code")
+            && stderr.contains("help: write `lang` as the code of the language"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_hugo_content_dir_outside_the_site_is_refused_and_not_read() {
+    for (name, content_dir) in [("absolute", None), ("climbing", Some("../private"))] {
+        let dir = tempfile::tempdir().unwrap();
+        put(
+            dir.path(),
+            "private/posts/secret.md",
+            "---\ntitle: Secret\ndate: 2024-01-01\n---\nsecret text\n",
+        );
+        let content_dir = content_dir.map_or_else(
+            || dir.path().join("private").display().to_string(),
+            str::to_owned,
+        );
+        let source = dir.path().join("site");
+        put(
+            &source,
+            "hugo.toml",
+            &format!(
+                "baseURL = \"https://example.org/\"\ntitle = \"h\"\ndefaultContentLanguage = \"en\"\n\
+                 [languages.en]\nweight = 1\n[languages.fr]\nweight = 2\ncontentDir = \"{content_dir}\"\n"
+            ),
+        );
+        put(
+            &source,
+            "content/posts/a.md",
+            "---\ntitle: a\ndate: 2024-01-01\n---\nbody\n",
+        );
+        let into = dir.path().join("into");
+        let before = outside(dir.path(), &into);
+
+        let stderr = refused_import("hugo", &source, &into);
+        assert_eq!(outside(dir.path(), &into), before, "{name}: {stderr}");
+        assert!(!into.exists(), "{name}: a refused import made --into");
+        assert!(
+            stderr.contains("hugo.toml")
+                && stderr.contains(&format!("`languages.fr.contentDir` is `{content_dir}`"))
+                && stderr.contains(
+                    "help: write `languages.fr.contentDir` relative to the site's folder"
+                ),
+            "{name}: {stderr}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_content_folder_that_links_out_of_the_site_is_refused_and_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    put(
+        dir.path(),
+        "elsewhere/blog/secret.md",
+        "+++\ntitle = \"Secret\"\ndate = 2024-01-01\n+++\nsecret text\n",
+    );
+    let source = dir.path().join("zsrc");
+    put(
+        &source,
+        "config.toml",
+        "title=\"z\"\nbase_url=\"https://z\"\n",
+    );
+    std::os::unix::fs::symlink(dir.path().join("elsewhere"), source.join("content")).unwrap();
+    let into = dir.path().join("zinto");
+    let before = outside(dir.path(), &into);
+
+    let stderr = refused_import("zola", &source, &into);
+    assert_eq!(outside(dir.path(), &into), before, "{stderr}");
+    assert!(!into.exists(), "a refused import made --into");
+    assert!(
+        stderr.contains("zsrc/content")
+            && stderr.contains("outside the folder being imported")
+            && stderr.contains("help: copy what it links to into the site's folder"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_jekyll_slug_that_yaml_would_read_otherwise_is_written_quoted() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("jekyll");
+    put(&source, "_config.yml", "title: j\npermalink: /:slug/\n");
+    put(
+        &source,
+        "_posts/2024-01-01-a.md",
+        "---\ntitle: a\nslug: \"[draft]\"\n---\nbody\n",
+    );
+    let into = dir.path().join("folio");
+    import("jekyll", &source, &into);
+    // Unquoted, `[draft]` is a YAML list, which the build refuses as a slug.
+    let build = folio_build(&into, None);
+    let stderr = String::from_utf8_lossy(&build.stderr);
+    assert!(build.status.success(), "{stderr}");
+    assert!(served_file(&into.join("public"), "/[draft]/").is_file());
+}
+
+#[test]
+fn a_zola_default_language_that_climbs_out_is_refused_naming_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    // Where `content/../../victim/blog/a.md` is, from --into.
+    put(dir.path(), "victim/blog/a.md", "orig");
+    let source = dir.path().join("zsrc");
+    put(
+        &source,
+        "config.toml",
+        "title=\"z\"\nbase_url=\"https://z\"\ndefault_language=\"../../victim\"\n",
+    );
+    put(
+        &source,
+        "content/blog/a.md",
+        "+++\ntitle = \"a\"\ndate = 2024-01-01\n+++\nbody\n",
+    );
+    let into = dir.path().join("zinto");
+    let before = outside(dir.path(), &into);
+
+    let stderr = refused_import("zola", &source, &into);
+    assert_eq!(outside(dir.path(), &into), before, "{stderr}");
+    assert!(!into.exists(), "a refused import made --into");
+    assert!(
+        stderr.contains("config.toml")
+            && stderr
+                .contains("`default_language` is `../../victim`, which is not a language code"),
         "{stderr}"
     );
 }

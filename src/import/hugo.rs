@@ -4,13 +4,15 @@
 //! per-section `permalinks`, and URLs lowercased as Hugo writes them.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
-use super::{ImportReport, count_template_tags, language_code, relative, scalar_text, yaml_map};
+use super::{
+    Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
+    relative, scalar_text, yaml_map,
+};
 use crate::error::Error;
 use crate::url::collapse_slashes;
 
@@ -20,32 +22,32 @@ struct HugoConfig {
     base_url: String,
     default_language: String,
     in_subdir: bool,
-    /// Per language (as written), its content folder when it has one.
-    content_dirs: BTreeMap<String, Option<String>>,
+    /// Per language (as written), its content folder when it has one,
+    /// checked to be inside the site.
+    content_dirs: BTreeMap<String, Option<PathBuf>>,
     /// Per section, its URL pattern.
     permalinks: BTreeMap<String, String>,
     lowercase: bool,
 }
 
-pub(super) fn hugo(source: &Path, into: &Path) -> Result<ImportReport, Error> {
+pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, Error> {
     let config = HugoConfig::read(source)?;
     let mut report = ImportReport::default();
     report.map_languages(config.content_dirs.keys().chain([&config.default_language]));
     let mut documents = Vec::new();
     for (root, lang) in content_roots(source, &config) {
-        if !root.is_dir() {
+        if !source.has_folder(&root) {
             continue;
         }
-        let own_folders: Vec<PathBuf> = config
+        let own_folders: Vec<&PathBuf> = config
             .content_dirs
             .values()
             .flatten()
-            .map(|dir| source.join(dir))
-            .filter(|dir| *dir != root)
+            .filter(|dir| **dir != root)
             .collect();
-        let walk = walkdir::WalkDir::new(&root).sort_by_file_name().into_iter();
+        let walk = source.walk(&root)?.into_iter();
         // Another language's folder inside this one is that language's.
-        let walk = walk.filter_entry(|e| !own_folders.iter().any(|dir| e.path() == dir));
+        let walk = walk.filter_entry(|e| !own_folders.iter().any(|dir| e.path() == dir.as_path()));
         for entry in walk {
             let entry = entry.map_err(|e| Error::io(&root, std::io::Error::other(e)))?;
             let markdown = entry.path().extension().is_some_and(|e| e == "md");
@@ -68,43 +70,40 @@ pub(super) fn hugo(source: &Path, into: &Path) -> Result<ImportReport, Error> {
 }
 
 impl HugoConfig {
-    fn read(source: &Path) -> Result<HugoConfig, Error> {
+    fn read(source: &Source) -> Result<HugoConfig, Error> {
         let candidates = ["hugo.toml", "config.toml", "hugo.yaml", "config.yaml"];
-        let folders = [source.to_owned(), source.join("config/_default")];
+        let folders = [
+            source.root().to_owned(),
+            source.root().join("config/_default"),
+        ];
         let found = folders
             .iter()
             .flat_map(|dir| candidates.iter().map(move |name| dir.join(name)))
-            .find(|path| path.is_file());
+            .find(|path| source.has_file(path));
         let Some(path) = found else {
             return Err(Error::Config {
-                path: source.join("hugo.toml"),
+                path: source.root().join("hugo.toml"),
                 line: None,
                 message: "no Hugo configuration here (hugo.toml, config.toml, hugo.yaml, config/_default/)".into(),
                 help: "name the folder of the Hugo site, the one `hugo` builds".into(),
             });
         };
-        let mut config = read_config_file(&path)?;
+        let mut config = read_config_file(source, &path)?;
         // `config/_default/languages.toml` holds the languages on its own.
-        let languages_file = path.with_file_name("languages.toml");
-        if languages_file.is_file() && config.get("languages").is_none() {
-            let languages = read_config_file(&languages_file)?;
+        let mut languages_file = path.with_file_name("languages.toml");
+        if source.has_file(&languages_file) && config.get("languages").is_none() {
+            let languages = read_config_file(source, &languages_file)?;
             if let Value::Object(map) = &mut config {
                 map.insert("languages".into(), languages);
             }
+        } else {
+            languages_file = path.clone();
         }
         let text = |key: &str| config.get(key).and_then(scalar_text);
         let languages = config.get("languages").and_then(Value::as_object);
-        let content_dirs = languages
-            .map(|langs| {
-                langs
-                    .iter()
-                    .map(|(code, table)| {
-                        let dir = table.get("contentDir").and_then(scalar_text);
-                        (code.clone(), dir)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let content_dirs = content_dirs(source, languages, &languages_file)?;
+        let default_language = text("defaultContentLanguage").unwrap_or_else(|| "en".into());
+        checked_language(&default_language, &path, "defaultContentLanguage")?;
         let permalinks = config
             .get("permalinks")
             .and_then(Value::as_object)
@@ -119,7 +118,7 @@ impl HugoConfig {
             base_url: text("baseURL")
                 .or_else(|| text("baseurl"))
                 .unwrap_or_else(|| "https://example.org".into()),
-            default_language: text("defaultContentLanguage").unwrap_or_else(|| "en".into()),
+            default_language,
             in_subdir: config
                 .get("defaultContentLanguageInSubdir")
                 .and_then(Value::as_bool)
@@ -141,8 +140,31 @@ impl HugoConfig {
     }
 }
 
-fn read_config_file(path: &Path) -> Result<Value, Error> {
-    let text = fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+/// Each language's content folder, if it has one, checked to be inside
+/// the site; and each language checked to be a language code, since it
+/// becomes a folder name. `file` is where the languages were read.
+fn content_dirs(
+    source: &Source,
+    languages: Option<&serde_json::Map<String, Value>>,
+    file: &Path,
+) -> Result<BTreeMap<String, Option<PathBuf>>, Error> {
+    let mut dirs = BTreeMap::new();
+    for (code, table) in languages.into_iter().flatten() {
+        checked_language(code, file, &format!("languages.{code}"))?;
+        let dir = match table.get("contentDir").and_then(scalar_text) {
+            Some(dir) => {
+                let key = format!("languages.{code}.contentDir");
+                Some(source.configured_folder(&dir, file, &key)?)
+            }
+            None => None,
+        };
+        dirs.insert(code.clone(), dir);
+    }
+    Ok(dirs)
+}
+
+fn read_config_file(source: &Source, path: &Path) -> Result<Value, Error> {
+    let text = source.read(path)?;
     let parsed = if path.extension().is_some_and(|e| e == "toml") {
         toml::from_str::<toml::Table>(&text)
             .ok()
@@ -176,31 +198,29 @@ fn json_of(value: toml::Value) -> Value {
 /// The folders holding content, each with the language all its files are
 /// in (a `contentDir`), or `None` for the shared `content/` whose files say
 /// theirs by name.
-fn content_roots(source: &Path, config: &HugoConfig) -> Vec<(PathBuf, Option<String>)> {
+fn content_roots(source: &Source, config: &HugoConfig) -> Vec<(PathBuf, Option<String>)> {
     let mut roots: Vec<(PathBuf, Option<String>)> = config
         .content_dirs
         .iter()
-        .filter_map(|(lang, dir)| Some((source.join(dir.as_ref()?), Some(lang.clone()))))
+        .filter_map(|(lang, dir)| Some((dir.clone()?, Some(lang.clone()))))
         .collect();
     // `content/` holds the languages without a folder of their own.
     let all_have_one =
         !config.content_dirs.is_empty() && config.content_dirs.values().all(Option::is_some);
     if !all_have_one {
-        roots.push((source.join("content"), None));
+        roots.push((source.root().join("content"), None));
     }
     roots
 }
 
 fn read_document(
-    (source, root): (&Path, &Path),
+    (source, root): (&Source, &Path),
     file: &Path,
     dir_lang: Option<&str>,
     config: &HugoConfig,
 ) -> Result<TreeDocument, Error> {
-    let rel = relative(source, file);
-    let text = fs::read_to_string(file)
-        .map_err(|e| Error::io(file, e))?
-        .replace("\r\n", "\n");
+    let rel = source.relative(file);
+    let text = source.read(file)?.replace("\r\n", "\n");
     let (format, front, body) = split_front(&text);
     let fields = match format {
         FrontFormat::Toml => toml::from_str::<toml::Table>(front)
@@ -261,6 +281,7 @@ fn read_document(
         } else {
             slug
         },
+        file_slug: filename,
         format,
         keys: fields
             .as_object()

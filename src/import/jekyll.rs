@@ -2,12 +2,11 @@
 //! with the front matter as Jekyll's lenient YAML reader took it.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::{
-    ImportReport, READ_FIELDS, SiteSettings, count_template_tags, language_code, relative,
-    scalar_text, yaml_map,
+    Destination, ImportReport, READ_FIELDS, SiteSettings, Source, checked_language,
+    count_template_tags, language_code, scalar_text, yaml_map,
 };
 use crate::error::Error;
 use crate::url::collapse_slashes;
@@ -32,7 +31,7 @@ struct JekyllPost {
     translation: Option<String>,
 }
 
-pub(super) fn jekyll(source: &Path, into: &Path) -> Result<ImportReport, Error> {
+pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport, Error> {
     let config = JekyllConfig::read(source)?;
     let mut report = ImportReport::default();
     let mut posts = Vec::new();
@@ -44,7 +43,7 @@ pub(super) fn jekyll(source: &Path, into: &Path) -> Result<ImportReport, Error> 
         // Jekyll publishes only the files of `_posts` named with a date.
         if split_date(stem).0.is_empty() {
             let why = "no date in its name: Jekyll did not publish it".to_owned();
-            report.left_out.push((relative(source, &file), why));
+            report.left_out.push((source.relative(&file), why));
             continue;
         }
         posts.push(read_post(source, &file, &config, &mut report)?);
@@ -60,7 +59,6 @@ pub(super) fn jekyll(source: &Path, into: &Path) -> Result<ImportReport, Error> 
                 .filter(|l| *l != config.default_language),
         )
         .collect();
-    fs::create_dir_all(into).map_err(|e| Error::io(into, e))?;
     let settings = SiteSettings {
         generator: "Jekyll",
         title: config.title.clone(),
@@ -69,9 +67,8 @@ pub(super) fn jekyll(source: &Path, into: &Path) -> Result<ImportReport, Error> 
         timezone: config.timezone.clone(),
         post_sections: vec!["posts".into()],
     };
-    let site_toml = into.join("site.toml");
-    fs::write(&site_toml, settings.site_toml(&report.languages))
-        .map_err(|e| Error::io(&site_toml, e))?;
+    let site_toml = settings.site_toml(&report.languages);
+    into.write(&["site.toml"], &site_toml, "_config.yml")?;
     let mut taken = BTreeSet::new();
     for post in &posts {
         write_post(into, post, &mut taken)?;
@@ -93,9 +90,9 @@ struct JekyllConfig {
 }
 
 impl JekyllConfig {
-    fn read(source: &Path) -> Result<JekyllConfig, Error> {
-        let path = source.join("_config.yml");
-        let text = fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+    fn read(source: &Source) -> Result<JekyllConfig, Error> {
+        let path = source.root().join("_config.yml");
+        let text = source.read(&path)?;
         let yaml = yaml_map(&text).ok_or_else(|| Error::Config {
             path: path.clone(),
             line: None,
@@ -110,10 +107,14 @@ impl JekyllConfig {
             .into_iter()
             .flatten()
             .find_map(|d| d.get("values")?.get("lang")?.as_str().map(str::to_owned));
-        let default_language = text_of("default_lang")
-            .or_else(|| text_of("lang"))
-            .or(default_lang)
-            .unwrap_or_else(|| "en".to_owned());
+        let (key, default_language) = [
+            ("default_lang", text_of("default_lang")),
+            ("lang", text_of("lang")),
+        ]
+        .into_iter()
+        .chain([("defaults: values: lang", default_lang)])
+        .find_map(|(key, lang)| Some((key, lang?)))
+        .unwrap_or(("lang", "en".to_owned()));
         Ok(JekyllConfig {
             title: text_of("title").unwrap_or_else(|| "Imported blog".to_owned()),
             base_url: format!(
@@ -122,24 +123,22 @@ impl JekyllConfig {
                 text_of("baseurl").unwrap_or_default()
             ),
             permalink: text_of("permalink").unwrap_or_else(|| "date".to_owned()),
-            default_language: language_code(&default_language),
+            default_language: checked_language(&default_language, &path, key)?,
             timezone: text_of("timezone"),
         })
     }
 }
 
 /// Every Markdown file under a `_posts` folder, sorted.
-fn posts_of(source: &Path) -> Result<Vec<PathBuf>, Error> {
+fn posts_of(source: &Source) -> Result<Vec<PathBuf>, Error> {
     let mut files = Vec::new();
-    let walk = walkdir::WalkDir::new(source)
-        .sort_by_file_name()
-        .into_iter();
+    let walk = source.walk(source.root())?.into_iter();
     let walk = walk.filter_entry(|e| {
         let name = e.file_name().to_string_lossy();
         e.depth() == 0 || !(name.starts_with('.') || name == "_site" || name == "node_modules")
     });
     for entry in walk {
-        let entry = entry.map_err(|e| Error::io(source, std::io::Error::other(e)))?;
+        let entry = entry.map_err(|e| Error::io(source.root(), std::io::Error::other(e)))?;
         let in_posts = entry.path().components().any(|c| c.as_os_str() == "_posts");
         let markdown = matches!(
             entry.path().extension().and_then(|e| e.to_str()),
@@ -153,13 +152,13 @@ fn posts_of(source: &Path) -> Result<Vec<PathBuf>, Error> {
 }
 
 fn read_post(
-    source: &Path,
+    source: &Source,
     file: &Path,
     config: &JekyllConfig,
     report: &mut ImportReport,
 ) -> Result<JekyllPost, Error> {
-    let rel = relative(source, file);
-    let text = fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+    let rel = source.relative(file);
+    let text = source.read(file)?;
     let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let text = text.replace("\r\n", "\n");
     let (front, body) = split_front(&text);
@@ -178,7 +177,7 @@ fn read_post(
         }
     }
     let written_lang = field("lang").unwrap_or_else(|| config.default_language.clone());
-    let lang = language_code(&written_lang);
+    let lang = checked_language(&written_lang, file, "lang")?;
     if lang != written_lang {
         report.mapped_languages.insert(written_lang, lang.clone());
     }
@@ -187,12 +186,19 @@ fn read_post(
         .and_then(|s| s.to_str())
         .unwrap_or_default();
     let (date, name) = split_date(stem);
-    let slug = field("slug").unwrap_or_else(|| name.to_owned());
+    let written_slug = field("slug").unwrap_or_else(|| name.to_owned());
     let permalink = field("permalink");
+    // The old URL is made of the slug as Jekyll read it.
     let url = match &permalink {
         Some(permalink) => permalink.clone(),
-        None => jekyll_url(&config.permalink, &date, &slug, &categories(&fields)),
+        None => jekyll_url(
+            &config.permalink,
+            &date,
+            &written_slug,
+            &categories(&fields),
+        ),
     };
+    let slug = report.safe_slug(&rel, &written_slug, name);
     count_template_tags(body, report);
     let translation = match field("translation_key") {
         Some(_) => None,
@@ -447,18 +453,20 @@ fn yaml_string(text: &str) -> String {
 /// Writes a post at `content/<lang>/posts/<date>-<slug>.md`, its front
 /// matter as it was plus the `permalink` that keeps its URL and the `slug`
 /// it was given.
-fn write_post(into: &Path, post: &JekyllPost, taken: &mut BTreeSet<PathBuf>) -> Result<(), Error> {
-    let folder = into.join("content").join(&post.lang).join("posts");
-    fs::create_dir_all(&folder).map_err(|e| Error::io(&folder, e))?;
+fn write_post(
+    into: &Destination,
+    post: &JekyllPost,
+    taken: &mut BTreeSet<(String, String)>,
+) -> Result<(), Error> {
     let stem = if post.date.is_empty() {
         post.slug.clone()
     } else {
         format!("{}-{}", post.date, post.slug)
     };
-    let mut path = folder.join(format!("{stem}.md"));
+    let mut file = format!("{stem}.md");
     let mut n = 2;
-    while !taken.insert(path.clone()) {
-        path = folder.join(format!("{stem}-{n}.md"));
+    while !taken.insert((post.lang.clone(), file.clone())) {
+        file = format!("{stem}-{n}.md");
         n += 1;
     }
     let nl = post.newline;
@@ -478,13 +486,15 @@ fn write_post(into: &Path, post: &JekyllPost, taken: &mut BTreeSet<PathBuf>) -> 
     if !sets("permalink") {
         text.push_str(&format!("permalink: {}{nl}", post.url));
     }
-    text.push_str(&format!("slug: {}{nl}", post.slug));
+    // Quoted: a slug the build takes may still start with what YAML reads
+    // otherwise (`[`, `&`, `*`).
+    text.push_str(&format!("slug: {}{nl}", yaml_string(&post.slug)));
     if let Some(key) = &post.translation {
         text.push_str(&format!("translation_key: {}{nl}", yaml_string(key)));
     }
     text.push_str(&format!("---{nl}"));
     text.push_str(&post.body.replace('\n', nl));
-    fs::write(&path, text).map_err(|e| Error::io(&path, e))
+    into.write(&["content", &post.lang, "posts", &file], &text, &post.path)
 }
 
 #[cfg(test)]

@@ -3,10 +3,8 @@
 //! it, and `site.toml` with the sections that hold posts.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
-use std::path::{Path, PathBuf};
 
-use super::{ImportReport, READ_FIELDS, SiteSettings};
+use super::{Destination, ImportReport, READ_FIELDS, SiteSettings};
 use crate::error::Error;
 
 /// How a document's front matter is written.
@@ -25,6 +23,8 @@ pub(super) struct TreeDocument {
     /// at the root.
     pub section: String,
     pub slug: String,
+    /// The slug its file's name gives (a bundle's, its folder's).
+    pub file_slug: String,
     pub format: FrontFormat,
     /// Front matter lines, without the delimiter lines.
     pub front: Vec<String>,
@@ -81,12 +81,15 @@ pub(super) struct TreeSite {
 /// page is dated is a section of posts; a section's own page without text
 /// is a list, which folio makes, and is left out.
 pub(super) fn write_site(
-    into: &Path,
+    into: &Destination,
     site: &TreeSite,
     mut documents: Vec<TreeDocument>,
     report: &mut ImportReport,
 ) -> Result<(), Error> {
     let default_language = site.default_language.clone();
+    for doc in &mut documents {
+        doc.slug = report.safe_slug(&doc.path, &doc.slug, &doc.file_slug);
+    }
     give_distinct_slugs(&mut documents, report);
     for doc in &documents {
         // Zola's `path` is the permalink now.
@@ -125,10 +128,8 @@ pub(super) fn write_site(
             post_sections.clone()
         },
     };
-    fs::create_dir_all(into).map_err(|e| Error::io(into, e))?;
-    let site_toml = into.join("site.toml");
-    fs::write(&site_toml, settings.site_toml(&report.languages))
-        .map_err(|e| Error::io(&site_toml, e))?;
+    let site_toml = settings.site_toml(&report.languages);
+    into.write(&["site.toml"], &site_toml, "site.toml")?;
     let mut written = BTreeSet::new();
     for doc in &documents {
         // A section without text of its own is a list, which folio makes
@@ -179,28 +180,30 @@ fn give_distinct_slugs(documents: &mut [TreeDocument], report: &mut ImportReport
 /// the table's); Zola's `template` is kept as `zola_template`, since its
 /// templates are not folio's.
 fn write_document(
-    into: &Path,
+    into: &Destination,
     doc: &TreeDocument,
-    written: &mut BTreeSet<PathBuf>,
+    written: &mut BTreeSet<Vec<String>>,
     report: &mut ImportReport,
 ) -> Result<(), Error> {
-    let lang_root = into.join("content").join(&doc.lang);
-    let mut path = if doc.is_section {
+    let (folder, name) = if doc.is_section {
         let (parent, name) = doc.section.rsplit_once('/').unwrap_or(("", &doc.section));
-        let name = if name.is_empty() { "home" } else { name };
-        lang_root.join(parent).join(format!("{name}.md"))
+        (parent, if name.is_empty() { "home" } else { name })
     } else {
-        lang_root
-            .join(&doc.section)
-            .join(format!("{}.md", doc.slug))
+        (doc.section.as_str(), doc.slug.as_str())
     };
+    let mut path: Vec<String> = ["content", doc.lang.as_str()]
+        .into_iter()
+        .chain(folder.split('/').filter(|part| !part.is_empty()))
+        .map(str::to_owned)
+        .collect();
+    path.push(format!("{name}.md"));
     let mut n = 2;
     while !written.insert(path.clone()) {
-        path = path.with_file_name(format!("{}-{n}.md", doc.slug));
+        if let Some(file) = path.last_mut() {
+            *file = format!("{}-{n}.md", doc.slug);
+        }
         n += 1;
     }
-    let folder = path.parent().unwrap_or(into);
-    fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
     let (delimiter, separator) = match doc.format {
         FrontFormat::Toml => ("+++", '='),
         FrontFormat::Yaml => ("---", ':'),
@@ -243,7 +246,8 @@ fn write_document(
         lines.join("\n"),
         doc.body
     );
-    fs::write(&path, text).map_err(|e| Error::io(&path, e))
+    let path: Vec<&str> = path.iter().map(String::as_str).collect();
+    into.write(&path, &text, &doc.path)
 }
 
 #[cfg(test)]
@@ -256,6 +260,7 @@ mod tests {
             lang: lang.into(),
             section: section.into(),
             slug: slug.into(),
+            file_slug: slug.into(),
             format: FrontFormat::Yaml,
             front: Vec::new(),
             body: String::new(),

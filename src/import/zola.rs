@@ -3,17 +3,18 @@
 //! (`index.es.md`).
 
 use std::collections::BTreeSet;
-use std::fs;
 use std::path::Path;
 
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
-use super::{ImportReport, count_template_tags, language_code, relative};
+use super::{
+    Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
+};
 use crate::error::Error;
 use crate::url::collapse_slashes;
 
-pub(super) fn zola(source: &Path, into: &Path) -> Result<ImportReport, Error> {
-    let config_path = source.join("config.toml");
-    let text = fs::read_to_string(&config_path).map_err(|e| Error::io(&config_path, e))?;
+pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, Error> {
+    let config_path = source.root().join("config.toml");
+    let text = source.read(&config_path)?;
     let config: toml::Table = toml::from_str(&text).map_err(|e| Error::Config {
         path: config_path.clone(),
         line: None,
@@ -21,18 +22,24 @@ pub(super) fn zola(source: &Path, into: &Path) -> Result<ImportReport, Error> {
         help: "fix config.toml so that Zola itself would read it".into(),
     })?;
     let text_of = |key: &str| config.get(key).and_then(|v| v.as_str()).map(str::to_owned);
-    let default_language =
-        language_code(&text_of("default_language").unwrap_or_else(|| "en".into()));
+    let default_language = checked_language(
+        &text_of("default_language").unwrap_or_else(|| "en".into()),
+        &config_path,
+        "default_language",
+    )?;
     let languages: BTreeSet<String> = config
         .get("languages")
         .and_then(|l| l.as_table())
         .map(|table| table.keys().cloned().collect())
         .unwrap_or_default();
+    for code in &languages {
+        checked_language(code, &config_path, &format!("languages.{code}"))?;
+    }
     let mut report = ImportReport::default();
     report.map_languages(languages.iter().chain([&default_language]));
     let mut documents = Vec::new();
-    let content = source.join("content");
-    for entry in walkdir::WalkDir::new(&content).sort_by_file_name() {
+    let content = source.root().join("content");
+    for entry in source.walk(&content)? {
         let entry = entry.map_err(|e| Error::io(&content, std::io::Error::other(e)))?;
         let is_markdown = entry.path().extension().is_some_and(|e| e == "md");
         if !entry.file_type().is_file() || !is_markdown {
@@ -53,14 +60,12 @@ pub(super) fn zola(source: &Path, into: &Path) -> Result<ImportReport, Error> {
 }
 
 fn read_document(
-    source: &Path,
+    source: &Source,
     file: &Path,
     (default_language, languages): (&str, &BTreeSet<String>),
 ) -> Result<TreeDocument, Error> {
-    let rel = relative(source, file);
-    let text = fs::read_to_string(file)
-        .map_err(|e| Error::io(file, e))?
-        .replace("\r\n", "\n");
+    let rel = source.relative(file);
+    let text = source.read(file)?.replace("\r\n", "\n");
     let (front, body) = match text
         .strip_prefix("+++\n")
         .and_then(|rest| rest.split_once("\n+++"))
@@ -80,6 +85,7 @@ fn read_document(
         .unwrap_or(("", under_content));
     let stem = file_name.strip_suffix(".md").unwrap_or(file_name);
     let (name, lang) = match stem.rsplit_once('.') {
+        // The configuration's languages were checked as it was read.
         Some((name, suffix)) if languages.contains(suffix) => (name, language_code(suffix)),
         _ => (stem, default_language.to_owned()),
     };
@@ -88,8 +94,8 @@ fn read_document(
         name: slug,
         is_section,
     } = Place::of(dir, name);
-    let (file_date, slug) = strip_date(&slug);
-    let slug = field("slug").unwrap_or(slug);
+    let (file_date, file_slug) = strip_date(&slug);
+    let slug = field("slug").unwrap_or_else(|| file_slug.clone());
     let prefix = if lang == default_language {
         String::new()
     } else {
@@ -110,6 +116,7 @@ fn read_document(
         } else {
             slug
         },
+        file_slug,
         format: FrontFormat::Toml,
         keys: fields.keys().cloned().collect(),
         front: front.lines().map(str::to_owned).collect(),
