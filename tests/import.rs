@@ -464,9 +464,12 @@ fn a_yaml_alias_bomb_in_a_jekyll_post_is_copied_for_the_build_to_name() {
     );
 }
 
-/// Runs `folio import GENERATOR source --into into`, which must fail; what
-/// it says.
+/// Runs `folio import GENERATOR source --into into`, which must fail
+/// without making `into` or changing anything beside it; what it says.
 fn refused_import(generator: &str, source: &Path, into: &Path) -> String {
+    // Everything beside --into: the sources, and the files an attack aims at.
+    let dir = into.parent().unwrap();
+    let before = outside(dir, into);
     let import = folio_command()
         .args(["import", generator])
         .arg(source)
@@ -480,6 +483,8 @@ fn refused_import(generator: &str, source: &Path, into: &Path) -> String {
         "{}{stderr}",
         String::from_utf8_lossy(&import.stdout)
     );
+    assert_eq!(outside(dir, into), before, "{stderr}");
+    assert!(!into.exists(), "a refused import made --into: {stderr}");
     stderr
 }
 
@@ -606,11 +611,7 @@ fn a_jekyll_language_that_climbs_out_is_refused_naming_the_post() {
         "---\ntitle: a\nlang: ../../victim\n---\nbody\n",
     );
     let into = dir.path().join("jinto");
-    let before = outside(dir.path(), &into);
-
     let stderr = refused_import("jekyll", &source, &into);
-    assert_eq!(outside(dir.path(), &into), before, "{stderr}");
-    assert!(!into.exists(), "a refused import made --into");
     assert!(
         stderr.contains("_posts/2024-01-01-a.md")
             && stderr.contains("`lang` is `../../victim`, which is not a language code")
@@ -647,11 +648,7 @@ fn a_hugo_content_dir_outside_the_site_is_refused_and_not_read() {
             "---\ntitle: a\ndate: 2024-01-01\n---\nbody\n",
         );
         let into = dir.path().join("into");
-        let before = outside(dir.path(), &into);
-
         let stderr = refused_import("hugo", &source, &into);
-        assert_eq!(outside(dir.path(), &into), before, "{name}: {stderr}");
-        assert!(!into.exists(), "{name}: a refused import made --into");
         assert!(
             stderr.contains("hugo.toml")
                 && stderr.contains(&format!("`languages.fr.contentDir` is `{content_dir}`"))
@@ -680,11 +677,7 @@ fn a_content_folder_that_links_out_of_the_site_is_refused_and_not_read() {
     );
     std::os::unix::fs::symlink(dir.path().join("elsewhere"), source.join("content")).unwrap();
     let into = dir.path().join("zinto");
-    let before = outside(dir.path(), &into);
-
     let stderr = refused_import("zola", &source, &into);
-    assert_eq!(outside(dir.path(), &into), before, "{stderr}");
-    assert!(!into.exists(), "a refused import made --into");
     assert!(
         stderr.contains("zsrc/content")
             && stderr.contains("outside the folder being imported")
@@ -729,11 +722,7 @@ fn a_zola_default_language_that_climbs_out_is_refused_naming_the_config() {
         "+++\ntitle = \"a\"\ndate = 2024-01-01\n+++\nbody\n",
     );
     let into = dir.path().join("zinto");
-    let before = outside(dir.path(), &into);
-
     let stderr = refused_import("zola", &source, &into);
-    assert_eq!(outside(dir.path(), &into), before, "{stderr}");
-    assert!(!into.exists(), "a refused import made --into");
     assert!(
         stderr.contains("config.toml")
             && stderr
