@@ -19,6 +19,9 @@
 //! the open tabs to reload (keeping their scroll position), to swap changed
 //! stylesheets in place, or to show a failed build's error over the page
 //! until the next good one; a tab opened during a failure is told at once.
+//!
+//! Trust: a request is answered only when it names a host that a page of
+//! another site cannot make its own by DNS rebinding (see [`host`]).
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -27,6 +30,7 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -34,7 +38,10 @@ use tokio::sync::broadcast;
 
 use crate::error::Error;
 
+mod host;
 mod watch;
+
+use host::AllowedHosts;
 
 pub use watch::{Changes, Watcher, rebuild_on_changes};
 
@@ -153,6 +160,7 @@ pub struct PreviewServer {
     addr: SocketAddr,
     served: Served,
     close: tokio::sync::watch::Sender<bool>,
+    hosts: AllowedHosts,
 }
 
 impl PreviewServer {
@@ -177,6 +185,7 @@ impl PreviewServer {
                 closing,
             },
             close,
+            hosts: AllowedHosts::default(),
         })
     }
 
@@ -187,6 +196,16 @@ impl PreviewServer {
         let base_path: Arc<str> = Arc::from(base_path.trim_end_matches('/'));
         self.served.live.base_path = Arc::clone(&base_path);
         self.served.base_path = base_path;
+        self
+    }
+
+    /// Also answers requests naming the host `name` (`mybox.local`, with
+    /// any port): beside it, only `localhost` and the names under it and IP
+    /// addresses are answered, so that a page of another site cannot read
+    /// the preview by making its own name resolve to this machine. A name
+    /// no `Host` header can carry is never matched.
+    pub fn allow_host(mut self, name: &str) -> PreviewServer {
+        self.hosts.allow(name);
         self
     }
 
@@ -208,6 +227,10 @@ impl PreviewServer {
         let app = axum::Router::new()
             .route(LIVE_PATH, axum::routing::get(live_events))
             .fallback(respond)
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::new(self.hosts),
+                check_host,
+            ))
             .with_state(self.served);
         let addr = self.addr;
         let close = self.close;
@@ -220,6 +243,37 @@ impl PreviewServer {
             .await
             .map_err(|source| Error::Serve { addr, source })
     }
+}
+
+/// Answers a request only when its `Host` (and the authority of an
+/// absolute URL, which a server must prefer to it) is one the preview
+/// answers; a request without a `Host`, or with two, is refused too.
+async fn check_host(
+    State(hosts): State<Arc<AllowedHosts>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let mut named = request.headers().get_all(header::HOST).iter();
+    let host = match (named.next(), named.next()) {
+        (Some(host), None) => host.to_str().ok(),
+        _ => None,
+    };
+    let authority = request.uri().authority().map(|a| a.as_str());
+    let allowed =
+        host.is_some_and(|h| hosts.allows(h)) && authority.is_none_or(|a| hosts.allows(a));
+    if allowed {
+        return next.run(request).await;
+    }
+    let body = match authority.or(host).and_then(AllowedHosts::name_of) {
+        Some(name) => format!(
+            "403: this preview does not answer the host {name}; \
+             to reach it by that name, pass `--allow-host {name}` to folio serve\n"
+        ),
+        None => "403: this preview answers localhost, IP addresses and the names \
+                 passed with `--allow-host NAME` to folio serve\n"
+            .to_owned(),
+    };
+    (StatusCode::FORBIDDEN, body).into_response()
 }
 
 /// What a request's path names in the output folder.
