@@ -21,11 +21,13 @@
 //! until the next good one; a tab opened during a failure is told at once.
 //!
 //! Trust: a request is answered only when it names a host that a page of
-//! another site cannot make its own by DNS rebinding (see [`host`]).
+//! another site cannot make its own by DNS rebinding (see [`host`]); a
+//! client gets [`HEADER_READ_TIMEOUT`] to send a request's head.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -48,6 +50,12 @@ pub use watch::{Changes, Watcher, rebuild_on_changes};
 /// Where the open tabs listen for what changed. Under a name a site's own
 /// pages cannot have (a build never writes a folder starting with `__folio`).
 pub const LIVE_PATH: &str = "/__folio/live";
+
+/// How long a client may take to send the head of a request (the wait for
+/// the next one on a kept-alive connection included), unless
+/// [`PreviewServer::header_read_timeout`] says otherwise: a connection
+/// that sends half a request is closed then, instead of held for ever.
+const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The script injected into every HTML page served.
 const LIVE_SCRIPT: &str = include_str!("serve/live.js");
@@ -161,6 +169,7 @@ pub struct PreviewServer {
     served: Served,
     close: tokio::sync::watch::Sender<bool>,
     hosts: AllowedHosts,
+    header_read_timeout: Duration,
 }
 
 impl PreviewServer {
@@ -186,6 +195,7 @@ impl PreviewServer {
             },
             close,
             hosts: AllowedHosts::default(),
+            header_read_timeout: HEADER_READ_TIMEOUT,
         })
     }
 
@@ -209,6 +219,13 @@ impl PreviewServer {
         self
     }
 
+    /// Closes a connection that has not sent the head of its request within
+    /// `timeout` (10 s unless set).
+    pub fn header_read_timeout(mut self, timeout: Duration) -> PreviewServer {
+        self.header_read_timeout = timeout;
+        self
+    }
+
     /// The handle that tells this server's open tabs what a rebuild did.
     pub fn live_reload(&self) -> LiveReload {
         self.served.live.clone()
@@ -219,7 +236,8 @@ impl PreviewServer {
         self.addr
     }
 
-    /// Serves until `shutdown` completes.
+    /// Serves until `shutdown` completes, then waits for the requests under
+    /// way (the event streams end at once).
     pub async fn run(
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
@@ -232,16 +250,52 @@ impl PreviewServer {
                 check_host,
             ))
             .with_state(self.served);
-        let addr = self.addr;
-        let close = self.close;
-        let shutdown = async move {
-            shutdown.await;
-            let _ = close.send(true);
-        };
-        axum::serve(self.listener, app)
-            .with_graceful_shutdown(shutdown)
-            .await
-            .map_err(|source| Error::Serve { addr, source })
+        let mut http = hyper::server::conn::http1::Builder::new();
+        http.timer(hyper_util::rt::TokioTimer::new())
+            .header_read_timeout(self.header_read_timeout);
+        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        let mut shutdown = std::pin::pin!(shutdown);
+        loop {
+            let accepted = tokio::select! {
+                accepted = self.listener.accept() => accepted,
+                () = &mut shutdown => break,
+            };
+            let stream = match accepted {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    wait_after_accept_error(&error).await;
+                    continue;
+                }
+            };
+            let service = hyper_util::service::TowerToHyperService::new(app.clone());
+            let connection = graceful
+                .watch(http.serve_connection(hyper_util::rt::TokioIo::new(stream), service));
+            // A connection's error (a reset, a timeout) is its own: the
+            // server goes on.
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+        }
+        drop(self.listener);
+        let _ = self.close.send(true);
+        graceful.shutdown().await;
+        Ok(())
+    }
+}
+
+/// After a failed accept: a connection reset before it was accepted is
+/// nothing, but when the process is out of file descriptors (many clients
+/// at once) the listener stays readable and an immediate retry would spin;
+/// as axum::serve does, it waits a little and tries again rather than stop
+/// the preview.
+async fn wait_after_accept_error(error: &std::io::Error) {
+    use std::io::ErrorKind;
+    let of_one_connection = matches!(
+        error.kind(),
+        ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset | ErrorKind::ConnectionRefused
+    );
+    if !of_one_connection {
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 

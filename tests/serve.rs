@@ -803,3 +803,40 @@ fn folio_serve_answers_the_names_passed_with_allow_host() {
         util::stderr(&out)
     );
 }
+
+/// Waits (at most 30 s) for the server to close `stream`; what came first.
+fn closed_by_the_server(mut stream: TcpStream) -> Vec<u8> {
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let mut came = Vec::new();
+    match stream.read_to_end(&mut came) {
+        Ok(_) => came,
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => came,
+        Err(e) => panic!("the connection was kept open: {e}"),
+    }
+}
+
+#[test]
+fn a_half_sent_request_is_closed_by_the_server() {
+    let served =
+        Served::start_with(|server| server.header_read_timeout(std::time::Duration::from_secs(1)));
+    let mut half = TcpStream::connect(served.addr).unwrap();
+    half.write_all(b"GET / HTTP/1.1\r\nHost: local").unwrap();
+    let silent = TcpStream::connect(served.addr).unwrap();
+    let mut kept_alive = TcpStream::connect(served.addr).unwrap();
+    kept_alive
+        .write_all(b"GET /style.css HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .unwrap();
+    // The stream's response is under way: its request was read in time.
+    let mut tab = served.listen();
+    for stream in [half, silent] {
+        let came = closed_by_the_server(stream);
+        assert!(!came.starts_with(b"HTTP/1.1 200"), "{came:?}");
+    }
+    // Answered, then closed when no next request came.
+    let came = closed_by_the_server(kept_alive);
+    assert!(came.starts_with(b"HTTP/1.1 200"));
+    served.live.rebuilt(&["index.html".into()], &[]);
+    assert!(tab.until("\n\n").contains("event: reload"));
+}
