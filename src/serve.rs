@@ -22,7 +22,8 @@
 //!
 //! Trust: a request is answered only when it names a host that a page of
 //! another site cannot make its own by DNS rebinding (see [`host`]); a
-//! client gets [`HEADER_READ_TIMEOUT`] to send a request's head.
+//! client gets [`HEADER_READ_TIMEOUT`] to send a request's head; at most
+//! [`MAX_LIVE_STREAMS`] event streams are open at once.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -56,6 +57,11 @@ pub const LIVE_PATH: &str = "/__folio/live";
 /// [`PreviewServer::header_read_timeout`] says otherwise: a connection
 /// that sends half a request is closed then, instead of held for ever.
 const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most live-reload streams open at once: each holds a task, a channel
+/// and a connection for as long as its tab is open, and 2,000 of them held
+/// 63 MB. One person's tabs of one preview are far fewer.
+const MAX_LIVE_STREAMS: usize = 64;
 
 /// The script injected into every HTML page served.
 const LIVE_SCRIPT: &str = include_str!("serve/live.js");
@@ -159,6 +165,8 @@ struct Served {
     /// Becomes true when the server stops: the event streams end, or a
     /// graceful shutdown would wait for open tabs for ever.
     closing: tokio::sync::watch::Receiver<bool>,
+    /// One permit per live-reload stream that may open.
+    streams: Arc<tokio::sync::Semaphore>,
 }
 
 /// A preview server bound to its address, not serving yet.
@@ -192,6 +200,7 @@ impl PreviewServer {
                 base_path: Arc::from(""),
                 live: LiveReload::new(),
                 closing,
+                streams: Arc::new(tokio::sync::Semaphore::new(MAX_LIVE_STREAMS)),
             },
             close,
             hosts: AllowedHosts::default(),
@@ -365,12 +374,22 @@ async fn respond(State(served): State<Served>, request: Request) -> Response {
 /// The event stream a tab listens to: a failure that is on now first, then
 /// whatever the server is told.
 async fn live_events(State(served): State<Served>) -> Response {
+    let Ok(slot) = Arc::clone(&served.streams).try_acquire_owned() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "503: too many live-reload streams are open; close some tabs of this preview\n",
+        )
+            .into_response();
+    };
     let (forward, events) =
         tokio::sync::mpsc::channel::<Result<Event, std::convert::Infallible>>(16);
     let mut told = served.live.sender.subscribe();
     let failure = served.live.current_failure();
     let mut closing = served.closing.clone();
     tokio::spawn(async move {
+        // The stream's slot is given back when this task ends, however it
+        // ends (the permit's drop), so the count of open streams is exact.
+        let _slot = slot;
         if let Some(message) = failure {
             let _ = forward.send(Ok(event(Told::Failed(message)))).await;
         }
@@ -378,6 +397,9 @@ async fn live_events(State(served): State<Served>) -> Response {
             let received = tokio::select! {
                 received = told.recv() => received,
                 _ = closing.wait_for(|closing| *closing) => break,
+                // A closed tab is seen at once, not at the next rebuild: its
+                // slot is free for the next tab.
+                () = forward.closed() => break,
             };
             let next = match received {
                 Ok(next) => next,

@@ -840,3 +840,42 @@ fn a_half_sent_request_is_closed_by_the_server() {
     served.live.rebuilt(&["index.html".into()], &[]);
     assert!(tab.until("\n\n").contains("event: reload"));
 }
+
+#[test]
+fn the_65th_live_stream_is_refused_until_one_closes() {
+    let served = Served::start();
+    let mut tabs: Vec<Events> = (0..64).map(|_| served.listen()).collect();
+    let Err(head) = try_listen(served.addr) else {
+        panic!("the 65th stream was opened");
+    };
+    assert!(head.starts_with("HTTP/1.1 503 "), "{head}");
+    // Refused, it ends: its body can be read to the end.
+    let (status, headers, body) =
+        served.raw("GET /__folio/live HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    assert_eq!(status, 503);
+    assert_eq!(
+        header(&headers, "content-type"),
+        Some("text/plain; charset=utf-8")
+    );
+    let body = String::from_utf8(body).unwrap();
+    assert!(body.contains("too many"), "{body}");
+    // Pages are still served.
+    assert_eq!(served.get("/").0, 200);
+    // A closed tab gives its place back, without waiting for an event.
+    drop(tabs.pop());
+    let started = std::time::Instant::now();
+    let mut tab = loop {
+        match try_listen(served.addr) {
+            Ok(tab) => break tab,
+            Err(head) => assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "no stream after one closed: {head}"
+            ),
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(try_listen(served.addr).is_err(), "64 are open again");
+    served.live.rebuilt(&["index.html".into()], &[]);
+    assert!(tab.until("\n\n").contains("event: reload"));
+    assert!(tabs[0].until("\n\n").contains("event: reload"));
+}
