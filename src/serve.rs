@@ -23,7 +23,9 @@
 //! Trust: a request is answered only when it names a host that a page of
 //! another site cannot make its own by DNS rebinding (see [`host`]); a
 //! client gets [`HEADER_READ_TIMEOUT`] to send a request's head; at most
-//! [`MAX_LIVE_STREAMS`] event streams are open at once.
+//! [`MAX_LIVE_STREAMS`] event streams are open at once; and every response
+//! says `X-Content-Type-Options: nosniff`, so no file of the preview is run
+//! as a script or a stylesheet of a type it does not have.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -258,6 +260,7 @@ impl PreviewServer {
                 Arc::new(self.hosts),
                 check_host,
             ))
+            .layer(axum::middleware::map_response(nosniff))
             .with_state(self.served);
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(hyper_util::rt::TokioTimer::new())
@@ -337,6 +340,16 @@ async fn check_host(
             .to_owned(),
     };
     (StatusCode::FORBIDDEN, body).into_response()
+}
+
+/// Browsers guess the type of a response by its bytes without it: a page
+/// of the preview could then be run as a script by another page.
+async fn nosniff(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
 }
 
 /// What a request's path names in the output folder.

@@ -857,6 +857,7 @@ fn the_65th_live_stream_is_refused_until_one_closes() {
         header(&headers, "content-type"),
         Some("text/plain; charset=utf-8")
     );
+    assert_eq!(header(&headers, "x-content-type-options"), Some("nosniff"));
     let body = String::from_utf8(body).unwrap();
     assert!(body.contains("too many"), "{body}");
     // Pages are still served.
@@ -878,4 +879,39 @@ fn the_65th_live_stream_is_refused_until_one_closes() {
     served.live.rebuilt(&["index.html".into()], &[]);
     assert!(tab.until("\n\n").contains("event: reload"));
     assert!(tabs[0].until("\n\n").contains("event: reload"));
+}
+
+#[test]
+fn every_response_says_nosniff() {
+    let served = Served::start();
+    let (_, headers, _) = served.get("/style.css");
+    let etag = header(&headers, "etag").unwrap().to_owned();
+    let post =
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+    let post_live = "POST /__folio/live HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+    let responses = [
+        served.get("/posts/hello-world/"),
+        served.get("/style.css"),
+        served.raw("HEAD / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+        served.get("/no/such/page/"),
+        served.get("/posts/hello-world"),
+        served.raw(&format!(
+            "GET /style.css HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: {etag}\r\nConnection: close\r\n\r\n"
+        )),
+        served.raw(post),
+        served.raw(post_live),
+        get_naming(&served, "/", Some("evil.example")),
+    ];
+    let statuses: Vec<u16> = responses.iter().map(|r| r.0).collect();
+    assert_eq!(statuses, [200, 200, 200, 404, 301, 304, 405, 405, 403]);
+    for (status, headers, _) in &responses {
+        assert_eq!(
+            header(headers, "x-content-type-options"),
+            Some("nosniff"),
+            "{status}"
+        );
+    }
+    let head = listen_naming(served.addr, "localhost").to_ascii_lowercase();
+    assert!(head.contains("content-type: text/event-stream"), "{head}");
+    assert!(head.contains("x-content-type-options: nosniff"), "{head}");
 }
