@@ -671,6 +671,17 @@ fn serve(
     for name in allowed_hosts {
         server = server.allow_host(name);
     }
+    if !addr.ip().to_canonical().is_loopback() {
+        let drafts = if publish.drafts {
+            ", drafts included,"
+        } else {
+            ""
+        };
+        eprintln!(
+            "warning: {} is not a loopback address: the preview{drafts} is reachable from the network (`--bind 127.0.0.1` keeps it on this machine)",
+            addr.ip()
+        );
+    }
     let live = server.live_reload();
     let first = session.build();
     match &first {

@@ -915,3 +915,54 @@ fn every_response_says_nosniff() {
     assert!(head.contains("content-type: text/event-stream"), "{head}");
     assert!(head.contains("x-content-type-options: nosniff"), "{head}");
 }
+
+/// What `folio serve ARGS` printed on stderr up to its "serving" line.
+fn serve_stderr(site: &TestSite, args: &[&str]) -> String {
+    let mut child = util::folio_command()
+        .arg("serve")
+        .args(args)
+        .args(["--port", "0", "--root"])
+        .arg(site.root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("serving ") {
+        line.clear();
+        let n = std::io::BufRead::read_line(&mut stdout, &mut line).unwrap();
+        assert!(n > 0, "serve ended before serving");
+    }
+    let _ = child.kill();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let _ = child.wait();
+    stderr
+}
+
+#[test]
+fn folio_serve_warns_when_the_preview_is_reachable_from_the_network() {
+    let site = TestSite::with_posts();
+    let stderr = serve_stderr(&site, &["--bind", "0.0.0.0", "--drafts"]);
+    let warning = stderr
+        .lines()
+        .find(|l| l.starts_with("warning: ") && l.contains("reachable from the network"))
+        .unwrap_or_else(|| panic!("no warning: {stderr}"));
+    assert!(
+        warning.contains("0.0.0.0") && warning.contains("drafts included"),
+        "{warning}"
+    );
+    let stderr = serve_stderr(&site, &["--bind", "0.0.0.0"]);
+    assert!(stderr.contains("reachable from the network"), "{stderr}");
+    assert!(!stderr.contains("drafts"), "no drafts are shown: {stderr}");
+    for loopback in [&[][..], &["--bind", "127.0.0.1", "--drafts"]] {
+        let stderr = serve_stderr(&site, loopback);
+        assert!(!stderr.contains("reachable"), "{loopback:?}: {stderr}");
+    }
+}
