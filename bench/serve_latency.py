@@ -135,7 +135,7 @@ def run(server, site, edits):
         print(line.rstrip(), file=sys.stderr)
     host, port = url[len("http://"):].rstrip("/").split(":")
     tab = socket.create_connection((host, int(port)))
-    tab.sendall(b"GET /__folio/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+    tab.sendall(b"GET /__folio/live HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
     seen = b""
     while b"\r\n\r\n" not in seen:
         seen += tab.recv(4096)

@@ -98,6 +98,11 @@ enum Command {
         /// The port; 0 takes a free one.
         #[arg(long, default_value_t = 1111)]
         port: u16,
+        /// Also answer requests naming this host (besides localhost and IP
+        /// addresses), to reach the preview by a name of this machine.
+        /// Repeatable.
+        #[arg(long = "allow-host", value_name = "NAME", value_parser = host_name)]
+        allow_host: Vec<String>,
         /// Show drafts too.
         #[arg(long)]
         drafts: bool,
@@ -258,12 +263,14 @@ fn main() -> ExitCode {
             root,
             bind,
             port,
+            allow_host,
             drafts,
             future,
             open,
         } => serve(
             root,
             std::net::SocketAddr::new(bind, port),
+            &allow_host,
             Publish { drafts, future },
             open,
         ),
@@ -639,6 +646,7 @@ fn summary(report: &BuildReport) -> String {
 fn serve(
     root: PathBuf,
     addr: std::net::SocketAddr,
+    allowed_hosts: &[String],
     publish: Publish,
     open: bool,
 ) -> Result<(), folio::Error> {
@@ -661,9 +669,23 @@ fn serve(
         source,
     })?;
     let base_path = session.site().config().base_path.clone();
-    let server = runtime
+    let mut server = runtime
         .block_on(folio::PreviewServer::bind(&preview, addr))?
         .under(&base_path);
+    for name in allowed_hosts {
+        server = server.allow_host(name);
+    }
+    if !addr.ip().to_canonical().is_loopback() {
+        let drafts = if publish.drafts {
+            ", drafts included,"
+        } else {
+            ""
+        };
+        eprintln!(
+            "warning: {} is not a loopback address: the preview{drafts} is reachable from the network (`--bind 127.0.0.1` keeps it on this machine)",
+            addr.ip()
+        );
+    }
     let live = server.live_reload();
     let first = session.build();
     match &first {
@@ -707,6 +729,31 @@ fn serve(
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
     let _ = rebuilding.join();
     served
+}
+
+/// A name for `--allow-host`: one a `Host` header can carry, without a port
+/// (any port is answered).
+#[cfg(feature = "serve")]
+fn host_name(name: &str) -> Result<String, String> {
+    let labels_valid = name
+        .strip_suffix('.')
+        .unwrap_or(name)
+        .split('.')
+        .all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        });
+    if labels_valid {
+        Ok(name.to_owned())
+    } else {
+        Err(
+            "expected a host name such as `mybox.local`, without a port \
+             (IP addresses are always answered)"
+                .to_owned(),
+        )
+    }
 }
 
 /// One line per build of the preview: what changed, what was written, the

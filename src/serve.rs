@@ -19,14 +19,23 @@
 //! the open tabs to reload (keeping their scroll position), to swap changed
 //! stylesheets in place, or to show a failed build's error over the page
 //! until the next good one; a tab opened during a failure is told at once.
+//!
+//! Trust: a request is answered only when it names a host that a page of
+//! another site cannot make its own by DNS rebinding (see [`host`]); a
+//! client gets [`HEADER_READ_TIMEOUT`] to send a request's head; at most
+//! [`MAX_LIVE_STREAMS`] event streams are open at once; and every response
+//! says `X-Content-Type-Options: nosniff`, so no file of the preview is run
+//! as a script or a stylesheet of a type it does not have.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -34,13 +43,27 @@ use tokio::sync::broadcast;
 
 use crate::error::Error;
 
+mod host;
 mod watch;
+
+use host::AllowedHosts;
 
 pub use watch::{Changes, Watcher, rebuild_on_changes};
 
 /// Where the open tabs listen for what changed. Under a name a site's own
 /// pages cannot have (a build never writes a folder starting with `__folio`).
 pub const LIVE_PATH: &str = "/__folio/live";
+
+/// How long a client may take to send the head of a request (the wait for
+/// the next one on a kept-alive connection included), unless
+/// [`PreviewServer::header_read_timeout`] says otherwise: a connection
+/// that sends half a request is closed then, instead of held for ever.
+const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most live-reload streams open at once: each holds a task, a channel
+/// and a connection for as long as its tab is open, and 2,000 of them held
+/// 63 MB. One person's tabs of one preview are far fewer.
+const MAX_LIVE_STREAMS: usize = 64;
 
 /// The script injected into every HTML page served.
 const LIVE_SCRIPT: &str = include_str!("serve/live.js");
@@ -144,6 +167,8 @@ struct Served {
     /// Becomes true when the server stops: the event streams end, or a
     /// graceful shutdown would wait for open tabs for ever.
     closing: tokio::sync::watch::Receiver<bool>,
+    /// One permit per live-reload stream that may open.
+    streams: Arc<tokio::sync::Semaphore>,
 }
 
 /// A preview server bound to its address, not serving yet.
@@ -153,6 +178,8 @@ pub struct PreviewServer {
     addr: SocketAddr,
     served: Served,
     close: tokio::sync::watch::Sender<bool>,
+    hosts: AllowedHosts,
+    header_read_timeout: Duration,
 }
 
 impl PreviewServer {
@@ -175,8 +202,11 @@ impl PreviewServer {
                 base_path: Arc::from(""),
                 live: LiveReload::new(),
                 closing,
+                streams: Arc::new(tokio::sync::Semaphore::new(MAX_LIVE_STREAMS)),
             },
             close,
+            hosts: AllowedHosts::default(),
+            header_read_timeout: HEADER_READ_TIMEOUT,
         })
     }
 
@@ -190,6 +220,23 @@ impl PreviewServer {
         self
     }
 
+    /// Also answers requests naming the host `name` (`mybox.local`, with
+    /// any port): beside it, only `localhost` and the names under it and IP
+    /// addresses are answered, so that a page of another site cannot read
+    /// the preview by making its own name resolve to this machine. A name
+    /// no `Host` header can carry is never matched.
+    pub fn allow_host(mut self, name: &str) -> PreviewServer {
+        self.hosts.allow(name);
+        self
+    }
+
+    /// Closes a connection that has not sent the head of its request within
+    /// `timeout` (10 s unless set).
+    pub fn header_read_timeout(mut self, timeout: Duration) -> PreviewServer {
+        self.header_read_timeout = timeout;
+        self
+    }
+
     /// The handle that tells this server's open tabs what a rebuild did.
     pub fn live_reload(&self) -> LiveReload {
         self.served.live.clone()
@@ -200,7 +247,8 @@ impl PreviewServer {
         self.addr
     }
 
-    /// Serves until `shutdown` completes.
+    /// Serves until `shutdown` completes, then waits for the requests under
+    /// way (the event streams end at once).
     pub async fn run(
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
@@ -208,18 +256,100 @@ impl PreviewServer {
         let app = axum::Router::new()
             .route(LIVE_PATH, axum::routing::get(live_events))
             .fallback(respond)
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::new(self.hosts),
+                check_host,
+            ))
+            .layer(axum::middleware::map_response(nosniff))
             .with_state(self.served);
-        let addr = self.addr;
-        let close = self.close;
-        let shutdown = async move {
-            shutdown.await;
-            let _ = close.send(true);
-        };
-        axum::serve(self.listener, app)
-            .with_graceful_shutdown(shutdown)
-            .await
-            .map_err(|source| Error::Serve { addr, source })
+        let mut http = hyper::server::conn::http1::Builder::new();
+        http.timer(hyper_util::rt::TokioTimer::new())
+            .header_read_timeout(self.header_read_timeout);
+        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        let mut shutdown = std::pin::pin!(shutdown);
+        loop {
+            let accepted = tokio::select! {
+                accepted = self.listener.accept() => accepted,
+                () = &mut shutdown => break,
+            };
+            let stream = match accepted {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    wait_after_accept_error(&error).await;
+                    continue;
+                }
+            };
+            let service = hyper_util::service::TowerToHyperService::new(app.clone());
+            let connection = graceful
+                .watch(http.serve_connection(hyper_util::rt::TokioIo::new(stream), service));
+            // A connection's error (a reset, a timeout) is its own: the
+            // server goes on.
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+        }
+        drop(self.listener);
+        let _ = self.close.send(true);
+        graceful.shutdown().await;
+        Ok(())
     }
+}
+
+/// After a failed accept: a connection reset before it was accepted is
+/// nothing, but when the process is out of file descriptors (many clients
+/// at once) the listener stays readable and an immediate retry would spin;
+/// as axum::serve does, it waits a little and tries again rather than stop
+/// the preview.
+async fn wait_after_accept_error(error: &std::io::Error) {
+    use std::io::ErrorKind;
+    let of_one_connection = matches!(
+        error.kind(),
+        ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset | ErrorKind::ConnectionRefused
+    );
+    if !of_one_connection {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Answers a request only when its `Host` (and the authority of an
+/// absolute URL, which a server must prefer to it) is one the preview
+/// answers; a request without a `Host`, or with two, is refused too.
+async fn check_host(
+    State(hosts): State<Arc<AllowedHosts>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let mut named = request.headers().get_all(header::HOST).iter();
+    let host = match (named.next(), named.next()) {
+        (Some(host), None) => host.to_str().ok(),
+        _ => None,
+    };
+    let authority = request.uri().authority().map(|a| a.as_str());
+    let allowed =
+        host.is_some_and(|h| hosts.allows(h)) && authority.is_none_or(|a| hosts.allows(a));
+    if allowed {
+        return next.run(request).await;
+    }
+    let body = match authority.or(host).and_then(AllowedHosts::name_of) {
+        Some(name) => format!(
+            "403: this preview does not answer the host {name}; \
+             to reach it by that name, pass `--allow-host {name}` to folio serve\n"
+        ),
+        None => "403: this preview answers localhost, IP addresses and the names \
+                 passed with `--allow-host NAME` to folio serve\n"
+            .to_owned(),
+    };
+    (StatusCode::FORBIDDEN, body).into_response()
+}
+
+/// Browsers guess the type of a response by its bytes without it: a page
+/// of the preview could then be run as a script by another page.
+async fn nosniff(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
 }
 
 /// What a request's path names in the output folder.
@@ -257,12 +387,22 @@ async fn respond(State(served): State<Served>, request: Request) -> Response {
 /// The event stream a tab listens to: a failure that is on now first, then
 /// whatever the server is told.
 async fn live_events(State(served): State<Served>) -> Response {
+    let Ok(slot) = Arc::clone(&served.streams).try_acquire_owned() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "503: too many live-reload streams are open; close some tabs of this preview\n",
+        )
+            .into_response();
+    };
     let (forward, events) =
         tokio::sync::mpsc::channel::<Result<Event, std::convert::Infallible>>(16);
     let mut told = served.live.sender.subscribe();
     let failure = served.live.current_failure();
     let mut closing = served.closing.clone();
     tokio::spawn(async move {
+        // The stream's slot is given back when this task ends, however it
+        // ends (the permit's drop), so the count of open streams is exact.
+        let _slot = slot;
         if let Some(message) = failure {
             let _ = forward.send(Ok(event(Told::Failed(message)))).await;
         }
@@ -270,6 +410,9 @@ async fn live_events(State(served): State<Served>) -> Response {
             let received = tokio::select! {
                 received = told.recv() => received,
                 _ = closing.wait_for(|closing| *closing) => break,
+                // A closed tab is seen at once, not at the next rebuild: its
+                // slot is free for the next tab.
+                () = forward.closed() => break,
             };
             let next = match received {
                 Ok(next) => next,

@@ -21,6 +21,11 @@ struct Served {
 
 impl Served {
     fn start() -> Served {
+        Served::start_with(|server| server)
+    }
+
+    /// A served site, its server set up by `setup` before it runs.
+    fn start_with(setup: impl FnOnce(PreviewServer) -> PreviewServer) -> Served {
         let site = TestSite::with_posts();
         site.write("static/404.html", "<p>not here</p>");
         site.write("static/fonts/a.woff2", "font");
@@ -36,6 +41,7 @@ impl Served {
                 "127.0.0.1:0".parse().unwrap(),
             ))
             .unwrap();
+        let server = setup(server);
         let addr = server.local_addr();
         let live = server.live_reload();
         runtime.spawn(server.run(async {
@@ -77,7 +83,7 @@ impl Served {
 
     fn get(&self, path: &str) -> (u16, Vec<(String, String)>, Vec<u8>) {
         self.raw(&format!(
-            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
         ))
     }
 }
@@ -90,9 +96,17 @@ impl Served {
 
 /// Opens the live-reload event stream of the server at `addr`, as a tab does.
 fn listen(addr: SocketAddr) -> Events {
+    try_listen(addr).unwrap_or_else(|head| panic!("the stream was refused: {head}"))
+}
+
+/// The live-reload event stream of the server at `addr`, or the head of the
+/// response that refused it.
+fn try_listen(addr: SocketAddr) -> Result<Events, String> {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream
-        .write_all(b"GET /__folio/live HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        .write_all(
+            b"GET /__folio/live HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n",
+        )
         .unwrap();
     stream
         .set_read_timeout(Some(std::time::Duration::from_secs(10)))
@@ -101,8 +115,12 @@ fn listen(addr: SocketAddr) -> Events {
         stream,
         seen: String::new(),
     };
-    events.until("\r\n\r\n");
-    events
+    let head = events.until("\r\n\r\n");
+    if head.starts_with("HTTP/1.1 200 ") {
+        Ok(events)
+    } else {
+        Err(head)
+    }
 }
 
 /// A tab's view of the event stream.
@@ -210,7 +228,7 @@ fn head_and_conditional_get_answer_as_a_static_host() {
     assert_eq!(length, body.len().to_string());
 
     let (status, head_headers, head_body) =
-        served.raw("HEAD /style.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        served.raw("HEAD /style.css HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     assert_eq!(status, 200);
     assert!(head_body.is_empty());
     assert_eq!(header(&head_headers, "etag"), Some(etag.as_str()));
@@ -220,15 +238,15 @@ fn head_and_conditional_get_answer_as_a_static_host() {
     );
 
     let (status, _, body) = served.raw(&format!(
-        "GET /style.css HTTP/1.1\r\nHost: x\r\nIf-None-Match: {etag}\r\nConnection: close\r\n\r\n"
+        "GET /style.css HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: {etag}\r\nConnection: close\r\n\r\n"
     ));
     assert_eq!((status, body.len()), (304, 0));
     let (status, _, _) = served.raw(
-        "GET /style.css HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"other\"\r\nConnection: close\r\n\r\n",
+        "GET /style.css HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: \"other\"\r\nConnection: close\r\n\r\n",
     );
     assert_eq!(status, 200);
     let (status, _, _) = served.raw(
-        "POST /style.css HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+        "POST /style.css HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
     );
     assert_eq!(status, 405);
 }
@@ -533,7 +551,7 @@ fn a_missing_page_of_a_site_without_its_own_is_the_theme_s_404() {
     let serving = Serving::start(&site);
     let mut stream = TcpStream::connect(serving.addr()).unwrap();
     stream
-        .write_all(b"GET /no/such/page/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .write_all(b"GET /no/such/page/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         .unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
@@ -577,4 +595,374 @@ fn a_site_under_a_sub_path_is_previewed_under_it() {
     let (code, location) = status("/blog/posts/hello-world");
     assert!(code.starts_with('3'), "{code}");
     assert_eq!(location.as_deref(), Some("/blog/posts/hello-world/"));
+}
+
+/// A GET of `path` naming `host` (none when `None`).
+fn get_naming(
+    served: &Served,
+    path: &str,
+    host: Option<&str>,
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let host = host.map(|h| format!("Host: {h}\r\n")).unwrap_or_default();
+    served.raw(&format!(
+        "GET {path} HTTP/1.1\r\n{host}Connection: close\r\n\r\n"
+    ))
+}
+
+#[test]
+fn a_foreign_host_is_refused_on_pages_and_on_the_live_stream() {
+    let served = Served::start();
+    let port = served.addr.port();
+    for path in [
+        "/",
+        "/posts/hello-world/",
+        "/style.css",
+        "/no/such/page/",
+        "/__folio/live",
+    ] {
+        for host in [
+            "evil.example".to_owned(),
+            format!("evil.example:{port}"),
+            format!("localhost.evil.example:{port}"),
+            format!("127.0.0.1.evil.example:{port}"),
+        ] {
+            let (status, headers, body) = get_naming(&served, path, Some(&host));
+            assert_eq!(status, 403, "{path} {host}");
+            assert_eq!(
+                header(&headers, "content-type"),
+                Some("text/plain; charset=utf-8"),
+                "{path} {host}"
+            );
+            let body = String::from_utf8(body).unwrap();
+            assert!(
+                body.contains("--allow-host") && !body.contains("Hello"),
+                "{path} {host}: {body}"
+            );
+        }
+    }
+    let (status, _, body) = get_naming(&served, "/", Some("evil.example"));
+    assert_eq!(status, 403);
+    assert!(
+        String::from_utf8(body)
+            .unwrap()
+            .contains("--allow-host evil.example"),
+        "the refusal says what to pass"
+    );
+    // No Host, two, and an absolute URL naming another host than its Host.
+    for request in [
+        "GET / HTTP/1.0\r\n\r\n".to_owned(),
+        "GET / HTTP/1.1\r\nConnection: close\r\n\r\n".to_owned(),
+        "GET / HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+            .to_owned(),
+        format!(
+            "GET http://evil.example:{port}/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        ),
+        "GET /__folio/live HTTP/1.0\r\n\r\n".to_owned(),
+    ] {
+        assert_eq!(served.raw(&request).0, 403, "{request:?}");
+    }
+}
+
+#[test]
+fn loopback_names_and_addresses_are_answered_on_any_port_and_no_other_name() {
+    let served = Served::start();
+    let port = served.addr.port();
+    for host in [
+        "localhost".to_owned(),
+        format!("localhost:{port}"),
+        format!("LOCALHOST:{port}"),
+        "localhost:1".to_owned(),
+        format!("blog.localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        served.addr.to_string(),
+        "[::1]".to_owned(),
+        format!("[::1]:{port}"),
+        // Addresses cannot be rebound: those of a `--bind 0.0.0.0` too.
+        format!("192.168.1.20:{port}"),
+    ] {
+        assert_eq!(get_naming(&served, "/", Some(&host)).0, 200, "{host}");
+    }
+    let (status, _, _) = served.raw(&format!(
+        "GET http://localhost:{port}/ HTTP/1.1\r\nHost: localhost:{port}\r\nConnection: close\r\n\r\n"
+    ));
+    assert_eq!(status, 200);
+    assert_eq!(get_naming(&served, "/", Some("mybox.local")).0, 403);
+}
+
+#[test]
+fn names_passed_to_allow_host_are_answered_and_no_others() {
+    let served = Served::start_with(|server| {
+        server
+            .allow_host("MyBox.local")
+            .allow_host("preview.example.org")
+    });
+    let port = served.addr.port();
+    for host in [
+        "mybox.local".to_owned(),
+        format!("mybox.local:{port}"),
+        format!("MYBOX.LOCAL:{port}"),
+        format!("preview.example.org:{port}"),
+        format!("localhost:{port}"),
+    ] {
+        assert_eq!(get_naming(&served, "/", Some(&host)).0, 200, "{host}");
+        assert!(
+            listen_naming(served.addr, &host).starts_with("HTTP/1.1 200 "),
+            "{host}"
+        );
+    }
+    for host in ["other.local", "sub.mybox.local", "example.org"] {
+        assert_eq!(get_naming(&served, "/", Some(host)).0, 403, "{host}");
+        assert!(
+            listen_naming(served.addr, host).starts_with("HTTP/1.1 403 "),
+            "{host}"
+        );
+    }
+}
+
+/// The head of the answer to a live-stream request naming `host`.
+fn listen_naming(addr: SocketAddr, host: &str) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET /__folio/live HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    Events {
+        stream,
+        seen: String::new(),
+    }
+    .until("\r\n\r\n")
+}
+
+#[test]
+fn folio_serve_answers_the_names_passed_with_allow_host() {
+    let site = TestSite::with_posts();
+    let mut child = util::folio_command()
+        .args([
+            "serve",
+            "--allow-host",
+            "mybox.local",
+            "--allow-host",
+            "other.example",
+        ])
+        .args(["--port", "0", "--root"])
+        .arg(site.root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("serving ") {
+        line.clear();
+        let n = std::io::BufRead::read_line(&mut stdout, &mut line).unwrap();
+        assert!(n > 0, "serve ended before serving");
+    }
+    let addr: SocketAddr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let status = |host: &str| {
+        let mut stream = TcpStream::connect(addr).unwrap();
+        write!(
+            stream,
+            "GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response.split(' ').nth(1).unwrap_or_default().to_owned()
+    };
+    let port = addr.port();
+    let answered = [
+        status(&format!("mybox.local:{port}")),
+        status("other.example"),
+        status("evil.example"),
+    ];
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(answered, ["200", "200", "403"]);
+    // A name no Host header can carry is refused at once.
+    let out = util::folio_command()
+        .args(["serve", "--allow-host", "mybox.local:8080", "--root"])
+        .arg(site.root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        util::stderr(&out).contains("--allow-host"),
+        "{}",
+        util::stderr(&out)
+    );
+}
+
+/// Waits (at most 30 s) for the server to close `stream`; what came first.
+fn closed_by_the_server(mut stream: TcpStream) -> Vec<u8> {
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let mut came = Vec::new();
+    match stream.read_to_end(&mut came) {
+        Ok(_) => came,
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => came,
+        Err(e) => panic!("the connection was kept open: {e}"),
+    }
+}
+
+#[test]
+fn a_half_sent_request_is_closed_by_the_server() {
+    let served =
+        Served::start_with(|server| server.header_read_timeout(std::time::Duration::from_secs(1)));
+    let mut half = TcpStream::connect(served.addr).unwrap();
+    half.write_all(b"GET / HTTP/1.1\r\nHost: local").unwrap();
+    let silent = TcpStream::connect(served.addr).unwrap();
+    let mut kept_alive = TcpStream::connect(served.addr).unwrap();
+    kept_alive
+        .write_all(b"GET /style.css HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .unwrap();
+    // The stream's response is under way: its request was read in time.
+    let mut tab = served.listen();
+    for stream in [half, silent] {
+        let came = closed_by_the_server(stream);
+        assert!(!came.starts_with(b"HTTP/1.1 200"), "{came:?}");
+    }
+    // Answered, then closed when no next request came.
+    let came = closed_by_the_server(kept_alive);
+    assert!(came.starts_with(b"HTTP/1.1 200"));
+    served.live.rebuilt(&["index.html".into()], &[]);
+    assert!(tab.until("\n\n").contains("event: reload"));
+}
+
+#[test]
+fn the_65th_live_stream_is_refused_until_one_closes() {
+    let served = Served::start();
+    let mut tabs: Vec<Events> = (0..64).map(|_| served.listen()).collect();
+    let Err(head) = try_listen(served.addr) else {
+        panic!("the 65th stream was opened");
+    };
+    assert!(head.starts_with("HTTP/1.1 503 "), "{head}");
+    // Refused, it ends: its body can be read to the end.
+    let (status, headers, body) =
+        served.raw("GET /__folio/live HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    assert_eq!(status, 503);
+    assert_eq!(
+        header(&headers, "content-type"),
+        Some("text/plain; charset=utf-8")
+    );
+    assert_eq!(header(&headers, "x-content-type-options"), Some("nosniff"));
+    let body = String::from_utf8(body).unwrap();
+    assert!(body.contains("too many"), "{body}");
+    // Pages are still served.
+    assert_eq!(served.get("/").0, 200);
+    // A closed tab gives its place back, without waiting for an event.
+    drop(tabs.pop());
+    let started = std::time::Instant::now();
+    let mut tab = loop {
+        match try_listen(served.addr) {
+            Ok(tab) => break tab,
+            Err(head) => assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "no stream after one closed: {head}"
+            ),
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(try_listen(served.addr).is_err(), "64 are open again");
+    served.live.rebuilt(&["index.html".into()], &[]);
+    assert!(tab.until("\n\n").contains("event: reload"));
+    assert!(tabs[0].until("\n\n").contains("event: reload"));
+}
+
+#[test]
+fn every_response_says_nosniff() {
+    let served = Served::start();
+    let (_, headers, _) = served.get("/style.css");
+    let etag = header(&headers, "etag").unwrap().to_owned();
+    let post =
+        "POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+    let post_live = "POST /__folio/live HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+    let responses = [
+        served.get("/posts/hello-world/"),
+        served.get("/style.css"),
+        served.raw("HEAD / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+        served.get("/no/such/page/"),
+        served.get("/posts/hello-world"),
+        served.raw(&format!(
+            "GET /style.css HTTP/1.1\r\nHost: localhost\r\nIf-None-Match: {etag}\r\nConnection: close\r\n\r\n"
+        )),
+        served.raw(post),
+        served.raw(post_live),
+        get_naming(&served, "/", Some("evil.example")),
+    ];
+    let statuses: Vec<u16> = responses.iter().map(|r| r.0).collect();
+    assert_eq!(statuses, [200, 200, 200, 404, 301, 304, 405, 405, 403]);
+    for (status, headers, _) in &responses {
+        assert_eq!(
+            header(headers, "x-content-type-options"),
+            Some("nosniff"),
+            "{status}"
+        );
+    }
+    let head = listen_naming(served.addr, "localhost").to_ascii_lowercase();
+    assert!(head.contains("content-type: text/event-stream"), "{head}");
+    assert!(head.contains("x-content-type-options: nosniff"), "{head}");
+}
+
+/// What `folio serve ARGS` printed on stderr up to its "serving" line.
+fn serve_stderr(site: &TestSite, args: &[&str]) -> String {
+    let mut child = util::folio_command()
+        .arg("serve")
+        .args(args)
+        .args(["--port", "0", "--root"])
+        .arg(site.root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("serving ") {
+        line.clear();
+        let n = std::io::BufRead::read_line(&mut stdout, &mut line).unwrap();
+        assert!(n > 0, "serve ended before serving");
+    }
+    let _ = child.kill();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let _ = child.wait();
+    stderr
+}
+
+#[test]
+fn folio_serve_warns_when_the_preview_is_reachable_from_the_network() {
+    let site = TestSite::with_posts();
+    let stderr = serve_stderr(&site, &["--bind", "0.0.0.0", "--drafts"]);
+    let warning = stderr
+        .lines()
+        .find(|l| l.starts_with("warning: ") && l.contains("reachable from the network"))
+        .unwrap_or_else(|| panic!("no warning: {stderr}"));
+    assert!(
+        warning.contains("0.0.0.0") && warning.contains("drafts included"),
+        "{warning}"
+    );
+    let stderr = serve_stderr(&site, &["--bind", "0.0.0.0"]);
+    assert!(stderr.contains("reachable from the network"), "{stderr}");
+    assert!(!stderr.contains("drafts"), "no drafts are shown: {stderr}");
+    for loopback in [&[][..], &["--bind", "127.0.0.1", "--drafts"]] {
+        let stderr = serve_stderr(&site, loopback);
+        assert!(!stderr.contains("reachable"), "{loopback:?}: {stderr}");
+    }
 }

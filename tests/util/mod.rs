@@ -547,7 +547,7 @@ impl Serving {
         let mut stream = std::net::TcpStream::connect(self.addr()).unwrap();
         write!(
             stream,
-            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
         )
         .unwrap();
         let mut response = String::new();
