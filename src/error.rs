@@ -119,15 +119,6 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// The preview server stopped on an error of its socket.
-    #[error("{addr}: the preview server stopped: {source}\n  = help: start `folio serve` again")]
-    Serve {
-        /// Where it listened.
-        addr: std::net::SocketAddr,
-        /// The cause.
-        #[source]
-        source: std::io::Error,
-    },
     /// A plugin was registered wrongly (its name is taken), or an output
     /// plugin failed to produce its file.
     #[error("{}", located(path, None, &format!("plugin `{plugin}`: {message}"), help))]

@@ -721,14 +721,14 @@ fn serve(
             );
         })
     };
-    let served = runtime.block_on(server.run(async {
+    runtime.block_on(server.run(async {
         let _ = tokio::signal::ctrl_c().await;
     }));
     // The rebuild under way, if any, finishes: no half-written page, and
     // the index is left consistent.
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
     let _ = rebuilding.join();
-    served
+    Ok(())
 }
 
 /// A name for `--allow-host`: one a `Host` header can carry, without a port

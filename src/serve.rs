@@ -248,11 +248,9 @@ impl PreviewServer {
     }
 
     /// Serves until `shutdown` completes, then waits for the requests under
-    /// way (the event streams end at once).
-    pub async fn run(
-        self,
-        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-    ) -> Result<(), Error> {
+    /// way (the event streams end at once). A failed accept does not stop
+    /// it (see [`wait_after_accept_error`]): nothing but `shutdown` does.
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) {
         let app = axum::Router::new()
             .route(LIVE_PATH, axum::routing::get(live_events))
             .fallback(respond)
@@ -291,7 +289,6 @@ impl PreviewServer {
         drop(self.listener);
         let _ = self.close.send(true);
         graceful.shutdown().await;
-        Ok(())
     }
 }
 
