@@ -248,8 +248,9 @@ impl PreviewServer {
     }
 
     /// Serves until `shutdown` completes, then waits for the requests under
-    /// way (the event streams end at once). A failed accept does not stop
-    /// it (see [`wait_after_accept_error`]): nothing but `shutdown` does.
+    /// way (the event streams end at once). A failed accept (a client
+    /// gone, no file descriptor left) does not stop it: nothing but
+    /// `shutdown` does.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) {
         let app = axum::Router::new()
             .route(LIVE_PATH, axum::routing::get(live_events))
