@@ -1,6 +1,6 @@
 //! What each fuzz target does with one input: the functions it calls and the
 //! properties it asserts. Shared, through `#[path]`, by the targets in
-//! `fuzz/fuzz_targets/` and by `tests/fuzz_regressions.rs`, which replays
+//! `fuzz/fuzz_targets/` and by `tests/it/fuzz_regressions.rs`, which replays
 //! the kept corpora and the crashes through exactly this code.
 
 use std::path::{Component, Path};

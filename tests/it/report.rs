@@ -2,7 +2,7 @@
 //! shape is pinned by tests/golden/build-report.json, and the library's
 //! serialization and `folio build --json` are the same document.
 
-mod util;
+use crate::util;
 
 use folio::{BuildReport, Site};
 use serde_json::Value;

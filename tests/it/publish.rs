@@ -1,8 +1,8 @@
 //! `folio publish` against a real PostgreSQL (see tests/pg): what it
 //! writes, what it does not write again, and what it refuses.
 
-mod pg;
-mod util;
+use crate::pg;
+use crate::util;
 
 use folio::{Error, ProblemKind, PublishOptions, PublishReport, Session};
 use pg::Database;

@@ -1,6 +1,6 @@
 //! The `folio` binary: its output, its exit codes, its flags.
 
-mod util;
+use crate::util;
 
 use util::{TestSite, folio_command, post, stderr, stdout};
 

@@ -5,8 +5,8 @@
 //! idempotent on its own, so retrying it is enough: whatever reply is lost,
 //! the table ends as a publish without faults leaves it.
 
-mod pg;
-mod util;
+use crate::pg;
+use crate::util;
 
 use std::time::Duration;
 

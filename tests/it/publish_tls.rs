@@ -4,8 +4,8 @@
 //! test's own for what that certificate cannot show (a host name that
 //! matches, a server that refuses TLS). See tests/pg/tls.rs.
 
-mod pg;
-mod util;
+use crate::pg;
+use crate::util;
 
 use folio::{Error, PublishOptions, PublishReport, Session};
 use pg::Database;

@@ -16,7 +16,7 @@
 //! The times and the Ns are drawn from a seed (`FOLIO_KILL_SEED`, printed
 //! with every trial), so a failing trial can be replayed.
 
-mod util;
+use crate::util;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

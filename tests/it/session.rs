@@ -2,7 +2,7 @@
 //! to scanning everything. Every edit of tests/edit_matrix.rs also runs
 //! through a kept session; these are the session's own rules.
 
-mod util;
+use crate::util;
 
 use folio::{Session, Site};
 use util::{NOW_MS, TestSite, options, post};

@@ -3,7 +3,7 @@
 //! site again when, and only when, one of the inputs folio reported
 //! changed, and then folio rewrites only the pages that changed.
 
-mod util;
+use crate::util;
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -5,7 +5,7 @@
 //! through one kept session told the paths that changed, as `folio serve`
 //! runs.
 
-mod util;
+use crate::util;
 
 use util::{TestSite, post};
 

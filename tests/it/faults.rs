@@ -5,7 +5,7 @@
 //! converges. The output folder is a small tmpfs the test mounts (CI runs
 //! as root).
 
-mod util;
+use crate::util;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! Front matter as real blogs write it: fields of Jekyll, Hugo and Zola
 //! are read for what they mean, the others are kept for templates.
 
-mod util;
+use crate::util;
 
 use util::TestSite;
 

@@ -1,6 +1,6 @@
 //! The library API alone, as an embedding program uses it.
 
-mod util;
+use crate::util;
 
 use std::sync::{Arc, Mutex};
 

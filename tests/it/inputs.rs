@@ -1,7 +1,7 @@
 //! The inputs a build reports: every file its outputs depend on and no
 //! other, and the folders where a new file would change them.
 
-mod util;
+use crate::util;
 
 use folio::{BuildReport, Site};
 use util::{TestSite, options};

@@ -2,7 +2,7 @@
 //! folder, requests written byte for byte (so no client tidies a path
 //! before it is sent), and what a static host answers.
 
-mod util;
+use crate::util;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -1,7 +1,7 @@
 //! Plugins registered through the library: the shipped shortcode and search
 //! index, a template filter, and what a new version of each renders again.
 
-mod util;
+use crate::util;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};

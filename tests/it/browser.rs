@@ -3,7 +3,7 @@
 //! WebDriver is a small JSON protocol over HTTP, spoken here directly: no
 //! crate that could download a browser of its own.
 
-mod util;
+use crate::util;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -1,7 +1,7 @@
 //! Multilingual publishing: translations, hreflang, the switcher, feeds, the
 //! sitemap, tags, pagination, i18n, and exactly which files each edit rewrites.
 
-mod util;
+use crate::util;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -2,9 +2,9 @@
 //! (`fuzz/regressions/<target>/`) and every input of the kept, minimized
 //! corpora (`fuzz/corpus/<target>/`) goes through the same code the target
 //! runs (`fuzz/checks.rs`), which must not panic. Needs the `internals`
-//! feature: `cargo test --features internals --test fuzz_regressions`.
+//! feature: `cargo test --features internals --test it fuzz_regressions::`.
 
-#[path = "../fuzz/checks.rs"]
+#[path = "../../fuzz/checks.rs"]
 mod checks;
 
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! The guard over what feeds a published post's id (its date and its slug),
 //! and the sanctioned ways through it: `folio redate` and `folio move`.
 
-mod util;
+use crate::util;
 
 use util::{SITE_TOML, TestSite, options, post, stderr, stdout};
 

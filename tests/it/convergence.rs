@@ -1,7 +1,7 @@
 //! Re-runs, interrupted runs, config changes and edits that are not content
 //! changes: the index and the output converge, and nothing is written twice.
 
-mod util;
+use crate::util;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

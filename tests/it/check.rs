@@ -1,7 +1,7 @@
 //! `folio check`: every rule of a build, plus links and anchors, without
 //! writing a page or a row of the site's own.
 
-mod util;
+use crate::util;
 
 use util::{TestSite, post, stderr};
 

@@ -1,7 +1,7 @@
 //! End-to-end builds of real sites in temp dirs: bytes on disk, rows in the
 //! index, and which files were (not) rewritten.
 
-mod util;
+use crate::util;
 
 use folio::{Error, ProblemKind};
 use util::{TestSite, options, post, rewritten};

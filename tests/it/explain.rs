@@ -1,7 +1,7 @@
 //! `--dry-run` (what would be written and why) and `explain` (what an output
 //! is built from).
 
-mod util;
+use crate::util;
 
 use util::{TestSite, options, post};
 

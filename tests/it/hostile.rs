@@ -23,10 +23,10 @@
 //! | `contains: TEXT` | …and hold TEXT (repeatable) |
 //! | `absent: PATH` | for `ok`: an output file that must not exist (repeatable) |
 //!
-//! `cargo test --test hostile -- --nocapture` prints every case and its
+//! `cargo test --test it hostile:: -- --nocapture` prints every case and its
 //! outcome.
 
-mod util;
+use crate::util;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

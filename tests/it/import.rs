@@ -1,7 +1,7 @@
 //! Real blogs move in: `folio import` on the real Jekyll and Zola sites in
 //! tests/corpora, then `folio build`, keeps every URL.
 
-mod util;
+use crate::util;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,40 @@
+//! Every integration test suite, in one test binary: each suite was its own
+//! binary linking the whole engine (~42 MB each, 25 of them), which made
+//! links the longest part of a CI build and once filled its disk.
+//! `cargo test --test it SUITE::` runs one suite (`hostile::`, `serve::`);
+//! `tests/quiet.rs` stays a binary of its own, since it needs its own
+//! harness.
+
+#[path = "../pg/mod.rs"]
+mod pg;
+#[path = "../util/mod.rs"]
+mod util;
+
+mod amend;
+mod api;
+#[cfg(feature = "serve")]
+mod browser;
+mod build;
+mod check;
+mod cli;
+mod convergence;
+mod edit_matrix;
+mod embedded_blog;
+mod explain;
+mod faults;
+mod front_matter;
+#[cfg(feature = "internals")]
+mod fuzz_regressions;
+mod hostile;
+mod import;
+mod inputs;
+mod kills;
+mod multilingual;
+mod plugins;
+mod publish;
+mod publish_faults;
+mod publish_tls;
+mod report;
+#[cfg(feature = "serve")]
+mod serve;
+mod session;
