@@ -12,14 +12,14 @@
 use std::path::Path;
 
 use divan::counter::ItemsCount;
-use folio::discover::FilesAt;
-use folio::doc::{Record, Source};
-use folio::i18n::I18n;
-use folio::index::{Changes, Index};
-use folio::parse::{self, BodyAt, Parsed};
+use folio::model::doc::{Record, Source};
 use folio::plan::{self, Plan, Views, Visibility};
 use folio::render::Theme;
-use folio::write::{self, Rendered, Written};
+use folio::render::i18n::I18n;
+use folio::source::discover::FilesAt;
+use folio::source::parse::{self, BodyAt, Parsed};
+use folio::store::index::{Changes, Index};
+use folio::store::write::{self, Rendered, Written};
 use folio::{BuildOptions, Config, Site};
 
 fn main() {
@@ -184,11 +184,11 @@ fn parse_one_post(bencher: divan::Bencher) {
         Path::new("site.toml"),
     )
     .unwrap();
-    let mut source = folio::discover::classify("en/posts/a-post.md", &config).unwrap();
+    let mut source = folio::source::discover::classify("en/posts/a-post.md", &config).unwrap();
     source.path = "content/en/posts/a-post.md".into();
     bencher.bench(|| {
-        let hash = folio::hash::source_hash(text.as_bytes());
-        folio::parse::parse(&source, text.as_bytes(), hash, (&config, &NO_PLUGINS)).unwrap()
+        let hash = folio::model::hash::source_hash(text.as_bytes());
+        folio::source::parse::parse(&source, text.as_bytes(), hash, (&config, &NO_PLUGINS)).unwrap()
     });
 }
 
@@ -199,7 +199,7 @@ fn discover_900_sources(bencher: divan::Bencher) {
     let site = Site::open(dir.path()).unwrap();
     bencher
         .counter(ItemsCount::new(LANGS.len() * POSTS))
-        .bench(|| folio::discover::discover(dir.path(), site.config()).unwrap());
+        .bench(|| folio::source::discover::discover(dir.path(), site.config()).unwrap());
 }
 
 /// A `now` after every date of the corpus, so that every post is shown
@@ -215,7 +215,7 @@ const STARTED_NS: i64 = VISIBILITY.now_ms * 1_000_000;
 /// What the parse stage does with one source.
 fn read_and_parse(files: &FilesAt, source: &Source, config: &Config) -> Parsed {
     let bytes = files.read(&source.path, source.stat.size).unwrap();
-    let hash = folio::hash::source_hash(&bytes);
+    let hash = folio::model::hash::source_hash(&bytes);
     parse::parse(source, &bytes, hash, (config, &NO_PLUGINS)).unwrap()
 }
 
@@ -236,7 +236,7 @@ impl Corpus {
         corpus(dir.path());
         let site = Site::open(dir.path()).unwrap();
         let files = FilesAt::new(dir.path());
-        let (sources, _) = folio::discover::discover(dir.path(), site.config()).unwrap();
+        let (sources, _) = folio::source::discover::discover(dir.path(), site.config()).unwrap();
         let mut parsed: Vec<Parsed> = sources
             .iter()
             .map(|source| read_and_parse(&files, source, site.config()))
@@ -353,7 +353,7 @@ fn parse_900_sources(bencher: divan::Bencher) {
     corpus(dir.path());
     let site = Site::open(dir.path()).unwrap();
     let files = FilesAt::new(dir.path());
-    let (sources, _) = folio::discover::discover(dir.path(), site.config()).unwrap();
+    let (sources, _) = folio::source::discover::discover(dir.path(), site.config()).unwrap();
     bencher
         .counter(ItemsCount::new(sources.len()))
         .bench_local(|| {

@@ -7,11 +7,11 @@ use std::path::{Component, Path};
 use std::sync::LazyLock;
 
 use folio::Config;
-use folio::doc::{Kind, Source};
-use folio::parse::{self, Parsed};
+use folio::model::doc::{Kind, Source};
+use folio::model::url;
 use folio::plan::OutputPath;
 use folio::plugin::{Document, Plugins};
-use folio::url;
+use folio::source::parse::{self, Parsed};
 
 /// A site with a base path, a time zone with daylight saving and a
 /// permalink that uses every field, so that the URL and date code all runs.
@@ -42,7 +42,8 @@ static SOURCES: LazyLock<Vec<Source>> = LazyLock::new(|| {
     ["posts/2024-05-01-hello.md", "fr/about/team.md"]
         .iter()
         .map(|rel| {
-            let mut source = folio::discover::classify(rel, &CONFIG).expect("a fuzz source");
+            let mut source =
+                folio::source::discover::classify(rel, &CONFIG).expect("a fuzz source");
             source.path = format!("content/{rel}");
             source
         })
@@ -56,7 +57,7 @@ static PLUGINS: Plugins = Plugins::new();
 pub fn front_matter_markdown(bytes: &[u8]) {
     let config = &*CONFIG;
     for source in SOURCES.iter() {
-        let hash = folio::hash::source_hash(bytes);
+        let hash = folio::model::hash::source_hash(bytes);
         if let Ok(parsed) = parse::parse(source, bytes, hash, (config, &PLUGINS)) {
             check_parsed(config, source, bytes, &parsed);
         }
@@ -221,7 +222,7 @@ pub fn site_toml(bytes: &[u8]) {
     assert_eq!(ordered.len(), config.languages.len());
     assert_eq!(ordered[0], &config.default_language);
     for code in config.language_codes() {
-        assert!(folio::config::is_language_code(&code), "{code:?}");
+        assert!(folio::source::config::is_language_code(&code), "{code:?}");
         let root = config.language_root(&code);
         assert!(
             root.starts_with(&config.base_path) && root.ends_with('/'),
@@ -229,7 +230,7 @@ pub fn site_toml(bytes: &[u8]) {
         );
         assert!(config.site_path(&root).is_some(), "{root}");
         let _ = config.title_in(&code);
-        let _ = folio::config::text_direction(&code);
+        let _ = folio::source::config::text_direction(&code);
         for section in &config.post_sections {
             assert!(!section.is_empty() && !section.contains(['/', '\\']));
             let key = format!("{section}/hello");

@@ -29,57 +29,74 @@
 //! the environment or the clock. How a build runs, stage by stage, is in
 //! docs/ARCHITECTURE.md.
 
-#![warn(missing_docs)]
+// The engine's rooms, in pipeline order: the model every stage shares,
+// reading sources, planning, rendering, storing, the build that runs them
+// in order, and the tools built on a build. Private: the public API is the
+// re-exports below. The `internals` feature opens them to the stage
+// benchmarks (benches/stages.rs) and the fuzz targets, and promises
+// nothing about them.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod model;
+#[cfg(not(feature = "internals"))]
+mod model;
 
-// The stages are private: the public API is the re-exports below. The
-// `internals` feature opens them to the stage benchmarks (benches/stages.rs)
-// and promises nothing about them.
-macro_rules! stages {
-    ($($name:ident),* $(,)?) => {$(
-        #[cfg(feature = "internals")]
-        #[doc(hidden)]
-        pub mod $name;
-        #[cfg(not(feature = "internals"))]
-        mod $name;
-    )*};
-}
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod source;
+#[cfg(not(feature = "internals"))]
+mod source;
 
-stages!(
-    // Leaf modules: the types and rules every stage shares, and what a
-    // caller hands in and gets back.
-    doc, error, hash, id, url, options, report,
-    // The stages' own rules, in pipeline order.
-    config, discover, parse, identify, state, index, i18n, plan, render, write,
-    // One build, step by step: scan → analyse → (plan) → select → produce
-    // → commit; explain says what it decided.
-    scan, analyse, select, produce, commit, explain,
-    // The site, and the session that runs its builds.
-    site, session, // The sanctioned changes to a published post's id: redate and move.
-    amend, check,
-);
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod plan;
+#[cfg(not(feature = "internals"))]
+mod plan;
 
-pub use amend::{Amendment, Change};
-pub use config::{Config, Publish};
-pub use error::{AnotherId, Error, Problem, ProblemKind};
-pub use id::PostId;
-// The preview server's HTTP side, with its stack behind the `serve` feature.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod render;
+#[cfg(not(feature = "internals"))]
+mod render;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod store;
+#[cfg(not(feature = "internals"))]
+mod store;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod build;
+#[cfg(not(feature = "internals"))]
+mod build;
+
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod tools;
+#[cfg(not(feature = "internals"))]
+mod tools;
+
+// The features that only use the engine: the preview server (its HTTP
+// stack behind the `serve` feature), `folio publish` (its PostgreSQL client
+// behind `publish`), `folio import`, and the plugin API.
+pub mod import;
+pub mod plugin;
+#[cfg(feature = "publish")]
+mod publish;
 #[cfg(feature = "serve")]
 mod serve;
 
-// `folio publish`: the documents into a shared PostgreSQL, with its client
-// behind the `publish` feature.
-#[cfg(feature = "publish")]
-mod publish;
-
-pub mod import;
-pub mod plugin;
-
-pub use options::BuildOptions;
+pub use build::options::BuildOptions;
+pub use build::session::Session;
+pub use build::site::Site;
+pub use model::error::{AnotherId, Error, Problem, ProblemKind};
+pub use model::id::PostId;
+pub use model::report::{BuildReport, Event, Explanation, Observer, Stage};
 pub use plugin::Plugins;
 #[cfg(feature = "publish")]
 pub use publish::{PublishOptions, PublishReport};
-pub use report::{BuildReport, Event, Explanation, Observer, Stage};
 #[cfg(feature = "serve")]
 pub use serve::{Changes, LiveReload, PreviewServer, Watcher, rebuild_on_changes};
-pub use session::Session;
-pub use site::Site;
+pub use source::config::{Config, Publish};
+pub use tools::amend::{Amendment, Change};

@@ -10,7 +10,7 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 
-use crate::error::Error;
+use crate::model::error::Error;
 
 /// The folder of the site being imported, read and never written.
 pub(super) struct Source {

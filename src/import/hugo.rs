@@ -13,8 +13,8 @@ use super::{
     Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
     relative, scalar_text, yaml_map,
 };
-use crate::error::Error;
-use crate::url::collapse_slashes;
+use crate::model::error::Error;
+use crate::model::url::collapse_slashes;
 
 /// What folio takes from Hugo's configuration.
 struct HugoConfig {

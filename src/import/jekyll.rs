@@ -8,8 +8,8 @@ use super::{
     Destination, ImportReport, READ_FIELDS, SiteSettings, Source, checked_language,
     count_template_tags, language_code, scalar_text, yaml_map,
 };
-use crate::error::Error;
-use crate::url::collapse_slashes;
+use crate::model::error::Error;
+use crate::model::url::collapse_slashes;
 
 /// One post as Jekyll keeps it.
 struct JekyllPost {

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Destination, ImportReport, READ_FIELDS, SiteSettings};
-use crate::error::Error;
+use crate::model::error::Error;
 
 /// How a document's front matter is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,8 +9,8 @@ use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
     Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
 };
-use crate::error::Error;
-use crate::url::collapse_slashes;
+use crate::model::error::Error;
+use crate::model::url::collapse_slashes;
 
 pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, Error> {
     let config_path = source.root().join("config.toml");

@@ -15,7 +15,7 @@ use super::PublishOptions;
 use super::rows::Row;
 use super::schema;
 use super::tls;
-use crate::error::Error;
+use crate::model::error::Error;
 
 /// How hard to try.
 #[derive(Debug, Clone, Copy)]

@@ -3,13 +3,13 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::config::{Config, folio_settings};
-use crate::discover::FilesAt;
-use crate::doc::{Kind, Record};
-use crate::error::{Error, Problem, ProblemKind};
-use crate::hash::hex;
+use crate::build::produce;
+use crate::model::doc::{Kind, Record};
+use crate::model::error::{Error, Problem, ProblemKind};
+use crate::model::hash::hex;
 use crate::plugin::Plugins;
-use crate::produce;
+use crate::source::config::{Config, folio_settings};
+use crate::source::discover::FilesAt;
 
 /// A published document as the database gets it, but for its body, which
 /// is rendered only when the row must be written.

@@ -19,13 +19,13 @@ use std::time::{Duration, Instant};
 use notify::{EventKind, RecursiveMode, Watcher as _};
 
 use super::LiveReload;
-use crate::config::CONFIG_FILE;
-use crate::discover::{CONTENT_DIR, STATIC_DIR};
-use crate::error::Error;
-use crate::i18n::I18N_DIR;
+use crate::build::session::Session;
+use crate::model::error::Error;
+use crate::model::report::BuildReport;
 use crate::render::TEMPLATES_DIR;
-use crate::report::BuildReport;
-use crate::session::Session;
+use crate::render::i18n::I18N_DIR;
+use crate::source::config::CONFIG_FILE;
+use crate::source::discover::{CONTENT_DIR, STATIC_DIR};
 
 /// How long the file system must be quiet before a burst is rebuilt: an
 /// editor's save is a few events within a millisecond or two.

@@ -29,6 +29,7 @@ mod hostile;
 mod import;
 mod inputs;
 mod kills;
+mod layout;
 mod multilingual;
 mod plugins;
 mod publish;

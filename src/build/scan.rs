@@ -1,0 +1,372 @@
+//! What a build starts from: the sources, static files, templates and words
+//! as they are on disk, and which outputs are no longer as folio left them.
+//!
+//! Two ways to get there, ending in the same [`Scan`]: walk and stat
+//! everything ([`everything`], what `folio build` does), or take the last
+//! build's scan and look only at the paths a caller says changed
+//! ([`after_changes`], what a kept session does between saves).
+
+use std::cmp::Ordering;
+use std::path::Path;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashSet;
+use sha2::{Digest, Sha256};
+
+use crate::build::options::BuildOptions;
+use crate::model::doc::{Source, Stat};
+use crate::model::error::{Error, Problem};
+use crate::model::report::Inputs;
+use crate::plugin::Plugins;
+use crate::render::i18n::{I18N_DIR, I18n};
+use crate::render::{TEMPLATES_DIR, Theme};
+use crate::source::config::{CONFIG_FILE, Config};
+use crate::source::discover::{
+    self, CONTENT_DIR, FilesAt, PUBLISHED_HIDDEN, STATIC_DIR, StaticFile, is_markdown,
+};
+use crate::store::index::Index;
+
+/// Everything a build reads before it reads a source's bytes.
+pub(crate) struct Scan {
+    /// In walk order (folders before their later siblings, by name).
+    pub sources: Vec<Source>,
+    /// Sources whose place or name is wrong: reported with the parse's.
+    pub problems: Vec<Problem>,
+    pub statics: Vec<StaticFile>,
+    pub theme: Theme,
+    pub i18n: I18n,
+    pub damaged: Damaged,
+}
+
+impl Scan {
+    /// What the outputs are made from, for the report: `templates` are the
+    /// names of those the pages use (with what they reach), `root` the
+    /// site root, absolute.
+    pub fn inputs(&self, root: &Path, templates: &[String]) -> Inputs {
+        let mut files: Vec<String> = [CONFIG_FILE.to_owned()]
+            .into_iter()
+            .chain(self.sources.iter().map(|source| source.path.clone()))
+            .chain(
+                templates
+                    .iter()
+                    .filter_map(|name| self.theme.site_file(name))
+                    .filter_map(|path| path.to_str().map(|p| p.replace('\\', "/"))),
+            )
+            .chain(self.i18n.files.iter().cloned())
+            .chain(self.statics.iter().map(StaticFile::source_path))
+            .collect();
+        files.sort();
+        files.dedup();
+        let tops = [CONTENT_DIR, STATIC_DIR, TEMPLATES_DIR, I18N_DIR];
+        let mut folders: FxHashSet<&str> = tops
+            .into_iter()
+            .filter(|top| root.join(top).is_dir())
+            .collect();
+        for file in &files {
+            let mut folder = file.as_str();
+            // A folder seen before brought its parents with it.
+            while let Some((parent, _)) = folder.rsplit_once('/')
+                && folders.insert(parent)
+            {
+                folder = parent;
+            }
+        }
+        let mut folders: Vec<String> = folders.into_iter().map(str::to_owned).collect();
+        folders.sort_unstable();
+        Inputs {
+            root: root.to_owned(),
+            files,
+            folders,
+        }
+    }
+}
+
+/// Walks `content/` and `static/`, loads the theme and the words, and stats
+/// every output the index knows in `out_key` (the output folder `out_dir`).
+/// A build that may write adopts the output rows of an index that predates
+/// the record of their folder.
+pub(crate) fn everything(
+    root: &Path,
+    (config, plugins): (&Config, &Plugins),
+    index: &mut Index,
+    (out_dir, out_key): (&Path, &str),
+    may_write: bool,
+) -> Result<Scan, Error> {
+    // Both are a system call per file; the outputs' rows are read while the
+    // content folder is listed.
+    let (discovered, damaged) = rayon::join(
+        || discover::discover(root, config),
+        || {
+            let mut stored = index.output_stats(out_key)?;
+            // Only a folder with no rows can be the one unfiled rows belong
+            // to; a build of a folder it knows does no write here.
+            if stored.is_empty() && may_write && index.adopt_unfiled_outputs(out_key)? {
+                stored = index.output_stats(out_key)?;
+            }
+            Ok::<_, Error>(Damaged::find(out_dir, stored))
+        },
+    );
+    let (sources, problems) = discovered?;
+    Ok(Scan {
+        sources,
+        problems,
+        statics: discover::discover_static(root)?,
+        theme: Theme::load(root, plugins)?,
+        i18n: I18n::load(root, config)?,
+        damaged: damaged?,
+    })
+}
+
+/// The last build's scan, brought up to date with the files at `changed`
+/// (relative to the root, or absolute under it): only those are stat'ed,
+/// and the templates or the words are loaded again when one of theirs is
+/// among them. `None` when only a full scan can tell (a folder, or
+/// `site.toml`, changed). The outputs are taken to be as the last build
+/// left them.
+pub(crate) fn after_changes(
+    root: &Path,
+    (config, plugins): (&Config, &Plugins),
+    mut last: Scan,
+    changed: &[String],
+) -> Result<Option<Scan>, Error> {
+    let files = FilesAt::new(root);
+    let (mut theme_changed, mut words_changed) = (false, false);
+    for rel in changed {
+        let Some((top, rest)) = rel.split_once('/') else {
+            // site.toml, or a whole input folder appearing or going.
+            if [
+                CONFIG_FILE,
+                CONTENT_DIR,
+                STATIC_DIR,
+                TEMPLATES_DIR,
+                I18N_DIR,
+            ]
+            .contains(&rel.as_str())
+            {
+                return Ok(None);
+            }
+            continue;
+        };
+        let updated = match top {
+            CONTENT_DIR => update_sources(&files, config, &mut last, rel, rest),
+            STATIC_DIR => update_statics(&files, &mut last.statics, rest),
+            TEMPLATES_DIR => {
+                theme_changed = true;
+                Ok(())
+            }
+            I18N_DIR => {
+                words_changed = true;
+                Ok(())
+            }
+            _ => Ok(()),
+        };
+        if let Err(NeedsWalk) = updated {
+            return Ok(None);
+        }
+    }
+    if theme_changed {
+        last.theme = Theme::load(root, plugins)?;
+    }
+    if words_changed {
+        last.i18n = I18n::load(root, config)?;
+    }
+    last.damaged = Damaged::default();
+    Ok(Some(last))
+}
+
+/// A changed path that only a walk can account for: a folder.
+struct NeedsWalk;
+
+/// What a changed path is now: a file with its stat, nothing, or a folder.
+fn now_at(files: &FilesAt, rel: &str) -> Result<Option<Stat>, NeedsWalk> {
+    match files.stat(Path::new(rel), false) {
+        Ok((stat, true)) => Ok(Some(stat)),
+        Ok((_, false)) => match std::fs::symlink_metadata(files.dir().join(rel)) {
+            // A folder, or a link: the walk's rules say what becomes of it
+            // (a link in content/ is an error, one in static/ is skipped).
+            Ok(meta) if meta.is_dir() || meta.is_symlink() => Err(NeedsWalk),
+            // A special file: a walk skips it, and so do we.
+            _ => Ok(None),
+        },
+        Err(_) => Ok(None),
+    }
+}
+
+/// `content/<rest>` changed: its source is added, moved on or removed, as
+/// a walk would find it; a removed folder takes the sources under it.
+fn update_sources(
+    files: &FilesAt,
+    config: &Config,
+    scan: &mut Scan,
+    rel: &str,
+    rest: &str,
+) -> Result<(), NeedsWalk> {
+    if discover::is_hidden(rest, &[]) {
+        return Ok(());
+    }
+    let sources = &mut scan.sources;
+    let at = sources.binary_search_by(|s| walk_order(&s.path, rel));
+    let Some(stat) = now_at(files, rel)? else {
+        let inside = format!("{rel}/");
+        sources.retain(|s| s.path != rel && !s.path.starts_with(&inside));
+        scan.problems.retain(|p| p.path != Path::new(rel));
+        return Ok(());
+    };
+    if !is_markdown(Path::new(rest)) {
+        return Ok(());
+    }
+    match discover::classify(rest, config) {
+        Ok(mut source) => {
+            source.path = rel.to_owned();
+            source.stat = stat;
+            match at {
+                Ok(i) => sources[i] = source,
+                Err(i) => sources.insert(i, source),
+            }
+        }
+        Err(kind) => {
+            if let Ok(i) = at {
+                sources.remove(i);
+            }
+            scan.problems.push(Problem::new(rel, None, kind));
+        }
+    }
+    Ok(())
+}
+
+/// `static/<rest>` changed: its copy is added, moved on or removed.
+fn update_statics(
+    files: &FilesAt,
+    statics: &mut Vec<StaticFile>,
+    rest: &str,
+) -> Result<(), NeedsWalk> {
+    if discover::is_hidden(rest, PUBLISHED_HIDDEN) {
+        return Ok(());
+    }
+    let at = statics.binary_search_by(|s| walk_order(&s.rel, rest));
+    match now_at(files, &format!("{STATIC_DIR}/{rest}"))? {
+        Some(stat) => {
+            let file = StaticFile {
+                rel: rest.to_owned(),
+                stat,
+            };
+            match at {
+                Ok(i) => statics[i] = file,
+                Err(i) => statics.insert(i, file),
+            }
+        }
+        None => {
+            let inside = format!("{rest}/");
+            statics.retain(|s| s.rel != rest && !s.rel.starts_with(&inside));
+        }
+    }
+    Ok(())
+}
+
+/// The order a walk lists paths in: by name within a folder, a folder's
+/// files where its name sorts (`a/b` before `a-b`, unlike plain text order).
+fn walk_order(a: &str, b: &str) -> Ordering {
+    a.split('/').cmp(b.split('/'))
+}
+
+/// A digest of everything a build reads: the config, templates, words,
+/// options, and the stat of every source and static file. `None` when a
+/// stat cannot be trusted (racy), so that no later build skips on it.
+pub(crate) fn inputs_digest(
+    config: &Config,
+    scan: &Scan,
+    options: &BuildOptions,
+    out_key: &str,
+    started_ns: i64,
+) -> Option<String> {
+    let stats = scan
+        .sources
+        .iter()
+        .map(|s| (s.path.as_str(), s.stat))
+        .chain(scan.statics.iter().map(|s| (s.rel.as_str(), s.stat)));
+    let mut hasher = Sha256::new();
+    for (path, stat) in stats {
+        if stat.mtime_ns == Stat::RACY || stat.mtime_ns >= started_ns {
+            return None;
+        }
+        hasher.update(path.as_bytes());
+        hasher.update(b"\0");
+        hasher.update(stat.size.to_le_bytes());
+        hasher.update(stat.mtime_ns.to_le_bytes());
+    }
+    let header = format!(
+        "{}\0{}\0{}\0{:?}\0{}\0drafts {} future {}\0{}\0{:?}",
+        config.content_settings(),
+        config.digest,
+        scan.i18n.digest,
+        scan.theme.own_hashes(),
+        out_key,
+        options.drafts,
+        options.future,
+        scan.sources.len(),
+        options.plugins,
+    );
+    hasher.update(header.as_bytes());
+    Some(crate::model::hash::hex(&hasher.finalize()))
+}
+
+/// The outputs whose file is not as the index left it (changed, removed, or
+/// never finished).
+#[derive(Default)]
+pub(crate) struct Damaged(FxHashSet<String>);
+
+impl Damaged {
+    /// Stats every output in `stored` against the stat its row holds.
+    fn find(out_dir: &Path, stored: Vec<(String, Stat)>) -> Damaged {
+        let at = FilesAt::new(out_dir);
+        Damaged(
+            stored
+                .into_par_iter()
+                .filter(|(path, stat)| match at.stat(Path::new(path), true) {
+                    Ok((on_disk, true)) => on_disk != *stat,
+                    _ => true,
+                })
+                .map(|(path, _)| path)
+                .collect(),
+        )
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether the file of `output`, whose row is `row`, is as folio wrote it.
+    pub fn intact(&self, output: &str, row: &crate::store::index::OutputRow) -> bool {
+        row.hash.is_some() && row.stat.is_some() && !self.0.contains(output)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walk_order_puts_a_folder_s_files_where_its_name_sorts() {
+        let mut paths = vec!["a-b", "a/b", "a/a/z", "a", "b", "a.md"];
+        paths.sort_by(|a, b| walk_order(a, b));
+        assert_eq!(paths, ["a", "a/a/z", "a/b", "a-b", "a.md", "b"]);
+    }
+
+    #[test]
+    fn walk_order_is_the_order_discover_walks_in() {
+        let dir = tempfile::tempdir().unwrap();
+        for rel in ["a-b.md", "a/b.md", "a/a/z.md", "a.md", "b.md", "a-/x.md"] {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x").unwrap();
+        }
+        let walked: Vec<String> = discover::walk(dir.path(), &[])
+            .unwrap()
+            .into_iter()
+            .map(|w| w.rel.unwrap())
+            .collect();
+        let mut sorted = walked.clone();
+        sorted.sort_by(|a, b| walk_order(a, b));
+        assert_eq!(walked, sorted);
+    }
+}

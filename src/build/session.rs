@@ -1,0 +1,928 @@
+//! A session: one site's engine, kept across builds.
+//!
+//! Owns the resources of a site's builds (the options, the index
+//! connection, a thread pool of its own, the observer of its events) and what
+//! the last build learned (every row, the outputs as it left them, the
+//! scan of the sources). Each build runs the same steps in the same order:
+//! scan → prepare (analyse) → plan → select → produce → commit. `build`
+//! scans everything, as `folio build` does; `rebuild` starts from the last
+//! build and looks only at the paths it is told changed. Both end in the
+//! same bytes and rows.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::build::analyse::{self, Analysis, Reading};
+use crate::build::commit::{self, Folder};
+use crate::build::explain::{self, Reasons};
+use crate::build::options::BuildOptions;
+use crate::build::produce::{self, RenderJob};
+use crate::build::scan::{self, Scan};
+use crate::build::select;
+use crate::build::site::{STATE_DIR, Site, lexical};
+use crate::model::error::{Error, Problem, ProblemKind};
+use crate::model::report::{BuildReport, Explanation, Reporter, Stage};
+use crate::plan::{self, KeptPlan, Plan, Views, Visibility};
+use crate::plugin::Plugins;
+use crate::source::config::CONFIG_FILE;
+use crate::source::discover::FilesAt;
+use crate::store::index::{Index, Meta, OutputRow, Snapshot};
+use crate::store::state::BuildLock;
+use crate::store::write;
+
+pub(crate) const INDEX_FILE: &str = "index.sqlite";
+
+/// One site's engine across builds: what `folio build` runs once, and what
+/// `folio serve` or a host program keeps to rebuild in proportion to what
+/// changed.
+///
+/// ```no_run
+/// use folio::{BuildOptions, Session, Site};
+///
+/// let site = Site::open("my-blog")?;
+/// let mut session = Session::open(site, BuildOptions::new(1_767_225_600_000))?;
+/// session.build()?;
+/// // … a file watcher reports a save …
+/// let report = session.rebuild(&["content/en/posts/hello.md"])?;
+/// # Ok::<(), folio::Error>(())
+/// ```
+pub struct Session {
+    /// Shared with the plan of the build under way, which borrows its
+    /// config while the session writes.
+    site: Arc<Site>,
+    /// The site root, absolute, to read the changed paths against.
+    root: PathBuf,
+    options: BuildOptions,
+    out_dir: PathBuf,
+    /// The output folder as the index names it.
+    out_key: String,
+    state_dir: PathBuf,
+    index: Index,
+    pool: Arc<rayon::ThreadPool>,
+    progress: Reporter,
+    /// Whether builds will follow this one, so that what it learns is worth
+    /// keeping even when it had nothing to do.
+    keeps_state: bool,
+    kept: Option<Kept>,
+}
+
+/// What the last build learned, for the next one to start from. Taken by
+/// the build that uses it: a build that fails leaves none, and the next one
+/// scans everything.
+struct Kept {
+    scan: Scan,
+    /// Every current row (not only those a build replaces), the outputs as
+    /// the build left them, and the settings it recorded.
+    snapshot: Snapshot,
+    /// The pages of that build, with their fingerprints (without the rows,
+    /// which the snapshot holds).
+    plan: Option<KeptPlan>,
+    /// The index's `data_version` after that build: another one moved it.
+    data_version: i64,
+}
+
+/// What a build starts from when it resumes from a kept state.
+struct Resumed {
+    snapshot: Snapshot,
+    plan: Option<KeptPlan>,
+}
+
+/// Which files a build looks at.
+#[derive(Clone, Copy)]
+enum Scope<'c> {
+    Everything,
+    /// These paths, relative to the root and `/`-separated, over the last
+    /// build's scan.
+    Changed(&'c [String]),
+}
+
+/// A build up to its analysis, under the lock: what a build, a dry run and
+/// `explain` share.
+struct Prepared {
+    lock: BuildLock,
+    scan: Scan,
+    analysis: Analysis,
+    /// The last build's plan, when this build starts from a kept state.
+    kept_plan: Option<KeptPlan>,
+    inputs: Option<String>,
+    report: BuildReport,
+}
+
+/// How one attempt at a build ended.
+enum Attempt {
+    Built(Box<BuildReport>),
+    /// These sources hold other bytes than their records were made from:
+    /// trusted by an unchanged stat, or changed since this build read them.
+    SourcesChanged(HashSet<String>),
+}
+
+impl Session {
+    /// Opens the engine of `site` for builds with `options`: checks the
+    /// output folder and opens (creating or migrating) the index.
+    pub fn open(site: Site, options: BuildOptions) -> Result<Session, Error> {
+        options.plugins.check(crate::render::BUILT_IN_CALLABLES)?;
+        let out_dir = site.checked_output_dir(&options)?;
+        let index_path = index_path(&site, &options);
+        let state_dir = index_path.parent().unwrap_or(site.root()).to_owned();
+        let progress = Reporter::new(options.observer.clone());
+        let root =
+            lexical(&std::path::absolute(site.root()).map_err(|e| Error::io(site.root(), e))?);
+        let out_key = output_key(&root, &out_dir);
+        let index = {
+            let _migrating = BuildLock::acquire(&state_dir, options.wait_for_lock, &progress)?;
+            let mut index = Index::open(&index_path)?;
+            index.rekey_outputs(&out_dir.to_string_lossy(), &out_key)?;
+            index
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads.map_or(0, |threads| threads.max(1)))
+            .thread_name(|i| format!("folio-{i}"))
+            .build()
+            .map_err(|e| Error::io(site.root(), std::io::Error::other(e)))?;
+        Ok(Session {
+            root,
+            out_key,
+            out_dir,
+            state_dir,
+            index,
+            pool: Arc::new(pool),
+            progress,
+            keeps_state: true,
+            kept: None,
+            options,
+            site: Arc::new(site),
+        })
+    }
+
+    /// The site, with the config its last build read.
+    pub fn site(&self) -> &Site {
+        &self.site
+    }
+
+    /// The output folder, absolute.
+    pub fn output_dir(&self) -> &Path {
+        &self.out_dir
+    }
+
+    /// Moves the session's clock: the moment after which a post is in the
+    /// future, for the builds from now on.
+    pub fn set_now(&mut self, now_ms: i64) {
+        self.options.now_ms = now_ms;
+    }
+
+    /// Builds the site from everything on disk, as `folio build` does
+    /// (site.toml is read again). On error nothing was written, except for
+    /// an I/O error while writing outputs, after which the next build
+    /// converges.
+    pub fn build(&mut self) -> Result<BuildReport, Error> {
+        self.site = Arc::new(Site::open(self.site.root())?);
+        self.out_dir = self.site.checked_output_dir(&self.options)?;
+        self.out_key = output_key(&self.root, &self.out_dir);
+        self.run(Scope::Everything)
+    }
+
+    /// [`Session::build`] with the config the session was opened with.
+    pub(crate) fn build_as_opened(&mut self) -> Result<BuildReport, Error> {
+        self.run(Scope::Everything)
+    }
+
+    /// Builds again after the files at `changed` changed (added, saved or
+    /// removed; relative to the site root, or absolute under it), looking
+    /// only at those: no walk of `content/`, no stat of an output nothing
+    /// touched, no row loaded again. Ends in the same bytes and rows as
+    /// [`Session::build`]. It trusts the output folder to be as the last
+    /// build left it, and falls back to a full build when it cannot tell
+    /// (no build kept yet, a folder, the root or `site.toml` among the
+    /// paths, or another process built in between).
+    pub fn rebuild<P: AsRef<Path>>(&mut self, changed: &[P]) -> Result<BuildReport, Error> {
+        let Some(changed) = self.relative_to_root(changed) else {
+            return self.build();
+        };
+        // site.toml changes everything; the root itself is what a watcher
+        // names when it lost track.
+        if changed
+            .iter()
+            .any(|path| path == CONFIG_FILE || path.is_empty())
+        {
+            return self.build();
+        }
+        self.run(Scope::Changed(&changed))
+    }
+
+    /// Names what the output file at `output` is built from: its templates,
+    /// sources, config keys and words. `output` is a path in the output
+    /// folder (`public/fr/index.html`), relative to it (`fr/index.html`) or a
+    /// URL path (`/fr/`). Reads the changed sources; writes nothing.
+    pub fn explain(&mut self, output: &str) -> Result<Explanation, Error> {
+        let mut one = self.explain_each(&[output])?;
+        Ok(one.remove(0))
+    }
+
+    /// [`Session::explain`] of each of `outputs`, from one plan.
+    pub(crate) fn explain_each(&mut self, outputs: &[&str]) -> Result<Vec<Explanation>, Error> {
+        let pool = Arc::clone(&self.pool);
+        pool.install(|| {
+            let mut prepared = self.read_everything()?;
+            let records = std::mem::take(&mut prepared.analysis.current);
+            let views = Views::new(self.site.config(), &prepared.scan.i18n);
+            let plan = plan_of(
+                &self.site,
+                &views,
+                &prepared,
+                records,
+                (self.visibility(), &self.options.plugins),
+            )?;
+            outputs
+                .iter()
+                .map(|output| {
+                    explain::explanation(&plan, &prepared.scan.theme, &self.out_dir, output)
+                })
+                .collect()
+        })
+    }
+
+    #[cfg(feature = "publish")]
+    /// Brings the site up to date for `folio publish`: builds it, or, in a
+    /// dry run, reads what changed without writing, and returns those
+    /// documents (a build's are the kept rows: [`Session::published`]).
+    pub(crate) fn up_to_date(
+        &mut self,
+        dry_run: bool,
+    ) -> Result<(Option<BuildReport>, Option<Vec<crate::model::doc::Record>>), Error> {
+        if !dry_run {
+            let build = self.build()?;
+            if self.kept.is_none() {
+                let snapshot = self.index.snapshot(&self.out_key)?;
+                return Ok((Some(build), Some(snapshot.records)));
+            }
+            return Ok((Some(build), None));
+        }
+        let pool = Arc::clone(&self.pool);
+        let prepared = pool.install(|| self.read_everything())?;
+        Ok((None, Some(prepared.analysis.current)))
+    }
+
+    #[cfg(feature = "publish")]
+    /// Every document of `records` (or else of the last build), and those
+    /// the site publishes: what `folio publish` sends.
+    pub(crate) fn published<'r>(
+        &'r self,
+        records: Option<&'r [crate::model::doc::Record]>,
+    ) -> (
+        &'r [crate::model::doc::Record],
+        Vec<&'r crate::model::doc::Record>,
+    ) {
+        let visibility = self.visibility();
+        let records = records.unwrap_or_else(|| {
+            self.kept
+                .as_ref()
+                .map_or(&[], |kept| kept.snapshot.records.as_slice())
+        });
+        (
+            records,
+            records.iter().filter(|r| visibility.shows(r)).collect(),
+        )
+    }
+
+    #[cfg(feature = "publish")]
+    /// The plugins of the session's builds.
+    pub(crate) fn plugins(&self) -> &Plugins {
+        &self.options.plugins
+    }
+
+    #[cfg(feature = "publish")]
+    /// The session's worker threads.
+    pub(crate) fn pool(&self) -> &rayon::ThreadPool {
+        &self.pool
+    }
+
+    /// The build lock of the session's site.
+    pub(crate) fn lock(&self) -> Result<BuildLock, Error> {
+        BuildLock::acquire(&self.state_dir, self.options.wait_for_lock, &self.progress)
+    }
+
+    /// The site, shared: for a tool that reads it while it changes the
+    /// index.
+    pub(crate) fn shared_site(&self) -> Arc<Site> {
+        Arc::clone(&self.site)
+    }
+
+    /// The index, for a tool that changes rows outside a build (under the
+    /// lock): what the last build learned is dropped, since the rows no
+    /// longer say what it read.
+    pub(crate) fn index_for_change(&mut self) -> &mut Index {
+        self.kept = None;
+        &mut self.index
+    }
+
+    /// The output folder as the index names it.
+    pub(crate) fn out_key(&self) -> &str {
+        &self.out_key
+    }
+
+    /// Every source read and checked as a build would, under the lock,
+    /// writing nothing: what `explain` and a publish's dry run start from.
+    fn read_everything(&mut self) -> Result<Prepared, Error> {
+        let lock = self.lock()?;
+        self.progress.begin();
+        let (scan, _) = self.scan(Scope::Everything, false)?;
+        self.prepare(lock, scan, None, &HashSet::new())
+    }
+
+    /// `changed` as paths relative to the root; `None` when one cannot be
+    /// read as such (not UTF-8), which only a full build accounts for.
+    fn relative_to_root<P: AsRef<Path>>(&self, changed: &[P]) -> Option<Vec<String>> {
+        changed
+            .iter()
+            .filter_map(|path| {
+                // A path outside the root changes nothing of the site.
+                let path = lexical(&self.root.join(path));
+                let relative = path.strip_prefix(&self.root).ok()?;
+                Some(relative.to_str().map(|p| p.replace('\\', "/")))
+            })
+            .collect()
+    }
+
+    fn run(&mut self, scope: Scope<'_>) -> Result<BuildReport, Error> {
+        let started = Instant::now();
+        let pool = Arc::clone(&self.pool);
+        let mut report = pool.install(|| self.run_with_retry(scope))?;
+        report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        Ok(report)
+    }
+
+    /// A page's body is read from its source when the page renders, and the
+    /// bytes must be those its record was made from: a source saved since
+    /// this build parsed it, or whose bytes changed while its size and mtime
+    /// did not (`cp -p`, `rsync -t`, trusted by its stat until its page must
+    /// be rendered again), disagrees. No output has changed at that point
+    /// (the pages staged after a prune are rendered before it), so the build
+    /// starts over once, from everything, reading those sources; a second
+    /// disagreement is an error.
+    fn run_with_retry(&mut self, scope: Scope<'_>) -> Result<BuildReport, Error> {
+        let paths = match self.attempt(scope, &HashSet::new())? {
+            Attempt::Built(report) => return Ok(*report),
+            Attempt::SourcesChanged(paths) => paths,
+        };
+        let paths = match self.attempt(Scope::Everything, &paths)? {
+            Attempt::Built(report) => return Ok(*report),
+            Attempt::SourcesChanged(paths) => paths,
+        };
+        let mut paths: Vec<String> = paths.into_iter().collect();
+        paths.sort();
+        Err(Error::Content(
+            paths
+                .iter()
+                .map(|path| Problem::new(path, None, ProblemKind::ChangedDuringBuild))
+                .collect(),
+        ))
+    }
+
+    /// One attempt: scan, then stop if nothing any page is made from
+    /// changed, else prepare and finish.
+    fn attempt(
+        &mut self,
+        scope: Scope<'_>,
+        force_read: &HashSet<String>,
+    ) -> Result<Attempt, Error> {
+        let lock = self.lock()?;
+        let dry_run = self.options.dry_run;
+        // A build killed while staging left temp files that no row names.
+        if !dry_run && self.index.staging(&self.out_key)? {
+            write::sweep_temps(&self.out_dir);
+            self.index.set_staging(&self.out_key, false)?;
+        }
+        self.progress.begin();
+        let (scan, kept) = self.scan(scope, !dry_run)?;
+        // This build replaces what the last one kept, or fails and keeps
+        // nothing.
+        self.kept = None;
+        let scanned_everything = kept.is_none();
+        let inputs = scan::inputs_digest(
+            self.site.config(),
+            &scan,
+            &self.options,
+            &self.out_key,
+            lock.started_ns,
+        );
+        let meta = match &kept {
+            Some(resumed) => resumed.snapshot.meta.clone(),
+            None => self.index.meta_values()?,
+        };
+        // Nothing any page is made from changed since the last build, and
+        // every output is as it left it: the whole plan would be a no-op.
+        let templates: Option<Vec<String>> = meta
+            .templates
+            .as_deref()
+            .and_then(|json| serde_json::from_str(json).ok());
+        if let Some(templates) = templates
+            && scan.problems.is_empty()
+            && force_read.is_empty()
+            && scan.damaged.is_empty()
+            && inputs
+                .as_deref()
+                .is_some_and(|inputs| meta.unchanged_since(inputs, self.options.now_ms))
+        {
+            let mut report = BuildReport {
+                scanned: scan.sources.len(),
+                scanned_everything,
+                unchanged: scan.sources.len(),
+                dry_run,
+                inputs: scan.inputs(&self.root, &templates),
+                ..BuildReport::default()
+            };
+            self.warn_of(&scan, &mut report);
+            self.progress.finish(&mut report, Stage::Discover);
+            // A session that builds again starts its next build from the
+            // rows; a one-off build does not pay for reading them.
+            let kept = match kept {
+                None if self.keeps_state => Some(Resumed {
+                    snapshot: self.index.snapshot(&self.out_key)?,
+                    plan: None,
+                }),
+                kept => kept,
+            };
+            if let Some(Resumed { snapshot, plan }) = kept {
+                let data_version = self.index.data_version()?;
+                self.kept = Some(Kept {
+                    scan,
+                    snapshot,
+                    plan,
+                    data_version,
+                });
+            }
+            return Ok(Attempt::Built(Box::new(report)));
+        }
+        let mut prepared = self.prepare(lock, scan, kept, force_read)?;
+        prepared.inputs = inputs;
+        prepared.report.scanned_everything = scanned_everything;
+        self.finish(prepared)
+    }
+
+    /// The files of this build, and the rows it starts from when the last
+    /// build's are kept and still the index's (taken: only a `Changed`
+    /// scope uses them).
+    fn scan(
+        &mut self,
+        scope: Scope<'_>,
+        may_write: bool,
+    ) -> Result<(Scan, Option<Resumed>), Error> {
+        let kept = match scope {
+            Scope::Changed(_) => self.kept.take(),
+            Scope::Everything => None,
+        };
+        if let (Scope::Changed(changed), Some(kept)) = (scope, kept)
+            && kept.data_version == self.index.data_version()?
+            && let Some(scan) =
+                scan::after_changes(self.site.root(), self.settings(), kept.scan, changed)?
+        {
+            let resumed = Resumed {
+                snapshot: kept.snapshot,
+                plan: kept.plan,
+            };
+            return Ok((scan, Some(resumed)));
+        }
+        let scan = scan::everything(
+            self.site.root(),
+            (self.site.config(), &self.options.plugins),
+            &mut self.index,
+            (&self.out_dir, &self.out_key),
+            may_write,
+        )?;
+        Ok((scan, None))
+    }
+
+    /// Reads what changed and checks the invariants: the documents of the
+    /// build, with the rows as they were (`kept`, or else the index's).
+    fn prepare(
+        &mut self,
+        lock: BuildLock,
+        mut scan: Scan,
+        kept: Option<Resumed>,
+        force_read: &HashSet<String>,
+    ) -> Result<Prepared, Error> {
+        let mut report = BuildReport {
+            scanned: scan.sources.len(),
+            dry_run: self.options.dry_run,
+            ..BuildReport::default()
+        };
+        self.warn_of(&scan, &mut report);
+        let (snapshot, kept_plan) = match kept {
+            Some(Resumed { snapshot, plan }) => (snapshot, plan),
+            None => (self.index.snapshot(&self.out_key)?, None),
+        };
+        let files = FilesAt::new(self.site.root());
+        let reading = Reading {
+            root: self.site.root(),
+            config: self.site.config(),
+            files: &files,
+            force_read,
+            started_ns: lock.started_ns,
+            accept_date_changes: self.options.accept_date_changes,
+            plugins: &self.options.plugins,
+            progress: &self.progress,
+        };
+        let problems = std::mem::take(&mut scan.problems);
+        let analysis = analyse::analyse(&reading, snapshot, &scan.sources, problems, &mut report)?;
+        Ok(Prepared {
+            lock,
+            scan,
+            analysis,
+            kept_plan,
+            inputs: None,
+            report,
+        })
+    }
+
+    /// The config and the plugins: what the scan reads the site with.
+    fn settings(&self) -> (&crate::source::config::Config, &crate::plugin::Plugins) {
+        (self.site.config(), &self.options.plugins)
+    }
+
+    fn visibility(&self) -> Visibility {
+        Visibility {
+            drafts: self.options.drafts,
+            future: self.options.future,
+            now_ms: self.options.now_ms,
+        }
+    }
+
+    /// Plans, selects, renders, writes and commits a prepared build, and
+    /// keeps what it learned for the next one.
+    fn finish(&mut self, mut prepared: Prepared) -> Result<Attempt, Error> {
+        let mut report = std::mem::take(&mut prepared.report);
+        self.progress.start(Stage::Plan, 0);
+        let records = std::mem::take(&mut prepared.analysis.current);
+        let kept_plan = prepared.kept_plan.take();
+        let site = Arc::clone(&self.site);
+        let views = Views::new(site.config(), &prepared.scan.i18n);
+        let (plan, candidates) = self
+            .plan(&site, &views, &prepared, records, kept_plan)
+            .map_err(|e| on_field_lines(e, &self.root))?;
+        for warning in &plan.warnings {
+            self.progress.warn(&mut report, warning.clone());
+        }
+        let templates = plan.templates(&prepared.scan.theme);
+        report.inputs = prepared.scan.inputs(&self.root, &templates);
+        let meta = self.meta_after(&plan, &prepared, &templates);
+        let outputs = &prepared.analysis.snapshot.outputs;
+        // A plan brought up to date has the pages of the last build: none
+        // of its outputs is stale.
+        let stale = match candidates {
+            Some(_) => Vec::new(),
+            None => select::stale(&plan, outputs),
+        };
+        let selected = select::outdated(
+            &plan,
+            outputs,
+            &prepared.scan.damaged,
+            candidates.as_deref(),
+        );
+        if self.options.dry_run {
+            report.why = self.reasons(&plan, &prepared, &selected);
+        }
+        let batches = selected.into_batches(&plan, &stale);
+        self.progress.finish(&mut report, Stage::Plan);
+        let made = self.produce(&prepared, &plan, (batches, &stale), meta, &mut report)?;
+        let (dropped, written_rows, meta) = match made {
+            Made::SourcesChanged(paths) => return Ok(Attempt::SourcesChanged(paths)),
+            Made::DryRun => return Ok(Attempt::Built(Box::new(report))),
+            Made::Committed {
+                dropped,
+                written_rows,
+                meta,
+            } => (dropped, written_rows, meta),
+        };
+        let mut kept_plan = plan.into_kept();
+        drop((stale, views));
+        let Prepared {
+            lock,
+            scan,
+            analysis,
+            ..
+        } = prepared;
+        drop(lock);
+        let mut snapshot = analysis.snapshot;
+        snapshot.records = kept_plan.take_records();
+        for path in &dropped {
+            snapshot.outputs.remove(path);
+        }
+        snapshot.outputs.extend(written_rows);
+        snapshot.meta = meta;
+        self.kept = Some(Kept {
+            scan: Scan {
+                damaged: Default::default(),
+                ..scan
+            },
+            snapshot,
+            plan: Some(kept_plan),
+            data_version: self.index.data_version()?,
+        });
+        Ok(Attempt::Built(Box::new(report)))
+    }
+
+    /// The pages of the site: the last build's brought up to date when
+    /// only what some documents hold changed (with the pages whose
+    /// fingerprint was computed again), or else planned afresh.
+    fn plan<'p>(
+        &self,
+        site: &'p Site,
+        views: &'p Views<'p>,
+        prepared: &'p Prepared,
+        records: Vec<crate::model::doc::Record>,
+        kept_plan: Option<KeptPlan>,
+    ) -> Result<(Plan<'p>, Option<Vec<usize>>), Error> {
+        if let Some(kept_plan) = kept_plan
+            && self.only_contents_changed(&kept_plan, views, prepared, &records)
+        {
+            let (plan, affected) = plan::replan(
+                site.config(),
+                views,
+                &prepared.scan.theme,
+                kept_plan,
+                records,
+                &prepared.analysis.fresh,
+            );
+            return Ok((plan, Some(affected)));
+        }
+        let plan = plan_of(
+            site,
+            views,
+            prepared,
+            records,
+            (self.visibility(), &self.options.plugins),
+        )?;
+        Ok((plan, None))
+    }
+
+    /// Whether this build's documents differ from the last build's only in
+    /// what they hold: the same sources, each in the same place in the
+    /// site, with the same theme, words, settings and static files, and no
+    /// post due or withdrawn since.
+    fn only_contents_changed(
+        &self,
+        kept: &KeptPlan,
+        views: &Views<'_>,
+        prepared: &Prepared,
+        records: &[crate::model::doc::Record],
+    ) -> bool {
+        let analysis = &prepared.analysis;
+        let (old, meta) = (&analysis.snapshot.records, &analysis.snapshot.meta);
+        let theme = serde_json::to_string(prepared.scan.theme.own_hashes()).ok();
+        let wording = serde_json::to_string(views.wording()).ok();
+        let copies = plan::copies(&prepared.scan.statics, prepared.lock.started_ns);
+        let now = self.options.now_ms;
+        analysis.verdict.retired.is_empty()
+            && records.len() == kept.documents()
+            && old.len() == analysis.fresh.len()
+            && old
+                .iter()
+                .zip(&analysis.fresh)
+                .all(|(old, &i)| plan::same_place(old, &records[i]))
+            && meta.content_settings.as_deref() == Some(analysis.settings.as_str())
+            && meta.globals.as_deref() == Some(views.globals())
+            && meta.wording == wording
+            && meta.theme == theme
+            && kept.copies() == copies.as_slice()
+            && meta.last_shown.is_some_and(|shown| shown <= now)
+            && meta.next_due.is_some_and(|due| now < due)
+    }
+
+    /// Why each selected output would be written (a dry run).
+    fn reasons(
+        &self,
+        plan: &Plan<'_>,
+        prepared: &Prepared,
+        selected: &select::Selected,
+    ) -> std::collections::BTreeMap<String, String> {
+        explain::reasons(&Reasons {
+            plan,
+            theme: &prepared.scan.theme,
+            specs: &plan.specs,
+            selected: &selected.needs_render,
+            copies: selected.copies.iter().map(|&c| &plan.copies[c]).collect(),
+            snapshot: &prepared.analysis.snapshot,
+            fresh: prepared
+                .analysis
+                .fresh
+                .iter()
+                .map(|&i| &plan.records()[i])
+                .collect(),
+            retired: &prepared.analysis.verdict.retired,
+            damaged: &prepared.scan.damaged,
+        })
+    }
+
+    /// Reports the warnings the scan found (words missing from a
+    /// language's table).
+    fn warn_of(&self, scan: &Scan, report: &mut BuildReport) {
+        for warning in &scan.i18n.warnings {
+            self.progress.warn(report, warning.clone());
+        }
+    }
+
+    /// The settings a build records beside its rows.
+    fn meta_after(&self, plan: &Plan<'_>, prepared: &Prepared, templates: &[String]) -> Meta {
+        let (last_shown, next_due) = self.visibility().bounds(plan.records());
+        Meta {
+            content_settings: Some(prepared.analysis.settings.clone()),
+            timezone: Some(self.site.config().timezone_name.clone()),
+            inputs: Some(prepared.inputs.clone().unwrap_or_default()),
+            next_due: Some(next_due),
+            last_shown: Some(last_shown),
+            theme: Some(
+                serde_json::to_string(prepared.scan.theme.own_hashes()).unwrap_or_default(),
+            ),
+            globals: Some(plan.globals().to_owned()),
+            wording: Some(serde_json::to_string(plan.wording()).unwrap_or_default()),
+            templates: serde_json::to_string(templates).ok(),
+        }
+    }
+}
+
+/// Every page of the site with its fingerprint.
+fn plan_of<'p>(
+    site: &'p Site,
+    views: &'p Views<'p>,
+    prepared: &'p Prepared,
+    records: Vec<crate::model::doc::Record>,
+    (visibility, plugins): (Visibility, &Plugins),
+) -> Result<Plan<'p>, Error> {
+    plan::plan(
+        site.config(),
+        views,
+        &prepared.scan.theme,
+        records,
+        (&prepared.scan.statics, plugins),
+        visibility,
+        prepared.lock.started_ns,
+    )
+}
+
+/// How the making of a planned build ended.
+enum Made {
+    SourcesChanged(HashSet<String>),
+    DryRun,
+    /// Written and recorded: the outputs it dropped and the rows it wrote,
+    /// for the kept state to follow the index.
+    Committed {
+        dropped: Vec<String>,
+        written_rows: Vec<(String, OutputRow)>,
+        meta: Meta,
+    },
+}
+
+impl Session {
+    /// Renders and stages the selected pages; then, unless in a dry run,
+    /// writes them, prunes the stale outputs and commits the index.
+    fn produce(
+        &mut self,
+        prepared: &Prepared,
+        plan: &Plan<'_>,
+        (batches, stale): (select::Batches, &[(&String, &OutputRow)]),
+        meta: Meta,
+        report: &mut BuildReport,
+    ) -> Result<Made, Error> {
+        let dry_run = self.options.dry_run;
+        let env = prepared.scan.theme.environment()?;
+        let outputs = &prepared.analysis.snapshot.outputs;
+        report.rendered = batches.pages();
+        if !dry_run && (report.rendered > 0 || batches.copies() > 0) {
+            self.index.set_staging(&self.out_key, true)?;
+        }
+        self.progress
+            .start(Stage::Render, report.rendered + batches.copies());
+        let mut staging =
+            write::Staging::for_folder(&self.out_dir, !dry_run && outputs.is_empty())?;
+        let files = FilesAt::new(self.site.root());
+        let job = RenderJob {
+            root: self.site.root(),
+            dry_run,
+            out_dir: &self.out_dir,
+            index: self.index.path(),
+            plan,
+            sitemap: batches.sitemap.as_deref(),
+            theme: &prepared.scan.theme,
+            env: &env,
+            files: &files,
+            bodies: &prepared.analysis.bodies,
+            stored: outputs,
+            plugins: &self.options.plugins,
+            progress: &self.progress,
+        };
+        let mut pruned_early = HashSet::new();
+        let changed = produce::render_and_stage(
+            &job,
+            [batches.free, batches.blocked],
+            stale,
+            &mut staging,
+            report,
+            &mut pruned_early,
+        )?;
+        if !changed.is_empty() {
+            return Ok(Made::SourcesChanged(changed));
+        }
+        self.progress.finish(report, Stage::Render);
+        if dry_run {
+            self.progress.start(Stage::Write, 0);
+            commit::dry_run_report((&self.out_dir, self.index.path()), &staging, stale, report)?;
+            self.progress.finish(report, Stage::Write);
+            return Ok(Made::DryRun);
+        }
+        let folder = Folder {
+            out_dir: &self.out_dir,
+            out_key: &self.out_key,
+            stored: outputs,
+        };
+        let written = commit::write(
+            &mut self.index,
+            &folder,
+            staging,
+            (stale, &pruned_early),
+            &self.progress,
+            report,
+        )?;
+        self.progress.finish(report, Stage::Write);
+        self.progress.start(Stage::Index, 0);
+        let dropped: Vec<String> = stale.iter().map(|(path, _)| (*path).clone()).collect();
+        let changes = commit::changes(
+            &folder,
+            (&prepared.analysis, plan.records()),
+            written,
+            dropped.clone(),
+            meta,
+        );
+        report.rows_upserted = changes.upserts.len();
+        report.rows_deleted = changes.retired.len();
+        // The commit is SQLite's work on one core; the templates are freed
+        // on the other meanwhile.
+        let index = &mut self.index;
+        let (committed, ()) = rayon::join(|| index.commit(&changes), move || drop(env));
+        committed?;
+        self.progress.finish(report, Stage::Index);
+        Ok(Made::Committed {
+            dropped,
+            written_rows: changes.outputs,
+            meta: changes.meta,
+        })
+    }
+}
+
+impl Site {
+    /// Builds the site once, as `folio build` does: a [`Session`] for one
+    /// build.
+    pub fn build(&self, options: &BuildOptions) -> Result<BuildReport, Error> {
+        let mut once = Session::open(self.clone(), options.clone())?;
+        once.keeps_state = false;
+        once.build_as_opened()
+    }
+
+    /// [`Session::explain`] in a session of its own.
+    pub fn explain(&self, output: &str, options: &BuildOptions) -> Result<Explanation, Error> {
+        Session::open(self.clone(), options.clone())?.explain(output)
+    }
+}
+
+/// The plan's problems with a front matter field (a template the theme
+/// does not have) found from the records, which keep no lines: each gets
+/// its line from its source, read again for the error alone.
+fn on_field_lines(error: Error, root: &Path) -> Error {
+    let Error::Content(mut problems) = error else {
+        return error;
+    };
+    for problem in problems.iter_mut().filter(|p| p.line.is_none()) {
+        if let ProblemKind::Field { field, .. } = &problem.kind
+            && let Ok(bytes) = fs::read(root.join(&problem.path))
+        {
+            problem.line =
+                crate::source::parse::field_line(&String::from_utf8_lossy(&bytes), field);
+        }
+    }
+    Error::Content(problems)
+}
+
+/// Where the index of `site` is for builds with `options`.
+pub(crate) fn index_path(site: &Site, options: &BuildOptions) -> PathBuf {
+    options
+        .index_path
+        .clone()
+        .unwrap_or_else(|| site.root().join(STATE_DIR).join(INDEX_FILE))
+}
+
+/// How the index names the output folder `out_dir` (absolute): by its path
+/// under the site root when it is inside, so that a site moved or copied
+/// elsewhere (`cp -a`, a CI cache restored into another checkout) keeps
+/// its outputs folio's; by its absolute path otherwise.
+fn output_key(root: &Path, out_dir: &Path) -> String {
+    match out_dir.strip_prefix(root) {
+        Ok(inside) => inside
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => out_dir.to_string_lossy().into_owned(),
+    }
+}

@@ -1,0 +1,393 @@
+//! Moving a blog in: turns another generator's site into a folio site,
+//! keeping every URL its old generator gave a post.
+//!
+//! Not a stage of the build: it writes a site (sources, `site.toml`) that a
+//! build then reads, and never changes the folder it reads from. Every post
+//! gets a `permalink` with the URL its generator gave it, so no published
+//! link breaks whatever folio's own URL rule would say; what folio cannot
+//! carry over (template tags in bodies) is left as it is and counted.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use crate::model::error::Error;
+use crate::model::url::{MAX_SLUG_BYTES, heading_id, normalize_slug};
+use crate::source::config::is_language_code;
+use crate::source::parse::FIELDS as READ_FIELDS;
+
+use folders::{Destination, Source};
+
+mod folders;
+mod hugo;
+mod jekyll;
+mod tree;
+mod zola;
+
+/// The generators a site can be imported from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Generator {
+    /// Jekyll: `_config.yml` and `_posts/` folders (GitHub Pages).
+    Jekyll,
+    /// Zola: `config.toml` and `content/` with sections and page bundles.
+    Zola,
+    /// Hugo: `hugo.toml` and its content folders, with sections, bundles
+    /// and per-section permalinks.
+    Hugo,
+}
+
+/// What an import did, for its summary.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ImportReport {
+    /// Posts written, per language.
+    pub posts: BTreeMap<String, usize>,
+    /// Pages written, per language.
+    pub pages: BTreeMap<String, usize>,
+    /// Documents whose old generator's `template` was kept as
+    /// `zola_template`: its templates are not folio's.
+    pub zola_templates: usize,
+    /// The site's languages, the default first.
+    pub languages: Vec<String>,
+    /// Language codes that are not BCP 47 as written, and what they became
+    /// (`zh_CN` → `zh-CN`).
+    pub mapped_languages: BTreeMap<String, String>,
+    /// Front matter fields folio keeps for templates (`extra`), by name.
+    pub extra_fields: BTreeSet<String>,
+    /// Posts linked to a translation in another language by the old
+    /// site's `ref` or `name` field, or by a permalink that differs from
+    /// the translation's only by its language, written down as
+    /// `translation_key`.
+    pub translations_linked: usize,
+    /// Posts whose old URL the import wrote down as their `permalink`
+    /// (the others had one already, which folio honours).
+    pub permalinks_written: usize,
+    /// Posts that share a slug and a language with another (the old
+    /// generator told them apart by their dated URLs): the source file, and
+    /// the slug it was given.
+    pub renamed: Vec<(String, String)>,
+    /// Front matter keys written twice: the file and the key; the last
+    /// value was kept, as the old generator's YAML reader did.
+    pub repeated_keys: Vec<(String, String)>,
+    /// Front matter lines that only Jekyll's lenient YAML reader took (a
+    /// quoted value continued at the start of a line), indented as YAML
+    /// requires: the file and the key.
+    pub reindented: Vec<(String, String)>,
+    /// Files left out, and why: a Jekyll post without a date in its name
+    /// (Jekyll did not publish it), a Zola section without text (a list,
+    /// which folio makes).
+    pub left_out: Vec<(String, String)>,
+    /// Template tags left in bodies for a hand to replace: the tag (`{%
+    /// include %}`) and how many files use it.
+    pub template_tags: BTreeMap<String, usize>,
+    /// Slugs a build would refuse (one that leads out of a folder, names a
+    /// Windows device, …), each replaced by a safe one; the post keeps its
+    /// old URL as its `permalink`.
+    pub slugs_made_safe: Vec<SlugMadeSafe>,
+}
+
+/// A slug the old site had that a build would refuse, and the one the
+/// import gave instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SlugMadeSafe {
+    /// The source file, relative to the folder imported.
+    pub file: String,
+    /// What a build says is wrong with the slug.
+    pub why: String,
+    /// The slug written instead.
+    pub slug: String,
+}
+
+impl ImportReport {
+    /// Notes the codes of `languages` that folio writes otherwise.
+    fn map_languages<'c>(&mut self, languages: impl Iterator<Item = &'c String>) {
+        for code in languages {
+            let mapped = language_code(code);
+            if mapped != *code {
+                self.mapped_languages.insert(code.clone(), mapped);
+            }
+        }
+    }
+
+    /// `slug` as a build takes it, checked by the build's own rule
+    /// ([`normalize_slug`]): a slug becomes a file name, and one the rule
+    /// refuses (`../../x`, `/home/me/notes`, `con`) would be written
+    /// outside its folder or refused by the build. Such a slug is replaced
+    /// by its letters and digits, else by `fallback`'s (the file's own
+    /// name), and noted for `file`: the old URL does not depend on it, it
+    /// is kept as the permalink.
+    fn safe_slug(&mut self, file: &str, slug: &str, fallback: &str) -> String {
+        let why = match normalize_slug(slug) {
+            Ok(slug) => return slug,
+            Err(why) => why,
+        };
+        let safe = [slug, fallback, "post"]
+            .into_iter()
+            .map(slugified)
+            .find(|safe| normalize_slug(safe).is_ok())
+            .unwrap_or_else(|| "post".to_owned());
+        self.slugs_made_safe.push(SlugMadeSafe {
+            file: file.to_owned(),
+            why,
+            slug: safe.clone(),
+        });
+        safe
+    }
+}
+
+/// `text`'s letters and digits, lowercased, other runs a dash (as a
+/// heading's anchor is made), at most a slug's length; empty when it has
+/// none.
+fn slugified(text: &str) -> String {
+    let mut slug = heading_id(text);
+    // `heading_id` names a heading without letters `section`.
+    if !text.chars().any(char::is_alphanumeric) {
+        slug.clear();
+    }
+    while slug.len() > MAX_SLUG_BYTES {
+        slug.pop();
+    }
+    slug.trim_end_matches('-').to_owned()
+}
+
+/// `code` as folio writes a language (`zh_CN` is `zh-CN`), refused when it
+/// is not a language code as the build checks them ([`is_language_code`]):
+/// a language becomes a folder name, and `../../x` would lead out of it.
+/// `file` is where it was read, `key` what set it.
+fn checked_language(code: &str, file: &Path, key: &str) -> Result<String, Error> {
+    let mapped = language_code(code);
+    if is_language_code(&mapped) {
+        return Ok(mapped);
+    }
+    Err(Error::Config {
+        path: file.to_owned(),
+        line: None,
+        message: format!(
+            "`{key}` is `{}`, which is not a language code (BCP 47, like `en` or `zh-CN`); a language becomes a folder name",
+            code.escape_debug()
+        ),
+        help: format!(
+            "write `{key}` as the code of the language the text is in, like `en`, `pt-BR` or `zh_CN`"
+        ),
+    })
+}
+
+/// Imports the site at `source` made by `generator` into `into`, a folder
+/// that must not exist yet or be empty. `source` is only read.
+/// Nothing is read outside `source` (a link out of it, or a configured
+/// folder outside it, is refused) and nothing written outside `into`.
+pub fn import(generator: Generator, source: &Path, into: &Path) -> Result<ImportReport, Error> {
+    let into = Destination::new(into)?;
+    let source = Source::open(source)?;
+    match generator {
+        Generator::Jekyll => jekyll::jekyll(&source, &into),
+        Generator::Zola => zola::zola(&source, &into),
+        Generator::Hugo => hugo::hugo(&source, &into),
+    }
+}
+
+/// A YAML document as JSON values; `None` if it does not parse, or if its
+/// aliases would have the reader copy more than a build reads (the post is
+/// then copied as it is, and the build names its line).
+fn yaml_map(text: &str) -> Option<serde_json::Value> {
+    use gray_matter::engine::Engine as _;
+    if crate::source::parse::alias_bomb(text).is_some() {
+        return None;
+    }
+    let pod = gray_matter::engine::YAML::parse(text).ok()?;
+    pod.deserialize::<serde_json::Value>().ok()
+}
+
+/// `zh_CN` is `zh-CN`: the folder name and BCP 47 form folio uses.
+fn language_code(code: &str) -> String {
+    code.trim().replace('_', "-")
+}
+
+fn relative(source: &Path, file: &Path) -> String {
+    file.strip_prefix(source)
+        .unwrap_or(file)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// A scalar front matter value as text.
+fn scalar_text(value: &serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Counts the Liquid tags (`{% include %}`) and output tags (`{{ }}`) of a
+/// body, once per file.
+fn count_template_tags(body: &str, report: &mut ImportReport) {
+    let mut kinds = BTreeSet::new();
+    for (at, _) in body.match_indices("{%") {
+        let name: String = body[at + 2..]
+            .trim_start_matches(['-', ' '])
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() && !name.starts_with("end") {
+            kinds.insert(format!("{{% {name} %}}"));
+        }
+    }
+    for (at, _) in body.match_indices("{{") {
+        // Hugo's shortcodes: `{{< name … >}}`, `{{% name … %}}`.
+        if let Some(open @ ('<' | '%')) = body[at + 2..].chars().next() {
+            let name: String = body[at + 3..]
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+                .collect();
+            let close = if open == '<' { '>' } else { '%' };
+            if !name.is_empty() {
+                kinds.insert(format!("{{{{{open} {name} {close}}}}}"));
+            }
+            continue;
+        }
+        let rest = body[at + 2..].trim_start();
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        // A shortcode (Zola, Hugo's are `{{< >}}`): `{{ name(…) }}`.
+        let call = rest[name.len()..].starts_with('(');
+        kinds.insert(if call && !name.is_empty() {
+            format!("{{{{ {name}() }}}}")
+        } else {
+            "{{ … }}".to_owned()
+        });
+    }
+    if body.contains("](@/") {
+        kinds.insert("[…](@/…) (Zola's internal links)".to_owned());
+    }
+    for kind in kinds {
+        *report.template_tags.entry(kind).or_default() += 1;
+    }
+}
+
+/// What a language calls itself, for the language switcher; a language
+/// not listed is named by its code until the site names it.
+const ENDONYMS: &[(&str, &str)] = &[
+    ("ar", "العربية"),
+    ("ca", "Català"),
+    ("cs", "Čeština"),
+    ("de", "Deutsch"),
+    ("en", "English"),
+    ("es", "Español"),
+    ("fa", "فارسی"),
+    ("fr", "Français"),
+    ("hu", "Magyar"),
+    ("id", "Bahasa Indonesia"),
+    ("it", "Italiano"),
+    ("ja", "日本語"),
+    ("ko", "한국어"),
+    ("nl", "Nederlands"),
+    ("pl", "Polski"),
+    ("pt", "Português"),
+    ("pt-BR", "Português (Brasil)"),
+    ("ru", "Русский"),
+    ("tr", "Türkçe"),
+    ("uk", "Українська"),
+    ("vi", "Tiếng Việt"),
+    ("zh", "中文"),
+    ("zh-CN", "简体中文"),
+    ("zh-TW", "繁體中文"),
+];
+
+/// What `site.toml` of an imported site says.
+struct SiteSettings {
+    generator: &'static str,
+    title: String,
+    base_url: String,
+    default_language: String,
+    timezone: Option<String>,
+    post_sections: Vec<String>,
+}
+
+impl SiteSettings {
+    /// The file, with a table for each of `languages`.
+    fn site_toml(&self, languages: &[String]) -> String {
+        let quote = |text: &str| toml::Value::String(text.to_owned()).to_string();
+        let mut toml = format!(
+            "# Imported from a {} site by `folio import`.\ntitle = {}\nbase_url = {}\ndefault_language = {}\n",
+            self.generator,
+            quote(&self.title),
+            quote(&self.base_url),
+            quote(&self.default_language),
+        );
+        if let Some(timezone) = &self.timezone {
+            toml.push_str(&format!("timezone = {}\n", quote(timezone)));
+        }
+        if self.post_sections != ["posts"] {
+            let sections: Vec<String> = self.post_sections.iter().map(|s| quote(s)).collect();
+            toml.push_str(&format!("post_sections = [{}]\n", sections.join(", ")));
+        }
+        for lang in languages.iter().filter(|l| is_language_code(l)) {
+            let name = ENDONYMS
+                .iter()
+                .find(|(code, _)| code.eq_ignore_ascii_case(lang))
+                .map_or(lang.as_str(), |(_, name)| name);
+            toml.push_str(&format!(
+                "\n[languages.{}]\nname = {}\n",
+                quote(lang),
+                quote(name)
+            ));
+        }
+        toml
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slug_the_build_refuses_is_made_safe_and_noted() {
+        let mut report = ImportReport::default();
+        assert_eq!(report.safe_slug("a.md", "hello world", "a"), "hello-world");
+        assert_eq!(report.safe_slug("a.md", "京都の秋", "a"), "京都の秋");
+        assert!(report.slugs_made_safe.is_empty());
+        let cases = [
+            ("/home/me/notes", "home-me-notes"),
+            ("../../../../home/me/x", "home-me-x"),
+            ("a\\b", "a-b"),
+            ("..", "file-name"),
+            ("", "file-name"),
+            ("con", "file-name"),
+            ("draft.", "draft"),
+        ];
+        for (slug, safe) in cases {
+            assert_eq!(
+                report.safe_slug("a.md", slug, "file-name"),
+                safe,
+                "{slug:?}"
+            );
+        }
+        // The file's name is checked by the same rule.
+        assert_eq!(report.safe_slug("nul.md", "..", "nul"), "post");
+        assert_eq!(report.slugs_made_safe.len(), cases.len() + 1);
+        let first = &report.slugs_made_safe[0];
+        assert_eq!(first.file, "a.md");
+        assert_eq!(first.why, "`/home/me/notes` contains `/`");
+        let long = report.safe_slug("a.md", &"a/".repeat(300), "x");
+        assert!(normalize_slug(&long).is_ok(), "{long}");
+    }
+
+    #[test]
+    fn a_language_that_is_not_a_code_is_refused_naming_its_file_and_key() {
+        let file = Path::new("_posts/2024-01-01-a.md");
+        assert_eq!(checked_language("zh_CN", file, "lang").unwrap(), "zh-CN");
+        for bad in ["../../x", "/home/me", "en/x", "", "english"] {
+            let refused = checked_language(bad, file, "lang").unwrap_err().to_string();
+            assert!(
+                refused.starts_with("_posts/2024-01-01-a.md: `lang` is")
+                    && refused.contains("help:"),
+                "{refused}"
+            );
+        }
+    }
+}

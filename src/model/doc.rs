@@ -1,0 +1,176 @@
+//! The document types every stage passes on: a source as discover finds it,
+//! and a document as the index stores it.
+
+use std::time::SystemTime;
+
+use crate::model::id::PostId;
+
+/// A post (dated, listed, in feeds) or a page (undated, standalone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Post,
+    Page,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Post => "post",
+            Kind::Page => "page",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        match s {
+            "post" => Some(Kind::Post),
+            "page" => Some(Kind::Page),
+            _ => None,
+        }
+    }
+}
+
+/// What the file system says about a source, without opening it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stat {
+    pub size: u64,
+    /// Nanoseconds since the Unix epoch; [`Stat::RACY`] when the index must
+    /// not trust it.
+    pub mtime_ns: i64,
+}
+
+impl Stat {
+    /// Stored for a file modified at or after the start of the build that
+    /// read it: the file may have changed again within the same clock tick,
+    /// so the next build reads it instead of trusting its stat.
+    pub const RACY: i64 = -1;
+
+    pub fn of(meta: &std::fs::Metadata) -> Stat {
+        Stat {
+            size: meta.len(),
+            mtime_ns: meta.modified().map(nanos_since_epoch).unwrap_or(Stat::RACY),
+        }
+    }
+
+    /// The stat to store for a file read by a build that started at `start`.
+    pub fn settled(self, start: i64) -> Stat {
+        if self.mtime_ns >= start {
+            Stat {
+                mtime_ns: Stat::RACY,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
+}
+
+pub fn nanos_since_epoch(time: SystemTime) -> i64 {
+    match time.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
+        Err(e) => -i64::try_from(e.duration().as_nanos()).unwrap_or(i64::MAX),
+    }
+}
+
+/// A source file and where it belongs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// Relative to the site root, `/`-separated: the key of the index.
+    pub path: String,
+    pub lang: String,
+    pub kind: Kind,
+    /// The path inside its language root, without the language suffix and
+    /// extension (`posts/hello-world`): the default translation key.
+    pub key: String,
+    /// The file name without language suffix and extension.
+    pub stem: String,
+    pub stat: Stat,
+}
+
+/// Where a row's source is and what it held when it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceState {
+    pub path: String,
+    /// Hex SHA-256 of the file's bytes.
+    pub hash: String,
+    pub stat: Stat,
+}
+
+/// A document as the index stores it: everything list pages, feeds and
+/// translation links need, without the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub id: PostId,
+    pub kind: Kind,
+    pub slug: String,
+    pub lang: String,
+    /// Unix milliseconds; 0 for pages.
+    pub published_at: i64,
+    pub updated_at: Option<i64>,
+    pub source: SourceState,
+    pub title: String,
+    pub url: String,
+    /// HTML: the part before `<!-- more -->`, or else the first paragraph.
+    pub summary: String,
+    pub description: Option<String>,
+    pub tags: Vec<String>,
+    pub draft: bool,
+    /// Published by some build, even if a draft now: its id is public (its
+    /// page and feed entry were out), so its date and slug are guarded.
+    pub ever_published: bool,
+    pub translation_key: String,
+    /// The Markdown transform plugins that changed its body, as
+    /// `name version`, sorted: part of its pages' fingerprints.
+    pub plugins: Vec<String>,
+    /// The front matter fields folio does not read, for templates: a JSON
+    /// object (with `authors` from `author` or `authors`).
+    pub extra: String,
+    /// Old URLs of the document (`aliases`, `redirect_from`), as URL paths:
+    /// each gets a page that redirects to it.
+    pub aliases: Vec<String>,
+    /// The template the front matter asks for.
+    pub template: Option<TemplateChoice>,
+}
+
+/// The template a document's front matter asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplateChoice {
+    /// `template: name.html`: the theme must have it.
+    Named(String),
+    /// `layout: name` (Jekyll, Hugo): `name.html` when the theme has it,
+    /// else the template of the document's kind, since another
+    /// generator's layouts are not folio's templates.
+    Layout(String),
+}
+
+impl TemplateChoice {
+    /// As the index stores it.
+    pub fn to_stored(&self) -> String {
+        match self {
+            TemplateChoice::Named(name) => format!("template:{name}"),
+            TemplateChoice::Layout(name) => format!("layout:{name}"),
+        }
+    }
+
+    /// From the index's text; `None` for text no folio wrote.
+    pub fn from_stored(text: &str) -> Option<TemplateChoice> {
+        match text.split_once(':')? {
+            ("template", name) => Some(TemplateChoice::Named(name.to_owned())),
+            ("layout", name) => Some(TemplateChoice::Layout(name.to_owned())),
+            _ => None,
+        }
+    }
+}
+
+impl Record {
+    /// Whether two rows of one source claim the same things: the same id
+    /// (and so date), the same (slug, language) and the same translation
+    /// key in that language. What the invariants are checked on.
+    pub fn same_claims(&self, other: &Record) -> bool {
+        self.source.path == other.source.path
+            && self.id == other.id
+            && self.kind == other.kind
+            && self.slug == other.slug
+            && self.lang == other.lang
+            && self.translation_key == other.translation_key
+    }
+}

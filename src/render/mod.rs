@@ -1,0 +1,943 @@
+//! Templates, the contexts handed to them, and turning a planned page into
+//! bytes.
+//!
+//! Owns the theme: the site's `templates/` folder over the default theme
+//! embedded in the binary, the dependency closure of each template (what it
+//! extends, includes or imports, which is what a page's fingerprint covers),
+//! and the minijinja environment. A context is all a template can see; nothing
+//! in it comes from the clock.
+
+pub mod i18n;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use minijinja::value::Rest;
+use minijinja::{AutoEscape, Environment, Output, State, Value};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::model::error::Error;
+use crate::model::hash::hex;
+use crate::plugin::{Callable, Plugins, TemplateFunction, stamp};
+
+pub const TEMPLATES_DIR: &str = "templates";
+
+/// The default theme, used for every template the site does not provide.
+const DEFAULT_THEME: &[(&str, &str)] = &[
+    ("base.html", include_str!("../../templates/base.html")),
+    ("post.html", include_str!("../../templates/post.html")),
+    ("list.html", include_str!("../../templates/list.html")),
+    ("page.html", include_str!("../../templates/page.html")),
+    ("tags.html", include_str!("../../templates/tags.html")),
+    ("atom.xml", include_str!("../../templates/atom.xml")),
+    ("sitemap.xml", include_str!("../../templates/sitemap.xml")),
+    ("robots.txt", include_str!("../../templates/robots.txt")),
+    ("style.css", include_str!("../../templates/style.css")),
+    ("404.html", include_str!("../../templates/404.html")),
+    (
+        "redirect.html",
+        include_str!("../../templates/redirect.html"),
+    ),
+];
+
+/// The work one render may do, in minijinja fuel (one per instruction, and
+/// one per 64 bytes of data made or written). The default theme's largest
+/// pages take far less: the sitemap of a site of 6,000 posts in three
+/// languages 0.44 M, a post of 20 MB 1.2 M, a page of this repository's own
+/// site 1,200. A template that loops without end runs out in seconds, with
+/// at most some 640 MB made, instead of hanging the build.
+const FUEL: u64 = 10_000_000;
+
+/// How deep templates may nest (an include counts 10, a macro call 4, a
+/// block, loop or condition 1): minijinja's default, 500, overflowed the
+/// 2 MB stack of a build's worker thread in a debug build, a macro calling
+/// itself through `caller()`, before the limit stopped it; 300 did not.
+/// Real themes nest a few levels.
+const RECURSION_LIMIT: usize = 250;
+
+/// Where a template's text came from, for error messages.
+#[derive(Debug, Clone)]
+enum Origin {
+    Site(PathBuf),
+    Default,
+}
+
+/// The templates of a site, with a hash of each one's dependency closure.
+pub struct Theme {
+    sources: BTreeMap<String, (String, Origin)>,
+    /// Each template's own hash, and the members of its closure.
+    own_hashes: BTreeMap<String, String>,
+    closures: BTreeMap<String, BTreeSet<String>>,
+    closure_hashes: BTreeMap<String, String>,
+    /// The template functions and filters of the build's plugins.
+    functions: Vec<Arc<dyn TemplateFunction>>,
+}
+
+/// The names folio's templates are given besides the plugins': a plugin
+/// may not take one.
+pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe"];
+
+impl Theme {
+    /// Reads `<root>/templates` (every file, recursively; names use `/`) over
+    /// the embedded default theme.
+    pub fn load(root: &Path, plugins: &Plugins) -> Result<Theme, Error> {
+        let mut sources: BTreeMap<String, (String, Origin)> = DEFAULT_THEME
+            .iter()
+            .map(|(name, text)| ((*name).to_owned(), ((*text).to_owned(), Origin::Default)))
+            .collect();
+        for file in crate::source::discover::walk(&root.join(TEMPLATES_DIR), &[])? {
+            // A template is named by its path; one that cannot be named
+            // cannot be used.
+            let Some(name) = file.rel else {
+                continue;
+            };
+            let text = std::fs::read_to_string(&file.path).map_err(|e| Error::io(&file.path, e))?;
+            let shown = file.path.strip_prefix(root).unwrap_or(&file.path);
+            sources.insert(name, (text, Origin::Site(shown.to_owned())));
+        }
+        Ok(Theme::from_sources(sources, plugins.functions.clone()))
+    }
+
+    /// A template's own hash covers the plugins it calls (by name and
+    /// version), so that a new version of one renders again the pages of
+    /// the templates that call it, and only those.
+    fn from_sources(
+        sources: BTreeMap<String, (String, Origin)>,
+        functions: Vec<Arc<dyn TemplateFunction>>,
+    ) -> Theme {
+        let own_hashes: BTreeMap<String, String> = sources
+            .iter()
+            .map(|(name, (text, _))| {
+                let mut hasher = Sha256::new();
+                hasher.update(text.as_bytes());
+                for plugin in functions.iter().filter(|p| mentions(text, p.name())) {
+                    hasher.update(b"\0plugin ");
+                    hasher.update(stamp(plugin.as_ref()).as_bytes());
+                }
+                (name.clone(), hex(&hasher.finalize()))
+            })
+            .collect();
+        let direct: BTreeMap<&str, Dependencies> = sources
+            .iter()
+            .map(|(name, (text, _))| (name.as_str(), dependencies(text)))
+            .collect();
+        let closures: BTreeMap<String, BTreeSet<String>> = sources
+            .keys()
+            .map(|name| (name.clone(), closure(name, &direct)))
+            .collect();
+        let closure_hashes = closures
+            .iter()
+            .map(|(name, closure)| {
+                let mut hasher = Sha256::new();
+                for member in closure {
+                    hasher.update(member.as_bytes());
+                    hasher.update(b"\0");
+                    hasher.update(own_hashes.get(member).map_or("missing", String::as_str));
+                    hasher.update(b"\0");
+                }
+                (name.clone(), hex(&hasher.finalize()))
+            })
+            .collect();
+        Theme {
+            sources,
+            own_hashes,
+            closures,
+            closure_hashes,
+            functions,
+        }
+    }
+
+    /// Every template's own hash, by name.
+    pub fn own_hashes(&self) -> &BTreeMap<String, String> {
+        &self.own_hashes
+    }
+
+    /// `name` and every template it extends, includes or imports.
+    pub fn closure(&self, name: &str) -> Vec<String> {
+        let mut members: Vec<String> = self
+            .closures
+            .get(name)
+            .map(|c| c.iter().filter(|m| *m != name).cloned().collect())
+            .unwrap_or_default();
+        members.insert(0, name.to_owned());
+        members
+    }
+
+    /// The hash of `name` and of every template it reaches.
+    pub fn closure_hash(&self, name: &str) -> &str {
+        self.closure_hashes.get(name).map_or("", String::as_str)
+    }
+
+    /// Whether the site or folio's theme has the template `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.sources.contains_key(name)
+    }
+
+    /// Every template's name.
+    pub fn names(&self) -> Vec<&str> {
+        self.sources.keys().map(String::as_str).collect()
+    }
+
+    /// The file of the site's own template `name`, relative to the root;
+    /// `None` for one of folio's default theme.
+    pub fn site_file(&self, name: &str) -> Option<&Path> {
+        match self.sources.get(name) {
+            Some((_, Origin::Site(path))) => Some(path),
+            _ => None,
+        }
+    }
+
+    fn shown_path(&self, name: &str) -> PathBuf {
+        match self.sources.get(name) {
+            Some((_, Origin::Site(path))) => path.clone(),
+            _ => PathBuf::from(format!("{TEMPLATES_DIR}/{name} (folio's default theme)")),
+        }
+    }
+
+    /// Compiles every template; a syntax error names its file and line.
+    pub fn environment(&self) -> Result<Environment<'_>, Error> {
+        let mut env = Environment::new();
+        env.set_fuel(Some(FUEL));
+        env.set_recursion_limit(RECURSION_LIMIT);
+        env.set_formatter(escape_html_text);
+        env.add_function("t", translate);
+        env.add_filter("safe", safe);
+        for plugin in &self.functions {
+            let callable = Arc::clone(plugin);
+            let call = move |args: Rest<Value>| call_plugin(callable.as_ref(), &args);
+            match plugin.callable() {
+                Callable::Function => env.add_function(plugin.name(), call),
+                Callable::Filter => env.add_filter(plugin.name(), call),
+            }
+        }
+        for (name, (text, _)) in &self.sources {
+            env.add_template(name, text)
+                .map_err(|e| self.template_error(&e))?;
+        }
+        Ok(env)
+    }
+
+    pub fn template_error(&self, error: &minijinja::Error) -> Error {
+        // An error in an included template or an imported macro comes
+        // wrapped in one about the caller ("could not render include"): the
+        // innermost one that names a template says where to look.
+        let mut error = error;
+        while let Some(inner) = std::error::Error::source(error)
+            .and_then(|source| source.downcast_ref::<minijinja::Error>())
+            .filter(|inner| inner.name().is_some())
+        {
+            error = inner;
+        }
+        let name = error.name().unwrap_or("?");
+        let message = match (error.kind(), error.detail()) {
+            (minijinja::ErrorKind::OutOfFuel, _) => format!(
+                "rendering a page took more than the {FUEL} steps folio allows one: a loop that does not end, or one over far too much"
+            ),
+            (minijinja::ErrorKind::InvalidOperation, Some(detail))
+                if detail.contains("recursion limit") =>
+            {
+                "a macro, include or block calls itself without end (minijinja's recursion limit)"
+                    .to_owned()
+            }
+            (kind, Some(detail)) => format!("{kind}: {detail}"),
+            (kind, None) => kind.to_string(),
+        };
+        Error::Template {
+            path: self.shown_path(name),
+            line: error.line(),
+            message,
+        }
+    }
+
+    /// Renders `template` with `context` into a buffer of `size_hint`
+    /// bytes: a page written into a growing string was copied on each of
+    /// its doublings, some 2% of a cold build's instructions.
+    pub fn render(
+        &self,
+        env: &Environment<'_>,
+        template: &str,
+        context: &impl Serialize,
+        size_hint: usize,
+    ) -> Result<Vec<u8>, Error> {
+        let mut page = Vec::with_capacity(size_hint);
+        env.get_template(template)
+            .and_then(|t| {
+                t.render_captured_to(Value::from(minijinja::value::Serde(context)), &mut page)
+            })
+            .map_err(|e| self.template_error(&e))?;
+        Ok(page)
+    }
+}
+
+/// Calls a template plugin with the template's values as JSON, and hands
+/// its result back as a template value.
+fn call_plugin(plugin: &dyn TemplateFunction, args: &[Value]) -> Result<Value, minijinja::Error> {
+    let failed = |message: String| {
+        minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            format!("the plugin `{}` failed: {message}", plugin.name()),
+        )
+    };
+    let args = args
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| failed(e.to_string()))?;
+    let result = plugin.call(&args).map_err(failed)?;
+    Ok(Value::from(minijinja::value::Serde(result)))
+}
+
+/// Whether `text` names `name` as a whole word: the templates that can
+/// call a plugin. A mention in plain text counts too, which costs at most a
+/// page rendered that did not need to be.
+fn mentions(text: &str, name: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    !name.is_empty()
+        && text.match_indices(name).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + name.len()..].chars().next();
+            !before.is_some_and(is_word) && !after.is_some_and(is_word)
+        })
+}
+
+/// `|safe`, as minijinja's own, except that a value already safe (a page's
+/// body, tens of kilobytes) passes through instead of being copied twice.
+fn safe(value: Value) -> Value {
+    if value.is_safe() {
+        value
+    } else {
+        Value::from_safe_string(value.to_string())
+    }
+}
+
+/// minijinja's HTML escaping also escapes `/`, which turns every URL in an
+/// attribute into `&#x2f;` soup; `&<>"'` are all that HTML needs escaped.
+fn escape_html_text(
+    out: &mut Output,
+    state: &mut State,
+    value: &Value,
+) -> Result<(), minijinja::Error> {
+    if matches!(state.auto_escape(), AutoEscape::Html)
+        && !value.is_safe()
+        && let Some(text) = value.as_str()
+    {
+        // The same five characters, scanned 16 bytes at a time: a page's
+        // titles, dates and URLs are mostly runs with nothing to escape.
+        return pulldown_cmark_escape::escape_html(pulldown_cmark_escape::FmtWriter(out), text)
+            .map_err(Into::into);
+    }
+    minijinja::escape_formatter(out, state, value)
+}
+
+/// The templates a template names in `extends`, `include`, `import` and
+/// `from` tags. A tag whose target is not a string literal could be any
+/// template, so it makes the whole theme a dependency.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Dependencies {
+    named: BTreeSet<String>,
+    dynamic: bool,
+}
+
+fn dependencies(text: &str) -> Dependencies {
+    let mut deps = Dependencies::default();
+    let mut rest = text;
+    while let Some(start) = rest.find("{%") {
+        let after = &rest[start + 2..];
+        let Some(end) = after.find("%}") else { break };
+        let tag = after[..end].trim_matches(|c: char| c == '-' || c == '+' || c.is_whitespace());
+        rest = &after[end + 2..];
+        let keyword = tag.split_whitespace().next().unwrap_or("");
+        if !matches!(keyword, "extends" | "include" | "import" | "from") {
+            continue;
+        }
+        let argument = &tag[keyword.len()..];
+        let literals = string_literals(argument);
+        if literals.is_empty() || !only_literals(argument) {
+            deps.dynamic = true;
+        }
+        deps.named.extend(literals);
+    }
+    deps
+}
+
+/// The target is one string literal or a list of them, followed only by the
+/// tag's own keywords: nothing computed (`"a" ~ lang`, `x if y else z`).
+fn only_literals(argument: &str) -> bool {
+    let mut rest = String::new();
+    let mut chars = argument.chars();
+    while let Some(c) = chars.next() {
+        if c == '"' || c == '\'' {
+            for d in chars.by_ref() {
+                if d == c {
+                    break;
+                }
+            }
+            rest.push(' ');
+        } else {
+            rest.push(c);
+        }
+    }
+    // What follows `as` or `import` names things, it chooses no template.
+    let head = [" as ", " import "]
+        .iter()
+        .filter_map(|k| rest.find(k))
+        .min()
+        .map_or(rest.as_str(), |at| &rest[..at]);
+    head.replace(['[', ']', ','], " ")
+        .split_whitespace()
+        .all(|word| matches!(word, "ignore" | "missing" | "with" | "without" | "context"))
+}
+
+fn string_literals(text: &str) -> Vec<String> {
+    let mut literals = Vec::new();
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '"' || c == '\'' {
+            let body = &text[i + 1..];
+            if let Some(close) = body.find(c) {
+                literals.push(body[..close].to_owned());
+                for _ in 0..body[..close].chars().count() + 1 {
+                    chars.next();
+                }
+            }
+        }
+    }
+    literals
+}
+
+fn closure(name: &str, direct: &BTreeMap<&str, Dependencies>) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![name.to_owned()];
+    while let Some(current) = stack.pop() {
+        if !seen.insert(current.clone()) {
+            continue;
+        }
+        if let Some(deps) = direct.get(current.as_str()) {
+            if deps.dynamic {
+                return direct.keys().map(|k| (*k).to_owned()).collect();
+            }
+            stack.extend(deps.named.iter().cloned());
+        }
+    }
+    seen
+}
+
+// ---- Contexts: exactly what each template sees ----
+
+/// A view every page of a language shares (its site view, its words),
+/// built once with the hash of its serialization, which the pages'
+/// fingerprints take instead of serializing the view again. It is handed to
+/// templates as one prebuilt template value, shared by reference, rather
+/// than converted again for every page.
+#[derive(Debug)]
+pub struct Shared<T> {
+    value: Value,
+    digest: String,
+    of: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Serialize> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared {
+            value: Value::from(minijinja::value::Serde(&value)),
+            digest: digest_of(&value),
+            of: std::marker::PhantomData,
+        }
+    }
+
+    /// The hash of the value's serialization.
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
+}
+
+impl Shared<BTreeMap<String, String>> {
+    /// A language's words, which `t("key")` looks up some twenty times a
+    /// page: held as a [`Words`] map, found by the key's text.
+    pub fn words(words: BTreeMap<String, String>) -> Self {
+        Shared {
+            digest: digest_of(&words),
+            value: Value::from_object(Words(
+                words
+                    .into_iter()
+                    .map(|(key, text)| (key, Value::from(text)))
+                    .collect(),
+            )),
+            of: std::marker::PhantomData,
+        }
+    }
+}
+
+/// The hash of a view's serialization.
+fn digest_of(value: &impl Serialize) -> String {
+    let mut hasher = Sha256::new();
+    // A value made of strings, numbers and lists always serializes.
+    let _ = serde_json::to_writer(HashWriter(&mut hasher), value);
+    hex(&hasher.finalize())
+}
+
+/// A language's words as a template value. minijinja's own map finds a key
+/// by building a template value from it and comparing it with the keys as
+/// template values; this one compares text. Seen from a template, the same
+/// map: `i18n.key`, `i18n["key"]`, iteration in key order.
+#[derive(Debug)]
+struct Words(BTreeMap<String, Value>);
+
+impl minijinja::value::Object for Words {
+    fn get_value(self: &std::sync::Arc<Self>, key: &Value) -> Option<Value> {
+        self.get_value_by_str(key.as_str()?)
+    }
+
+    fn get_value_by_str(self: &std::sync::Arc<Self>, key: &str) -> Option<Value> {
+        self.0.get(key).cloned()
+    }
+
+    fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
+        use minijinja::value::ObjectExt as _;
+        self.mapped_enumerator(|words| {
+            Box::new(words.0.keys().map(|key| Value::from(key.as_str())))
+        })
+    }
+
+    fn enumerator_len(self: &std::sync::Arc<Self>) -> Option<usize> {
+        Some(self.0.len())
+    }
+}
+
+impl<T> Serialize for Shared<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(serializer)
+    }
+}
+
+/// Feeds serialized bytes straight into a hash.
+struct HashWriter<'a>(&'a mut Sha256);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The site as every page sees it, in that page's language.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SiteView {
+    pub title: String,
+    /// The scheme and host: every URL a template gets is a path from here,
+    /// so `site.base_url ~ url` is absolute, sub-path included.
+    pub base_url: String,
+    /// `/blog` for a site under a sub-path of its host, else empty.
+    pub base_path: String,
+    pub default_language: String,
+    pub languages: Vec<LanguageLink>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LanguageLink {
+    pub code: String,
+    pub name: String,
+    pub home_url: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LangView {
+    pub code: String,
+    pub name: String,
+    pub dir: &'static str,
+    pub home_url: String,
+    pub tags_url: String,
+}
+
+/// A version of the page in a language (for `hreflang`), itself included.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Alternate {
+    pub code: String,
+    pub url: String,
+}
+
+/// One entry of the language switcher: the page's own translation, or that
+/// language's home when there is none.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SwitchLink {
+    pub code: String,
+    pub name: String,
+    pub url: String,
+    pub current: bool,
+    pub translated: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Link {
+    pub title: String,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TagLink {
+    pub name: String,
+    pub url: String,
+}
+
+/// A tag with the number of posts it has in the page's language.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TagCount {
+    pub name: String,
+    pub url: String,
+    pub count: usize,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PostView {
+    pub id: String,
+    pub title: String,
+    pub slug: String,
+    /// `YYYY-MM-DD` in the site time zone.
+    pub date: String,
+    /// In the language's own format, month names included.
+    pub date_display: String,
+    pub date_iso: String,
+    pub updated: Option<String>,
+    pub updated_display: Option<String>,
+    pub updated_iso: Option<String>,
+    pub tags: Vec<TagLink>,
+    pub description: Option<String>,
+    pub summary: String,
+    pub url: String,
+    pub newer: Option<Link>,
+    pub older: Option<Link>,
+    /// The front matter fields folio does not read.
+    pub extra: serde_json::Value,
+    /// Stands in for the body in the fingerprint: the body is a function of
+    /// the source bytes this hashes.
+    pub source_hash: String,
+    /// Filled only when the page is rendered, as HTML marked safe: handed to
+    /// the template as it is, not copied into it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PageView {
+    pub title: String,
+    pub description: Option<String>,
+    pub extra: serde_json::Value,
+    pub url: String,
+    pub source_hash: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ListItem {
+    pub title: String,
+    pub url: String,
+    pub date: String,
+    pub date_display: String,
+    pub date_iso: String,
+    pub summary: String,
+    pub description: Option<String>,
+    pub tags: Vec<TagLink>,
+    pub extra: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Paginator {
+    pub current: usize,
+    pub total: usize,
+    pub newer_url: Option<String>,
+    pub older_url: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FeedView {
+    /// The feed's own absolute URL, which is also its Atom id.
+    pub id: String,
+    pub title: String,
+    pub home_url: String,
+    pub updated: String,
+    pub author: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FeedEntry {
+    /// `urn:uuid:` + the post's id: stable across edits.
+    pub id: String,
+    pub title: String,
+    pub url: String,
+    pub published: String,
+    pub updated: String,
+    pub summary: String,
+    pub tags: Vec<String>,
+    /// From the post's `author` or `authors`; the feed's author when none.
+    pub authors: Vec<String>,
+}
+
+/// Where a page at an old URL sends its reader.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct RedirectView {
+    /// The document's page, absolute: the canonical URL.
+    pub url: String,
+    /// The document's page from the site's root (with the base path): where
+    /// the browser goes, on the host it is on (production, or a preview).
+    pub path: String,
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SitemapEntry {
+    pub loc: String,
+    pub alternates: Vec<Alternate>,
+    pub x_default: Option<String>,
+}
+
+/// The whole context of one page. Every page has the common part; the
+/// optional parts depend on its template.
+#[derive(Debug, Clone, Serialize)]
+pub struct Context<'a> {
+    pub site: &'a Shared<SiteView>,
+    pub lang: &'a Shared<LangView>,
+    /// The language's words, reached through `t("key")`.
+    pub i18n: &'a Shared<BTreeMap<String, String>>,
+    pub url: String,
+    pub feed_url: String,
+    pub alternates: Vec<Alternate>,
+    pub x_default: Option<String>,
+    pub switcher: Vec<SwitchLink>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub post: Option<PostView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Each a [`ListItem`], converted to a template value once per build and
+    /// shared by every list showing it.
+    pub posts: Option<Vec<Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paginator: Option<Paginator>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<TagCount>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<TagCount>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feed: Option<FeedView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entries: Option<Vec<FeedEntry>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redirect: Option<RedirectView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Borrowed from the build rather than copied: an entry for every HTML
+    /// page of the site.
+    pub sitemap: Option<&'a [SitemapEntry]>,
+}
+
+impl Context<'_> {
+    /// About what the page will weigh once rendered: its body, if any, and
+    /// room for the theme's markup and a list page's summaries.
+    pub fn size_hint(&self) -> usize {
+        const MARKUP: usize = 16 * 1024;
+        let content = self
+            .post
+            .as_ref()
+            .and_then(|post| post.content.as_ref())
+            .or_else(|| self.page.as_ref().and_then(|page| page.content.as_ref()));
+        MARKUP + content.and_then(Value::as_str).map_or(0, str::len)
+    }
+
+    /// Hands the body to whichever view the page has.
+    pub fn set_content(&mut self, html: String) {
+        let html = Value::from_safe_string(html);
+        if let Some(post) = &mut self.post {
+            post.content = Some(html);
+        } else if let Some(page) = &mut self.page {
+            page.content = Some(html);
+        }
+    }
+}
+
+/// `t("key")`: the word for `key` in the page's language, from the `i18n`
+/// table of its context (so the fingerprint covers it).
+fn translate(state: &State, key: &str) -> Result<Value, minijinja::Error> {
+    let text = state
+        .lookup("i18n")
+        .and_then(|table| table.get_attr(key).ok())
+        .filter(|v| !v.is_undefined() && !v.is_none());
+    text.ok_or_else(|| {
+        minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            format!(
+                "no i18n text for `{key}` in any language; add `{key} = \"…\"` to i18n/<lang>.toml"
+            ),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn theme(templates: &[(&str, &str)]) -> Theme {
+        Theme::from_sources(
+            templates
+                .iter()
+                .map(|(n, t)| ((*n).to_owned(), ((*t).to_owned(), Origin::Default)))
+                .collect(),
+            Vec::new(),
+        )
+    }
+
+    #[test]
+    fn dependencies_are_read_from_tags() {
+        let deps = dependencies(
+            "{% extends \"base.html\" %}{%- include 'nav.html' -%}{% import \"m.html\" as m %}{% from 'f.html' import x %}{% include ['a.html', 'b.html'] %}{% if x %}{% endif %}",
+        );
+        let named: Vec<&str> = deps.named.iter().map(String::as_str).collect();
+        assert_eq!(
+            named,
+            [
+                "a.html",
+                "b.html",
+                "base.html",
+                "f.html",
+                "m.html",
+                "nav.html"
+            ]
+        );
+        assert!(!deps.dynamic);
+        assert!(dependencies("{% include template_name %}").dynamic);
+        assert!(dependencies("{% include \"footer.\" ~ lang.code ~ \".html\" %}").dynamic);
+        assert!(dependencies("{% include [\"a.html\", other] %}").dynamic);
+        assert!(dependencies("{% include \"a.html\" if x else \"b.html\" %}").dynamic);
+        assert!(!dependencies("{% include \"a.html\" ignore missing without context %}").dynamic);
+        assert!(!dependencies("{% from \"m.html\" import a, b as c %}").dynamic);
+    }
+
+    #[test]
+    fn closure_hash_changes_with_what_a_template_reaches_only() {
+        let before = theme(&[
+            ("base.html", "B{% block c %}{% endblock %}"),
+            ("post.html", "{% extends 'base.html' %}"),
+            ("list.html", "L"),
+            ("unused.html", "U"),
+        ]);
+        let base_edited = theme(&[
+            ("base.html", "B2{% block c %}{% endblock %}"),
+            ("post.html", "{% extends 'base.html' %}"),
+            ("list.html", "L"),
+            ("unused.html", "U"),
+        ]);
+        let unused_edited = theme(&[
+            ("base.html", "B{% block c %}{% endblock %}"),
+            ("post.html", "{% extends 'base.html' %}"),
+            ("list.html", "L"),
+            ("unused.html", "U2"),
+        ]);
+        assert_ne!(
+            before.closure_hash("post.html"),
+            base_edited.closure_hash("post.html")
+        );
+        assert_eq!(
+            before.closure_hash("list.html"),
+            base_edited.closure_hash("list.html")
+        );
+        for name in ["base.html", "post.html", "list.html"] {
+            assert_eq!(before.closure_hash(name), unused_edited.closure_hash(name));
+        }
+    }
+
+    #[test]
+    fn escaping_leaves_slashes_alone() {
+        let theme = theme(&[(
+            "t.html",
+            "<a href=\"{{ url }}\">{{ text }}</a>{{ html|safe }}",
+        )]);
+        let env = theme.environment().unwrap();
+        let render = |context: serde_json::Value| {
+            String::from_utf8(theme.render(&env, "t.html", &context, 0).unwrap()).unwrap()
+        };
+        assert_eq!(
+            render(
+                serde_json::json!({"url": "/fr/posts/x/", "text": "a<b & \"c\" 'd' > e", "html": "<p>x</p>"})
+            ),
+            "<a href=\"/fr/posts/x/\">a&lt;b &amp; &quot;c&quot; &#39;d&#39; &gt; e</a><p>x</p>"
+        );
+        // Under 16 bytes, the escaper takes its other path.
+        assert_eq!(
+            render(serde_json::json!({"url": "/", "text": "<'&\">", "html": ""})),
+            "<a href=\"/\">&lt;&#39;&amp;&quot;&gt;</a>"
+        );
+    }
+
+    #[test]
+    fn a_body_is_markup_with_or_without_safe_and_safe_marks_anything() {
+        let theme = theme(&[(
+            "t.html",
+            "{{ post.content }}|{{ post.content|safe }}|{{ n|safe }}|{{ text|safe }}",
+        )]);
+        let env = theme.environment().unwrap();
+        let body = Value::from_safe_string("<p>a & b</p>".into());
+        let rendered = env
+            .get_template("t.html")
+            .unwrap()
+            .render(minijinja::context! {
+                post => minijinja::context! { content => body },
+                n => 7,
+                text => "<i>t</i>",
+            })
+            .unwrap();
+        assert_eq!(rendered, "<p>a & b</p>|<p>a & b</p>|7|<i>t</i>");
+    }
+
+    #[test]
+    fn words_look_to_a_template_like_the_map_they_were_made_from() {
+        let theme = theme(&[(
+            "t.html",
+            "{{ i18n.feed }}|{{ i18n['tags'] }}|{% for k in i18n %}{{ k }},{% endfor %}|\
+             {% for k, v in i18n|items %}{{ k }}={{ v }};{% endfor %}|{{ i18n|length }}|\
+             {{ i18n|tojson }}|{{ i18n.missing is undefined }}|{{ i18n is mapping }}|\
+             {{ t('feed') }}",
+        )]);
+        let env = theme.environment().unwrap();
+        let words = BTreeMap::from([
+            ("tags".to_owned(), "Mots-clés".to_owned()),
+            ("feed".to_owned(), "Flux <Atom>".to_owned()),
+            ("a".to_owned(), "\"x\"".to_owned()),
+        ]);
+        let render = |i18n: Value| {
+            env.get_template("t.html")
+                .unwrap()
+                .render(minijinja::context! { i18n => i18n })
+                .unwrap()
+        };
+        let as_words = render(Shared::words(words.clone()).value.clone());
+        assert_eq!(
+            as_words,
+            render(Value::from(minijinja::value::Serde(&words)))
+        );
+        assert!(
+            as_words.starts_with("Flux &lt;Atom&gt;|Mots-clés|a,feed,tags,|"),
+            "{as_words}"
+        );
+        assert_eq!(
+            Shared::words(words.clone()).digest(),
+            Shared::new(words).digest()
+        );
+    }
+
+    #[test]
+    fn template_errors_name_the_template_and_line() {
+        let theme = theme(&[("bad.html", "line one\n{% if %}\n")]);
+        match theme.environment() {
+            Err(Error::Template { path, line, .. }) => {
+                assert!(path.to_string_lossy().contains("bad.html"));
+                assert_eq!(line, Some(2));
+            }
+            Err(other) => panic!("unexpected error {other}"),
+            Ok(_) => panic!("a syntax error must fail"),
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! Reading sources: `site.toml`, the content layout and its walk, each
+//! source's front matter and Markdown, and the invariants the documents
+//! read must keep (one per slug and language, dates that never move).
+//! Room for what reads more of a source: shortcodes, math, code
+//! highlighting, page bundles.
+
+pub mod config;
+pub mod discover;
+pub mod identify;
+pub mod parse;

@@ -1,0 +1,1022 @@
+//! The SQLite index: schema, migrations, hash-skipping upserts and queries.
+//!
+//! Owns `.folio/index.sqlite`. It remembers every document's row (so list
+//! pages and translation links need no re-parse), every output folio wrote
+//! (so pruning never touches a file it did not write) and the settings the
+//! rows were derived with. Every change of a build lands in one transaction.
+
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
+
+use crate::model::doc::{Kind, Record, SourceState, Stat, TemplateChoice};
+use crate::model::error::Error;
+use crate::model::id::PostId;
+use crate::store::state::StateDir;
+
+/// Bumped whenever the schema changes; older indexes are migrated, newer
+/// ones refused.
+pub const SCHEMA_VERSION: i64 = 6;
+
+const SCHEMA_V1: &str = "
+CREATE TABLE posts (
+    id              TEXT PRIMARY KEY,
+    kind            TEXT NOT NULL CHECK (kind IN ('post', 'page')),
+    slug            TEXT NOT NULL,
+    lang            TEXT NOT NULL,
+    published_at    INTEGER NOT NULL,
+    updated_at      INTEGER,
+    source_path     TEXT NOT NULL UNIQUE,
+    source_hash     TEXT NOT NULL,
+    source_size     INTEGER NOT NULL,
+    source_mtime_ns INTEGER NOT NULL,
+    title           TEXT NOT NULL,
+    url             TEXT NOT NULL,
+    summary         TEXT NOT NULL,
+    description     TEXT,
+    tags            TEXT NOT NULL,
+    draft           INTEGER NOT NULL,
+    translation_key TEXT NOT NULL,
+    UNIQUE (slug, lang)
+);
+CREATE TABLE outputs (
+    path        TEXT PRIMARY KEY,
+    hash        TEXT,
+    fingerprint TEXT,
+    size        INTEGER,
+    mtime_ns    INTEGER
+);
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+";
+
+/// Version 2 keys outputs by their folder too: a build into another folder
+/// (`--out`) keeps the rows of the folder it does not touch, so coming back
+/// finds its files still folio's. The rows of a version 1 index belong to the
+/// folder its last build wrote to.
+const MIGRATE_V1_TO_V2: &str = "
+CREATE TABLE outputs_v2 (
+    dir         TEXT NOT NULL,
+    path        TEXT NOT NULL,
+    hash        TEXT,
+    fingerprint TEXT,
+    size        INTEGER,
+    mtime_ns    INTEGER,
+    PRIMARY KEY (dir, path)
+);
+INSERT INTO outputs_v2 (dir, path, hash, fingerprint, size, mtime_ns)
+    SELECT COALESCE((SELECT value FROM meta WHERE key = 'output_dir'), ''),
+           path, hash, fingerprint, size, mtime_ns
+    FROM outputs;
+DROP TABLE outputs;
+ALTER TABLE outputs_v2 RENAME TO outputs;
+";
+
+/// Version 3 records which Markdown transform plugins changed a document's
+/// body (a JSON list), since its pages' fingerprints name them.
+const MIGRATE_V2_TO_V3: &str = "
+ALTER TABLE posts ADD COLUMN plugins TEXT NOT NULL DEFAULT '[]';
+";
+
+/// Version 4 keeps the front matter fields folio does not read (a JSON
+/// object), which templates and list pages show.
+const MIGRATE_V3_TO_V4: &str = "
+ALTER TABLE posts ADD COLUMN extra TEXT NOT NULL DEFAULT '{}';
+";
+
+/// Version 5 keeps a document's old URLs (a JSON list of paths) and the
+/// template its front matter asks for (`template:NAME` or `layout:NAME`).
+const MIGRATE_V4_TO_V5: &str = "
+ALTER TABLE posts ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE posts ADD COLUMN template TEXT;
+";
+
+/// Version 6 remembers that a post was published, once and for all: a
+/// post made a draft again keeps its id guarded. What older indexes know is
+/// whether it is published now.
+const MIGRATE_V5_TO_V6: &str = "
+ALTER TABLE posts ADD COLUMN ever_published INTEGER NOT NULL DEFAULT 0;
+UPDATE posts SET ever_published = NOT draft;
+";
+
+/// An output file as the index remembers it. `stat` is `None` while the
+/// file is being written (a build killed there left it pending); `hash` is
+/// then the hash of the bytes being written, when known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputRow {
+    pub hash: Option<String>,
+    pub fingerprint: Option<String>,
+    pub stat: Option<Stat>,
+}
+
+/// Everything the index held when the build started.
+#[derive(Debug, Default)]
+pub struct Snapshot {
+    /// Sorted by source path.
+    pub records: Vec<Record>,
+    /// The outputs of the folder this build writes to.
+    pub outputs: FxHashMap<String, OutputRow>,
+    pub meta: Meta,
+}
+
+/// What the last build recorded beside the rows (the `meta` table, one row
+/// per field, the field's name as its key). `None`: never recorded.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Meta {
+    /// The settings the rows were derived with
+    /// ([`crate::source::config::Config::content_settings`]).
+    pub content_settings: Option<String>,
+    pub timezone: Option<String>,
+    /// The digest of every input ([`crate::build::scan::inputs_digest`]); empty when
+    /// a stat could not be trusted.
+    pub inputs: Option<String>,
+    /// The oldest date held back as future, and the newest shown: while
+    /// `now` stays between them, publishing decides nothing new.
+    pub next_due: Option<i64>,
+    pub last_shown: Option<i64>,
+    /// What the last build's pages were made with, for a dry run to say
+    /// which of them changed: templates' own hashes, config and words digests.
+    pub theme: Option<String>,
+    pub globals: Option<String>,
+    pub wording: Option<String>,
+    /// The templates the pages use, with what they reach (a JSON list): a
+    /// build with nothing to do reports its inputs without a plan.
+    pub templates: Option<String>,
+}
+
+impl Meta {
+    fn read(conn: &Connection) -> rusqlite::Result<Meta> {
+        let mut stmt = conn.prepare_cached(
+            "SELECT key, value FROM meta WHERE key IN
+             ('content_settings', 'timezone', 'inputs', 'next_due', 'last_shown',
+              'theme', 'globals', 'wording', 'templates')",
+        )?;
+        let mut meta = Meta::default();
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let value: String = row.get(1)?;
+            let number = || value.parse::<i64>().ok();
+            match str_ref(row, 0)? {
+                "content_settings" => meta.content_settings = Some(value),
+                "timezone" => meta.timezone = Some(value),
+                "inputs" => meta.inputs = Some(value),
+                "next_due" => meta.next_due = number(),
+                "last_shown" => meta.last_shown = number(),
+                "theme" => meta.theme = Some(value),
+                "globals" => meta.globals = Some(value),
+                "wording" => meta.wording = Some(value),
+                _ => meta.templates = Some(value),
+            }
+        }
+        Ok(meta)
+    }
+
+    /// The rows a commit writes: every field that has a value.
+    fn rows(&self) -> Vec<(&'static str, String)> {
+        // Destructured, so that a field added to `Meta` cannot be left out.
+        let Meta {
+            content_settings,
+            timezone,
+            inputs,
+            next_due,
+            last_shown,
+            theme,
+            globals,
+            wording,
+            templates,
+        } = self;
+        [
+            ("content_settings", content_settings.clone()),
+            ("timezone", timezone.clone()),
+            ("inputs", inputs.clone()),
+            ("next_due", next_due.map(|n| n.to_string())),
+            ("last_shown", last_shown.map(|n| n.to_string())),
+            ("theme", theme.clone()),
+            ("globals", globals.clone()),
+            ("wording", wording.clone()),
+            ("templates", templates.clone()),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| Some((key, value?)))
+        .collect()
+    }
+
+    /// Whether the last build recorded these inputs and `now` still lies
+    /// between the newest date it showed and the oldest it held back (a clock
+    /// moved back would unpublish, one moved on would publish).
+    pub fn unchanged_since(&self, inputs: &str, now_ms: i64) -> bool {
+        self.inputs.as_deref() == Some(inputs)
+            && self.last_shown.unwrap_or(i64::MAX) <= now_ms
+            && now_ms < self.next_due.unwrap_or(i64::MIN)
+    }
+}
+
+/// The changes of one build, applied in one transaction.
+#[derive(Debug, Default)]
+pub struct Changes<'a> {
+    /// The output folder `outputs` and `dropped_outputs` are files of.
+    pub output_dir: &'a str,
+    pub retired: &'a [PostId],
+    pub upserts: Vec<&'a Record>,
+    /// Rows whose content is unchanged but whose file was touched.
+    pub restats: Vec<(&'a PostId, Stat)>,
+    pub outputs: Vec<(String, OutputRow)>,
+    pub dropped_outputs: Vec<String>,
+    pub meta: Meta,
+}
+
+pub struct Index {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Index {
+    /// Opens (creating if needed) the index at `path`, in WAL mode, migrated
+    /// to [`SCHEMA_VERSION`]. Its folder is a state folder: neither it nor
+    /// the database's files may be links ([`StateDir`]).
+    pub fn open(path: &Path) -> Result<Index, Error> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| {
+            Error::io(
+                path,
+                std::io::Error::other("the index needs a file name in UTF-8"),
+            )
+        })?;
+        // SQLite opens these by path, beside the database; a link at any
+        // of them would be written through.
+        let companions = ["", "-wal", "-shm", "-journal"].map(|suffix| format!("{name}{suffix}"));
+        StateDir::open(dir)?.refuse_links(&companions.each_ref().map(String::as_str))?;
+        let flags = OpenFlags::default() | OpenFlags::SQLITE_OPEN_NOFOLLOW;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| index_error(path, e))?;
+        let mut index = Index {
+            conn,
+            path: path.to_owned(),
+        };
+        index.prepare().map_err(|e| index_error(path, e))?;
+        Ok(index)
+    }
+
+    fn prepare(&mut self) -> rusqlite::Result<()> {
+        self.conn.pragma_update(None, "journal_mode", "WAL")?;
+        // FULL: a transaction is on disk when its commit returns. The rows
+        // reserving the outputs a build is about to rename must survive a
+        // power loss that the renames survive, or the next build would find
+        // pages no row vouches for and refuse them as someone else's.
+        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let version: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let migrations: &[&str] = match version {
+            0 => &[
+                SCHEMA_V1,
+                MIGRATE_V1_TO_V2,
+                MIGRATE_V2_TO_V3,
+                MIGRATE_V3_TO_V4,
+                MIGRATE_V4_TO_V5,
+                MIGRATE_V5_TO_V6,
+            ],
+            1 => &[
+                MIGRATE_V1_TO_V2,
+                MIGRATE_V2_TO_V3,
+                MIGRATE_V3_TO_V4,
+                MIGRATE_V4_TO_V5,
+                MIGRATE_V5_TO_V6,
+            ],
+            2 => &[
+                MIGRATE_V2_TO_V3,
+                MIGRATE_V3_TO_V4,
+                MIGRATE_V4_TO_V5,
+                MIGRATE_V5_TO_V6,
+            ],
+            3 => &[MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5, MIGRATE_V5_TO_V6],
+            4 => &[MIGRATE_V4_TO_V5, MIGRATE_V5_TO_V6],
+            5 => &[MIGRATE_V5_TO_V6],
+            SCHEMA_VERSION => &[],
+            newer => {
+                return Err(rusqlite::Error::ToSqlConversionFailure(
+                    format!(
+                        "schema version {newer} is newer than this folio understands ({SCHEMA_VERSION}); upgrade folio"
+                    )
+                    .into(),
+                ));
+            }
+        };
+        if migrations.is_empty() {
+            return Ok(());
+        }
+        let tx = self.conn.transaction()?;
+        for migration in migrations {
+            tx.execute_batch(migration)?;
+        }
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        tx.commit()
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Reads every row.
+    pub fn snapshot(&self, dir: &str) -> Result<Snapshot, Error> {
+        self.read_snapshot(dir)
+            .map_err(|e| index_error(&self.path, e))
+    }
+
+    fn read_snapshot(&self, dir: &str) -> rusqlite::Result<Snapshot> {
+        // The two tables are read at once, the outputs over a second
+        // connection on another thread: each read is mostly SQLite's own
+        // work, one core each. The build lock keeps writers out in between.
+        let outputs_conn = Connection::open_with_flags(
+            &self.path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        let (records, outputs) = std::thread::scope(|scope| {
+            let outputs = scope.spawn(move || read_outputs(&outputs_conn, dir));
+            let records = read_records(&self.conn);
+            let outputs = outputs
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (records, outputs)
+        });
+        let mut outputs = outputs?;
+        for (path, hash) in self.reservations(dir)? {
+            match outputs.get_mut(&path) {
+                // A committed row stays as it is.
+                Some(row) if row.stat.is_some() => {}
+                // A pending one gathers every hash; without one, it vouches
+                // for any file and stays so.
+                Some(row) => {
+                    if let Some(hashes) = &mut row.hash {
+                        hashes.push(' ');
+                        hashes.push_str(&hash);
+                    }
+                }
+                None => {
+                    outputs.insert(
+                        path,
+                        OutputRow {
+                            hash: Some(hash),
+                            fingerprint: None,
+                            stat: None,
+                        },
+                    );
+                }
+            }
+        }
+        Ok(Snapshot {
+            records: records?,
+            outputs,
+            meta: Meta::read(&self.conn)?,
+        })
+    }
+
+    fn meta(&self, key: &str) -> rusqlite::Result<Option<String>> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+    }
+
+    /// Files the outputs rows an index was migrated with without knowing
+    /// their folder (it predates the record of one) under `dir`, the folder
+    /// of the first build that asks; whether there were any.
+    pub fn adopt_unfiled_outputs(&mut self, dir: &str) -> Result<bool, Error> {
+        self.conn
+            .execute(
+                "UPDATE OR IGNORE outputs SET dir = ?1 WHERE dir = ''",
+                [dir],
+            )
+            .map(|changed| changed > 0)
+            .map_err(|e| index_error(&self.path, e))
+    }
+
+    /// Copies the index at `from` to a new file `to`, as of one moment,
+    /// without writing to `from`: what `folio check` builds with.
+    pub fn copy(from: &Path, to: &Path) -> Result<(), Error> {
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+        let result = Connection::open_with_flags(from, flags)
+            .and_then(|conn| conn.execute("VACUUM INTO ?1", [to.to_string_lossy()]));
+        result.map(drop).map_err(|e| index_error(from, e))
+    }
+
+    /// Moves the post `old` to its new id, slug and date in one
+    /// transaction (`folio redate`, `folio move`). Its source hash is left
+    /// as it was: the next build reads the edited source and brings the
+    /// rest of the row up to date.
+    pub fn move_record(
+        &mut self,
+        old: &PostId,
+        new: &PostId,
+        slug: &str,
+        published_at: i64,
+    ) -> Result<(), Error> {
+        let result = (|| {
+            let tx = self.conn.transaction()?;
+            tx.execute(
+                "UPDATE posts SET id = ?2, slug = ?3, published_at = ?4 WHERE id = ?1",
+                rusqlite::params![old.to_string(), new.to_string(), slug, published_at],
+            )?;
+            tx.commit()
+        })();
+        result.map_err(|e| index_error(&self.path, e))
+    }
+
+    /// Moves the rows of the output folder `from` to the key `to`: an index
+    /// made when folders were keyed by their absolute path, and the site has
+    /// not moved since.
+    pub fn rekey_outputs(&mut self, from: &str, to: &str) -> Result<(), Error> {
+        if from == to {
+            return Ok(());
+        }
+        let result = (|| {
+            let tx = self.conn.transaction()?;
+            tx.execute(
+                "UPDATE OR IGNORE outputs SET dir = ?2 WHERE dir = ?1",
+                [from, to],
+            )?;
+            tx.execute("DELETE FROM outputs WHERE dir = ?1", [from])?;
+            for key in [staging_key, reservation_key] {
+                tx.execute(
+                    "UPDATE OR IGNORE meta SET key = ?2 WHERE key = ?1",
+                    [key(from), key(to)],
+                )?;
+            }
+            tx.commit()
+        })();
+        result.map_err(|e| index_error(&self.path, e))
+    }
+
+    /// Whether a build was staging temp files in the output folder `dir` when
+    /// it stopped: set before the first temp file, cleared by the commit.
+    pub fn staging(&self, dir: &str) -> Result<bool, Error> {
+        self.meta(&staging_key(dir))
+            .map(|v| v.is_some())
+            .map_err(|e| index_error(&self.path, e))
+    }
+
+    pub fn set_staging(&mut self, dir: &str, staging: bool) -> Result<(), Error> {
+        let key = staging_key(dir);
+        let result = if staging {
+            self.conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, '1') ON CONFLICT (key) DO NOTHING",
+                [key],
+            )
+        } else {
+            self.conn.execute("DELETE FROM meta WHERE key = ?1", [key])
+        };
+        result.map(drop).map_err(|e| index_error(&self.path, e))
+    }
+
+    /// What the last build recorded beside the rows.
+    pub fn meta_values(&self) -> Result<Meta, Error> {
+        Meta::read(&self.conn).map_err(|e| index_error(&self.path, e))
+    }
+
+    /// A number that moves whenever another connection commits: a kept
+    /// session's rows are stale once it does.
+    pub fn data_version(&self) -> Result<i64, Error> {
+        self.conn
+            .pragma_query_value(None, "data_version", |r| r.get(0))
+            .map_err(|e| index_error(&self.path, e))
+    }
+
+    /// Every output folio wrote with the stat it left it with (pending
+    /// writes have none, and so never match a file).
+    pub fn output_stats(&self, dir: &str) -> Result<Vec<(String, Stat)>, Error> {
+        let read = || -> rusqlite::Result<Vec<(String, Stat)>> {
+            let mut stmt = self.conn.prepare(
+                "SELECT path, size, mtime_ns, hash IS NOT NULL FROM outputs WHERE dir = ?1",
+            )?;
+            let pending = Stat {
+                size: u64::MAX,
+                mtime_ns: Stat::RACY,
+            };
+            let rows = stmt.query_map([dir], |row| {
+                let (size, mtime): (Option<i64>, Option<i64>) = (row.get(1)?, row.get(2)?);
+                let hashed: bool = row.get(3)?;
+                let stat = match (size, mtime, hashed) {
+                    (Some(size), Some(mtime_ns), true) => Stat {
+                        size: size as u64,
+                        mtime_ns,
+                    },
+                    _ => pending,
+                };
+                Ok((text(row, 0)?, stat))
+            })?;
+            let mut stats: Vec<(String, Stat)> = rows.collect::<rusqlite::Result<_>>()?;
+            let reserved = self.reservations(dir)?;
+            if !reserved.is_empty() {
+                let known: FxHashMap<&str, Stat> = stats
+                    .iter()
+                    .map(|(path, stat)| (path.as_str(), *stat))
+                    .collect();
+                let mut added: Vec<String> = reserved
+                    .into_iter()
+                    .map(|(path, _)| path)
+                    .filter(|path| !known.contains_key(path.as_str()))
+                    .collect();
+                drop(known);
+                added.sort();
+                added.dedup();
+                stats.extend(added.into_iter().map(|path| (path, pending)));
+            }
+            Ok(stats)
+        };
+        read().map_err(|e| index_error(&self.path, e))
+    }
+
+    /// Records outputs about to be written, with the hash of the bytes about
+    /// to be written, before any of them is: a build killed part way still
+    /// knows which files are its own, and which are not (a file put there
+    /// since holds other bytes). They are one row, appended to, that the
+    /// commit removes: a cold build reserves every page, and 24,000 rows
+    /// cost more than the pages' own index rows. Until then every reading of
+    /// the outputs sees them as pending rows.
+    /// A row still pending from a killed build keeps the hashes it had: that
+    /// build may have written its bytes.
+    pub fn reserve_outputs(&mut self, dir: &str, paths: &[(&str, &str)]) -> Result<(), Error> {
+        if paths.is_empty() {
+            return Ok(());
+        }
+        // JSON escapes every control character: one line per pair. A cold
+        // build reserves 24,000 pages, between the parallel stages.
+        let lines: String = paths
+            .par_iter()
+            .map(|pair| {
+                let mut line = serde_json::to_string(pair).unwrap_or_default();
+                line.push('\n');
+                line
+            })
+            .collect();
+        self.conn
+            .execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = meta.value || excluded.value",
+                [reservation_key(dir), lines],
+            )
+            .map(drop)
+            .map_err(|e| index_error(&self.path, e))
+    }
+
+    /// The (path, hash) pairs [`Index::reserve_outputs`] recorded since the
+    /// last commit, oldest first.
+    fn reservations(&self, dir: &str) -> rusqlite::Result<Vec<(String, String)>> {
+        let Some(lines) = self.meta(&reservation_key(dir))? else {
+            return Ok(Vec::new());
+        };
+        lines
+            .lines()
+            .map(|line| serde_json::from_str(line).map_err(|_| corrupt(1, "reservation")))
+            .collect()
+    }
+
+    /// Applies one build's changes in one transaction.
+    pub fn commit(&mut self, changes: &Changes<'_>) -> Result<(), Error> {
+        let result = (|| {
+            let tx = self.conn.transaction()?;
+            apply(&tx, changes)?;
+            tx.commit()
+        })();
+        result.map_err(|e| index_error(&self.path, e))
+    }
+}
+
+fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
+                    source_size, source_mtime_ns, title, url, summary, description, tags, draft,
+                    translation_key, plugins, extra, aliases, template, ever_published
+             FROM posts",
+    )?;
+    stmt.query_map([], |row| {
+        let id = str_ref(row, 0)?;
+        let kind = str_ref(row, 1)?;
+        let tags = str_ref(row, 14)?;
+        Ok(Record {
+            id: id.parse().map_err(|_| corrupt(0, "id"))?,
+            kind: Kind::parse(kind).ok_or_else(|| corrupt(1, "kind"))?,
+            slug: text(row, 2)?,
+            lang: text(row, 3)?,
+            published_at: row.get(4)?,
+            updated_at: row.get(5)?,
+            source: SourceState {
+                path: text(row, 6)?,
+                hash: text(row, 7)?,
+                stat: Stat {
+                    size: row.get::<_, i64>(8)? as u64,
+                    mtime_ns: row.get(9)?,
+                },
+            },
+            title: text(row, 10)?,
+            url: text(row, 11)?,
+            summary: text(row, 12)?,
+            description: optional_text(row, 13)?,
+            tags: serde_json::from_str(tags).map_err(|_| corrupt(14, "tags"))?,
+            draft: row.get(15)?,
+            ever_published: row.get(21)?,
+            translation_key: text(row, 16)?,
+            plugins: serde_json::from_str(str_ref(row, 17)?).map_err(|_| corrupt(17, "plugins"))?,
+            extra: text(row, 18)?,
+            aliases: serde_json::from_str(str_ref(row, 19)?).map_err(|_| corrupt(19, "aliases"))?,
+            template: match optional_text(row, 20)? {
+                None => None,
+                Some(text) => Some(
+                    TemplateChoice::from_stored(&text).ok_or_else(|| corrupt(20, "template"))?,
+                ),
+            },
+        })
+    })?
+    .collect::<rusqlite::Result<Vec<Record>>>()
+    .map(|mut records| {
+        // Sorting here is cheaper than SQLite's walk of the path index.
+        records.par_sort_unstable_by(|a, b| a.source.path.cmp(&b.source.path));
+        records
+    })
+}
+
+fn read_outputs(conn: &Connection, dir: &str) -> rusqlite::Result<FxHashMap<String, OutputRow>> {
+    let mut stmt =
+        conn.prepare("SELECT path, hash, fingerprint, size, mtime_ns FROM outputs WHERE dir = ?1")?;
+    stmt.query_map([dir], |row| {
+        let size: Option<i64> = row.get(3)?;
+        let mtime: Option<i64> = row.get(4)?;
+        Ok((
+            text(row, 0)?,
+            OutputRow {
+                hash: optional_text(row, 1)?,
+                fingerprint: optional_text(row, 2)?,
+                stat: size.zip(mtime).map(|(size, mtime_ns)| Stat {
+                    size: size as u64,
+                    mtime_ns,
+                }),
+            },
+        ))
+    })?
+    .collect::<rusqlite::Result<FxHashMap<_, _>>>()
+}
+
+/// Column `i` of `row` as text. Every row of a snapshot is read on every
+/// rebuild; a SIMD check of its UTF-8 costs a fraction of the standard one.
+fn str_ref<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r str> {
+    let bytes = row.get_ref(i)?.as_bytes().map_err(|_| corrupt(i, "text"))?;
+    simdutf8::basic::from_utf8(bytes).map_err(|_| corrupt(i, "text"))
+}
+
+fn text(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<String> {
+    str_ref(row, i).map(str::to_owned)
+}
+
+fn optional_text(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<String>> {
+    match row.get_ref(i)? {
+        rusqlite::types::ValueRef::Null => Ok(None),
+        _ => text(row, i).map(Some),
+    }
+}
+
+fn reservation_key(dir: &str) -> String {
+    format!("reserved {dir}")
+}
+
+fn staging_key(dir: &str) -> String {
+    format!("staging {dir}")
+}
+
+/// Inserts or updates the rows of `records`. Callers pass only rows whose
+/// content differs from the stored ones (the hash skip happens before
+/// this, where both rows are at hand).
+fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusqlite::Result<()> {
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
+             source_hash, source_size, source_mtime_ns, title, url, summary, description,
+             tags, draft, translation_key, plugins, extra, aliases, template, ever_published)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18, ?19, ?20, ?21, ?22)
+         ON CONFLICT (id) DO UPDATE SET
+             kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
+             published_at = excluded.published_at, updated_at = excluded.updated_at,
+             source_path = excluded.source_path, source_hash = excluded.source_hash,
+             source_size = excluded.source_size, source_mtime_ns = excluded.source_mtime_ns,
+             title = excluded.title, url = excluded.url, summary = excluded.summary,
+             description = excluded.description, tags = excluded.tags,
+             draft = excluded.draft, translation_key = excluded.translation_key,
+             plugins = excluded.plugins, extra = excluded.extra,
+             aliases = excluded.aliases, template = excluded.template,
+             ever_published = posts.ever_published OR excluded.ever_published",
+    )?;
+    for r in records {
+        upsert.execute(params![
+            r.id.to_string(),
+            r.kind.as_str(),
+            r.slug,
+            r.lang,
+            r.published_at,
+            r.updated_at,
+            r.source.path,
+            r.source.hash,
+            r.source.stat.size as i64,
+            r.source.stat.mtime_ns,
+            r.title,
+            r.url,
+            r.summary,
+            r.description,
+            serde_json::to_string(&r.tags).unwrap_or_else(|_| "[]".into()),
+            r.draft,
+            r.translation_key,
+            serde_json::to_string(&r.plugins).unwrap_or_else(|_| "[]".into()),
+            r.extra,
+            serde_json::to_string(&r.aliases).unwrap_or_else(|_| "[]".into()),
+            r.template.as_ref().map(TemplateChoice::to_stored),
+            r.ever_published,
+        ])?;
+    }
+    Ok(())
+}
+
+fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
+    tx.execute(
+        "DELETE FROM meta WHERE key IN (?1, ?2)",
+        [
+            staging_key(changes.output_dir),
+            reservation_key(changes.output_dir),
+        ],
+    )?;
+    {
+        let mut retire = tx.prepare_cached("DELETE FROM posts WHERE id = ?1")?;
+        for id in changes.retired {
+            retire.execute([id.to_string()])?;
+        }
+    }
+    upsert_records(tx, &changes.upserts)?;
+    {
+        let mut restat = tx.prepare_cached(
+            "UPDATE posts SET source_size = ?2, source_mtime_ns = ?3 WHERE id = ?1",
+        )?;
+        for (id, stat) in &changes.restats {
+            restat.execute(params![id.to_string(), stat.size as i64, stat.mtime_ns])?;
+        }
+    }
+    {
+        let mut drop = tx.prepare_cached("DELETE FROM outputs WHERE dir = ?1 AND path = ?2")?;
+        for path in &changes.dropped_outputs {
+            drop.execute([changes.output_dir, path])?;
+        }
+        let mut put = tx.prepare_cached(
+            "INSERT INTO outputs (dir, path, hash, fingerprint, size, mtime_ns)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (dir, path) DO UPDATE SET hash = excluded.hash, fingerprint = excluded.fingerprint,
+                 size = excluded.size, mtime_ns = excluded.mtime_ns",
+        )?;
+        for (path, row) in &changes.outputs {
+            put.execute(params![
+                changes.output_dir,
+                path,
+                row.hash,
+                row.fingerprint,
+                row.stat.map(|s| s.size as i64),
+                row.stat.map(|s| s.mtime_ns),
+            ])?;
+        }
+    }
+    {
+        let mut meta = tx.prepare_cached(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value",
+        )?;
+        for (key, value) in changes.meta.rows() {
+            meta.execute([key, value.as_str()])?;
+        }
+    }
+    Ok(())
+}
+
+fn corrupt(column: usize, what: &str) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(
+        column,
+        rusqlite::types::Type::Text,
+        format!("stored {what} is not valid").into(),
+    )
+}
+
+fn index_error(path: &Path, source: rusqlite::Error) -> Error {
+    Error::Index {
+        path: path.to_owned(),
+        source: Box::new(source),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(slug: &str, hash: &str) -> Record {
+        Record {
+            id: PostId::derive(slug, "en", 1_700_000_000_000).unwrap(),
+            kind: Kind::Post,
+            slug: slug.into(),
+            lang: "en".into(),
+            published_at: 1_700_000_000_000,
+            updated_at: None,
+            source: SourceState {
+                path: format!("content/en/posts/{slug}.md"),
+                hash: hash.into(),
+                stat: Stat {
+                    size: 10,
+                    mtime_ns: 5,
+                },
+            },
+            title: "T".into(),
+            url: format!("/posts/{slug}/"),
+            summary: "<p>s</p>".into(),
+            description: None,
+            tags: vec!["a".into()],
+            draft: false,
+            ever_published: true,
+            translation_key: format!("posts/{slug}"),
+            plugins: Vec::new(),
+            extra: "{}".into(),
+            aliases: Vec::new(),
+            template: None,
+        }
+    }
+
+    #[test]
+    fn slug_and_lang_are_unique() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        let a = record("a", "h1");
+        let mut clash = record("a", "h1");
+        clash.id = PostId::derive("a", "en", 1).unwrap();
+        clash.source.path = "other.md".into();
+        let result = index.commit(&Changes {
+            upserts: vec![&a, &clash],
+            ..Changes::default()
+        });
+        assert!(result.is_err());
+        assert!(
+            index.snapshot("out").unwrap().records.is_empty(),
+            "the transaction rolled back"
+        );
+    }
+
+    #[test]
+    fn schema_version_is_recorded_and_wal_is_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("i.sqlite");
+        drop(Index::open(&path).unwrap());
+        let index = Index::open(&path).unwrap();
+        let version: i64 = index
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let mode: String = index
+            .conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+    }
+
+    /// A version 1 index with one output row, plus `extra` SQL.
+    fn version_1_index(path: &Path, extra: &str) {
+        let conn = Connection::open(path).unwrap();
+        conn.execute_batch(SCHEMA_V1).unwrap();
+        conn.execute_batch(&format!(
+            "INSERT INTO outputs VALUES ('index.html', 'h', 'f', 3, 7);
+             {extra}
+             PRAGMA user_version = 1;"
+        ))
+        .unwrap();
+    }
+
+    #[test]
+    fn a_version_1_index_keeps_its_outputs_under_the_folder_it_last_wrote() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("i.sqlite");
+        version_1_index(
+            &path,
+            "INSERT INTO meta VALUES ('output_dir', '/site/public');",
+        );
+        let index = Index::open(&path).unwrap();
+        let row = OutputRow {
+            hash: Some("h".into()),
+            fingerprint: Some("f".into()),
+            stat: Some(Stat {
+                size: 3,
+                mtime_ns: 7,
+            }),
+        };
+        let public = index.snapshot("/site/public").unwrap().outputs;
+        assert_eq!(public.get("index.html"), Some(&row));
+        assert!(index.snapshot("/elsewhere").unwrap().outputs.is_empty());
+        assert_eq!(index.output_stats("/site/public").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn outputs_of_one_folder_are_apart_from_another_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        let row = |hash: &str| OutputRow {
+            hash: Some(hash.into()),
+            fingerprint: None,
+            stat: None,
+        };
+        for (folder, hash) in [("a", "ha"), ("b", "hb")] {
+            index
+                .commit(&Changes {
+                    output_dir: folder,
+                    outputs: vec![("index.html".into(), row(hash))],
+                    ..Changes::default()
+                })
+                .unwrap();
+        }
+        index
+            .commit(&Changes {
+                output_dir: "b",
+                dropped_outputs: vec!["index.html".into()],
+                ..Changes::default()
+            })
+            .unwrap();
+        assert_eq!(
+            index.snapshot("a").unwrap().outputs.get("index.html"),
+            Some(&row("ha"))
+        );
+        assert!(index.snapshot("b").unwrap().outputs.is_empty());
+    }
+
+    #[test]
+    fn outputs_migrated_without_a_folder_go_to_the_first_build_s() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("i.sqlite");
+        version_1_index(&path, "");
+        let mut index = Index::open(&path).unwrap();
+        index.adopt_unfiled_outputs("/site/public").unwrap();
+        assert_eq!(index.snapshot("/site/public").unwrap().outputs.len(), 1);
+        index.adopt_unfiled_outputs("/elsewhere").unwrap();
+        assert!(index.snapshot("/elsewhere").unwrap().outputs.is_empty());
+    }
+
+    #[test]
+    fn reservations_are_pending_rows_until_the_commit_and_keep_odd_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        index
+            .commit(&Changes {
+                output_dir: "o",
+                outputs: vec![(
+                    "kept".into(),
+                    OutputRow {
+                        hash: Some("h0".into()),
+                        fingerprint: Some("f".into()),
+                        stat: Some(Stat {
+                            size: 1,
+                            mtime_ns: 2,
+                        }),
+                    },
+                )],
+                ..Changes::default()
+            })
+            .unwrap();
+        let odd = "tab\there/new\nline \"q\"";
+        index
+            .reserve_outputs("o", &[("kept", "h1"), (odd, "h2")])
+            .unwrap();
+        let snapshot = index.snapshot("o").unwrap();
+        assert_eq!(snapshot.outputs["kept"].hash.as_deref(), Some("h0"));
+        assert_eq!(snapshot.outputs[odd].hash.as_deref(), Some("h2"));
+        assert_eq!(snapshot.outputs[odd].stat, None);
+        let stats = index.output_stats("o").unwrap();
+        assert_eq!(stats.len(), 2);
+        assert!(stats.contains(&(
+            odd.to_owned(),
+            Stat {
+                size: u64::MAX,
+                mtime_ns: Stat::RACY
+            }
+        )));
+        assert!(index.snapshot("p").unwrap().outputs.is_empty());
+
+        index
+            .commit(&Changes {
+                output_dir: "o",
+                ..Changes::default()
+            })
+            .unwrap();
+        assert!(!index.snapshot("o").unwrap().outputs.contains_key(odd));
+        assert_eq!(index.output_stats("o").unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_pending_row_reserved_again_keeps_every_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        index.reserve_outputs("o", &[("a", "h1")]).unwrap();
+        index.reserve_outputs("o", &[("a", "h2")]).unwrap();
+        let row = &index.snapshot("o").unwrap().outputs["a"];
+        assert_eq!(row.hash.as_deref(), Some("h1 h2"));
+        assert_eq!(row.stat, None);
+    }
+}

@@ -1,0 +1,7 @@
+//! Storing: the SQLite index, folio's state folder, and the output
+//! folder's files (staged, renamed into place, pruned), each never
+//! reached through a link folio did not place.
+
+pub mod index;
+pub mod state;
+pub mod write;
