@@ -62,7 +62,7 @@ enum Command {
         /// they are published anew, under new ids, with no redirect (`folio
         /// redate` and `folio move` are the ways that keep them).
         #[arg(long = "accept-id-changes", alias = "accept-date-changes")]
-        accept_date_changes: bool,
+        accept_id_changes: bool,
         /// Print what would be written and deleted, and why; write nothing.
         #[arg(long)]
         dry_run: bool,
@@ -237,7 +237,7 @@ fn main() -> ExitCode {
             future,
             json,
             threads,
-            accept_date_changes,
+            accept_id_changes,
             dry_run,
             no_wait,
         } => build(
@@ -247,7 +247,7 @@ fn main() -> ExitCode {
             json,
             threads,
             Checks {
-                accept_date_changes,
+                accept_id_changes,
                 dry_run,
                 no_wait,
             },
@@ -411,7 +411,7 @@ fn say_waiting(lock: &str) {
 
 /// How careful the build is.
 struct Checks {
-    accept_date_changes: bool,
+    accept_id_changes: bool,
     dry_run: bool,
     no_wait: bool,
 }
@@ -437,7 +437,7 @@ fn build(
     options.drafts = publish.drafts;
     options.future = publish.future;
     options.threads = threads;
-    options.accept_date_changes = checks.accept_date_changes;
+    options.accept_id_changes = checks.accept_id_changes;
     options.dry_run = checks.dry_run;
     options.wait_for_lock = !checks.no_wait;
     let shown = bar.clone();
@@ -502,7 +502,7 @@ fn publish(
             help: "pass --database postgres://USER@HOST:PORT/DATABASE, set DATABASE_URL, or set `database` under `[publish]` in site.toml".into(),
         })?;
     let mut build_options = BuildOptions::new(now_ms()?);
-    build_options.accept_date_changes = accept_id_changes;
+    build_options.accept_id_changes = accept_id_changes;
     build_options.observer = Some(Arc::new(|event: &Event| {
         if let Event::WaitingForLock { lock } = event {
             say_waiting(lock);

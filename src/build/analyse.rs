@@ -48,7 +48,7 @@ pub(crate) struct Reading<'a> {
     /// Sources to read even when their stat says they did not change.
     pub force_read: &'a HashSet<String>,
     pub started_ns: i64,
-    pub accept_date_changes: bool,
+    pub accept_id_changes: bool,
     pub plugins: &'a Plugins,
     pub progress: &'a Reporter,
 }
@@ -107,7 +107,7 @@ pub(crate) fn analyse(
         &unchanged_records,
         &snapshot.records,
         timezone_change,
-        reading.accept_date_changes,
+        reading.accept_id_changes,
     )?;
 
     events.finish(report, Stage::Identify);

@@ -28,9 +28,13 @@ pub struct BuildOptions {
     /// clock), since the library reads neither. It decides which posts are
     /// published, never what a page says.
     pub now_ms: i64,
-    /// Accept changed publication dates: the post gets a new id and its old
-    /// row is replaced. For dates that were never published.
-    pub accept_date_changes: bool,
+    /// Accept changes to posts' ids (a changed publication date or slug):
+    /// the post gets a new id and its old row is replaced. For ids that
+    /// were never published; `folio redate` and `folio move` change a
+    /// published one. The CLI's `--accept-id-changes`, and
+    /// `PublishOptions::accept_id_changes` at the
+    /// database (formerly `accept_date_changes`).
+    pub accept_id_changes: bool,
     /// Say what would be written and deleted, and why, without writing an
     /// output or changing a row.
     pub dry_run: bool,
@@ -58,7 +62,7 @@ impl BuildOptions {
             threads: None,
             future: false,
             now_ms,
-            accept_date_changes: false,
+            accept_id_changes: false,
             dry_run: false,
             observer: None,
             plugins: Plugins::new(),
@@ -76,7 +80,7 @@ impl fmt::Debug for BuildOptions {
             .field("future", &self.future)
             .field("now_ms", &self.now_ms)
             .field("threads", &self.threads)
-            .field("accept_date_changes", &self.accept_date_changes)
+            .field("accept_id_changes", &self.accept_id_changes)
             .field("dry_run", &self.dry_run)
             .field("observer", &self.observer.as_ref().map(|_| "…"))
             .field("plugins", &self.plugins)

@@ -176,10 +176,10 @@ fn render_all(
 fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error> {
     if let Some((at, documents)) = job.plan.extra_documents(spec) {
         let plugin = &job.plugins.outputs[at];
-        let bytes = plugin.render(&documents).map_err(|message| Error::Plugin {
+        let bytes = plugin.render(&documents).map_err(|error| Error::Plugin {
             plugin: plugin.name().to_owned(),
             path: job.out_dir.join(spec.output.as_str()),
-            message,
+            message: error.to_string(),
             help: "fix the plugin or the documents it names; the build wrote nothing".into(),
         })?;
         return Ok(Rendering::Done(Rendered {

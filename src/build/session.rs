@@ -521,7 +521,7 @@ impl Session {
             files: &files,
             force_read,
             started_ns: lock.started_ns,
-            accept_date_changes: self.options.accept_date_changes,
+            accept_id_changes: self.options.accept_id_changes,
             plugins: &self.options.plugins,
             progress: &self.progress,
         };

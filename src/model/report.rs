@@ -179,7 +179,7 @@ pub struct BuildReport {
     /// Index rows inserted or updated.
     pub rows_upserted: usize,
     /// Index rows deleted (documents gone, or re-dated with
-    /// `accept_date_changes`).
+    /// `accept_id_changes`).
     pub rows_deleted: usize,
     /// In a dry run, why each path would be written or deleted.
     pub why: BTreeMap<String, String>,

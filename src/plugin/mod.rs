@@ -14,7 +14,9 @@
 //! and the per-language [`SearchIndex`].
 //!
 //! ```
-//! use folio::plugin::{Callable, Plugin, SearchIndex, TemplateFunction, Value, YouTube};
+//! use folio::plugin::{
+//!     Callable, Plugin, PluginError, SearchIndex, TemplateFunction, Value, YouTube,
+//! };
 //! use folio::{BuildOptions, Plugins};
 //!
 //! /// `{{ "tags" | shout }}` in a template gives `TAGS`.
@@ -27,7 +29,7 @@
 //!
 //! impl TemplateFunction for Shout {
 //!     fn callable(&self) -> Callable { Callable::Filter }
-//!     fn call(&self, args: &[Value]) -> Result<Value, String> {
+//!     fn call(&self, args: &[Value]) -> Result<Value, PluginError> {
 //!         match args.first() {
 //!             Some(Value::String(text)) => Ok(Value::String(text.to_uppercase())),
 //!             _ => Err("shout takes a string".into()),
@@ -41,6 +43,11 @@
 
 mod search_index;
 mod youtube;
+
+/// What a plugin fails with: any error (a `String` converts with `.into()`,
+/// and `?` takes the plugin's own errors), shown to the user as its
+/// message, naming the source, template or output it failed on.
+pub type PluginError = Box<dyn std::error::Error + Send + Sync>;
 
 pub use search_index::SearchIndex;
 pub use youtube::YouTube;
@@ -98,7 +105,8 @@ pub trait MarkdownTransform: Plugin {
     /// The body rewritten, or `None` to leave it as it is: a document the
     /// plugin leaves alone keeps its pages when the plugin's version moves.
     /// An `Err` stops the build with the message, naming the source.
-    fn transform(&self, body: &str, document: &Document<'_>) -> Result<Option<String>, String>;
+    fn transform(&self, body: &str, document: &Document<'_>)
+    -> Result<Option<String>, PluginError>;
 }
 
 /// How templates call a [`TemplateFunction`].
@@ -118,7 +126,7 @@ pub trait TemplateFunction: Plugin {
     fn callable(&self) -> Callable;
     /// The result for `args`; an `Err` stops the build with the message,
     /// naming the template. It must be a function of its arguments.
-    fn call(&self, args: &[Value]) -> Result<Value, String>;
+    fn call(&self, args: &[Value]) -> Result<Value, PluginError>;
 }
 
 /// What an [`OutputPlugin`] is given: one language's published documents.
@@ -162,7 +170,7 @@ pub trait OutputPlugin: Plugin {
     /// are under `root` (`""` or `"fr/"`), e.g. `format!("{root}search.json")`.
     fn path(&self, lang: &str, root: &str) -> String;
     /// The file's bytes. An `Err` stops the build with the message.
-    fn render(&self, documents: &LanguageDocuments<'_>) -> Result<Vec<u8>, String>;
+    fn render(&self, documents: &LanguageDocuments<'_>) -> Result<Vec<u8>, PluginError>;
 }
 
 /// The plugins of a build, in the order they were added (transforms of

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{LanguageDocuments, OutputPlugin, Plugin};
+use super::{LanguageDocuments, OutputPlugin, Plugin, PluginError};
 
 /// Writes `search.json` at each language's root (`/search.json`,
 /// `/fr/search.json`): every published post and page of the language with
@@ -60,7 +60,7 @@ impl OutputPlugin for SearchIndex {
         format!("{root}search.json")
     }
 
-    fn render(&self, language: &LanguageDocuments<'_>) -> Result<Vec<u8>, String> {
+    fn render(&self, language: &LanguageDocuments<'_>) -> Result<Vec<u8>, PluginError> {
         let documents = language
             .documents
             .iter()
@@ -77,7 +77,7 @@ impl OutputPlugin for SearchIndex {
             lang: language.lang,
             documents,
         };
-        serde_json::to_vec(&index).map_err(|e| e.to_string())
+        Ok(serde_json::to_vec(&index)?)
     }
 }
 

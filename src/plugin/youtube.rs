@@ -1,7 +1,7 @@
 //! A shortcode, as an example of a [`MarkdownTransform`]: Hugo's
 //! `{{< youtube ID >}}` becomes an embedded player.
 
-use super::{Document, MarkdownTransform, Phase, Plugin};
+use super::{Document, MarkdownTransform, Phase, Plugin, PluginError};
 
 /// Turns `{{< youtube ID >}}` in a body into a privacy-enhanced YouTube
 /// player, before Markdown (which passes the HTML block through). A body
@@ -15,7 +15,7 @@ use super::{Document, MarkdownTransform, Phase, Plugin};
 /// let body = "Watch:\n\n{{< youtube dQw4w9WgXcQ >}}\n";
 /// let html = YouTube::new().transform(body, &document).unwrap().unwrap();
 /// assert!(html.contains("https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"));
-/// assert_eq!(YouTube::new().transform("No video.", &document), Ok(None));
+/// assert_eq!(YouTube::new().transform("No video.", &document).unwrap(), None);
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct YouTube {
@@ -47,7 +47,7 @@ impl MarkdownTransform for YouTube {
         Phase::BeforeMarkdown
     }
 
-    fn transform(&self, body: &str, _: &Document<'_>) -> Result<Option<String>, String> {
+    fn transform(&self, body: &str, _: &Document<'_>) -> Result<Option<String>, PluginError> {
         if !body.contains(OPEN) {
             return Ok(None);
         }
@@ -74,7 +74,8 @@ impl MarkdownTransform for YouTube {
                     return Err(format!(
                         "line {line} of the body: `{OPEN}{}{CLOSE}` needs one video id (letters, digits, `-` and `_`), as in `{{{{< youtube dQw4w9WgXcQ >}}}}`",
                         &after[..end]
-                    ));
+                    )
+                    .into());
                 }
             };
             out.push_str(&rest[..start]);
@@ -102,7 +103,9 @@ mod tests {
     use super::*;
 
     fn run(body: &str) -> Result<Option<String>, String> {
-        YouTube::new().transform(body, &Document::new("content/posts/x.md", "en"))
+        YouTube::new()
+            .transform(body, &Document::new("content/posts/x.md", "en"))
+            .map_err(|e| e.to_string())
     }
 
     #[test]

@@ -285,7 +285,7 @@ fn call_plugin(plugin: &dyn TemplateFunction, args: &[Value]) -> Result<Value, m
         .map(serde_json::to_value)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| failed(e.to_string()))?;
-    let result = plugin.call(&args).map_err(failed)?;
+    let result = plugin.call(&args).map_err(|e| failed(e.to_string()))?;
     Ok(Value::from(minijinja::value::Serde(result)))
 }
 

@@ -36,7 +36,7 @@ pub fn check(
     unchanged: &[Record],
     stored: &[Record],
     timezone_change: Option<TimezoneChange<'_>>,
-    accept_date_changes: bool,
+    accept_id_changes: bool,
 ) -> Result<Verdict, Error> {
     if keeps_every_claim(fresh, stored) {
         return Ok(Verdict {
@@ -88,7 +88,7 @@ pub fn check(
         }
         if timezone_change.is_some() && parsed.date_is_local {
             moved_by_timezone.push(PathBuf::from(&new.source.path));
-        } else if accept_date_changes {
+        } else if accept_id_changes {
             retired.insert(old.id);
         } else {
             problems.push(Problem::new(
@@ -103,7 +103,7 @@ pub fn check(
             ));
         }
     }
-    problems.extend(renamed(fresh, stored, accept_date_changes));
+    problems.extend(renamed(fresh, stored, accept_id_changes));
     if let Some(change) = timezone_change
         && !moved_by_timezone.is_empty()
     {

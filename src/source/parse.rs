@@ -366,8 +366,9 @@ fn transformed<'t>(
                 text = Cow::Owned(changed);
             }
             Ok(_) => {}
-            Err(message) => {
+            Err(error) => {
                 let plugin = plugin.name().to_owned();
+                let message = error.to_string();
                 return Err((None, ProblemKind::Plugin { plugin, message }));
             }
         }

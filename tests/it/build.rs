@@ -184,7 +184,7 @@ fn accepting_a_date_change_replaces_the_row() {
         &post("Bonjour", "2024-05-02T09:00:00Z", "Premier."),
     );
     let report = site
-        .build_with(&options(|o| o.accept_date_changes = true))
+        .build_with(&options(|o| o.accept_id_changes = true))
         .unwrap();
     assert_eq!(report.rows_deleted, 1);
     let ids = site.query("SELECT id FROM posts WHERE slug = 'hello-world' AND lang = 'fr'");

@@ -338,7 +338,7 @@ fn a_slug_changed_on_purpose_moves_the_page() {
     );
     // Refused by hand (tests/amend.rs); let through, it moves.
     let report = site
-        .build_with(&options(|o| o.accept_date_changes = true))
+        .build_with(&options(|o| o.accept_id_changes = true))
         .unwrap();
     assert_eq!(report.deleted, ["posts/hello-world/index.html"]);
     assert!(

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use folio::plugin::{
     Callable, Document, LanguageDocuments, MarkdownTransform, OutputPlugin, Phase, Plugin,
-    SearchIndex, TemplateFunction, Value, YouTube,
+    PluginError, SearchIndex, TemplateFunction, Value, YouTube,
 };
 use folio::{BuildReport, Event, Plugins, Site};
 use util::{TestSite, options};
@@ -32,7 +32,11 @@ impl<P: MarkdownTransform> MarkdownTransform for Versioned<P> {
     fn phase(&self) -> Phase {
         self.inner.phase()
     }
-    fn transform(&self, body: &str, document: &Document<'_>) -> Result<Option<String>, String> {
+    fn transform(
+        &self,
+        body: &str,
+        document: &Document<'_>,
+    ) -> Result<Option<String>, PluginError> {
         self.inner.transform(body, document)
     }
 }
@@ -41,7 +45,7 @@ impl<P: OutputPlugin> OutputPlugin for Versioned<P> {
     fn path(&self, lang: &str, root: &str) -> String {
         self.inner.path(lang, root)
     }
-    fn render(&self, documents: &LanguageDocuments<'_>) -> Result<Vec<u8>, String> {
+    fn render(&self, documents: &LanguageDocuments<'_>) -> Result<Vec<u8>, PluginError> {
         self.inner.render(documents)
     }
 }
@@ -64,10 +68,10 @@ impl TemplateFunction for Shout {
     fn callable(&self) -> Callable {
         Callable::Filter
     }
-    fn call(&self, args: &[Value]) -> Result<Value, String> {
+    fn call(&self, args: &[Value]) -> Result<Value, PluginError> {
         match args.first() {
             Some(Value::String(text)) => Ok(Value::String(text.to_uppercase())),
-            other => Err(format!("shout takes a string, not {other:?}")),
+            other => Err(format!("shout takes a string, not {other:?}").into()),
         }
     }
 }
