@@ -1,0 +1,173 @@
+//! Which documents are published, the per-language views every page of
+//! a language shares, and the URLs of a language's generated pages.
+
+use super::*;
+
+/// Which documents are published.
+#[derive(Debug, Clone, Copy)]
+pub struct Visibility {
+    pub drafts: bool,
+    pub future: bool,
+    /// Posts dated after this (Unix ms) are future posts.
+    pub now_ms: i64,
+}
+
+impl Visibility {
+    /// Whether `record` is published: not a draft (or drafts shown), and a
+    /// page or a post whose date has come (or future posts shown).
+    pub fn shows(&self, record: &Record) -> bool {
+        self.shows_draft(record)
+            && (self.future || record.kind == Kind::Page || self.is_due(record))
+    }
+
+    pub(super) fn shows_draft(&self, record: &Record) -> bool {
+        self.drafts || !record.draft
+    }
+
+    pub(super) fn is_due(&self, record: &Record) -> bool {
+        record.published_at <= self.now_ms
+    }
+
+    /// The newest date of a post shown and the oldest of a post held back
+    /// for its date: while the clock stays between them, no post is
+    /// published or withdrawn by it (with `future`, no date decides).
+    pub fn bounds(&self, records: &[Record]) -> (i64, i64) {
+        if self.future {
+            return (i64::MIN, i64::MAX);
+        }
+        let (mut last_shown, mut next_due) = (i64::MIN, i64::MAX);
+        for record in records
+            .iter()
+            .filter(|r| r.kind == Kind::Post && self.shows_draft(r))
+        {
+            if self.is_due(record) {
+                last_shown = last_shown.max(record.published_at);
+            } else {
+                next_due = next_due.min(record.published_at);
+            }
+        }
+        (last_shown, next_due)
+    }
+}
+
+/// Per-language views shared by every page of that language, each built and
+/// hashed once.
+pub struct Views<'i> {
+    pub(super) sites: BTreeMap<String, Shared<SiteView>>,
+    pub(super) langs: BTreeMap<String, Shared<LangView>>,
+    pub(super) words: BTreeMap<String, Shared<BTreeMap<String, String>>>,
+    pub(super) i18n: &'i I18n,
+    /// Hash of everything any page may take from the config, beyond what its
+    /// documents give it.
+    pub(super) globals: String,
+    /// Per language, hash of its words and date format.
+    pub(super) wording: BTreeMap<String, String>,
+}
+
+impl<'i> Views<'i> {
+    /// [`Plan::globals`], before there is a plan.
+    pub fn globals(&self) -> &str {
+        &self.globals
+    }
+
+    /// [`Plan::wording`], before there is a plan.
+    pub fn wording(&self) -> &BTreeMap<String, String> {
+        &self.wording
+    }
+
+    pub fn new(config: &Config, i18n: &'i I18n) -> Views<'i> {
+        let languages: Vec<LanguageLink> = config
+            .ordered_languages()
+            .map(|(code, lang)| LanguageLink {
+                code: code.clone(),
+                name: lang.name.clone(),
+                home_url: config.language_root(code),
+            })
+            .collect();
+        let mut views = Views {
+            sites: BTreeMap::new(),
+            langs: BTreeMap::new(),
+            words: BTreeMap::new(),
+            i18n,
+            globals: String::new(),
+            wording: BTreeMap::new(),
+        };
+        let mut globals = Sha256::new();
+        globals.update(config.content_settings().as_bytes());
+        for part in [
+            &config.title,
+            &config.base_url,
+            config.author.as_deref().unwrap_or(""),
+        ] {
+            globals.update(part.as_bytes());
+            globals.update(b"\0");
+        }
+        globals.update(format!("{} {}", config.paginate, config.feed_limit).as_bytes());
+        for (code, lang) in &config.languages {
+            let site = Shared::new(SiteView {
+                title: config.title_in(code).to_owned(),
+                base_url: config.origin.clone(),
+                base_path: config.base_path.clone(),
+                default_language: config.default_language.clone(),
+                languages: languages.clone(),
+            });
+            let view = Shared::new(LangView {
+                code: code.clone(),
+                name: lang.name.clone(),
+                dir: text_direction(code),
+                home_url: config.language_root(code),
+                tags_url: tags_url(config, code),
+            });
+            let words = Shared::words(i18n.strings(code).text.clone());
+            for digest in [site.digest(), view.digest()] {
+                globals.update(digest.as_bytes());
+            }
+            // Dates are written with the month names too, which are not
+            // strings of the table the templates see.
+            let wording = Sha256::new()
+                .chain_update(words.digest().as_bytes())
+                .chain_update(format!("{:?}", i18n.strings(code)).as_bytes())
+                .finalize();
+            views.wording.insert(code.clone(), hex(&wording));
+            views.sites.insert(code.clone(), site);
+            views.langs.insert(code.clone(), view);
+            views.words.insert(code.clone(), words);
+        }
+        views.globals = hex(&globals.finalize());
+        views
+    }
+}
+
+/// The URLs of a language's generated pages.
+pub(super) fn home_url(config: &Config, lang: &str, page: usize) -> String {
+    paginated(config.language_root(lang), page)
+}
+
+pub(super) fn tags_url(config: &Config, lang: &str) -> String {
+    let mut url = config.language_root(lang);
+    url.push_str("tags/");
+    url
+}
+
+/// Built a piece at a time into one string: every tag link of every page
+/// and list entry is one of these.
+pub(super) fn tag_url(config: &Config, lang: &str, slug: &str, page: usize) -> String {
+    let mut url = tags_url(config, lang);
+    push_encoded_segment(&mut url, slug);
+    url.push('/');
+    paginated(url, page)
+}
+
+/// Page `page` of a list whose first page is at `first`.
+pub(super) fn paginated(mut first: String, page: usize) -> String {
+    if page > 1 {
+        first.push_str("page/");
+        first.push_str(&page.to_string());
+        first.push('/');
+    }
+    first
+}
+
+pub fn feed_url(config: &Config, lang: &str) -> String {
+    format!("{}atom.xml", config.language_root(lang))
+}
