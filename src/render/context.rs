@@ -1,0 +1,340 @@
+//! The contexts handed to templates: one view type per kind of page and
+//! the parts they share, each shared part serialized and hashed once, and
+//! `Context`, all a template can see. Nothing in a context comes from the
+//! clock.
+
+use super::*;
+
+/// A view every page of a language shares (its site view, its words),
+/// built once with the hash of its serialization, which the pages'
+/// fingerprints take instead of serializing the view again. It is handed to
+/// templates as one prebuilt template value, shared by reference, rather
+/// than converted again for every page.
+#[derive(Debug)]
+pub struct Shared<T> {
+    /// What templates see: the render module's tests compare it.
+    pub(super) value: Value,
+    digest: String,
+    of: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Serialize> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared {
+            value: Value::from(minijinja::value::Serde(&value)),
+            digest: digest_of(&value),
+            of: std::marker::PhantomData,
+        }
+    }
+
+    /// The hash of the value's serialization.
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
+}
+
+impl Shared<BTreeMap<String, String>> {
+    /// A language's words, which `t("key")` looks up some twenty times a
+    /// page: held as a [`Words`] map, found by the key's text.
+    pub fn words(words: BTreeMap<String, String>) -> Self {
+        Shared {
+            digest: digest_of(&words),
+            value: Value::from_object(Words(
+                words
+                    .into_iter()
+                    .map(|(key, text)| (key, Value::from(text)))
+                    .collect(),
+            )),
+            of: std::marker::PhantomData,
+        }
+    }
+}
+
+/// The hash of a view's serialization.
+pub(super) fn digest_of(value: &impl Serialize) -> String {
+    let mut hasher = Sha256::new();
+    // A value made of strings, numbers and lists always serializes.
+    let _ = serde_json::to_writer(HashWriter(&mut hasher), value);
+    hex(&hasher.finalize())
+}
+
+/// A language's words as a template value. minijinja's own map finds a key
+/// by building a template value from it and comparing it with the keys as
+/// template values; this one compares text. Seen from a template, the same
+/// map: `i18n.key`, `i18n["key"]`, iteration in key order.
+#[derive(Debug)]
+pub(super) struct Words(BTreeMap<String, Value>);
+
+impl minijinja::value::Object for Words {
+    fn get_value(self: &std::sync::Arc<Self>, key: &Value) -> Option<Value> {
+        self.get_value_by_str(key.as_str()?)
+    }
+
+    fn get_value_by_str(self: &std::sync::Arc<Self>, key: &str) -> Option<Value> {
+        self.0.get(key).cloned()
+    }
+
+    fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
+        use minijinja::value::ObjectExt as _;
+        self.mapped_enumerator(|words| {
+            Box::new(words.0.keys().map(|key| Value::from(key.as_str())))
+        })
+    }
+
+    fn enumerator_len(self: &std::sync::Arc<Self>) -> Option<usize> {
+        Some(self.0.len())
+    }
+}
+
+impl<T> Serialize for Shared<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(serializer)
+    }
+}
+
+/// Feeds serialized bytes straight into a hash.
+pub(super) struct HashWriter<'a>(&'a mut Sha256);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The site as every page sees it, in that page's language.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SiteView {
+    pub title: String,
+    /// The scheme and host: every URL a template gets is a path from here,
+    /// so `site.base_url ~ url` is absolute, sub-path included.
+    pub base_url: String,
+    /// `/blog` for a site under a sub-path of its host, else empty.
+    pub base_path: String,
+    pub default_language: String,
+    pub languages: Vec<LanguageLink>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LanguageLink {
+    pub code: String,
+    pub name: String,
+    pub home_url: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LangView {
+    pub code: String,
+    pub name: String,
+    pub dir: &'static str,
+    pub home_url: String,
+    pub tags_url: String,
+}
+
+/// A version of the page in a language (for `hreflang`), itself included.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Alternate {
+    pub code: String,
+    pub url: String,
+}
+
+/// One entry of the language switcher: the page's own translation, or that
+/// language's home when there is none.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SwitchLink {
+    pub code: String,
+    pub name: String,
+    pub url: String,
+    pub current: bool,
+    pub translated: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Link {
+    pub title: String,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TagLink {
+    pub name: String,
+    pub url: String,
+}
+
+/// A tag with the number of posts it has in the page's language.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TagCount {
+    pub name: String,
+    pub url: String,
+    pub count: usize,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PostView {
+    pub id: String,
+    pub title: String,
+    pub slug: String,
+    /// `YYYY-MM-DD` in the site time zone.
+    pub date: String,
+    /// In the language's own format, month names included.
+    pub date_display: String,
+    pub date_iso: String,
+    pub updated: Option<String>,
+    pub updated_display: Option<String>,
+    pub updated_iso: Option<String>,
+    pub tags: Vec<TagLink>,
+    pub description: Option<String>,
+    pub summary: String,
+    pub url: String,
+    pub newer: Option<Link>,
+    pub older: Option<Link>,
+    /// The front matter fields folio does not read.
+    pub extra: serde_json::Value,
+    /// Stands in for the body in the fingerprint: the body is a function of
+    /// the source bytes this hashes.
+    pub source_hash: String,
+    /// Filled only when the page is rendered, as HTML marked safe: handed to
+    /// the template as it is, not copied into it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PageView {
+    pub title: String,
+    pub description: Option<String>,
+    pub extra: serde_json::Value,
+    pub url: String,
+    pub source_hash: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ListItem {
+    pub title: String,
+    pub url: String,
+    pub date: String,
+    pub date_display: String,
+    pub date_iso: String,
+    pub summary: String,
+    pub description: Option<String>,
+    pub tags: Vec<TagLink>,
+    pub extra: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Paginator {
+    pub current: usize,
+    pub total: usize,
+    pub newer_url: Option<String>,
+    pub older_url: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FeedView {
+    /// The feed's own absolute URL, which is also its Atom id.
+    pub id: String,
+    pub title: String,
+    pub home_url: String,
+    pub updated: String,
+    pub author: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FeedEntry {
+    /// `urn:uuid:` + the post's id: stable across edits.
+    pub id: String,
+    pub title: String,
+    pub url: String,
+    pub published: String,
+    pub updated: String,
+    pub summary: String,
+    pub tags: Vec<String>,
+    /// From the post's `author` or `authors`; the feed's author when none.
+    pub authors: Vec<String>,
+}
+
+/// Where a page at an old URL sends its reader.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct RedirectView {
+    /// The document's page, absolute: the canonical URL.
+    pub url: String,
+    /// The document's page from the site's root (with the base path): where
+    /// the browser goes, on the host it is on (production, or a preview).
+    pub path: String,
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SitemapEntry {
+    pub loc: String,
+    pub alternates: Vec<Alternate>,
+    pub x_default: Option<String>,
+}
+
+/// The whole context of one page. Every page has the common part; the
+/// optional parts depend on its template.
+#[derive(Debug, Clone, Serialize)]
+pub struct Context<'a> {
+    pub site: &'a Shared<SiteView>,
+    pub lang: &'a Shared<LangView>,
+    /// The language's words, reached through `t("key")`.
+    pub i18n: &'a Shared<BTreeMap<String, String>>,
+    pub url: String,
+    pub feed_url: String,
+    pub alternates: Vec<Alternate>,
+    pub x_default: Option<String>,
+    pub switcher: Vec<SwitchLink>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub post: Option<PostView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Each a [`ListItem`], converted to a template value once per build and
+    /// shared by every list showing it.
+    pub posts: Option<Vec<Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paginator: Option<Paginator>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<TagCount>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<TagCount>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feed: Option<FeedView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entries: Option<Vec<FeedEntry>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redirect: Option<RedirectView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Borrowed from the build rather than copied: an entry for every HTML
+    /// page of the site.
+    pub sitemap: Option<&'a [SitemapEntry]>,
+}
+
+impl Context<'_> {
+    /// About what the page will weigh once rendered: its body, if any, and
+    /// room for the theme's markup and a list page's summaries.
+    pub fn size_hint(&self) -> usize {
+        const MARKUP: usize = 16 * 1024;
+        let content = self
+            .post
+            .as_ref()
+            .and_then(|post| post.content.as_ref())
+            .or_else(|| self.page.as_ref().and_then(|page| page.content.as_ref()));
+        MARKUP + content.and_then(Value::as_str).map_or(0, str::len)
+    }
+
+    /// Hands the body to whichever view the page has.
+    pub fn set_content(&mut self, html: String) {
+        let html = Value::from_safe_string(html);
+        if let Some(post) = &mut self.post {
+            post.content = Some(html);
+        } else if let Some(page) = &mut self.page {
+            page.content = Some(html);
+        }
+    }
+}
