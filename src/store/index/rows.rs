@@ -1,0 +1,223 @@
+//! Rows in and out: reading the documents and outputs back, the
+//! upserts and deletions of one build's transaction.
+
+use super::*;
+
+pub(super) fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
+                    source_size, source_mtime_ns, title, url, summary, description, tags, draft,
+                    translation_key, plugins, extra, aliases, template, ever_published
+             FROM posts",
+    )?;
+    stmt.query_map([], |row| {
+        let id = str_ref(row, 0)?;
+        let kind = str_ref(row, 1)?;
+        let tags = str_ref(row, 14)?;
+        Ok(Record {
+            id: id.parse().map_err(|_| corrupt(0, "id"))?,
+            kind: Kind::parse(kind).ok_or_else(|| corrupt(1, "kind"))?,
+            slug: text(row, 2)?,
+            lang: text(row, 3)?,
+            published_at: row.get(4)?,
+            updated_at: row.get(5)?,
+            source: SourceState {
+                path: text(row, 6)?,
+                hash: text(row, 7)?,
+                stat: Stat {
+                    size: row.get::<_, i64>(8)? as u64,
+                    mtime_ns: row.get(9)?,
+                },
+            },
+            title: text(row, 10)?,
+            url: text(row, 11)?,
+            summary: text(row, 12)?,
+            description: optional_text(row, 13)?,
+            tags: serde_json::from_str(tags).map_err(|_| corrupt(14, "tags"))?,
+            draft: row.get(15)?,
+            ever_published: row.get(21)?,
+            translation_key: text(row, 16)?,
+            plugins: serde_json::from_str(str_ref(row, 17)?).map_err(|_| corrupt(17, "plugins"))?,
+            extra: text(row, 18)?,
+            aliases: serde_json::from_str(str_ref(row, 19)?).map_err(|_| corrupt(19, "aliases"))?,
+            template: match optional_text(row, 20)? {
+                None => None,
+                Some(text) => Some(
+                    TemplateChoice::from_stored(&text).ok_or_else(|| corrupt(20, "template"))?,
+                ),
+            },
+        })
+    })?
+    .collect::<rusqlite::Result<Vec<Record>>>()
+    .map(|mut records| {
+        // Sorting here is cheaper than SQLite's walk of the path index.
+        records.par_sort_unstable_by(|a, b| a.source.path.cmp(&b.source.path));
+        records
+    })
+}
+
+pub(super) fn read_outputs(
+    conn: &Connection,
+    dir: &str,
+) -> rusqlite::Result<FxHashMap<String, OutputRow>> {
+    let mut stmt =
+        conn.prepare("SELECT path, hash, fingerprint, size, mtime_ns FROM outputs WHERE dir = ?1")?;
+    stmt.query_map([dir], |row| {
+        let size: Option<i64> = row.get(3)?;
+        let mtime: Option<i64> = row.get(4)?;
+        Ok((
+            text(row, 0)?,
+            OutputRow {
+                hash: optional_text(row, 1)?,
+                fingerprint: optional_text(row, 2)?,
+                stat: size.zip(mtime).map(|(size, mtime_ns)| Stat {
+                    size: size as u64,
+                    mtime_ns,
+                }),
+            },
+        ))
+    })?
+    .collect::<rusqlite::Result<FxHashMap<_, _>>>()
+}
+
+/// Column `i` of `row` as text. Every row of a snapshot is read on every
+/// rebuild; a SIMD check of its UTF-8 costs a fraction of the standard one.
+pub(super) fn str_ref<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r str> {
+    let bytes = row.get_ref(i)?.as_bytes().map_err(|_| corrupt(i, "text"))?;
+    simdutf8::basic::from_utf8(bytes).map_err(|_| corrupt(i, "text"))
+}
+
+pub(super) fn text(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<String> {
+    str_ref(row, i).map(str::to_owned)
+}
+
+pub(super) fn optional_text(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<String>> {
+    match row.get_ref(i)? {
+        rusqlite::types::ValueRef::Null => Ok(None),
+        _ => text(row, i).map(Some),
+    }
+}
+
+pub(super) fn reservation_key(dir: &str) -> String {
+    format!("reserved {dir}")
+}
+
+pub(super) fn staging_key(dir: &str) -> String {
+    format!("staging {dir}")
+}
+
+/// Inserts or updates the rows of `records`. Callers pass only rows whose
+/// content differs from the stored ones (the hash skip happens before
+/// this, where both rows are at hand).
+pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusqlite::Result<()> {
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
+             source_hash, source_size, source_mtime_ns, title, url, summary, description,
+             tags, draft, translation_key, plugins, extra, aliases, template, ever_published)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18, ?19, ?20, ?21, ?22)
+         ON CONFLICT (id) DO UPDATE SET
+             kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
+             published_at = excluded.published_at, updated_at = excluded.updated_at,
+             source_path = excluded.source_path, source_hash = excluded.source_hash,
+             source_size = excluded.source_size, source_mtime_ns = excluded.source_mtime_ns,
+             title = excluded.title, url = excluded.url, summary = excluded.summary,
+             description = excluded.description, tags = excluded.tags,
+             draft = excluded.draft, translation_key = excluded.translation_key,
+             plugins = excluded.plugins, extra = excluded.extra,
+             aliases = excluded.aliases, template = excluded.template,
+             ever_published = posts.ever_published OR excluded.ever_published",
+    )?;
+    for r in records {
+        upsert.execute(params![
+            r.id.to_string(),
+            r.kind.as_str(),
+            r.slug,
+            r.lang,
+            r.published_at,
+            r.updated_at,
+            r.source.path,
+            r.source.hash,
+            r.source.stat.size as i64,
+            r.source.stat.mtime_ns,
+            r.title,
+            r.url,
+            r.summary,
+            r.description,
+            serde_json::to_string(&r.tags).unwrap_or_else(|_| "[]".into()),
+            r.draft,
+            r.translation_key,
+            serde_json::to_string(&r.plugins).unwrap_or_else(|_| "[]".into()),
+            r.extra,
+            serde_json::to_string(&r.aliases).unwrap_or_else(|_| "[]".into()),
+            r.template.as_ref().map(TemplateChoice::to_stored),
+            r.ever_published,
+        ])?;
+    }
+    Ok(())
+}
+
+pub(super) fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Result<()> {
+    tx.execute(
+        "DELETE FROM meta WHERE key IN (?1, ?2)",
+        [
+            staging_key(changes.output_dir),
+            reservation_key(changes.output_dir),
+        ],
+    )?;
+    {
+        let mut retire = tx.prepare_cached("DELETE FROM posts WHERE id = ?1")?;
+        for id in changes.retired {
+            retire.execute([id.to_string()])?;
+        }
+    }
+    upsert_records(tx, &changes.upserts)?;
+    {
+        let mut restat = tx.prepare_cached(
+            "UPDATE posts SET source_size = ?2, source_mtime_ns = ?3 WHERE id = ?1",
+        )?;
+        for (id, stat) in &changes.restats {
+            restat.execute(params![id.to_string(), stat.size as i64, stat.mtime_ns])?;
+        }
+    }
+    {
+        let mut drop = tx.prepare_cached("DELETE FROM outputs WHERE dir = ?1 AND path = ?2")?;
+        for path in &changes.dropped_outputs {
+            drop.execute([changes.output_dir, path])?;
+        }
+        let mut put = tx.prepare_cached(
+            "INSERT INTO outputs (dir, path, hash, fingerprint, size, mtime_ns)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (dir, path) DO UPDATE SET hash = excluded.hash, fingerprint = excluded.fingerprint,
+                 size = excluded.size, mtime_ns = excluded.mtime_ns",
+        )?;
+        for (path, row) in &changes.outputs {
+            put.execute(params![
+                changes.output_dir,
+                path,
+                row.hash,
+                row.fingerprint,
+                row.stat.map(|s| s.size as i64),
+                row.stat.map(|s| s.mtime_ns),
+            ])?;
+        }
+    }
+    {
+        let mut meta = tx.prepare_cached(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value",
+        )?;
+        for (key, value) in changes.meta.rows() {
+            meta.execute([key, value.as_str()])?;
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn corrupt(column: usize, what: &str) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(
+        column,
+        rusqlite::types::Type::Text,
+        format!("stored {what} is not valid").into(),
+    )
+}

@@ -1,0 +1,88 @@
+//! The index's schema and the migrations from each older version.
+
+/// Bumped whenever the schema changes; older indexes are migrated, newer
+/// ones refused.
+pub const SCHEMA_VERSION: i64 = 6;
+
+pub(super) const SCHEMA_V1: &str = "
+CREATE TABLE posts (
+    id              TEXT PRIMARY KEY,
+    kind            TEXT NOT NULL CHECK (kind IN ('post', 'page')),
+    slug            TEXT NOT NULL,
+    lang            TEXT NOT NULL,
+    published_at    INTEGER NOT NULL,
+    updated_at      INTEGER,
+    source_path     TEXT NOT NULL UNIQUE,
+    source_hash     TEXT NOT NULL,
+    source_size     INTEGER NOT NULL,
+    source_mtime_ns INTEGER NOT NULL,
+    title           TEXT NOT NULL,
+    url             TEXT NOT NULL,
+    summary         TEXT NOT NULL,
+    description     TEXT,
+    tags            TEXT NOT NULL,
+    draft           INTEGER NOT NULL,
+    translation_key TEXT NOT NULL,
+    UNIQUE (slug, lang)
+);
+CREATE TABLE outputs (
+    path        TEXT PRIMARY KEY,
+    hash        TEXT,
+    fingerprint TEXT,
+    size        INTEGER,
+    mtime_ns    INTEGER
+);
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+";
+
+/// Version 2 keys outputs by their folder too: a build into another folder
+/// (`--out`) keeps the rows of the folder it does not touch, so coming back
+/// finds its files still folio's. The rows of a version 1 index belong to the
+/// folder its last build wrote to.
+pub(super) const MIGRATE_V1_TO_V2: &str = "
+CREATE TABLE outputs_v2 (
+    dir         TEXT NOT NULL,
+    path        TEXT NOT NULL,
+    hash        TEXT,
+    fingerprint TEXT,
+    size        INTEGER,
+    mtime_ns    INTEGER,
+    PRIMARY KEY (dir, path)
+);
+INSERT INTO outputs_v2 (dir, path, hash, fingerprint, size, mtime_ns)
+    SELECT COALESCE((SELECT value FROM meta WHERE key = 'output_dir'), ''),
+           path, hash, fingerprint, size, mtime_ns
+    FROM outputs;
+DROP TABLE outputs;
+ALTER TABLE outputs_v2 RENAME TO outputs;
+";
+
+/// Version 3 records which Markdown transform plugins changed a document's
+/// body (a JSON list), since its pages' fingerprints name them.
+pub(super) const MIGRATE_V2_TO_V3: &str = "
+ALTER TABLE posts ADD COLUMN plugins TEXT NOT NULL DEFAULT '[]';
+";
+
+/// Version 4 keeps the front matter fields folio does not read (a JSON
+/// object), which templates and list pages show.
+pub(super) const MIGRATE_V3_TO_V4: &str = "
+ALTER TABLE posts ADD COLUMN extra TEXT NOT NULL DEFAULT '{}';
+";
+
+/// Version 5 keeps a document's old URLs (a JSON list of paths) and the
+/// template its front matter asks for (`template:NAME` or `layout:NAME`).
+pub(super) const MIGRATE_V4_TO_V5: &str = "
+ALTER TABLE posts ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE posts ADD COLUMN template TEXT;
+";
+
+/// Version 6 remembers that a post was published, once and for all: a
+/// post made a draft again keeps its id guarded. What older indexes know is
+/// whether it is published now.
+pub(super) const MIGRATE_V5_TO_V6: &str = "
+ALTER TABLE posts ADD COLUMN ever_published INTEGER NOT NULL DEFAULT 0;
+UPDATE posts SET ever_published = NOT draft;
+";
