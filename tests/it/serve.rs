@@ -740,36 +740,16 @@ fn listen_naming(addr: SocketAddr, host: &str) -> String {
 #[test]
 fn folio_serve_answers_the_names_passed_with_allow_host() {
     let site = TestSite::with_posts();
-    let mut child = util::folio_command()
-        .args([
-            "serve",
+    let serving = Serving::start_with(
+        &site,
+        &[
             "--allow-host",
             "mybox.local",
             "--allow-host",
             "other.example",
-        ])
-        .args(["--port", "0", "--root"])
-        .arg(site.root())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    while !line.starts_with("serving ") {
-        line.clear();
-        let n = std::io::BufRead::read_line(&mut stdout, &mut line).unwrap();
-        assert!(n > 0, "serve ended before serving");
-    }
-    let addr: SocketAddr = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+        ],
+    );
+    let addr = serving.addr();
     let status = |host: &str| {
         let mut stream = TcpStream::connect(addr).unwrap();
         write!(
@@ -787,8 +767,7 @@ fn folio_serve_answers_the_names_passed_with_allow_host() {
         status("other.example"),
         status("evil.example"),
     ];
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(serving);
     assert_eq!(answered, ["200", "200", "403"]);
     // A name no Host header can carry is refused at once.
     let out = util::folio_command()
@@ -916,34 +895,10 @@ fn every_response_says_nosniff() {
     assert!(head.contains("x-content-type-options: nosniff"), "{head}");
 }
 
-/// What `folio serve ARGS` printed on stderr up to its "serving" line.
+/// What `folio serve ARGS` printed on stderr until it was stopped, once
+/// serving.
 fn serve_stderr(site: &TestSite, args: &[&str]) -> String {
-    let mut child = util::folio_command()
-        .arg("serve")
-        .args(args)
-        .args(["--port", "0", "--root"])
-        .arg(site.root())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    while !line.starts_with("serving ") {
-        line.clear();
-        let n = std::io::BufRead::read_line(&mut stdout, &mut line).unwrap();
-        assert!(n > 0, "serve ended before serving");
-    }
-    let _ = child.kill();
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    let _ = child.wait();
-    stderr
+    Serving::start_with(site, args).stop()
 }
 
 #[test]

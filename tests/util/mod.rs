@@ -468,13 +468,22 @@ pub struct Serving {
     pub child: std::process::Child,
     lines: std::sync::mpsc::Receiver<String>,
     errors: std::sync::Arc<std::sync::Mutex<String>>,
+    /// The thread reading stderr, done once the server has stopped.
+    stderr_read: Option<std::thread::JoinHandle<()>>,
     pub url: String,
 }
 
 impl Serving {
     pub fn start(site: &TestSite) -> Serving {
+        Serving::start_with(site, &[])
+    }
+
+    /// `folio serve ARGS` on `site`, once it says where it serves.
+    pub fn start_with(site: &TestSite, args: &[&str]) -> Serving {
         let mut child = folio_command()
-            .args(["serve", "--port", "0", "--root"])
+            .arg("serve")
+            .args(args)
+            .args(["--port", "0", "--root"])
             .arg(site.root())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -494,7 +503,7 @@ impl Serving {
         let errors = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
         let sink = std::sync::Arc::clone(&errors);
         let mut stderr = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
+        let stderr_read = std::thread::spawn(move || {
             let mut text = String::new();
             let _ = stderr.read_to_string(&mut text);
             sink.lock().unwrap().push_str(&text);
@@ -503,6 +512,7 @@ impl Serving {
             child,
             lines,
             errors,
+            stderr_read: Some(stderr_read),
             url: String::new(),
         };
         let line = serving.line_with("serving ");
@@ -577,6 +587,18 @@ impl Serving {
             .try_iter()
             .chain(std::iter::from_fn(|| self.lines.recv_timeout(quiet).ok()))
             .collect()
+    }
+}
+
+impl Serving {
+    /// Stops the server; all it printed on stderr.
+    pub fn stop(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(reading) = self.stderr_read.take() {
+            let _ = reading.join();
+        }
+        self.errors.lock().unwrap().clone()
     }
 }
 
