@@ -735,17 +735,7 @@ fn serve(
 /// (any port is answered).
 #[cfg(feature = "serve")]
 fn host_name(name: &str) -> Result<String, String> {
-    let labels_valid = name
-        .strip_suffix('.')
-        .unwrap_or(name)
-        .split('.')
-        .all(|label| {
-            !label.is_empty()
-                && label
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        });
-    if labels_valid {
+    if folio::PreviewServer::is_host_name(name) {
         Ok(name.to_owned())
     } else {
         Err(

@@ -80,16 +80,23 @@ fn parse(value: &str) -> Option<Host> {
     if let Ok(address) = host.parse::<Ipv4Addr>() {
         return Some(Host::Ip(IpAddr::V4(address)));
     }
-    let name = host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase();
-    // Browsers send names in their ASCII form (punycode): anything else
-    // (`@`, `%`, a space) is no host a tab would name.
-    let labels_valid = name.split('.').all(|label| {
-        !label.is_empty()
-            && label
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-    });
-    labels_valid.then_some(Host::Name(name))
+    is_host_name(host)
+        .then(|| Host::Name(host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase()))
+}
+
+/// Whether `name` (a final dot allowed, no port) is a host name as a
+/// browser sends one. Browsers send names in their ASCII form (punycode):
+/// anything else (`@`, `%`, a space) is no host a tab would name.
+pub(super) fn is_host_name(name: &str) -> bool {
+    name.strip_suffix('.')
+        .unwrap_or(name)
+        .split('.')
+        .all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
 }
 
 fn is_port(port: &str) -> bool {

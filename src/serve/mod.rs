@@ -231,6 +231,13 @@ impl PreviewServer {
         self
     }
 
+    /// Whether `name` is one [`PreviewServer::allow_host`] can match: a
+    /// host name as a browser sends it (ASCII labels of letters, digits,
+    /// `-` and `_`), without a port.
+    pub fn is_host_name(name: &str) -> bool {
+        host::is_host_name(name)
+    }
+
     /// Closes a connection that has not sent the head of its request within
     /// `timeout` (10 s unless set).
     pub fn header_read_timeout(mut self, timeout: Duration) -> PreviewServer {

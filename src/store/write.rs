@@ -81,7 +81,7 @@ pub fn stage(
             temp: Some(write_file(&path, &page.bytes)?),
         }));
     }
-    let path = target(&staging.out_dir, &page.output);
+    let path = target(&staging.folders.out_dir, &page.output);
     // One stat answers both whether anything is there and, for a file (or
     // a link to one), its stat; most pages of a first build find nothing.
     let present = fs::symlink_metadata(&path).ok();
@@ -244,8 +244,8 @@ pub(crate) fn create_new(path: &Path) -> std::io::Result<fs::File> {
 /// place, no output has changed; dropped uncommitted (a later page failed),
 /// it removes its temp files and the folders made for them.
 pub struct Staging {
-    out_dir: PathBuf,
-    /// Where a page may go: never through a linked folder.
+    /// The output folder, and where a page may go in it: never through a
+    /// linked folder.
     folders: Confinement,
     /// When the output folder is absent or empty, the pages are written as
     /// they are into this hidden folder inside it, whose entries the commit
@@ -279,7 +279,6 @@ impl StagedPage {
 impl Staging {
     fn new(out_dir: &Path) -> Staging {
         Staging {
-            out_dir: out_dir.to_owned(),
             folders: Confinement::new(out_dir),
             fresh: None,
             pages: Vec::new(),
@@ -320,7 +319,7 @@ impl Staging {
     /// `on_each` is called after each page, from any thread.
     pub fn commit(mut self, on_each: impl Fn(&Written) + Sync) -> Result<Vec<Written>, Error> {
         let pages = std::mem::take(&mut self.pages);
-        let out_dir = self.out_dir.clone();
+        let out_dir = self.folders.out_dir.clone();
         if let Some(fresh) = self.fresh.take() {
             let moved = move_entries(&fresh, &out_dir);
             self.fresh = Some(fresh);
@@ -390,7 +389,7 @@ impl Drop for Staging {
         }
         for (temp, _) in self.pages.iter().filter_map(|p| p.temp.as_ref()) {
             let _ = fs::remove_file(temp);
-            remove_empty_parents(&self.out_dir, temp);
+            remove_empty_parents(&self.folders.out_dir, temp);
         }
     }
 }
