@@ -38,18 +38,20 @@ use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
 
 mod hasher;
+mod make;
 mod model;
 mod output;
 mod page;
-mod recipes;
+mod recipe;
 mod views;
 
 use hasher::{KeyHasher, KeyPrefixes};
+pub use make::{copies, plan, replan, same_place};
 pub use model::Model;
 use model::{DocumentDigest, authors_of, document_digest, extra_of};
 pub use output::OutputPath;
-use page::{DisplayDate, output_collisions};
-pub use recipes::{copies, plan, replan, same_place};
+use page::{DisplayDate, output_collisions, paginator};
+use recipe::{Input, Inputs, Recipe};
 pub use views::{Views, Visibility, feed_url};
 use views::{home_url, tag_url, tags_url};
 
@@ -82,102 +84,22 @@ impl Spec {
     /// files (its 404 page).
     fn in_sitemap(&self) -> bool {
         self.template.ends_with(".html")
-            && !matches!(self.recipe, Recipe::SiteFile | Recipe::Redirect(_))
+            && !matches!(self.recipe, Recipe::SiteFile(_) | Recipe::Redirect(_))
     }
 
     /// The page that lists every HTML page of the site.
     pub fn is_sitemap(&self) -> bool {
-        matches!(self.recipe, Recipe::Sitemap)
+        matches!(self.recipe, Recipe::Sitemap(_))
     }
 
     /// The document whose body the page shows, by index into the records.
     pub fn body_of(&self) -> Option<usize> {
         match self.recipe {
-            Recipe::Document(i) => Some(i),
+            Recipe::Document(recipe::Document(i)) => Some(i),
             _ => None,
         }
     }
 }
-
-/// How a page's context is built, once it must be.
-#[derive(Debug, Clone)]
-enum Recipe {
-    Document(usize),
-    Home {
-        lang: String,
-        page: usize,
-        total: usize,
-        items: Vec<usize>,
-    },
-    Tags {
-        lang: String,
-    },
-    Tag {
-        lang: String,
-        slug: String,
-        page: usize,
-        total: usize,
-        items: Vec<usize>,
-    },
-    Feed {
-        lang: String,
-        items: Vec<usize>,
-    },
-    Sitemap,
-    /// A file of the site as a whole (`robots.txt`, the theme's stylesheet),
-    /// rendered in the default language.
-    SiteFile,
-    /// A page at an old URL of the document, redirecting to its page.
-    Redirect(usize),
-    /// An output plugin's file for one language, from its published
-    /// documents: the plugin by its place among the build's output plugins,
-    /// and by its name and version.
-    Extra {
-        plugin: usize,
-        stamp: String,
-        lang: String,
-        items: Vec<usize>,
-    },
-}
-
-/// What a page is computed from ([`Plan::inputs`]).
-struct Inputs<'m> {
-    parts: Vec<Input<'m>>,
-    /// The site.toml keys it reads beyond those every page reads.
-    config_keys: &'static [&'static str],
-}
-
-/// One input of a page.
-enum Input<'m> {
-    /// A value that shapes the page: its language, a page number, a tag.
-    Text(&'m str),
-    Number(usize),
-    /// A document it shows, stood in for by its digest.
-    Document(usize),
-    /// Documents it shows (a list, the translations), and how many.
-    Documents(&'m [usize]),
-    /// The newer or older post it links, if any.
-    Neighbour(Option<usize>),
-    /// A language's tag index: each tag's slug, name and number of posts,
-    /// which every post of the language contributes to.
-    TagIndex(&'m str),
-    /// Every HTML page's URL and alternates, hashed once per build (the
-    /// sitemap key), which every visible document contributes to.
-    Sitemap,
-}
-
-/// The template of the pages at old URLs.
-const REDIRECT_TEMPLATE: &str = "redirect.html";
-
-/// The site-wide files every theme produces, beside the sitemap.
-/// `404.html` is the page a static host (and `folio serve`) answers with,
-/// with status 404, where no other page is. A file of the site's `static/`
-/// at one of these places wins over the theme's.
-const SITE_FILES: &[(&str, &str)] = &[
-    ("/robots.txt", "robots.txt"),
-    ("/style.css", "style.css"),
-    ("/404.html", "404.html"),
-];
 
 /// A static file to copy. Its fingerprint is its stat (size, mtime), so an
 /// unchanged file is not even read; a racy stat never matches.
@@ -237,7 +159,6 @@ impl KeptPlan {
 
 #[cfg(test)]
 mod tests {
-    use super::page::paginator;
     use super::*;
 
     #[test]

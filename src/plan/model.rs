@@ -187,30 +187,6 @@ impl Model {
             .clone()
     }
 
-    /// Who produces the page of `recipe`: its source, or what the
-    /// generated page is (`(home of fr, page 2)`, `(robots.txt)`).
-    pub(super) fn made_by(&self, recipe: &Recipe, template: &str) -> String {
-        match recipe {
-            Recipe::Document(i) | Recipe::Redirect(i) => self.records[*i].source.path.clone(),
-            Recipe::Home { lang, page, .. } => format!("(home of {lang}, page {page})"),
-            Recipe::Tags { lang } => format!("(tags of {lang})"),
-            Recipe::Tag {
-                lang, slug, page, ..
-            } => {
-                let name = self
-                    .tags_by_lang
-                    .get(lang.as_str())
-                    .and_then(|tags| tags.get(slug))
-                    .map_or(slug.as_str(), |(name, _)| name.as_str());
-                format!("(tag `{name}` of {lang}, page {page})")
-            }
-            Recipe::Feed { lang, .. } => format!("(feed of {lang})"),
-            Recipe::Sitemap => "(sitemap)".into(),
-            Recipe::SiteFile => format!("({template})"),
-            Recipe::Extra { stamp, lang, .. } => format!("(plugin {stamp}, {lang})"),
-        }
-    }
-
     pub(super) fn link(&self, i: Option<usize>) -> Option<Link> {
         i.map(|i| Link {
             title: self.records[i].title.clone(),

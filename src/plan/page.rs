@@ -1,103 +1,13 @@
-//! What each page is computed from (its inputs, hence its fingerprint),
-//! and the context its template is given, built only when it is rendered;
-//! the checks of the outputs' paths against each other.
+//! A page from its recipe: its fingerprint (the hash of its inputs), its
+//! alternates and the common part of its context, built only when it is
+//! rendered; the checks of the outputs' paths against each other.
 
 use super::*;
 
 impl<'a> Plan<'a> {
-    /// What the page of `recipe` is computed from, beyond its template, the
-    /// config every page reads and its language's words: the one list its
-    /// fingerprint, `folio explain` and a dry run's reasons read.
+    /// What the page of `recipe` is computed from: [`Recipe::inputs`].
     pub(super) fn inputs<'s>(&'s self, recipe: &'s Recipe) -> Inputs<'s> {
-        let model = &self.model;
-        const LISTS: &[&str] = &["paginate", "permalink", "timezone"];
-        match recipe {
-            Recipe::Document(i) => {
-                let record = &model.records[*i];
-                let (newer, older) = model.neighbours(*i);
-                Inputs {
-                    parts: vec![
-                        Input::Text(&record.lang),
-                        Input::Document(*i),
-                        Input::Documents(model.translations_of(*i)),
-                        Input::Neighbour(newer),
-                        Input::Neighbour(older),
-                    ],
-                    config_keys: match record.kind {
-                        Kind::Post => &["permalink", "timezone"],
-                        Kind::Page => &[],
-                    },
-                }
-            }
-            Recipe::Home {
-                lang,
-                page,
-                total,
-                items,
-            } => Inputs {
-                parts: vec![
-                    Input::Text(lang),
-                    Input::Number(*page),
-                    Input::Number(*total),
-                    Input::Documents(items),
-                ],
-                config_keys: LISTS,
-            },
-            Recipe::Tags { lang } => Inputs {
-                parts: vec![Input::Text(lang), Input::TagIndex(lang)],
-                config_keys: &[],
-            },
-            Recipe::Tag {
-                lang,
-                slug,
-                page,
-                total,
-                items,
-            } => {
-                let (name, tagged) = &model.tags_by_lang[lang.as_str()][slug];
-                Inputs {
-                    parts: vec![
-                        Input::Text(lang),
-                        Input::Text(slug),
-                        Input::Text(name),
-                        Input::Number(tagged.len()),
-                        Input::Number(*page),
-                        Input::Number(*total),
-                        Input::Documents(items),
-                    ],
-                    config_keys: LISTS,
-                }
-            }
-            Recipe::Feed { lang, items } => Inputs {
-                parts: vec![Input::Text(lang), Input::Documents(items)],
-                config_keys: &["author", "feed_limit", "permalink", "timezone"],
-            },
-            Recipe::Sitemap => Inputs {
-                parts: vec![Input::Sitemap],
-                config_keys: &["paginate", "permalink"],
-            },
-            Recipe::SiteFile => Inputs {
-                parts: Vec::new(),
-                config_keys: &[],
-            },
-            Recipe::Redirect(i) => {
-                let record = &model.records[*i];
-                Inputs {
-                    parts: vec![Input::Text(&record.url), Input::Text(&record.title)],
-                    config_keys: &["base_url"],
-                }
-            }
-            Recipe::Extra {
-                stamp, lang, items, ..
-            } => Inputs {
-                parts: vec![
-                    Input::Text(lang),
-                    Input::Text(stamp),
-                    Input::Documents(items),
-                ],
-                config_keys: &["permalink"],
-            },
-        }
+        recipe.inputs(&self.model)
     }
 
     /// The fingerprint of a spec: the hash of its [`Plan::inputs`].
@@ -163,32 +73,6 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// The sitemap shows every HTML page with its alternates. Hashed in
-    /// parallel, in chunks of fixed size whose digests are hashed in order.
-    pub(super) fn sitemap_key(&self, specs: &[Spec]) -> String {
-        let chunks: Vec<DocumentDigest> = specs
-            .par_chunks(1024)
-            .map(|chunk| {
-                let mut key = KeyHasher(Sha256::new());
-                for spec in chunk.iter().filter(|s| s.in_sitemap()) {
-                    key.text(&spec.url);
-                    self.each_alternate(&spec.recipe, &spec.url, |code, url| {
-                        key.0.update([1]);
-                        key.text(code);
-                        key.text(url);
-                    });
-                    key.0.update([0]);
-                }
-                key.0.finalize().into()
-            })
-            .collect();
-        let mut key = KeyHasher(Sha256::new());
-        for chunk in chunks {
-            key.0.update(chunk);
-        }
-        key.finish()
-    }
-
     /// The versions of a page in each language, itself included (for
     /// `hreflang`); a page with no translation has only itself.
     pub(super) fn alternates(&self, recipe: &Recipe, url: &str) -> Vec<Alternate> {
@@ -216,19 +100,23 @@ impl<'a> Plan<'a> {
             }
         };
         match recipe {
-            Recipe::Document(i) => {
+            Recipe::Document(recipe::Document(i)) => {
                 for &j in self.model.translations_of(*i) {
                     let record = &self.model.records[j];
                     visit(&record.lang, &record.url);
                 }
             }
-            Recipe::Home { page: 1, .. } => every_language(&|code| home_url(config, code, 1)),
-            Recipe::Tags { .. } => every_language(&|code| tags_url(config, code)),
-            Recipe::Home { lang, .. } | Recipe::Tag { lang, .. } => visit(lang, url),
-            Recipe::Feed { .. }
-            | Recipe::Sitemap
-            | Recipe::SiteFile
-            | Recipe::Extra { .. }
+            Recipe::Home(recipe::Home { page: 1, .. }) => {
+                every_language(&|code| home_url(config, code, 1))
+            }
+            Recipe::Tags(_) => every_language(&|code| tags_url(config, code)),
+            Recipe::Home(recipe::Home { lang, .. }) | Recipe::Tag(recipe::Tag { lang, .. }) => {
+                visit(lang, url)
+            }
+            Recipe::Feed(_)
+            | Recipe::Sitemap(_)
+            | Recipe::SiteFile(_)
+            | Recipe::Extra(_)
             | Recipe::Redirect(_) => {}
         }
     }
@@ -236,13 +124,15 @@ impl<'a> Plan<'a> {
     /// The language a page is in.
     pub(super) fn language_of<'s>(&'s self, recipe: &'s Recipe) -> &'s str {
         match recipe {
-            Recipe::Document(i) | Recipe::Redirect(i) => &self.model.records[*i].lang,
-            Recipe::Home { lang, .. }
-            | Recipe::Tags { lang }
-            | Recipe::Tag { lang, .. }
-            | Recipe::Feed { lang, .. }
-            | Recipe::Extra { lang, .. } => lang,
-            Recipe::Sitemap | Recipe::SiteFile => &self.config.default_language,
+            Recipe::Document(recipe::Document(i)) | Recipe::Redirect(recipe::Redirect(i)) => {
+                &self.model.records[*i].lang
+            }
+            Recipe::Home(recipe::Home { lang, .. })
+            | Recipe::Tags(recipe::Tags { lang })
+            | Recipe::Tag(recipe::Tag { lang, .. })
+            | Recipe::Feed(recipe::Feed { lang, .. })
+            | Recipe::Extra(recipe::Extra { lang, .. }) => lang,
+            Recipe::Sitemap(_) | Recipe::SiteFile(_) => &self.config.default_language,
         }
     }
 
@@ -307,7 +197,7 @@ impl<'a> Plan<'a> {
 
     /// Who produces the output of `spec` (`folio explain`).
     pub fn made_by(&self, spec: &Spec) -> String {
-        self.model.made_by(&spec.recipe, &spec.template)
+        spec.recipe.made_by(&self.model, &spec.template)
     }
 
     /// The sources a page is built from (`folio explain`).
@@ -334,65 +224,9 @@ impl<'a> Plan<'a> {
             .collect()
     }
 
-    /// The sitemap's entries, when `selected` picks the sitemap to render.
-    /// `specs` are all of the plan's: the sitemap lists them.
-    pub fn sitemap_if_selected(
-        &self,
-        specs: &[Spec],
-        selected: &[bool],
-    ) -> Option<Vec<SitemapEntry>> {
-        specs
-            .iter()
-            .zip(selected)
-            .any(|(spec, &picked)| picked && spec.is_sitemap())
-            .then(|| self.sitemap(specs))
-    }
-
-    /// When an output plugin makes the page of `spec`: the plugin, by its
-    /// place among the build's output plugins, and what it is given.
-    pub fn extra_documents<'s>(&'s self, spec: &'s Spec) -> Option<(usize, LanguageDocuments<'s>)> {
-        let Recipe::Extra {
-            plugin,
-            lang,
-            items,
-            ..
-        } = &spec.recipe
-        else {
-            return None;
-        };
-        let home = home_url(self.config, lang, 1);
-        let documents = items
-            .iter()
-            .map(|&i| {
-                let record = &self.model.records[i];
-                DocumentSummary {
-                    kind: record.kind.as_str(),
-                    title: &record.title,
-                    url: &record.url,
-                    published_at: record.published_at,
-                    summary: &record.summary,
-                    description: record.description.as_deref(),
-                    tags: &record.tags,
-                }
-            })
-            .collect();
-        let root = self.config.site_path(&home).unwrap_or("/")[1..].to_owned();
-        Some((
-            *plugin,
-            LanguageDocuments {
-                lang,
-                root,
-                documents,
-            },
-        ))
-    }
-
     /// Builds the context of `spec`: the page, ready to render. `sitemap`
     /// is [`Plan::sitemap_if_selected`]'s answer.
     pub fn page<'s>(&'s self, spec: &Spec, sitemap: Option<&'s [SitemapEntry]>) -> Page<'s> {
-        let config = self.config;
-        let model = &self.model;
-        let i18n = self.views.i18n;
         let lang = self.language_of(&spec.recipe).to_owned();
         let alternates = self.alternates(&spec.recipe, &spec.url);
         let alternates = if alternates.len() > 1 {
@@ -401,195 +235,13 @@ impl<'a> Plan<'a> {
             Vec::new()
         };
         let mut context = self.context(&lang, spec.url.clone(), alternates);
-        match &spec.recipe {
-            Recipe::Document(i) => self.document_context(&mut context, &lang, *i),
-            Recipe::Home {
-                lang,
-                page,
-                total,
-                items,
-            } => {
-                context.posts = Some(items.iter().map(|&i| model.item(config, i18n, i)).collect());
-                context.paginator = Some(paginator(*page, *total, |p| home_url(config, lang, p)));
-            }
-            Recipe::Tags { lang } => {
-                context.tags = Some(
-                    model
-                        .tags_by_lang
-                        .get(lang.as_str())
-                        .into_iter()
-                        .flatten()
-                        .map(|(slug, (name, posts))| TagCount {
-                            name: name.clone(),
-                            url: model.tag_page(lang, slug),
-                            count: posts.len(),
-                        })
-                        .collect(),
-                );
-            }
-            Recipe::Tag {
-                lang,
-                slug,
-                page,
-                total,
-                items,
-            } => {
-                let (name, tagged) = &model.tags_by_lang[lang.as_str()][slug];
-                context.tag = Some(TagCount {
-                    name: name.clone(),
-                    url: model.tag_page(lang, slug),
-                    count: tagged.len(),
-                });
-                context.posts = Some(items.iter().map(|&i| model.item(config, i18n, i)).collect());
-                context.paginator =
-                    Some(paginator(*page, *total, |p| tag_url(config, lang, slug, p)));
-            }
-            Recipe::Feed { lang, items } => self.feed_context(&mut context, lang, items, &spec.url),
-            Recipe::Sitemap => context.sitemap = sitemap,
-            Recipe::Redirect(i) => {
-                let record = &model.records[*i];
-                context.redirect = Some(RedirectView {
-                    url: format!("{}{}", config.origin, record.url),
-                    path: record.url.clone(),
-                    title: record.title.clone(),
-                });
-            }
-            // Its plugin renders it, from [`Plan::extra_documents`].
-            Recipe::SiteFile | Recipe::Extra { .. } => {}
-        }
+        spec.recipe.fill(self, &mut context, sitemap);
         Page {
             output: spec.output.clone(),
             template: spec.template.clone(),
             context,
             fingerprint: spec.fingerprint.clone(),
         }
-    }
-
-    /// The post or page a document's page shows.
-    pub(super) fn document_context(&self, context: &mut Context<'a>, lang: &str, i: usize) {
-        let config = self.config;
-        let model = &self.model;
-        let i18n = self.views.i18n;
-        let record = &model.records[i];
-        if record.kind == Kind::Post {
-            let (newer, older) = model.neighbours(i);
-            let date = DisplayDate::new(config, i18n.strings(lang), record.published_at);
-            let updated = record
-                .updated_at
-                .map(|ms| DisplayDate::new(config, i18n.strings(lang), ms));
-            context.post = Some(PostView {
-                id: record.id.to_string(),
-                title: record.title.clone(),
-                slug: record.slug.clone(),
-                date: date.ymd,
-                date_display: date.display,
-                date_iso: date.iso,
-                updated: updated.as_ref().map(|d| d.ymd.clone()),
-                updated_display: updated.as_ref().map(|d| d.display.clone()),
-                updated_iso: updated.map(|d| d.iso),
-                tags: model.tag_links(i),
-                description: record.description.clone(),
-                summary: record.summary.clone(),
-                url: record.url.clone(),
-                newer: model.link(newer),
-                older: model.link(older),
-                extra: extra_of(record),
-                source_hash: record.source.hash.clone(),
-                content: None,
-            });
-        } else {
-            context.page = Some(PageView {
-                title: record.title.clone(),
-                description: record.description.clone(),
-                extra: extra_of(record),
-                url: record.url.clone(),
-                source_hash: record.source.hash.clone(),
-                content: None,
-            });
-        }
-    }
-
-    /// The entries and header of a language's feed.
-    pub(super) fn feed_context(
-        &self,
-        context: &mut Context<'a>,
-        lang: &str,
-        items: &[usize],
-        url: &str,
-    ) {
-        let config = self.config;
-        let model = &self.model;
-        let records = &model.records;
-        context.entries = Some(
-            items
-                .iter()
-                .map(|&i| {
-                    let r = &records[i];
-                    FeedEntry {
-                        id: format!("urn:uuid:{}", r.id.to_uuid()),
-                        title: r.title.clone(),
-                        url: format!("{}{}", config.origin, r.url),
-                        published: format_ms(r.published_at),
-                        updated: format_ms(r.updated_at.unwrap_or(r.published_at)),
-                        summary: r.summary.clone(),
-                        tags: r.tags.clone(),
-                        authors: authors_of(r),
-                    }
-                })
-                .collect(),
-        );
-        let updated = items
-            .iter()
-            .map(|&i| {
-                records[i]
-                    .updated_at
-                    .unwrap_or(0)
-                    .max(records[i].published_at)
-            })
-            .max()
-            .unwrap_or(0);
-        context.feed = Some(FeedView {
-            id: format!("{}{}", config.origin, url),
-            title: config.title_in(lang).to_owned(),
-            home_url: format!("{}{}", config.origin, config.language_root(lang)),
-            updated: format_ms(updated),
-            author: config
-                .author
-                .clone()
-                .unwrap_or_else(|| config.title.clone()),
-        });
-    }
-
-    /// The sitemap's entries: every HTML page, with its alternates.
-    pub(super) fn sitemap(&self, specs: &[Spec]) -> Vec<SitemapEntry> {
-        let base = &self.config.origin;
-        // Built between the parallel stages, where one core idles: 17 ms of
-        // a cold build of 15,000 posts on one core.
-        let mut entries: Vec<SitemapEntry> = specs
-            .par_iter()
-            .filter(|s| s.in_sitemap())
-            .map(|spec| {
-                let alternates = self.alternates(&spec.recipe, &spec.url);
-                let x_default = self.x_default(&alternates);
-                SitemapEntry {
-                    loc: format!("{base}{}", spec.url),
-                    alternates: if alternates.len() > 1 {
-                        alternates
-                            .into_iter()
-                            .map(|a| Alternate {
-                                code: a.code,
-                                url: format!("{base}{}", a.url),
-                            })
-                            .collect()
-                    } else {
-                        Vec::new()
-                    },
-                    x_default: x_default.map(|url| format!("{base}{url}")),
-                }
-            })
-            .collect();
-        entries.par_sort_by(|a, b| a.loc.cmp(&b.loc));
-        entries
     }
 
     pub(super) fn x_default(&self, alternates: &[Alternate]) -> Option<String> {

@@ -1,0 +1,228 @@
+//! Making a plan: every output of the site as a recipe with its
+//! fingerprint, and `replan`, which brings a kept plan up to date. What
+//! each kind of page is lives in `recipe/`.
+
+use super::*;
+
+/// The static files to copy, for a build that started at `started_ns`.
+pub fn copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
+    statics
+        .iter()
+        .filter_map(|file| {
+            let stat = file.stat.settled(started_ns);
+            Some(Copy {
+                output: OutputPath::new(&file.rel)?,
+                source: file.source_path(),
+                fingerprint: format!("static {} {}", stat.size, stat.mtime_ns),
+            })
+        })
+        .collect()
+}
+
+/// Whether a document keeps its place in the site: what decides which
+/// pages there are, in which order each list shows its documents, and how
+/// they link (its source, id, kind, slug, language, date, URL, tags, draft
+/// flag and translation key). What else it holds (title, summary, body)
+/// is in the fingerprints of the pages that show it.
+pub fn same_place(old: &Record, new: &Record) -> bool {
+    old.same_claims(new)
+        && old.published_at == new.published_at
+        && old.url == new.url
+        && old.tags == new.tags
+        && old.draft == new.draft
+        && old.translation_key == new.translation_key
+        && old.aliases == new.aliases
+        && old.template == new.template
+}
+
+/// Lists every output of the site with its fingerprint, and the static
+/// files to copy. `records` are all current documents; `started_ns` is the
+/// build's start, for the racy rule on static files' stats.
+pub fn plan<'a>(
+    config: &'a Config,
+    views: &'a Views<'a>,
+    theme: &Theme,
+    records: Vec<Record>,
+    (statics, plugins): (&[StaticFile], &Plugins),
+    visibility: Visibility,
+    started_ns: i64,
+) -> Result<Plan<'a>, Error> {
+    let model = Model::new(config, records, visibility);
+    let copies = copies(statics, started_ns);
+
+    let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
+    for (code, _) in config.ordered_languages() {
+        recipe::home_recipes(config, &model, code, &mut recipes);
+        recipe::tag_recipes(config, &model, code, &mut recipes);
+        recipe::feed_recipe(config, &model, code, &mut recipes);
+        recipe::extra_recipes(config, &model, (code, plugins), &mut recipes);
+    }
+    let mut problems = recipe::document_recipes(&model, theme, &mut recipes);
+    documents_take_generated_places(&mut recipes);
+    recipe::sitemap_recipe(config, &mut recipes);
+    recipe::site_file_recipes(config, &copies, &mut recipes);
+
+    let (mut specs, misplaced) = specs_of(config, &model, recipes);
+    problems.extend(misplaced);
+    let warnings = recipe::drop_aliases_in_the_way(&model, &copies, &mut specs);
+    // Static files claim their outputs first, then the pages in plan order.
+    let outputs: Vec<&str> = copies
+        .iter()
+        .map(|c| c.output.as_str())
+        .chain(specs.iter().map(|s| s.output.as_str()))
+        .collect();
+    let made_by = |at: usize| match at.checked_sub(copies.len()) {
+        None => PathBuf::from(&copies[at].source),
+        Some(i) => PathBuf::from(specs[i].recipe.made_by(&model, &specs[i].template)),
+    };
+    problems.extend(output_collisions(&outputs, made_by));
+    drop(outputs);
+    if !problems.is_empty() {
+        problems.sort_by(|a, b| a.path.cmp(&b.path));
+        return Err(Error::Content(problems));
+    }
+
+    let mut plan = Plan {
+        specs: Vec::new(),
+        copies,
+        config,
+        views,
+        model,
+        sitemap_key: String::new(),
+        dependents: None,
+        warnings,
+    };
+    plan.sitemap_key = plan.sitemap_key(&specs);
+    let prefixes = KeyPrefixes::new(
+        theme,
+        views,
+        specs
+            .iter()
+            .map(|spec| (spec.template.as_ref(), plan.language_of(&spec.recipe))),
+    );
+    let fingerprints: Vec<String> = specs
+        .par_iter()
+        .map(|spec| plan.key(&prefixes, spec))
+        .collect();
+    drop(prefixes);
+    for (spec, fingerprint) in specs.iter_mut().zip(fingerprints) {
+        spec.fingerprint = fingerprint;
+    }
+    Ok(Plan { specs, ..plan })
+}
+
+/// Each recipe at its place in the output folder, or the problem of a URL
+/// that would leave it.
+pub(super) fn specs_of(
+    config: &Config,
+    model: &Model,
+    recipes: Vec<(String, Template, Recipe)>,
+) -> (Vec<Spec>, Vec<Problem>) {
+    recipes
+        .into_par_iter()
+        .partition_map(|(url, template, recipe)| {
+            match config.site_path(&url).and_then(OutputPath::for_url) {
+                Some(output) => rayon::iter::Either::Left(Spec {
+                    output,
+                    template,
+                    url,
+                    fingerprint: String::new(),
+                    recipe,
+                }),
+                None => rayon::iter::Either::Right(Problem::new(
+                    recipe.made_by(model, &template),
+                    None,
+                    ProblemKind::UrlOutsideOutput { url },
+                )),
+            }
+        })
+}
+
+/// The last build's plan, brought up to date with `records` where only the
+/// documents at `changed` differ, and only in what they hold: each keeps its
+/// path, id, slug, URL, date, tags, draft flag and translation key, so the
+/// site has the same pages, listed in the same order (the caller checks
+/// that, and that the theme, the words, the config, the static files and
+/// what is published are those of the last build). Only the fingerprints
+/// of the pages that show a changed document are computed again. Returns
+/// the plan and those pages, by their place in its specs.
+pub fn replan<'a>(
+    config: &'a Config,
+    views: &'a Views<'a>,
+    theme: &Theme,
+    kept: KeptPlan,
+    records: Vec<Record>,
+    changed: &[usize],
+) -> (Plan<'a>, Vec<usize>) {
+    let KeptPlan {
+        specs,
+        copies,
+        mut model,
+        sitemap_key,
+        dependents,
+    } = kept;
+    model.records = records;
+    for &i in changed {
+        model.digests[i] = document_digest(&model.records[i]);
+        model.items[i] = OnceLock::new();
+    }
+    let mut plan = Plan {
+        specs,
+        copies,
+        config,
+        views,
+        model,
+        sitemap_key,
+        dependents,
+        // Said when the old URLs were planned; they did not change since.
+        warnings: Vec::new(),
+    };
+    let dependents = plan.dependents.take().unwrap_or_else(|| plan.dependents());
+    let mut affected: Vec<usize> = changed
+        .iter()
+        .flat_map(|&i| dependents[i].iter().map(|&s| s as usize))
+        .collect();
+    affected.sort_unstable();
+    affected.dedup();
+    let prefixes = KeyPrefixes::new(
+        theme,
+        views,
+        affected.iter().map(|&s| {
+            let spec = &plan.specs[s];
+            (spec.template.as_ref(), plan.language_of(&spec.recipe))
+        }),
+    );
+    let fingerprints: Vec<String> = affected
+        .iter()
+        .map(|&s| plan.key(&prefixes, &plan.specs[s]))
+        .collect();
+    drop(prefixes);
+    for (&s, fingerprint) in affected.iter().zip(fingerprints) {
+        plan.specs[s].fingerprint = fingerprint;
+    }
+    plan.dependents = Some(dependents);
+    (plan, affected)
+}
+
+/// A document whose URL is that of a generated list (a language's home, its
+/// tags page, a tag's page) takes its place, as a static file takes the
+/// place of the theme's: a site moved in keeps its own home page at `/fr/`.
+pub(super) fn documents_take_generated_places(recipes: &mut Vec<(String, Template, Recipe)>) {
+    let generated: FxHashMap<&str, usize> = recipes
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, _, recipe))| recipe.is_generated_list())
+        .map(|(at, (url, _, _))| (url.as_str(), at))
+        .collect();
+    let mut taken: Vec<usize> = recipes
+        .iter()
+        .filter(|(_, _, recipe)| matches!(recipe, Recipe::Document(_)))
+        .filter_map(|(url, _, _)| generated.get(url.as_str()).copied())
+        .collect();
+    drop(generated);
+    taken.sort_unstable();
+    taken.dedup();
+    for at in taken.into_iter().rev() {
+        recipes.remove(at);
+    }
+}

@@ -1,0 +1,149 @@
+//! A document's own page: a post or a page, in the template its front
+//! matter asks for.
+
+use super::*;
+
+/// The page of the document at this index into the records.
+#[derive(Debug, Clone)]
+pub(in crate::plan) struct Document(pub(in crate::plan) usize);
+
+impl Document {
+    pub(super) fn inputs<'s>(&self, model: &'s Model) -> Inputs<'s> {
+        let i = self.0;
+        let record = &model.records[i];
+        let (newer, older) = model.neighbours(i);
+        Inputs {
+            parts: vec![
+                Input::Text(&record.lang),
+                Input::Document(i),
+                // Its alternates and language switcher.
+                Input::Documents(model.translations_of(i)),
+                Input::Neighbour(newer),
+                Input::Neighbour(older),
+            ],
+            config_keys: match record.kind {
+                Kind::Post => &["permalink", "timezone"],
+                Kind::Page => &[],
+            },
+        }
+    }
+
+    /// The post or the page; its body is read from its source when it is
+    /// rendered.
+    pub(super) fn fill<'s>(&self, plan: &'s Plan<'_>, context: &mut Context<'s>) {
+        let (config, model, i18n) = (plan.config, &plan.model, plan.views.i18n);
+        let i = self.0;
+        let record = &model.records[i];
+        let lang = record.lang.as_str();
+        if record.kind == Kind::Page {
+            context.page = Some(PageView {
+                title: record.title.clone(),
+                description: record.description.clone(),
+                extra: extra_of(record),
+                url: record.url.clone(),
+                source_hash: record.source.hash.clone(),
+                content: None,
+            });
+            return;
+        }
+        let (newer, older) = model.neighbours(i);
+        let date = DisplayDate::new(config, i18n.strings(lang), record.published_at);
+        let updated = record
+            .updated_at
+            .map(|ms| DisplayDate::new(config, i18n.strings(lang), ms));
+        context.post = Some(PostView {
+            id: record.id.to_string(),
+            title: record.title.clone(),
+            slug: record.slug.clone(),
+            date: date.ymd,
+            date_display: date.display,
+            date_iso: date.iso,
+            updated: updated.as_ref().map(|d| d.ymd.clone()),
+            updated_display: updated.as_ref().map(|d| d.display.clone()),
+            updated_iso: updated.map(|d| d.iso),
+            tags: model.tag_links(i),
+            description: record.description.clone(),
+            summary: record.summary.clone(),
+            url: record.url.clone(),
+            newer: model.link(newer),
+            older: model.link(older),
+            extra: extra_of(record),
+            source_hash: record.source.hash.clone(),
+            content: None,
+        });
+    }
+}
+
+/// The page of every visible document, with the template it asks for, and
+/// a redirect page at each of its old URLs; the problems of the templates
+/// asked for that the theme does not have.
+pub(in crate::plan) fn document_recipes(
+    model: &Model,
+    theme: &Theme,
+    recipes: &mut Vec<(String, Template, Recipe)>,
+) -> Vec<Problem> {
+    // The documents are most of the pages: room for them and the site's
+    // own files in one step, rather than by doubling a vector of 15,000.
+    recipes.reserve_exact(model.visible.len() + SITE_FILES.len() + 1);
+    let mut problems = Vec::new();
+    for &i in &model.visible {
+        let record = &model.records[i];
+        match document_template(record, theme) {
+            Some(template) => {
+                recipes.push((record.url.clone(), template, Recipe::Document(Document(i))))
+            }
+            None => problems.push(missing_template(record, theme)),
+        }
+        Redirect::recipes_of(record, i, recipes);
+    }
+    problems
+}
+
+/// The template of a document's page: the one its front matter asks for,
+/// else its kind's. `None` when it names one the theme does not have.
+fn document_template(record: &Record, theme: &Theme) -> Option<Template> {
+    let default = match record.kind {
+        Kind::Post => "post.html",
+        Kind::Page => "page.html",
+    };
+    match &record.template {
+        None => Some(default.into()),
+        Some(TemplateChoice::Named(name)) => theme.has(name).then(|| name.clone().into()),
+        // Another generator's layout is used only when the site has a
+        // template of that name: folio's own are made for their kind.
+        Some(TemplateChoice::Layout(name))
+            if name != default && theme.site_file(name).is_some() =>
+        {
+            Some(name.clone().into())
+        }
+        Some(TemplateChoice::Layout(_)) => Some(default.into()),
+    }
+}
+
+/// The problem of a document whose `template` the theme does not have,
+/// with the nearest name it has.
+fn missing_template(record: &Record, theme: &Theme) -> Problem {
+    let name = match &record.template {
+        Some(TemplateChoice::Named(name) | TemplateChoice::Layout(name)) => name.as_str(),
+        None => "",
+    };
+    let names = theme.names();
+    let near = names
+        .iter()
+        .min_by_key(|known| strsim::levenshtein(known, name));
+    let help = match near {
+        Some(near) => format!("did you mean `{near}`? Or add templates/{name}"),
+        None => format!("add templates/{name}"),
+    };
+    let message = format!("names `{name}`, which neither templates/ nor folio's theme has");
+    let field = "template".to_owned();
+    Problem::new(
+        &record.source.path,
+        None,
+        ProblemKind::Field {
+            field,
+            message,
+            help,
+        },
+    )
+}

@@ -1,0 +1,342 @@
+//! Each kind of page keeps its inputs and its context together: for every
+//! change to a site, a page whose context changed must have a new
+//! fingerprint (else it would not be rendered again), and a page whose
+//! fingerprint changed must show something new, or show a document whose
+//! source changed (a document stands in whole, by its digest), or read a
+//! setting or word that changed (the config and a language's words stand in
+//! whole too).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use super::*;
+use crate::plugin::SearchIndex;
+
+/// A site: its site.toml, its sources (path under content/ → text) and the
+/// words of `i18n/fr.toml`.
+#[derive(Clone)]
+struct Fixture {
+    config: String,
+    sources: BTreeMap<&'static str, String>,
+    words_fr: String,
+}
+
+/// What one page is, seen from outside its recipe.
+struct Seen {
+    kind: &'static str,
+    /// Everything its template is handed (and an output plugin is given).
+    shown: String,
+    fingerprint: String,
+    /// The documents among its inputs, by path and source hash.
+    documents: Vec<(String, String)>,
+    /// The config and the words of its language, as digests.
+    settings: (String, Option<String>),
+}
+
+fn post(title: &str, date: &str, more: &str, body: &str) -> String {
+    format!("---\ntitle: {title}\ndate: {date}\n{more}---\n{body}\n")
+}
+
+fn fixture() -> Fixture {
+    let config = "title = \"T\"\nbase_url = \"https://example.org\"\ndefault_language = \"en\"\n\
+                  paginate = 2\nfeed_limit = 3\nauthor = \"Ann\"\n\
+                  [languages.en]\nname = \"English\"\n[languages.fr]\nname = \"Français\"\n";
+    let sources = BTreeMap::from([
+        (
+            "en/posts/a.md",
+            post("A", "2024-05-01", "tags: [x]\n", "First.\n\nMore of a."),
+        ),
+        (
+            "en/posts/b.md",
+            post(
+                "B",
+                "2024-05-02",
+                "tags: [x, y]\ndescription: About b\n",
+                "Second.\n\nMore of b.",
+            ),
+        ),
+        (
+            "en/posts/c.md",
+            post(
+                "C",
+                "2024-05-03",
+                "tags: [y]\naliases: [/old/c/]\n",
+                "Third.",
+            ),
+        ),
+        (
+            "en/posts/d.md",
+            post("D", "2024-05-04", "tags: [z]\n", "Fourth."),
+        ),
+        (
+            "fr/posts/a.md",
+            post("A fr", "2024-05-01", "tags: [x]\n", "Premier."),
+        ),
+        (
+            "en/about.md",
+            "---\ntitle: About\n---\nAbout us.\n".to_owned(),
+        ),
+    ]);
+    Fixture {
+        config: config.to_owned(),
+        sources,
+        words_fr: "tags = \"Étiquettes\"\n".to_owned(),
+    }
+}
+
+/// A change to the site, by name.
+type Change = (&'static str, Box<dyn Fn(&mut Fixture)>);
+
+/// `from` replaced by `to` in the source at `path` (or in site.toml).
+fn edit(path: &'static str, from: &'static str, to: &'static str) -> Box<dyn Fn(&mut Fixture)> {
+    Box::new(move |site: &mut Fixture| {
+        let text = match path {
+            "site.toml" => &mut site.config,
+            "i18n/fr.toml" => &mut site.words_fr,
+            _ => site.sources.get_mut(path).unwrap(),
+        };
+        assert!(text.contains(from), "{path} has no {from:?}");
+        *text = text.replacen(from, to, 1);
+    })
+}
+
+fn changes() -> Vec<Change> {
+    vec![
+        ("retitle b", edit("en/posts/b.md", "title: B", "title: Bee")),
+        (
+            "b's body",
+            edit("en/posts/b.md", "More of b.", "Much more of b."),
+        ),
+        (
+            "b's summary",
+            edit("en/posts/b.md", "Second.", "Second, rewritten."),
+        ),
+        (
+            "b's description",
+            edit("en/posts/b.md", "About b", "All about b"),
+        ),
+        (
+            "b redated",
+            edit("en/posts/b.md", "2024-05-02", "2024-05-05"),
+        ),
+        (
+            "b updated",
+            edit(
+                "en/posts/b.md",
+                "description:",
+                "updated: 2024-06-01\ndescription:",
+            ),
+        ),
+        ("b's tags", edit("en/posts/b.md", "[x, y]", "[x, y, w]")),
+        ("tag spelled anew", edit("en/posts/a.md", "[x]", "[X]")),
+        (
+            "b's authors",
+            edit(
+                "en/posts/b.md",
+                "description:",
+                "authors: [Bo]\ndescription:",
+            ),
+        ),
+        (
+            "c a draft",
+            edit("en/posts/c.md", "tags:", "draft: true\ntags:"),
+        ),
+        (
+            "an alias for a",
+            edit("en/posts/a.md", "tags:", "aliases: [/old/a/]\ntags:"),
+        ),
+        ("about retitled", edit("en/about.md", "About", "Who we are")),
+        ("fr a retitled", edit("fr/posts/a.md", "A fr", "Un")),
+        (
+            "fr a unlinked",
+            edit("fr/posts/a.md", "tags:", "translation_key: solo\ntags:"),
+        ),
+        (
+            "a new post",
+            Box::new(|site: &mut Fixture| {
+                site.sources.insert(
+                    "en/posts/e.md",
+                    post("E", "2024-05-06", "tags: [y]\n", "Fifth."),
+                );
+            }),
+        ),
+        (
+            "d removed",
+            Box::new(|site: &mut Fixture| {
+                site.sources.remove("en/posts/d.md");
+            }),
+        ),
+        ("author", edit("site.toml", "Ann", "Bea")),
+        (
+            "feed_limit",
+            edit("site.toml", "feed_limit = 3", "feed_limit = 2"),
+        ),
+        (
+            "paginate",
+            edit("site.toml", "paginate = 2", "paginate = 3"),
+        ),
+        (
+            "site title",
+            edit("site.toml", "title = \"T\"", "title = \"U\""),
+        ),
+        ("fr's name", edit("site.toml", "Français", "French")),
+        ("base_url", edit("site.toml", "example.org", "example.com")),
+        (
+            "fr's words",
+            edit("i18n/fr.toml", "Étiquettes", "Mots-clés"),
+        ),
+    ]
+}
+
+fn kind_of(recipe: &Recipe) -> &'static str {
+    match recipe {
+        Recipe::Document(_) => "document",
+        Recipe::Home(_) => "home",
+        Recipe::Tags(_) => "tags",
+        Recipe::Tag(_) => "tag",
+        Recipe::Feed(_) => "feed",
+        Recipe::Sitemap(_) => "sitemap",
+        Recipe::SiteFile(_) => "site file",
+        Recipe::Redirect(_) => "redirect",
+        Recipe::Extra(_) => "extra",
+    }
+}
+
+/// Every page of `site`, planned afresh, by output path.
+fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::create_dir(root.path().join("i18n")).unwrap();
+    std::fs::write(root.path().join("i18n/fr.toml"), &site.words_fr).unwrap();
+    let config = Config::parse(&site.config, Path::new("site.toml")).unwrap();
+    let mut plugins = Plugins::new();
+    plugins.output(SearchIndex::new());
+    let theme = Theme::load(root.path(), &plugins).unwrap();
+    let i18n = I18n::load(root.path(), &config).unwrap();
+    let views = Views::new(&config, &i18n);
+    let mut records: Vec<Record> = site
+        .sources
+        .iter()
+        .map(|(rel, text)| {
+            let mut source = crate::source::discover::classify(rel, &config).unwrap();
+            source.path = format!("content/{rel}");
+            let hash = crate::model::hash::source_hash(text.as_bytes());
+            crate::source::parse::parse(&source, text.as_bytes(), hash, (&config, &plugins))
+                .unwrap()
+                .record
+        })
+        .collect();
+    records.sort_by(|a, b| a.source.path.cmp(&b.source.path));
+    let visibility = Visibility {
+        drafts: false,
+        future: false,
+        now_ms: i64::MAX,
+    };
+    let plan = plan(
+        &config,
+        &views,
+        &theme,
+        records,
+        (&[], &plugins),
+        visibility,
+        0,
+    )
+    .unwrap();
+    let every = vec![true; plan.specs.len()];
+    let sitemap = plan.sitemap_if_selected(&plan.specs, &every);
+    plan.specs
+        .iter()
+        .map(|spec| {
+            let page = plan.page(spec, sitemap.as_deref());
+            let mut shown = serde_json::to_string(&page.context).unwrap();
+            if let Some((_, given)) = plan.extra_documents(spec) {
+                shown.push_str(&format!("{given:?}"));
+            }
+            let lang = plan.language(spec);
+            let seen = Seen {
+                kind: kind_of(&spec.recipe),
+                shown,
+                fingerprint: spec.fingerprint.clone(),
+                documents: documents_of(&plan, spec),
+                settings: (plan.globals().to_owned(), plan.wording().get(lang).cloned()),
+            };
+            (spec.output.to_string(), seen)
+        })
+        .collect()
+}
+
+/// The documents among the inputs of `spec`.
+fn documents_of(plan: &Plan<'_>, spec: &Spec) -> Vec<(String, String)> {
+    let mut indices = Vec::new();
+    for part in plan.inputs(&spec.recipe).parts {
+        match part {
+            Input::Document(i) | Input::Neighbour(Some(i)) => indices.push(i),
+            Input::Documents(list) => indices.extend_from_slice(list),
+            Input::Text(_)
+            | Input::Number(_)
+            | Input::Neighbour(None)
+            | Input::TagIndex(_)
+            | Input::Sitemap => {}
+        }
+    }
+    indices
+        .into_iter()
+        .map(|i| {
+            let record = &plan.records()[i];
+            (record.source.path.clone(), record.source.hash.clone())
+        })
+        .collect()
+}
+
+#[test]
+fn what_a_page_shows_is_in_its_fingerprint_and_nothing_else() {
+    let before = observe(&fixture());
+    let mut shown_anew: BTreeSet<&str> = BTreeSet::new();
+    let mut kept: BTreeSet<&str> = BTreeSet::new();
+    for (change, apply) in changes() {
+        let mut site = fixture();
+        apply(&mut site);
+        let after = observe(&site);
+        for (output, old) in &before {
+            let Some(new) = after.get(output) else {
+                continue;
+            };
+            let kind = old.kind;
+            let fingerprint_changed = old.fingerprint != new.fingerprint;
+            if old.shown != new.shown {
+                assert!(
+                    fingerprint_changed,
+                    "{change}: {output} ({kind}) shows something new with the same fingerprint: its inputs miss what its context reads"
+                );
+                shown_anew.insert(kind);
+            } else if fingerprint_changed {
+                assert!(
+                    old.documents != new.documents || old.settings != new.settings,
+                    "{change}: {output} ({kind}) has a new fingerprint but shows nothing new: its inputs read what its context does not"
+                );
+            } else {
+                kept.insert(kind);
+            }
+        }
+    }
+    let every_kind = [
+        "document",
+        "home",
+        "tags",
+        "tag",
+        "feed",
+        "sitemap",
+        "site file",
+        "redirect",
+        "extra",
+    ];
+    for kind in every_kind {
+        assert!(
+            shown_anew.contains(kind),
+            "no change showed anew a page of kind {kind}"
+        );
+        assert!(
+            kept.contains(kind),
+            "no change left alone a page of kind {kind}"
+        );
+    }
+}

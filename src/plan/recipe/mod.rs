@@ -1,0 +1,146 @@
+//! The kinds of page a site has, one file each: which pages of the kind
+//! there are, what one is computed from (its inputs, hence its
+//! fingerprint) and what its template is handed (its context), side by
+//! side, so that a field added to a context is added to its inputs in the
+//! same place. The `drift` test checks each kind: whatever its context
+//! shows is in its fingerprint, and nothing else is.
+
+use super::*;
+
+mod document;
+mod extra;
+mod feed;
+mod home;
+mod redirect;
+mod site_file;
+mod sitemap;
+mod tags;
+
+#[cfg(test)]
+mod drift;
+
+pub(super) use document::{Document, document_recipes};
+pub(super) use extra::{Extra, extra_recipes};
+pub(super) use feed::{Feed, feed_recipe};
+pub(super) use home::{Home, home_recipes};
+pub(super) use redirect::{Redirect, drop_aliases_in_the_way};
+pub(super) use site_file::{SITE_FILES, SiteFile, site_file_recipes};
+pub(super) use sitemap::{Sitemap, sitemap_recipe};
+pub(super) use tags::{Tag, Tags, tag_recipes};
+
+/// How a page's context is built, once it must be.
+#[derive(Debug, Clone)]
+pub(super) enum Recipe {
+    Document(Document),
+    Home(Home),
+    Tags(Tags),
+    Tag(Tag),
+    Feed(Feed),
+    Sitemap(Sitemap),
+    SiteFile(SiteFile),
+    Redirect(Redirect),
+    Extra(Extra),
+}
+
+/// What a page is computed from ([`Recipe::inputs`]).
+pub(super) struct Inputs<'m> {
+    pub(super) parts: Vec<Input<'m>>,
+    /// The site.toml keys it reads beyond those every page reads.
+    pub(super) config_keys: &'static [&'static str],
+}
+
+/// One input of a page.
+pub(super) enum Input<'m> {
+    /// A value that shapes the page: its language, a page number, a tag.
+    Text(&'m str),
+    Number(usize),
+    /// A document it shows, stood in for by its digest.
+    Document(usize),
+    /// Documents it shows (a list, the translations), and how many.
+    Documents(&'m [usize]),
+    /// The newer or older post it links, if any.
+    Neighbour(Option<usize>),
+    /// A language's tag index: each tag's slug, name and number of posts,
+    /// which every post of the language contributes to.
+    TagIndex(&'m str),
+    /// Every HTML page's URL and alternates, hashed once per build (the
+    /// sitemap key), which every visible document contributes to.
+    Sitemap,
+}
+
+/// The site.toml keys a list of posts reads: how many per page, their
+/// URLs and their dates.
+const LISTS: &[&str] = &["paginate", "permalink", "timezone"];
+
+impl Recipe {
+    /// What the page is computed from, beyond its template, the config
+    /// every page reads and its language's words: the one list its
+    /// fingerprint, `folio explain` and a dry run's reasons read.
+    pub(super) fn inputs<'s>(&'s self, model: &'s Model) -> Inputs<'s> {
+        match self {
+            Recipe::Document(kind) => kind.inputs(model),
+            Recipe::Home(kind) => kind.inputs(),
+            Recipe::Tags(kind) => kind.inputs(),
+            Recipe::Tag(kind) => kind.inputs(model),
+            Recipe::Feed(kind) => kind.inputs(),
+            Recipe::Sitemap(kind) => kind.inputs(),
+            Recipe::SiteFile(kind) => kind.inputs(),
+            Recipe::Redirect(kind) => kind.inputs(model),
+            Recipe::Extra(kind) => kind.inputs(),
+        }
+    }
+
+    /// Fills what the page's template is handed beyond the common part of
+    /// every context: what [`Recipe::inputs`] covers. `sitemap` is the
+    /// build's sitemap, when it renders the sitemap.
+    pub(super) fn fill<'s>(
+        &self,
+        plan: &'s Plan<'_>,
+        context: &mut Context<'s>,
+        sitemap: Option<&'s [SitemapEntry]>,
+    ) {
+        match self {
+            Recipe::Document(kind) => kind.fill(plan, context),
+            Recipe::Home(kind) => kind.fill(plan, context),
+            Recipe::Tags(kind) => kind.fill(plan, context),
+            Recipe::Tag(kind) => kind.fill(plan, context),
+            Recipe::Feed(kind) => kind.fill(plan, context),
+            Recipe::Sitemap(kind) => kind.fill(context, sitemap),
+            Recipe::Redirect(kind) => kind.fill(plan, context),
+            // Their context is the common part alone; an output plugin
+            // makes its files from [`Plan::extra_documents`].
+            Recipe::SiteFile(_) | Recipe::Extra(_) => {}
+        }
+    }
+
+    /// Who produces the page: its source, or what the generated page is
+    /// (`(home of fr, page 2)`, `(robots.txt)`).
+    pub(super) fn made_by(&self, model: &Model, template: &str) -> String {
+        match self {
+            Recipe::Document(Document(i)) | Recipe::Redirect(Redirect(i)) => {
+                model.records[*i].source.path.clone()
+            }
+            Recipe::Home(Home { lang, page, .. }) => format!("(home of {lang}, page {page})"),
+            Recipe::Tags(Tags { lang }) => format!("(tags of {lang})"),
+            Recipe::Tag(Tag {
+                lang, slug, page, ..
+            }) => {
+                let name = model
+                    .tags_by_lang
+                    .get(lang.as_str())
+                    .and_then(|tags| tags.get(slug))
+                    .map_or(slug.as_str(), |(name, _)| name.as_str());
+                format!("(tag `{name}` of {lang}, page {page})")
+            }
+            Recipe::Feed(Feed { lang, .. }) => format!("(feed of {lang})"),
+            Recipe::Sitemap(_) => "(sitemap)".into(),
+            Recipe::SiteFile(_) => format!("({template})"),
+            Recipe::Extra(Extra { stamp, lang, .. }) => format!("(plugin {stamp}, {lang})"),
+        }
+    }
+
+    /// A generated list, whose place a document may take.
+    pub(super) fn is_generated_list(&self) -> bool {
+        matches!(self, Recipe::Home(_) | Recipe::Tags(_) | Recipe::Tag(_))
+    }
+}

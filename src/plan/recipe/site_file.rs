@@ -1,0 +1,51 @@
+//! The files of the site as a whole that every theme makes (`robots.txt`,
+//! its stylesheet, the page for a missing URL), in the default language.
+
+use super::*;
+
+/// The site-wide files every theme produces, beside the sitemap.
+/// `404.html` is the page a static host (and `folio serve`) answers with,
+/// with status 404, where no other page is. A file of the site's `static/`
+/// at one of these places wins over the theme's.
+pub(in crate::plan) const SITE_FILES: &[(&str, &str)] = &[
+    ("/robots.txt", "robots.txt"),
+    ("/style.css", "style.css"),
+    ("/404.html", "404.html"),
+];
+
+/// One of [`SITE_FILES`]: its template is the only thing that sets it
+/// apart.
+#[derive(Debug, Clone)]
+pub(in crate::plan) struct SiteFile;
+
+impl SiteFile {
+    /// Only what every page reads: the config and the default language's
+    /// words.
+    pub(super) fn inputs(&self) -> Inputs<'static> {
+        Inputs {
+            parts: Vec::new(),
+            config_keys: &[],
+        }
+    }
+}
+
+/// Each of [`SITE_FILES`] that no file of the site's `static/` replaces.
+pub(in crate::plan) fn site_file_recipes(
+    config: &Config,
+    copies: &[Copy],
+    recipes: &mut Vec<(String, Template, Recipe)>,
+) {
+    let base = &config.base_path;
+    for (url, template) in SITE_FILES {
+        if !copies
+            .iter()
+            .any(|copy| format!("/{}", copy.output) == *url)
+        {
+            recipes.push((
+                format!("{base}{url}"),
+                (*template).into(),
+                Recipe::SiteFile(SiteFile),
+            ));
+        }
+    }
+}

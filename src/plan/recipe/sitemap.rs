@@ -1,0 +1,109 @@
+//! The sitemap: every HTML page of the site, with its alternates.
+
+use super::*;
+
+/// The site's sitemap.
+#[derive(Debug, Clone)]
+pub(in crate::plan) struct Sitemap;
+
+impl Sitemap {
+    pub(super) fn inputs(&self) -> Inputs<'static> {
+        Inputs {
+            parts: vec![Input::Sitemap],
+            config_keys: &["paginate", "permalink"],
+        }
+    }
+
+    /// Its entries are made once per build that renders it
+    /// ([`Plan::sitemap_if_selected`]) and borrowed.
+    pub(super) fn fill<'s>(&self, context: &mut Context<'s>, sitemap: Option<&'s [SitemapEntry]>) {
+        context.sitemap = sitemap;
+    }
+}
+
+/// The sitemap of the site.
+pub(in crate::plan) fn sitemap_recipe(
+    config: &Config,
+    recipes: &mut Vec<(String, Template, Recipe)>,
+) {
+    recipes.push((
+        format!("{}/sitemap.xml", config.base_path),
+        "sitemap.xml".into(),
+        Recipe::Sitemap(Sitemap),
+    ));
+}
+
+impl<'a> Plan<'a> {
+    /// What the sitemap's fingerprint covers: every HTML page with its
+    /// alternates. Hashed in parallel, in chunks of fixed size whose
+    /// digests are hashed in order.
+    pub(in crate::plan) fn sitemap_key(&self, specs: &[Spec]) -> String {
+        let chunks: Vec<DocumentDigest> = specs
+            .par_chunks(1024)
+            .map(|chunk| {
+                let mut key = KeyHasher(Sha256::new());
+                for spec in chunk.iter().filter(|s| s.in_sitemap()) {
+                    key.text(&spec.url);
+                    self.each_alternate(&spec.recipe, &spec.url, |code, url| {
+                        key.0.update([1]);
+                        key.text(code);
+                        key.text(url);
+                    });
+                    key.0.update([0]);
+                }
+                key.0.finalize().into()
+            })
+            .collect();
+        let mut key = KeyHasher(Sha256::new());
+        for chunk in chunks {
+            key.0.update(chunk);
+        }
+        key.finish()
+    }
+
+    /// The sitemap's entries, when `selected` picks the sitemap to render.
+    /// `specs` are all of the plan's: the sitemap lists them.
+    pub fn sitemap_if_selected(
+        &self,
+        specs: &[Spec],
+        selected: &[bool],
+    ) -> Option<Vec<SitemapEntry>> {
+        specs
+            .iter()
+            .zip(selected)
+            .any(|(spec, &picked)| picked && spec.is_sitemap())
+            .then(|| self.sitemap(specs))
+    }
+
+    /// The sitemap's entries: every HTML page, with its alternates.
+    fn sitemap(&self, specs: &[Spec]) -> Vec<SitemapEntry> {
+        let base = &self.config.origin;
+        // Built between the parallel stages, where one core idles: 17 ms of
+        // a cold build of 15,000 posts on one core.
+        let mut entries: Vec<SitemapEntry> = specs
+            .par_iter()
+            .filter(|s| s.in_sitemap())
+            .map(|spec| {
+                let alternates = self.alternates(&spec.recipe, &spec.url);
+                let x_default = self.x_default(&alternates);
+                SitemapEntry {
+                    loc: format!("{base}{}", spec.url),
+                    alternates: if alternates.len() > 1 {
+                        alternates
+                            .into_iter()
+                            .map(|a| Alternate {
+                                code: a.code,
+                                url: format!("{base}{}", a.url),
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    },
+                    x_default: x_default.map(|url| format!("{base}{url}")),
+                }
+            })
+            .collect();
+        entries.par_sort_by(|a, b| a.loc.cmp(&b.loc));
+        entries
+    }
+}
