@@ -25,6 +25,11 @@ macro_rules! out {
     }};
 }
 
+mod cli;
+
+use cli::import::{ImportFrom, import};
+use cli::{Publish, now_ms, say_waiting};
+
 #[derive(Parser)]
 #[command(
     name = "folio",
@@ -308,118 +313,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// The generators `folio import` reads.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum ImportFrom {
-    Jekyll,
-    Hugo,
-    Zola,
-}
-
-fn import(from: ImportFrom, source: PathBuf, into: Option<PathBuf>) -> Result<(), folio::Error> {
-    let into = into.unwrap_or_else(|| {
-        let name = source
-            .file_name()
-            .map_or("site".into(), |n| n.to_string_lossy().into_owned());
-        source.with_file_name(format!("{name}-folio"))
-    });
-    let generator = match from {
-        ImportFrom::Jekyll => folio::import::Generator::Jekyll,
-        ImportFrom::Zola => folio::import::Generator::Zola,
-        ImportFrom::Hugo => folio::import::Generator::Hugo,
-    };
-    let report = folio::import::import(generator, &source, &into)?;
-    let posts: Vec<String> = report
-        .posts
-        .iter()
-        .map(|(lang, n)| format!("{n} {lang}"))
-        .collect();
-    out!("imported {} into {}", source.display(), into.display());
-    if !posts.is_empty() {
-        out!("  posts:        {}", posts.join(", "));
-    }
-    let pages: Vec<String> = report
-        .pages
-        .iter()
-        .map(|(lang, n)| format!("{n} {lang}"))
-        .collect();
-    if !pages.is_empty() {
-        out!("  pages:        {}", pages.join(", "));
-    }
-    out!(
-        "  languages:    {} (the default first)",
-        report.languages.join(", ")
-    );
-    for (from, to) in &report.mapped_languages {
-        out!("  language:     `{from}` is written `{to}` (BCP 47, and its folder name)");
-    }
-    out!(
-        "  URLs:         every post keeps its old URL ({} written down as `permalink`)",
-        report.permalinks_written
-    );
-    if report.translations_linked > 0 {
-        out!(
-            "  translations: {} posts linked to another language's by their `ref`, `name` or permalink, as the site linked them",
-            report.translations_linked
-        );
-    }
-    for (file, slug) in &report.renamed {
-        out!("  renamed:      {file} is `{slug}`: another post of its language had its slug");
-    }
-    for made in &report.slugs_made_safe {
-        out!(
-            "  made safe:    {}: its slug {}; written as `{}`, its old URL kept as its permalink",
-            made.file,
-            made.why,
-            made.slug
-        );
-    }
-    for (file, key) in &report.repeated_keys {
-        out!("  fixed:        {file} set `{key}` twice; the last value is kept, as Jekyll read it");
-    }
-    if !report.extra_fields.is_empty() {
-        let fields: Vec<&str> = report.extra_fields.iter().map(String::as_str).collect();
-        out!("  kept for templates (extra): {}", fields.join(", "));
-    }
-    for (file, key) in &report.reindented {
-        out!(
-            "  fixed:        {file}: `{key}` continues a quoted value at the start of a line; indented as YAML requires"
-        );
-    }
-    for (file, why) in &report.left_out {
-        out!("  left out:     {file}: {why}");
-    }
-    if report.zola_templates > 0 {
-        out!(
-            "  needs a hand: {} document(s) name a Zola template, kept as `zola_template`: folio's theme renders them",
-            report.zola_templates
-        );
-    }
-    for (tag, files) in &report.template_tags {
-        out!("  needs a hand: {tag} in {files} file(s), left as written");
-    }
-    out!("next: folio build --root {}", into.display());
-    Ok(())
-}
-
-/// What a build that waits for another one's lock says, once.
-fn say_waiting(lock: &str) {
-    eprintln!(
-        "waiting for another folio build of this site to finish (it holds {lock}; --no-wait fails instead)"
-    );
-}
-
 /// How careful the build is.
 struct Checks {
     accept_id_changes: bool,
     dry_run: bool,
     no_wait: bool,
-}
-
-/// Which unpublished posts to publish anyway.
-struct Publish {
-    drafts: bool,
-    future: bool,
 }
 
 fn build(
@@ -589,24 +487,6 @@ fn explain(
         );
     }
     Ok(())
-}
-
-/// The moment a build decides which posts are in the future:
-/// `SOURCE_DATE_EPOCH` (seconds; the reproducible-builds convention) when it
-/// is set, else the clock. The library reads neither; this is its one source.
-fn now_ms() -> Result<i64, folio::Error> {
-    match std::env::var("SOURCE_DATE_EPOCH") {
-        Ok(text) => text
-            .trim()
-            .parse::<i64>()
-            .map(|seconds| seconds.saturating_mul(1000))
-            .map_err(|_| folio::Error::Environment {
-                variable: "SOURCE_DATE_EPOCH",
-                message: format!("`{text}` is not a number of seconds since 1970"),
-                help: "set it to an integer (e.g. `git log -1 --format=%ct`), or unset it".into(),
-            }),
-        Err(_) => Ok(jiff::Timestamp::now().as_millisecond()),
-    }
 }
 
 fn progress_bar() -> ProgressBar {
