@@ -1,13 +1,11 @@
 //! The `folio` command line: parses arguments, calls the library, prints.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 use folio::{BuildOptions, BuildReport, Event, Site};
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// `println!` that ends the program quietly when the reader went away
 /// (`folio explain … | head`): printing to a closed pipe is not an error of
@@ -27,6 +25,8 @@ macro_rules! out {
 
 mod cli;
 
+use cli::build::{Checks, build, summary};
+use cli::explain::explain;
 use cli::import::{ImportFrom, import};
 use cli::{Publish, now_ms, say_waiting};
 
@@ -313,75 +313,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// How careful the build is.
-struct Checks {
-    accept_id_changes: bool,
-    dry_run: bool,
-    no_wait: bool,
-}
-
-fn build(
-    root: PathBuf,
-    out: Option<PathBuf>,
-    publish: Publish,
-    json: bool,
-    threads: Option<usize>,
-    checks: Checks,
-) -> Result<(), folio::Error> {
-    let site = Site::open(root)?;
-    let bar = std::io::stderr().is_terminal().then(progress_bar);
-    let mut options = BuildOptions::new(now_ms()?);
-    options.out_dir = out;
-    options.drafts = publish.drafts;
-    options.future = publish.future;
-    options.threads = threads;
-    options.accept_id_changes = checks.accept_id_changes;
-    options.dry_run = checks.dry_run;
-    options.wait_for_lock = !checks.no_wait;
-    let shown = bar.clone();
-    options.observer = Some(Arc::new(move |event: &Event| match (event, &shown) {
-        (Event::WaitingForLock { lock }, _) => say_waiting(lock),
-        // Only the stages with items to count move the bar.
-        (Event::StageStarted { stage, items }, Some(bar)) if *items > 0 => {
-            bar.set_length(*items as u64);
-            bar.set_position(0);
-            bar.set_message(stage.to_string());
-        }
-        (
-            Event::SourceParsed { .. } | Event::PageRendered { .. } | Event::PageWritten { .. },
-            Some(bar),
-        ) => bar.inc(1),
-        _ => {}
-    }));
-    let result = site.build(&options);
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    let report = result?;
-    for warning in &report.warnings {
-        eprintln!("warning: {warning}");
-    }
-    if json {
-        out!(
-            "{}",
-            serde_json::to_string_pretty(&report).expect("a report always serializes")
-        );
-    } else {
-        if report.dry_run {
-            for (path, why) in &report.why {
-                let verb = if report.deleted.contains(path) {
-                    "delete"
-                } else {
-                    "write"
-                };
-                out!("would {verb} {path}: {why}");
-            }
-        }
-        out!("{}", summary(&report));
-    }
-    Ok(())
-}
-
 /// `folio publish`: the database from the flag, the environment or
 /// site.toml, in that order; a password the URL lacks from PGPASSWORD.
 fn publish(
@@ -453,70 +384,6 @@ fn publish(
         report.elapsed_ms as f64 / 1000.0
     );
     Ok(())
-}
-
-fn explain(
-    root: PathBuf,
-    out: Option<PathBuf>,
-    path: &str,
-    json: bool,
-) -> Result<(), folio::Error> {
-    let site = Site::open(root)?;
-    let mut options = BuildOptions::new(now_ms()?);
-    options.out_dir = out;
-    let explanation = site.explain(path, &options)?;
-    if json {
-        out!(
-            "{}",
-            serde_json::to_string_pretty(&explanation).expect("an explanation always serializes")
-        );
-        return Ok(());
-    }
-    out!("{}", explanation.output);
-    out!("  made for:  {}", explanation.made_for);
-    if !explanation.templates.is_empty() {
-        out!("  templates: {}", explanation.templates.join(", "));
-    }
-    out!("  sources:   {}", explanation.sources.join(", "));
-    if !explanation.config_keys.is_empty() {
-        out!("  site.toml: {}", explanation.config_keys.join(", "));
-    }
-    if let Some(lang) = &explanation.language {
-        out!(
-            "  words:     i18n/{lang}.toml, [languages.{lang}.i18n] (over folio's built-in `{lang}` table)"
-        );
-    }
-    Ok(())
-}
-
-fn progress_bar() -> ProgressBar {
-    let bar = ProgressBar::hidden();
-    bar.set_style(
-        ProgressStyle::with_template("{msg:>7} [{bar:30}] {pos}/{len}")
-            .expect("the template is valid")
-            .progress_chars("=> "),
-    );
-    // Only builds long enough to watch get a bar.
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
-    bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-    bar
-}
-
-fn summary(report: &BuildReport) -> String {
-    let (written, deleted) = if report.dry_run {
-        ("pages would be written", "would be deleted")
-    } else {
-        ("pages written", "deleted")
-    };
-    format!(
-        "scanned {} files: {} parsed, {} unchanged; {} {written}, {} {deleted} in {:.2}s",
-        report.scanned,
-        report.parsed,
-        report.unchanged,
-        report.written.len(),
-        report.deleted.len(),
-        report.elapsed_ms as f64 / 1000.0
-    )
 }
 
 #[cfg(feature = "serve")]

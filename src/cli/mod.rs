@@ -3,6 +3,8 @@
 //! show. Each subcommand is a file of its own (mdBook's
 //! `src/cmd/<subcommand>.rs`); the arguments are main.rs's.
 
+pub(crate) mod build;
+pub(crate) mod explain;
 pub(crate) mod import;
 
 /// The moment a build decides which posts are in the future:
