@@ -93,7 +93,7 @@ fn progress_bar() -> ProgressBar {
     bar
 }
 
-pub(crate) fn summary(report: &BuildReport) -> String {
+pub(super) fn summary(report: &BuildReport) -> String {
     let (written, deleted) = if report.dry_run {
         ("pages would be written", "would be deleted")
     } else {
