@@ -7,6 +7,8 @@ pub(crate) mod build;
 pub(crate) mod explain;
 pub(crate) mod import;
 pub(crate) mod publish;
+#[cfg(feature = "serve")]
+pub(crate) mod serve;
 
 /// The moment a build decides which posts are in the future:
 /// `SOURCE_DATE_EPOCH` (seconds; the reproducible-builds convention) when it
