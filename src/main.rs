@@ -1,11 +1,11 @@
-//! The `folio` command line: parses arguments, calls the library, prints.
+//! The `folio` command line: the arguments, the allocator, and which
+//! subcommand of `cli/` runs (each calls the library and prints); an error
+//! ends it with its report on stderr and exit code 1.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
-use folio::{BuildOptions, Event, Site};
 
 /// `println!` that ends the program quietly when the reader went away
 /// (`folio explain … | head`): printing to a closed pipe is not an error of
@@ -23,15 +23,18 @@ macro_rules! out {
     }};
 }
 
+// Before `mod cli`: a `macro_rules!` macro is seen only by the code after it.
 mod cli;
 
+use cli::Publish;
+use cli::amend::{amend, id};
 use cli::build::{Checks, build};
+use cli::check::check;
 use cli::explain::explain;
 use cli::import::{ImportFrom, import};
 use cli::publish::publish;
 #[cfg(feature = "serve")]
 use cli::serve::{host_name, serve};
-use cli::{Publish, now_ms, say_waiting};
 
 #[derive(Parser)]
 #[command(
@@ -314,72 +317,6 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-fn id(root: PathBuf, file: PathBuf) -> Result<(), folio::Error> {
-    let site = Site::open(root)?;
-    out!("{}", site.id_of(&file)?);
-    Ok(())
-}
-
-fn check(root: PathBuf, publish: Publish) -> Result<(), folio::Error> {
-    let site = Site::open(root)?;
-    let mut options = BuildOptions::new(now_ms()?);
-    options.drafts = publish.drafts;
-    options.future = publish.future;
-    // The library reads no environment: the scratch folder is the CLI's,
-    // new (made atomically, mode 0700, under a name no one can guess), so
-    // no one else can have put anything in it.
-    let temp = std::env::temp_dir();
-    let scratch = tempfile::Builder::new()
-        .prefix("folio-check-")
-        .tempdir_in(&temp)
-        .map_err(|source| folio::Error::Io { path: temp, source })?;
-    let result = site.check(&options, scratch.path());
-    let scratch_path = scratch.path().to_owned();
-    if let Err(e) = scratch.close() {
-        eprintln!(
-            "warning: {}: the scratch folder of this check could not be removed: {e}",
-            scratch_path.display()
-        );
-    }
-    let report = result?;
-    for warning in &report.warnings {
-        eprintln!("warning: {warning}");
-    }
-    out!(
-        "checked {} sources and {} pages with their links: no error",
-        report.scanned,
-        report.rendered
-    );
-    Ok(())
-}
-
-fn amend(
-    root: PathBuf,
-    file: &std::path::Path,
-    change: folio::Change<'_>,
-) -> Result<(), folio::Error> {
-    let mut options = BuildOptions::new(now_ms()?);
-    options.observer = Some(Arc::new(|event: &Event| {
-        if let Event::WaitingForLock { lock } = event {
-            say_waiting(lock);
-        }
-    }));
-    let mut session = folio::Session::open(Site::open(root)?, options)?;
-    let done = match change {
-        folio::Change::Date(date) => session.redate(file, date)?,
-        folio::Change::Slug(slug) => session.move_to(file, slug)?,
-    };
-    match &done.old_id {
-        Some(old) if *old != done.new_id => out!("{}: id {old} -> {}", done.file, done.new_id),
-        _ => out!("{}: id {}", done.file, done.new_id),
-    }
-    if let Some(from) = &done.redirect_from {
-        out!("{from} will redirect to {}", done.new_url);
-    }
-    out!("next: folio build");
-    Ok(())
 }
 
 #[cfg(test)]

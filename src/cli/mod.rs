@@ -1,9 +1,12 @@
 //! What the subcommands of `folio` share: the moment a build is at, what a
 //! build waiting for another one's lock says, which unpublished posts to
-//! show. Each subcommand is a file of its own (mdBook's
-//! `src/cmd/<subcommand>.rs`); the arguments are main.rs's.
+//! show. Each subcommand is in the file of its name, but for `id`, `redate`
+//! and `move`, which read or change a document's id: `amend.rs`. Their
+//! arguments are main.rs's.
 
+pub(crate) mod amend;
 pub(crate) mod build;
+pub(crate) mod check;
 pub(crate) mod explain;
 pub(crate) mod import;
 pub(crate) mod publish;
@@ -13,7 +16,7 @@ pub(crate) mod serve;
 /// The moment a build decides which posts are in the future:
 /// `SOURCE_DATE_EPOCH` (seconds; the reproducible-builds convention) when it
 /// is set, else the clock. The library reads neither; this is its one source.
-pub(crate) fn now_ms() -> Result<i64, folio::Error> {
+fn now_ms() -> Result<i64, folio::Error> {
     match std::env::var("SOURCE_DATE_EPOCH") {
         Ok(text) => text
             .trim()
@@ -29,7 +32,7 @@ pub(crate) fn now_ms() -> Result<i64, folio::Error> {
 }
 
 /// What a build that waits for another one's lock says, once.
-pub(crate) fn say_waiting(lock: &str) {
+fn say_waiting(lock: &str) {
     eprintln!(
         "waiting for another folio build of this site to finish (it holds {lock}; --no-wait fails instead)"
     );
