@@ -1,0 +1,102 @@
+//! `folio import`: another generator's site written as a folio site by the
+//! library, and the report of what it kept, fixed and left for a hand.
+
+use std::path::PathBuf;
+
+/// The generators `folio import` reads.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(crate) enum ImportFrom {
+    Jekyll,
+    Hugo,
+    Zola,
+}
+
+pub(crate) fn import(
+    from: ImportFrom,
+    source: PathBuf,
+    into: Option<PathBuf>,
+) -> Result<(), folio::Error> {
+    let into = into.unwrap_or_else(|| {
+        let name = source
+            .file_name()
+            .map_or("site".into(), |n| n.to_string_lossy().into_owned());
+        source.with_file_name(format!("{name}-folio"))
+    });
+    let generator = match from {
+        ImportFrom::Jekyll => folio::import::Generator::Jekyll,
+        ImportFrom::Zola => folio::import::Generator::Zola,
+        ImportFrom::Hugo => folio::import::Generator::Hugo,
+    };
+    let report = folio::import::import(generator, &source, &into)?;
+    let posts: Vec<String> = report
+        .posts
+        .iter()
+        .map(|(lang, n)| format!("{n} {lang}"))
+        .collect();
+    out!("imported {} into {}", source.display(), into.display());
+    if !posts.is_empty() {
+        out!("  posts:        {}", posts.join(", "));
+    }
+    let pages: Vec<String> = report
+        .pages
+        .iter()
+        .map(|(lang, n)| format!("{n} {lang}"))
+        .collect();
+    if !pages.is_empty() {
+        out!("  pages:        {}", pages.join(", "));
+    }
+    out!(
+        "  languages:    {} (the default first)",
+        report.languages.join(", ")
+    );
+    for (from, to) in &report.mapped_languages {
+        out!("  language:     `{from}` is written `{to}` (BCP 47, and its folder name)");
+    }
+    out!(
+        "  URLs:         every post keeps its old URL ({} written down as `permalink`)",
+        report.permalinks_written
+    );
+    if report.translations_linked > 0 {
+        out!(
+            "  translations: {} posts linked to another language's by their `ref`, `name` or permalink, as the site linked them",
+            report.translations_linked
+        );
+    }
+    for (file, slug) in &report.renamed {
+        out!("  renamed:      {file} is `{slug}`: another post of its language had its slug");
+    }
+    for made in &report.slugs_made_safe {
+        out!(
+            "  made safe:    {}: its slug {}; written as `{}`, its old URL kept as its permalink",
+            made.file,
+            made.why,
+            made.slug
+        );
+    }
+    for (file, key) in &report.repeated_keys {
+        out!("  fixed:        {file} set `{key}` twice; the last value is kept, as Jekyll read it");
+    }
+    if !report.extra_fields.is_empty() {
+        let fields: Vec<&str> = report.extra_fields.iter().map(String::as_str).collect();
+        out!("  kept for templates (extra): {}", fields.join(", "));
+    }
+    for (file, key) in &report.reindented {
+        out!(
+            "  fixed:        {file}: `{key}` continues a quoted value at the start of a line; indented as YAML requires"
+        );
+    }
+    for (file, why) in &report.left_out {
+        out!("  left out:     {file}: {why}");
+    }
+    if report.zola_templates > 0 {
+        out!(
+            "  needs a hand: {} document(s) name a Zola template, kept as `zola_template`: folio's theme renders them",
+            report.zola_templates
+        );
+    }
+    for (tag, files) in &report.template_tags {
+        out!("  needs a hand: {tag} in {files} file(s), left as written");
+    }
+    out!("next: folio build --root {}", into.display());
+    Ok(())
+}

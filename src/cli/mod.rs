@@ -1,0 +1,45 @@
+//! What the subcommands of `folio` share: the moment a build is at, what a
+//! build waiting for another one's lock says, which unpublished posts to
+//! show. Each subcommand is in the file of its name, but for `id`, `redate`
+//! and `move`, which read or change a document's id: `amend.rs`. Their
+//! arguments are main.rs's.
+
+pub(crate) mod amend;
+pub(crate) mod build;
+pub(crate) mod check;
+pub(crate) mod explain;
+pub(crate) mod import;
+pub(crate) mod publish;
+#[cfg(feature = "serve")]
+pub(crate) mod serve;
+
+/// The moment a build decides which posts are in the future:
+/// `SOURCE_DATE_EPOCH` (seconds; the reproducible-builds convention) when it
+/// is set, else the clock. The library reads neither; this is its one source.
+fn now_ms() -> Result<i64, folio::Error> {
+    match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(text) => text
+            .trim()
+            .parse::<i64>()
+            .map(|seconds| seconds.saturating_mul(1000))
+            .map_err(|_| folio::Error::Environment {
+                variable: "SOURCE_DATE_EPOCH",
+                message: format!("`{text}` is not a number of seconds since 1970"),
+                help: "set it to an integer (e.g. `git log -1 --format=%ct`), or unset it".into(),
+            }),
+        Err(_) => Ok(jiff::Timestamp::now().as_millisecond()),
+    }
+}
+
+/// What a build that waits for another one's lock says, once.
+fn say_waiting(lock: &str) {
+    eprintln!(
+        "waiting for another folio build of this site to finish (it holds {lock}; --no-wait fails instead)"
+    );
+}
+
+/// Which unpublished posts to publish anyway.
+pub(crate) struct Publish {
+    pub(crate) drafts: bool,
+    pub(crate) future: bool,
+}
