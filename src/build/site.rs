@@ -5,10 +5,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::build::options::BuildOptions;
+use crate::build::session::Session;
 use crate::model::doc::Source;
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::source_hash;
 use crate::model::id::PostId;
+use crate::model::report::{BuildReport, Explanation};
 use crate::plugin::Plugins;
 use crate::render::TEMPLATES_DIR;
 use crate::source::config::Config;
@@ -46,6 +48,17 @@ impl Site {
     /// Its `site.toml`, read and checked.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// Builds the site once, as `folio build` does: a [`Session`] for one
+    /// build.
+    pub fn build(&self, options: &BuildOptions) -> Result<BuildReport, Error> {
+        Session::open_once(self.clone(), options.clone())?.build_as_opened()
+    }
+
+    /// [`Session::explain`] in a session of its own.
+    pub fn explain(&self, output: &str, options: &BuildOptions) -> Result<Explanation, Error> {
+        Session::open(self.clone(), options.clone())?.explain(output)
     }
 
     /// The output folder a build with `options` writes to.

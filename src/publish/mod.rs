@@ -149,8 +149,8 @@ impl Session {
     /// inside another.
     pub fn publish(&mut self, options: &PublishOptions) -> Result<PublishReport, Error> {
         let started = Instant::now();
-        let (build, read) = self.up_to_date(options.dry_run)?;
-        let (every, records) = self.published(read.as_deref());
+        let (build, read) = up_to_date(self, options.dry_run)?;
+        let (every, records) = published(self, read.as_deref());
         let config = self.site().config();
         let schema = config.publish.schema().to_owned();
         let mut remote = Remote::new(options, &schema, self.site().root())?;
@@ -457,6 +457,38 @@ struct Progress {
     deleted: usize,
     to_write: usize,
     written: usize,
+}
+
+/// Brings the site up to date for a publish: builds it, or, in a dry run,
+/// reads what changed without writing. Returns the build's report, and the
+/// documents when they are not those the session kept.
+fn up_to_date(
+    session: &mut Session,
+    dry_run: bool,
+) -> Result<(Option<BuildReport>, Option<Vec<Record>>), Error> {
+    if dry_run {
+        return Ok((None, Some(session.read_documents()?)));
+    }
+    let build = session.build()?;
+    let records = match session.kept_records() {
+        Some(_) => None,
+        None => Some(session.indexed_records()?),
+    };
+    Ok((Some(build), records))
+}
+
+/// Every document of `records` (or else of the session's last build), and
+/// those the site publishes: what a publish sends.
+fn published<'r>(
+    session: &'r Session,
+    records: Option<&'r [Record]>,
+) -> (&'r [Record], Vec<&'r Record>) {
+    let visibility = session.visibility();
+    let records = records.or(session.kept_records()).unwrap_or(&[]);
+    (
+        records,
+        records.iter().filter(|r| visibility.shows(r)).collect(),
+    )
 }
 
 fn publish_error(remote: &Remote, message: String, help: String) -> Error {

@@ -1,0 +1,318 @@
+//! The second half of a build, once its documents are read and checked:
+//! plan, select, render, write and commit, and keep what it learned.
+
+use super::*;
+
+impl Session {
+    /// Plans, selects, renders, writes and commits a prepared build, and
+    /// keeps what it learned for the next one.
+    pub(super) fn finish(&mut self, mut prepared: Prepared) -> Result<Attempt, Error> {
+        let mut report = std::mem::take(&mut prepared.report);
+        self.progress.start(Stage::Plan, 0);
+        let records = std::mem::take(&mut prepared.analysis.current);
+        let kept_plan = prepared.kept_plan.take();
+        let site = Arc::clone(&self.site);
+        let views = Views::new(site.config(), &prepared.scan.i18n);
+        let (plan, candidates) = self
+            .plan(&site, &views, &prepared, records, kept_plan)
+            .map_err(|e| on_field_lines(e, &self.root))?;
+        for warning in &plan.warnings {
+            self.progress.warn(&mut report, warning.clone());
+        }
+        let templates = plan.templates(&prepared.scan.theme);
+        report.inputs = prepared.scan.inputs(&self.root, &templates);
+        let meta = self.meta_after(&plan, &prepared, &templates);
+        let outputs = &prepared.analysis.snapshot.outputs;
+        // A plan brought up to date has the pages of the last build: none
+        // of its outputs is stale.
+        let stale = match candidates {
+            Some(_) => Vec::new(),
+            None => select::stale(&plan, outputs),
+        };
+        let selected = select::outdated(
+            &plan,
+            outputs,
+            &prepared.scan.damaged,
+            candidates.as_deref(),
+        );
+        if self.options.dry_run {
+            report.why = self.reasons(&plan, &prepared, &selected);
+        }
+        let batches = selected.into_batches(&plan, &stale);
+        self.progress.finish(&mut report, Stage::Plan);
+        let made = self.produce(&prepared, &plan, (batches, &stale), meta, &mut report)?;
+        let (dropped, written_rows, meta) = match made {
+            Made::SourcesChanged(paths) => return Ok(Attempt::SourcesChanged(paths)),
+            Made::DryRun => return Ok(Attempt::Built(Box::new(report))),
+            Made::Committed {
+                dropped,
+                written_rows,
+                meta,
+            } => (dropped, written_rows, meta),
+        };
+        let mut kept_plan = plan.into_kept();
+        drop((stale, views));
+        let Prepared {
+            lock,
+            scan,
+            analysis,
+            ..
+        } = prepared;
+        drop(lock);
+        let mut snapshot = analysis.snapshot;
+        snapshot.records = kept_plan.take_records();
+        for path in &dropped {
+            snapshot.outputs.remove(path);
+        }
+        snapshot.outputs.extend(written_rows);
+        snapshot.meta = meta;
+        self.kept = Some(Kept {
+            scan: Scan {
+                damaged: Default::default(),
+                ..scan
+            },
+            snapshot,
+            plan: Some(kept_plan),
+            data_version: self.index.data_version()?,
+        });
+        Ok(Attempt::Built(Box::new(report)))
+    }
+
+    /// The pages of the site: the last build's brought up to date when
+    /// only what some documents hold changed (with the pages whose
+    /// fingerprint was computed again), or else planned afresh.
+    fn plan<'p>(
+        &self,
+        site: &'p Site,
+        views: &'p Views<'p>,
+        prepared: &'p Prepared,
+        records: Vec<crate::model::doc::Record>,
+        kept_plan: Option<KeptPlan>,
+    ) -> Result<(Plan<'p>, Option<Vec<usize>>), Error> {
+        if let Some(kept_plan) = kept_plan
+            && self.only_contents_changed(&kept_plan, views, prepared, &records)
+        {
+            let (plan, affected) = plan::replan(
+                site.config(),
+                views,
+                &prepared.scan.theme,
+                kept_plan,
+                records,
+                &prepared.analysis.fresh,
+            );
+            return Ok((plan, Some(affected)));
+        }
+        let plan = plan_of(
+            site,
+            views,
+            prepared,
+            records,
+            (self.visibility(), &self.options.plugins),
+        )?;
+        Ok((plan, None))
+    }
+
+    /// Whether this build's documents differ from the last build's only in
+    /// what they hold: the same sources, each in the same place in the
+    /// site, with the same theme, words, settings and static files, and no
+    /// post due or withdrawn since.
+    fn only_contents_changed(
+        &self,
+        kept: &KeptPlan,
+        views: &Views<'_>,
+        prepared: &Prepared,
+        records: &[crate::model::doc::Record],
+    ) -> bool {
+        let analysis = &prepared.analysis;
+        let (old, meta) = (&analysis.snapshot.records, &analysis.snapshot.meta);
+        let theme = serde_json::to_string(prepared.scan.theme.own_hashes()).ok();
+        let wording = serde_json::to_string(views.wording()).ok();
+        let copies = plan::copies(&prepared.scan.statics, prepared.lock.started_ns);
+        let now = self.options.now_ms;
+        analysis.verdict.retired.is_empty()
+            && records.len() == kept.documents()
+            && old.len() == analysis.fresh.len()
+            && old
+                .iter()
+                .zip(&analysis.fresh)
+                .all(|(old, &i)| plan::same_place(old, &records[i]))
+            && meta.content_settings.as_deref() == Some(analysis.settings.as_str())
+            && meta.globals.as_deref() == Some(views.globals())
+            && meta.wording == wording
+            && meta.theme == theme
+            && kept.copies() == copies.as_slice()
+            && meta.last_shown.is_some_and(|shown| shown <= now)
+            && meta.next_due.is_some_and(|due| now < due)
+    }
+
+    /// Why each selected output would be written (a dry run).
+    fn reasons(
+        &self,
+        plan: &Plan<'_>,
+        prepared: &Prepared,
+        selected: &select::Selected,
+    ) -> std::collections::BTreeMap<String, String> {
+        explain::reasons(&Reasons {
+            plan,
+            theme: &prepared.scan.theme,
+            specs: &plan.specs,
+            selected: &selected.needs_render,
+            copies: selected.copies.iter().map(|&c| &plan.copies[c]).collect(),
+            snapshot: &prepared.analysis.snapshot,
+            fresh: prepared
+                .analysis
+                .fresh
+                .iter()
+                .map(|&i| &plan.records()[i])
+                .collect(),
+            retired: &prepared.analysis.verdict.retired,
+            damaged: &prepared.scan.damaged,
+        })
+    }
+
+    /// The settings a build records beside its rows.
+    fn meta_after(&self, plan: &Plan<'_>, prepared: &Prepared, templates: &[String]) -> Meta {
+        let (last_shown, next_due) = self.visibility().bounds(plan.records());
+        Meta {
+            content_settings: Some(prepared.analysis.settings.clone()),
+            timezone: Some(self.site.config().timezone_name.clone()),
+            inputs: Some(prepared.inputs.clone().unwrap_or_default()),
+            next_due: Some(next_due),
+            last_shown: Some(last_shown),
+            theme: Some(
+                serde_json::to_string(prepared.scan.theme.own_hashes()).unwrap_or_default(),
+            ),
+            globals: Some(plan.globals().to_owned()),
+            wording: Some(serde_json::to_string(plan.wording()).unwrap_or_default()),
+            templates: serde_json::to_string(templates).ok(),
+        }
+    }
+}
+
+/// Every page of the site with its fingerprint.
+pub(super) fn plan_of<'p>(
+    site: &'p Site,
+    views: &'p Views<'p>,
+    prepared: &'p Prepared,
+    records: Vec<crate::model::doc::Record>,
+    (visibility, plugins): (Visibility, &Plugins),
+) -> Result<Plan<'p>, Error> {
+    plan::plan(
+        site.config(),
+        views,
+        &prepared.scan.theme,
+        records,
+        (&prepared.scan.statics, plugins),
+        visibility,
+        prepared.lock.started_ns,
+    )
+}
+
+/// How the making of a planned build ended.
+enum Made {
+    SourcesChanged(HashSet<String>),
+    DryRun,
+    /// Written and recorded: the outputs it dropped and the rows it wrote,
+    /// for the kept state to follow the index.
+    Committed {
+        dropped: Vec<String>,
+        written_rows: Vec<(String, OutputRow)>,
+        meta: Meta,
+    },
+}
+
+impl Session {
+    /// Renders and stages the selected pages; then, unless in a dry run,
+    /// writes them, prunes the stale outputs and commits the index.
+    fn produce(
+        &mut self,
+        prepared: &Prepared,
+        plan: &Plan<'_>,
+        (batches, stale): (select::Batches, &[(&String, &OutputRow)]),
+        meta: Meta,
+        report: &mut BuildReport,
+    ) -> Result<Made, Error> {
+        let dry_run = self.options.dry_run;
+        let env = prepared.scan.theme.environment()?;
+        let outputs = &prepared.analysis.snapshot.outputs;
+        report.rendered = batches.pages();
+        if !dry_run && (report.rendered > 0 || batches.copies() > 0) {
+            self.index.set_staging(&self.out_key, true)?;
+        }
+        self.progress
+            .start(Stage::Render, report.rendered + batches.copies());
+        let mut staging =
+            write::Staging::for_folder(&self.out_dir, !dry_run && outputs.is_empty())?;
+        let files = FilesAt::new(self.site.root());
+        let job = RenderJob {
+            root: self.site.root(),
+            dry_run,
+            out_dir: &self.out_dir,
+            index: self.index.path(),
+            plan,
+            sitemap: batches.sitemap.as_deref(),
+            theme: &prepared.scan.theme,
+            env: &env,
+            files: &files,
+            bodies: &prepared.analysis.bodies,
+            stored: outputs,
+            plugins: &self.options.plugins,
+            progress: &self.progress,
+        };
+        let mut pruned_early = HashSet::new();
+        let changed = produce::render_and_stage(
+            &job,
+            [batches.free, batches.blocked],
+            stale,
+            &mut staging,
+            report,
+            &mut pruned_early,
+        )?;
+        if !changed.is_empty() {
+            return Ok(Made::SourcesChanged(changed));
+        }
+        self.progress.finish(report, Stage::Render);
+        if dry_run {
+            self.progress.start(Stage::Write, 0);
+            commit::dry_run_report((&self.out_dir, self.index.path()), &staging, stale, report)?;
+            self.progress.finish(report, Stage::Write);
+            return Ok(Made::DryRun);
+        }
+        let folder = Folder {
+            out_dir: &self.out_dir,
+            out_key: &self.out_key,
+            stored: outputs,
+        };
+        let written = commit::write(
+            &mut self.index,
+            &folder,
+            staging,
+            (stale, &pruned_early),
+            &self.progress,
+            report,
+        )?;
+        self.progress.finish(report, Stage::Write);
+        self.progress.start(Stage::Index, 0);
+        let dropped: Vec<String> = stale.iter().map(|(path, _)| (*path).clone()).collect();
+        let changes = commit::changes(
+            &folder,
+            (&prepared.analysis, plan.records()),
+            written,
+            dropped.clone(),
+            meta,
+        );
+        report.rows_upserted = changes.upserts.len();
+        report.rows_deleted = changes.retired.len();
+        // The commit is SQLite's work on one core; the templates are freed
+        // on the other meanwhile.
+        let index = &mut self.index;
+        let (committed, ()) = rayon::join(|| index.commit(&changes), move || drop(env));
+        committed?;
+        self.progress.finish(report, Stage::Index);
+        Ok(Made::Committed {
+            dropped,
+            written_rows: changes.outputs,
+            meta: changes.meta,
+        })
+    }
+}
