@@ -54,7 +54,7 @@ static PLUGINS: Plugins = Plugins::new();
 
 /// `front_matter_markdown`: the bytes as a whole source file (front matter
 /// and Markdown), then as a Markdown body alone.
-pub fn front_matter_markdown(bytes: &[u8]) {
+pub(super) fn front_matter_markdown(bytes: &[u8]) {
     let config = &*CONFIG;
     for source in SOURCES.iter() {
         let hash = folio::model::hash::source_hash(bytes);
@@ -102,7 +102,7 @@ fn check_parsed(config: &Config, source: &Source, bytes: &[u8], parsed: &Parsed)
 
 /// `slug_url`: the text as a slug, a tag, a heading, a URL path, a segment,
 /// a pattern and an output path.
-pub fn slug_url(bytes: &[u8]) {
+pub(super) fn slug_url(bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     let text = text.as_ref();
 
@@ -204,7 +204,7 @@ fn check_output_path(path: &str) {
 }
 
 /// `site_toml`: the text as a `site.toml`, then the rules derived from it.
-pub fn site_toml(bytes: &[u8]) {
+pub(super) fn site_toml(bytes: &[u8]) {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return;
     };

@@ -29,6 +29,11 @@
 //! the environment or the clock. How a build runs, stage by stage, is in
 //! docs/ARCHITECTURE.md.
 
+// Without `internals` every stage module is private, so each `pub` item in
+// one is unreachable by construction; with it, the lint (Cargo.toml) holds
+// `pub` to what the crate's users and its benches can reach.
+#![cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
+
 // The engine's rooms, in pipeline order: the model every stage shares,
 // reading sources, planning, rendering, storing, the build that runs them
 // in order, and the tools built on a build. Private: the public API is the

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Instant;
 
 /// The bench's arguments, without the `--bench` cargo adds.
-pub fn args() -> Vec<String> {
+pub(crate) fn args() -> Vec<String> {
     std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
@@ -16,7 +16,7 @@ pub fn args() -> Vec<String> {
 }
 
 /// A scratch folder, on /dev/shm when there is one.
-pub fn scratch(prefix: &str) -> tempfile::TempDir {
+pub(crate) fn scratch(prefix: &str) -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix(prefix)
         .tempdir_in(if Path::new("/dev/shm").is_dir() {
@@ -29,7 +29,7 @@ pub fn scratch(prefix: &str) -> tempfile::TempDir {
 
 /// The corpus named by the first argument (generated there when absent,
 /// to be reused by the next run), or else one generated into `scratch`.
-pub fn corpus(args: &[String], scratch: &Path) -> PathBuf {
+pub(crate) fn corpus(args: &[String], scratch: &Path) -> PathBuf {
     match args.first().map(PathBuf::from) {
         Some(site) if site.exists() => site,
         Some(site) => generate_corpus(&site),
@@ -38,7 +38,7 @@ pub fn corpus(args: &[String], scratch: &Path) -> PathBuf {
 }
 
 /// The corpus bench/run.sh measures: 5,000 posts in three languages.
-pub fn generate_corpus(dir: &Path) -> PathBuf {
+pub(crate) fn generate_corpus(dir: &Path) -> PathBuf {
     let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/gen_corpus.py");
     eprintln!("generating 5,000 posts × en, fr, de into {}", dir.display());
     let status = Command::new("python3")
@@ -54,7 +54,7 @@ pub fn generate_corpus(dir: &Path) -> PathBuf {
     dir.to_owned()
 }
 
-pub fn copy_site(from: &Path, to: &Path) -> PathBuf {
+pub(crate) fn copy_site(from: &Path, to: &Path) -> PathBuf {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry.expect("the site is readable");
         let rel = entry.path().strip_prefix(from).unwrap();
@@ -72,7 +72,7 @@ pub fn copy_site(from: &Path, to: &Path) -> PathBuf {
 }
 
 /// The post bench/run.sh and bench/compare.py edit.
-pub fn middle_english_post(site: &Path) -> PathBuf {
+pub(crate) fn middle_english_post(site: &Path) -> PathBuf {
     let dir = site.join("content/en/posts");
     let mut posts: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -82,7 +82,7 @@ pub fn middle_english_post(site: &Path) -> PathBuf {
     posts[(posts.len() - 1) / 2].clone()
 }
 
-pub fn append_sentence(post: &Path, edit: usize) {
+pub(crate) fn append_sentence(post: &Path, edit: usize) {
     use std::io::Write;
     let mut file = std::fs::OpenOptions::new().append(true).open(post).unwrap();
     writeln!(
@@ -92,11 +92,11 @@ pub fn append_sentence(post: &Path, edit: usize) {
     .unwrap();
 }
 
-pub fn ms(since: Instant) -> f64 {
+pub(crate) fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
 
-pub fn median(mut values: Vec<f64>) -> f64 {
+pub(crate) fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
 }

@@ -42,7 +42,7 @@ impl Scan {
     /// What the outputs are made from, for the report: `templates` are the
     /// names of those the pages use (with what they reach), `root` the
     /// site root, absolute.
-    pub fn inputs(&self, root: &Path, templates: &[String]) -> Inputs {
+    pub(crate) fn inputs(&self, root: &Path, templates: &[String]) -> Inputs {
         let mut files: Vec<String> = [CONFIG_FILE.to_owned()]
             .into_iter()
             .chain(self.sources.iter().map(|source| source.path.clone()))
@@ -331,12 +331,12 @@ impl Damaged {
         )
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// Whether the file of `output`, whose row is `row`, is as folio wrote it.
-    pub fn intact(&self, output: &str, row: &crate::store::index::OutputRow) -> bool {
+    pub(crate) fn intact(&self, output: &str, row: &crate::store::index::OutputRow) -> bool {
         row.hash.is_some() && row.stat.is_some() && !self.0.contains(output)
     }
 }

@@ -89,17 +89,17 @@ pub(crate) struct Batches {
 }
 
 impl Batches {
-    pub fn pages(&self) -> usize {
+    pub(crate) fn pages(&self) -> usize {
         self.free.0.len() + self.blocked.0.len()
     }
 
-    pub fn copies(&self) -> usize {
+    pub(crate) fn copies(&self) -> usize {
         self.free.1.len() + self.blocked.1.len()
     }
 }
 
 impl Selected {
-    pub fn into_batches(self, plan: &Plan<'_>, stale: &[(&String, &OutputRow)]) -> Batches {
+    pub(crate) fn into_batches(self, plan: &Plan<'_>, stale: &[(&String, &OutputRow)]) -> Batches {
         let sitemap = plan.sitemap_if_selected(&plan.specs, &self.needs_render);
         let blockers = Blockers::new(stale);
         let (mut blocked, mut free) = (Vec::new(), Vec::new());

@@ -21,7 +21,7 @@ pub(super) struct Source {
 }
 
 impl Source {
-    pub fn open(root: &Path) -> Result<Source, Error> {
+    pub(super) fn open(root: &Path) -> Result<Source, Error> {
         let canonical = fs::canonicalize(root).map_err(|e| Error::io(root, e))?;
         Ok(Source {
             root: root.to_owned(),
@@ -30,20 +30,20 @@ impl Source {
     }
 
     /// The folder as the user named it.
-    pub fn root(&self) -> &Path {
+    pub(super) fn root(&self) -> &Path {
         &self.root
     }
 
     /// `file`'s name relative to the source folder, with `/` between
     /// folders, as the import's report names files.
-    pub fn relative(&self, file: &Path) -> String {
+    pub(super) fn relative(&self, file: &Path) -> String {
         super::relative(&self.root, file)
     }
 
     /// The folder a configuration file names (Hugo's `contentDir`), which
     /// must be relative and stay inside the site: an import reads the site
     /// it was given, not a folder its configuration points at.
-    pub fn configured_folder(
+    pub(super) fn configured_folder(
         &self,
         value: &str,
         config: &Path,
@@ -96,18 +96,18 @@ impl Source {
 
     /// Whether the site has a file at `path` (one outside it, through a
     /// link, is refused when read).
-    pub fn has_file(&self, path: &Path) -> bool {
+    pub(super) fn has_file(&self, path: &Path) -> bool {
         path.starts_with(&self.root) && path.is_file()
     }
 
     /// Whether the site has a folder at `path` (one outside it, through a
     /// link, is refused when walked).
-    pub fn has_folder(&self, path: &Path) -> bool {
+    pub(super) fn has_folder(&self, path: &Path) -> bool {
         path.starts_with(&self.root) && path.is_dir()
     }
 
     /// The text of a file of the site.
-    pub fn read(&self, file: &Path) -> Result<String, Error> {
+    pub(super) fn read(&self, file: &Path) -> Result<String, Error> {
         self.inside(file)?;
         fs::read_to_string(file).map_err(|e| Error::io(file, e))
     }
@@ -116,7 +116,7 @@ impl Source {
     /// is a link, so the root is checked first; links below it are not
     /// followed (they come back as links, which the importers skip), and
     /// every file is checked again when it is read.
-    pub fn walk(&self, folder: &Path) -> Result<walkdir::WalkDir, Error> {
+    pub(super) fn walk(&self, folder: &Path) -> Result<walkdir::WalkDir, Error> {
         self.inside(folder)?;
         Ok(walkdir::WalkDir::new(folder).sort_by_file_name())
     }
@@ -131,7 +131,7 @@ impl Destination {
     /// `root`, which must not exist yet or be empty: an import never
     /// writes over files. Nothing is created until the first write, so that
     /// an import refused while reading leaves nothing behind.
-    pub fn new(root: &Path) -> Result<Destination, Error> {
+    pub(super) fn new(root: &Path) -> Result<Destination, Error> {
         let empty = fs::read_dir(root).map_or(true, |mut entries| entries.next().is_none());
         if !empty {
             return Err(Error::Config {
@@ -151,7 +151,7 @@ impl Destination {
     /// the document `from` (relative to the source folder, for the
     /// message). Refuses a part that is not one plain name, and a file that
     /// exists already.
-    pub fn write(&self, parts: &[&str], text: &str, from: &str) -> Result<(), Error> {
+    pub(super) fn write(&self, parts: &[&str], text: &str, from: &str) -> Result<(), Error> {
         if let Some(bad) = parts.iter().find(|part| !is_plain_name(part)) {
             return Err(Error::Config {
                 path: PathBuf::from(from),

@@ -52,7 +52,7 @@ impl Place {
     /// The file named `name` (without language and extension) in `dir`:
     /// `_index` is its folder's section page, `index` a bundle named by
     /// its folder, anything else a page of the section `dir`.
-    pub fn of(dir: &str, name: &str) -> Place {
+    pub(super) fn of(dir: &str, name: &str) -> Place {
         let (section, name, is_section) = match name {
             "_index" => (dir, dir.rsplit('/').next().unwrap_or(""), true),
             "index" => {

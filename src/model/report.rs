@@ -291,7 +291,7 @@ pub(crate) struct Reporter {
 }
 
 impl Reporter {
-    pub fn new(observer: Option<Observer>) -> Reporter {
+    pub(crate) fn new(observer: Option<Observer>) -> Reporter {
         Reporter {
             observer,
             last_lap: Mutex::new(Instant::now()),
@@ -299,25 +299,25 @@ impl Reporter {
     }
 
     /// Sends the event `make` builds, if anyone listens.
-    pub fn emit(&self, make: impl FnOnce() -> Event) {
+    pub(crate) fn emit(&self, make: impl FnOnce() -> Event) {
         if let Some(observer) = &self.observer {
             observer(&make());
         }
     }
 
     /// A build attempt starts: its first stage, discover, with it.
-    pub fn begin(&self) {
+    pub(crate) fn begin(&self) {
         *self.last_lap.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
         self.start(Stage::Discover, 0);
     }
 
-    pub fn start(&self, stage: Stage, items: usize) {
+    pub(crate) fn start(&self, stage: Stage, items: usize) {
         self.emit(|| Event::StageStarted { stage, items });
     }
 
     /// `stage` ended: records its time in the report since the previous
     /// stage ended.
-    pub fn finish(&self, report: &mut BuildReport, stage: Stage) {
+    pub(crate) fn finish(&self, report: &mut BuildReport, stage: Stage) {
         let now = Instant::now();
         let mut last = self.last_lap.lock().unwrap_or_else(|e| e.into_inner());
         let ms = now.duration_since(*last).as_secs_f64() * 1000.0;
@@ -330,7 +330,7 @@ impl Reporter {
     }
 
     /// Adds a warning to the report and sends it.
-    pub fn warn(&self, report: &mut BuildReport, message: String) {
+    pub(crate) fn warn(&self, report: &mut BuildReport, message: String) {
         self.emit(|| Event::Warning {
             message: message.clone(),
         });

@@ -49,7 +49,7 @@ pub(crate) struct Counts {
 
 impl Counts {
     /// Connections made after the first.
-    pub fn reconnections(&self) -> usize {
+    pub(super) fn reconnections(&self) -> usize {
         self.connections.saturating_sub(1)
     }
 }
@@ -121,7 +121,11 @@ impl Remote {
     /// Reads the options' database (a `postgres://` URL or `key=value`
     /// words) without connecting. Their password is used when the URL has
     /// none; a relative `sslrootcert` is read from `root`.
-    pub fn new(options: &PublishOptions, schema: &str, root: &Path) -> Result<Remote, Error> {
+    pub(super) fn new(
+        options: &PublishOptions,
+        schema: &str,
+        root: &Path,
+    ) -> Result<Remote, Error> {
         let policy = Policy {
             attempts: options.attempts.max(1),
             backoff: options.backoff,
@@ -194,14 +198,14 @@ impl Remote {
     }
 
     /// The schema of folio's tables.
-    pub fn schema(&self) -> &str {
+    pub(super) fn schema(&self) -> &str {
         &self.schema
     }
 
     /// Sends `statement` until it succeeds, a try fails in a way another
     /// would too, or the tries run out. A lost connection or a timeout
     /// drops the connection; the next try makes a new one.
-    pub async fn run(&mut self, statement: &Statement<'_>) -> Result<Answer, GaveUp> {
+    pub(super) async fn run(&mut self, statement: &Statement<'_>) -> Result<Answer, GaveUp> {
         let mut attempt = 1;
         loop {
             match self.try_once(statement).await {

@@ -24,7 +24,7 @@ pub(crate) struct Local<'r> {
 }
 
 impl<'r> Local<'r> {
-    pub fn new(record: &'r Record, config: &Config) -> Local<'r> {
+    pub(super) fn new(record: &'r Record, config: &Config) -> Local<'r> {
         let id = record.id.to_string();
         let url = format!("{}{}", config.origin, record.url);
         let hash = row_hash(record, &id, &url);

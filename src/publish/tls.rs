@@ -305,7 +305,7 @@ impl Tls {
     /// Sets `config`'s TLS negotiation, and gives the connector that
     /// checks what the mode asks for. `root` is the folder a relative
     /// `sslrootcert` is read from; it is not read when TLS is not used.
-    pub fn prepare(
+    pub(super) fn prepare(
         &self,
         config: &mut tokio_postgres::Config,
         root: &Path,

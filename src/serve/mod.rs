@@ -52,7 +52,7 @@ pub use watch::{Changes, Watcher, rebuild_on_changes};
 
 /// Where the open tabs listen for what changed. Under a name a site's own
 /// pages cannot have (a build never writes a folder starting with `__folio`).
-pub const LIVE_PATH: &str = "/__folio/live";
+pub(crate) const LIVE_PATH: &str = "/__folio/live";
 
 /// How long a client may take to send the head of a request (the wait for
 /// the next one on a kept-alive connection included), unless

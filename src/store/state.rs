@@ -27,7 +27,7 @@ pub(crate) struct StateDir {
 impl StateDir {
     /// Opens the state folder at `path`, making it (and the folders above
     /// it) when absent; refuses it when it is a symbolic link.
-    pub fn open(path: &Path) -> Result<StateDir, Error> {
+    pub(crate) fn open(path: &Path) -> Result<StateDir, Error> {
         match fs::symlink_metadata(path) {
             Ok(meta) if meta.file_type().is_symlink() => return Err(linked(path)),
             Ok(_) => {}
@@ -64,7 +64,7 @@ impl StateDir {
 
     /// The file `name` in the folder, opened for reading and writing and
     /// made when absent, never through a link.
-    pub fn open_file(&self, name: &str) -> Result<fs::File, Error> {
+    pub(crate) fn open_file(&self, name: &str) -> Result<fs::File, Error> {
         let path = self.path.join(name);
         #[cfg(unix)]
         {
@@ -89,7 +89,7 @@ impl StateDir {
 
     /// The folder `name` in the folder, made when absent; refused when it
     /// is a link. Its path, for what writes into it.
-    pub fn folder(&self, name: &str) -> Result<PathBuf, Error> {
+    pub(crate) fn folder(&self, name: &str) -> Result<PathBuf, Error> {
         let path = self.path.join(name);
         #[cfg(unix)]
         match rustix::fs::mkdirat(&self.dir, name, rustix::fs::Mode::from_raw_mode(0o755)) {
@@ -109,7 +109,7 @@ impl StateDir {
     /// Refuses when any of `names` in the folder is a symbolic link: for
     /// the files a library opens by path (SQLite's database, its journal
     /// and WAL), which cannot be handed an opened folder.
-    pub fn refuse_links(&self, names: &[&str]) -> Result<(), Error> {
+    pub(crate) fn refuse_links(&self, names: &[&str]) -> Result<(), Error> {
         for name in names {
             let path = self.path.join(name);
             #[cfg(unix)]
@@ -143,7 +143,11 @@ impl BuildLock {
     /// Takes the lock of the builds whose state is in `state_dir`. When
     /// another build holds it: waits for it (saying so to `events` once),
     /// or, unless `wait`, fails at once with [`Error::Busy`].
-    pub fn acquire(state_dir: &Path, wait: bool, events: &Reporter) -> Result<BuildLock, Error> {
+    pub(crate) fn acquire(
+        state_dir: &Path,
+        wait: bool,
+        events: &Reporter,
+    ) -> Result<BuildLock, Error> {
         let path = state_dir.join(LOCK_FILE);
         let mut file = StateDir::open(state_dir)?.open_file(LOCK_FILE)?;
         match file.try_lock() {

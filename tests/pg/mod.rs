@@ -4,8 +4,8 @@
 
 #![allow(dead_code)] // each test crate uses its own part of the helper
 
-pub mod proxy;
-pub mod tls;
+pub(crate) mod proxy;
+pub(crate) mod tls;
 
 use std::collections::BTreeMap;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -15,7 +15,7 @@ use folio::PublishOptions;
 
 /// Where the server is and who may do anything there.
 #[derive(Clone)]
-pub struct Server {
+pub(crate) struct Server {
     pub host: String,
     pub port: u16,
     pub user: String,
@@ -25,7 +25,7 @@ pub struct Server {
 /// The server of this run, from PGHOST, PGPORT, PGUSER and PGPASSWORD.
 /// Without them there is nothing to test against: the test fails saying
 /// how to get one, since in CI no test is skipped.
-pub fn server() -> Server {
+pub(crate) fn server() -> Server {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let Some(host) = var("PGHOST") else {
         panic!(
@@ -45,7 +45,7 @@ pub fn server() -> Server {
 }
 
 impl Server {
-    pub fn addr(&self) -> SocketAddr {
+    pub(crate) fn addr(&self) -> SocketAddr {
         (self.host.as_str(), self.port)
             .to_socket_addrs()
             .expect("PGHOST resolves")
@@ -66,14 +66,14 @@ impl Server {
 }
 
 /// A database of one test, made empty when the test starts.
-pub struct Database {
+pub(crate) struct Database {
     pub server: Server,
     pub name: String,
 }
 
 impl Database {
     /// `folio_<tag>`, dropped if a run before left it, and made anew.
-    pub fn fresh(tag: &str) -> Database {
+    pub(crate) fn fresh(tag: &str) -> Database {
         let server = server();
         let name = format!("folio_{tag}");
         let mut admin = server.connect("postgres");
@@ -92,12 +92,12 @@ impl Database {
     /// Its URL, without the password (folio gets it apart, as PGPASSWORD).
     /// No sslmode: libpq's default, TLS when the server offers it, as the
     /// test server does.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         self.url_at("127.0.0.1", self.server.port, "")
     }
 
     /// Its URL at `host:port`, with `query` (`?…` or nothing).
-    pub fn url_at(&self, host: &str, port: u16, query: &str) -> String {
+    pub(crate) fn url_at(&self, host: &str, port: u16, query: &str) -> String {
         format!(
             "postgres://{}@{host}:{port}/{}{query}",
             self.server.user, self.name
@@ -105,35 +105,35 @@ impl Database {
     }
 
     /// Publish options to this database that retry fast.
-    pub fn options(&self) -> PublishOptions {
+    pub(crate) fn options(&self) -> PublishOptions {
         self.options_for(self.url())
     }
 
     /// Publish options through the fault proxy on `port`, without TLS:
     /// the proxy reads what the server says.
-    pub fn options_on(&self, port: u16) -> PublishOptions {
+    pub(crate) fn options_on(&self, port: u16) -> PublishOptions {
         self.options_for(self.url_at("127.0.0.1", port, "?sslmode=disable"))
     }
 
-    pub fn options_for(&self, url: String) -> PublishOptions {
+    pub(crate) fn options_for(&self, url: String) -> PublishOptions {
         let mut options = PublishOptions::new(url);
         options.password = Some(self.server.password.clone());
         options.backoff = Duration::from_millis(5);
         options
     }
 
-    pub fn client(&self) -> postgres::Client {
+    pub(crate) fn client(&self) -> postgres::Client {
         self.server.connect(&self.name)
     }
 
-    pub fn execute(&self, sql: &str) {
+    pub(crate) fn execute(&self, sql: &str) {
         self.client()
             .batch_execute(sql)
             .unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
 
     /// Each row as `id slug lang source_hash md5(body)`, by id.
-    pub fn rows(&self) -> Vec<String> {
+    pub(crate) fn rows(&self) -> Vec<String> {
         self.client()
             .query(
                 "SELECT id || ' ' || slug || ' ' || lang || ' ' || source_hash || ' ' || md5(body) FROM folio.posts ORDER BY id",
@@ -147,7 +147,7 @@ impl Database {
 
     /// Each row's id and the transaction that last wrote it: a row written
     /// again, even with the same values, gets a new one.
-    pub fn versions(&self) -> BTreeMap<String, String> {
+    pub(crate) fn versions(&self) -> BTreeMap<String, String> {
         self.client()
             .query("SELECT id, xmin::text FROM folio.posts", &[])
             .expect("folio.posts")
@@ -156,7 +156,7 @@ impl Database {
             .collect()
     }
 
-    pub fn count(&self, sql: &str) -> i64 {
+    pub(crate) fn count(&self, sql: &str) -> i64 {
         self.client().query_one(sql, &[]).expect(sql).get(0)
     }
 }

@@ -29,7 +29,7 @@ use tokio::sync::oneshot;
 
 /// What the proxy does to the server's replies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// Forward everything.
     None,
     /// At reply N the server has answered in full (the statement was
@@ -52,7 +52,7 @@ pub enum Fault {
 }
 
 /// A proxy listening on loopback; dropping it closes every connection.
-pub struct Proxy {
+pub(crate) struct Proxy {
     listening: Listening,
     shared: Arc<Shared>,
 }
@@ -66,7 +66,7 @@ struct Shared {
 
 impl Proxy {
     /// Starts a proxy to `upstream` injecting `fault`.
-    pub fn start(upstream: SocketAddr, fault: Fault) -> Proxy {
+    pub(crate) fn start(upstream: SocketAddr, fault: Fault) -> Proxy {
         let shared = Arc::new(Shared {
             upstream,
             fault,
@@ -79,32 +79,32 @@ impl Proxy {
     }
 
     /// The port it listens on, of 127.0.0.1.
-    pub fn port(&self) -> u16 {
+    pub(crate) fn port(&self) -> u16 {
         self.listening.port
     }
 
     /// The replies that went through, or were faulted, so far, over all
     /// connections.
-    pub fn replies(&self) -> usize {
+    pub(crate) fn replies(&self) -> usize {
         self.shared.replies.load(Ordering::SeqCst)
     }
 
     /// Whether the fault fired.
-    pub fn fired(&self) -> bool {
+    pub(crate) fn fired(&self) -> bool {
         self.shared.fired.load(Ordering::SeqCst)
     }
 }
 
 /// A port of 127.0.0.1 whose connections are served, each by its own
 /// task, on a thread of its own; dropping it closes every connection.
-pub struct Listening {
+pub(crate) struct Listening {
     pub port: u16,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Listening {
-    pub fn start<Serve, Served>(serve: Serve) -> Listening
+    pub(crate) fn start<Serve, Served>(serve: Serve) -> Listening
     where
         Serve: Fn(TcpStream) -> Served + Send + 'static,
         Served: Future<Output = ()> + Send + 'static,

@@ -20,7 +20,7 @@ const SSL_REQUEST: [u8; 8] = [0, 0, 0, 8, 4, 210, 22, 47];
 
 /// How a connection began.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Began {
+pub(crate) enum Began {
     /// The client sent its startup message in the clear.
     InTheClear,
     /// The client asked for TLS, and the server answered `S`.
@@ -30,25 +30,25 @@ pub enum Began {
 }
 
 /// Passes every byte through, and notes how each connection began.
-pub struct Sniffer {
+pub(crate) struct Sniffer {
     listening: Listening,
     began: Arc<Mutex<Vec<Began>>>,
 }
 
 impl Sniffer {
-    pub fn start(upstream: SocketAddr) -> Sniffer {
+    pub(crate) fn start(upstream: SocketAddr) -> Sniffer {
         let began = Arc::new(Mutex::new(Vec::new()));
         let noted = Arc::clone(&began);
         let listening = Listening::start(move |client| sniff(client, upstream, Arc::clone(&noted)));
         Sniffer { listening, began }
     }
 
-    pub fn port(&self) -> u16 {
+    pub(crate) fn port(&self) -> u16 {
         self.listening.port
     }
 
     /// How every connection so far began.
-    pub fn began(&self) -> Vec<Began> {
+    pub(crate) fn began(&self) -> Vec<Began> {
         self.began.lock().expect("no panic while noting").clone()
     }
 }
@@ -81,7 +81,7 @@ async fn sniff(mut client: TcpStream, upstream: SocketAddr, began: Arc<Mutex<Vec
 }
 
 /// A certificate authority made for one test, and the files folio reads.
-pub struct Authority {
+pub(crate) struct Authority {
     issuer: rcgen::Issuer<'static, rcgen::KeyPair>,
     /// Its own certificate and key, to serve as a server's by mistake.
     own: (rustls::pki_types::CertificateDer<'static>, Vec<u8>),
@@ -92,7 +92,7 @@ pub struct Authority {
 }
 
 impl Authority {
-    pub fn new(name: &str) -> Authority {
+    pub(crate) fn new(name: &str) -> Authority {
         let key = rcgen::KeyPair::generate().expect("a key");
         let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
         params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
@@ -114,12 +114,12 @@ impl Authority {
 
     /// A server configuration with a certificate this authority signed
     /// for `names` (host names or IP addresses).
-    pub fn server(&self, names: &[&str]) -> rustls::ServerConfig {
+    pub(crate) fn server(&self, names: &[&str]) -> rustls::ServerConfig {
         self.server_until(names, 2100)
     }
 
     /// The same, with a certificate that expires as `year` begins.
-    pub fn server_until(&self, names: &[&str], year: i32) -> rustls::ServerConfig {
+    pub(crate) fn server_until(&self, names: &[&str], year: i32) -> rustls::ServerConfig {
         let key = rcgen::KeyPair::generate().expect("a key");
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         let mut params = rcgen::CertificateParams::new(names).expect("params");
@@ -130,7 +130,7 @@ impl Authority {
     }
 
     /// A server that shows the authority's own certificate as its own.
-    pub fn server_with_its_own_certificate(&self) -> rustls::ServerConfig {
+    pub(crate) fn server_with_its_own_certificate(&self) -> rustls::ServerConfig {
         serving(self.own.0.clone(), self.own.1.clone())
     }
 }
@@ -152,7 +152,7 @@ fn serving(
 /// The front of a server: TLS with its own certificate (or, without one,
 /// an `N` to every request for TLS), and the session passed on to the
 /// server in the clear.
-pub struct TlsFront {
+pub(crate) struct TlsFront {
     listening: Listening,
     protocols: Arc<Mutex<Vec<Option<Vec<u8>>>>>,
 }
@@ -160,7 +160,7 @@ pub struct TlsFront {
 impl TlsFront {
     /// With `config`, it offers the application protocol `postgresql`, as
     /// a PostgreSQL 17 server does.
-    pub fn start(upstream: SocketAddr, config: Option<rustls::ServerConfig>) -> TlsFront {
+    pub(crate) fn start(upstream: SocketAddr, config: Option<rustls::ServerConfig>) -> TlsFront {
         let acceptor = config.map(|mut config| {
             config.alpn_protocols = vec![b"postgresql".to_vec()];
             tokio_rustls::TlsAcceptor::from(Arc::new(config))
@@ -176,12 +176,12 @@ impl TlsFront {
         }
     }
 
-    pub fn port(&self) -> u16 {
+    pub(crate) fn port(&self) -> u16 {
         self.listening.port
     }
 
     /// The application protocol each TLS session agreed on.
-    pub fn protocols(&self) -> Vec<Option<Vec<u8>>> {
+    pub(crate) fn protocols(&self) -> Vec<Option<Vec<u8>>> {
         self.protocols
             .lock()
             .expect("no panic while noting")
@@ -233,7 +233,7 @@ async fn front(
 /// The file of the test server's own certificate. Debian's clusters use
 /// the machine's self-signed "snakeoil" one, which is its own authority.
 /// Without TLS on the server, the tests that need it fail saying why.
-pub fn server_certificate(db: &Database) -> PathBuf {
+pub(crate) fn server_certificate(db: &Database) -> PathBuf {
     let mut client = db.client();
     let ssl: String = client.query_one("SHOW ssl", &[]).expect("SHOW ssl").get(0);
     assert_eq!(

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use folio::{BuildOptions, BuildReport, Session, Site};
 
-pub const SITE_TOML: &str = r#"title = "Test"
+pub(crate) const SITE_TOML: &str = r#"title = "Test"
 base_url = "https://example.org"
 default_language = "en"
 
@@ -30,10 +30,10 @@ name = "日本語"
 /// The moment every build of the suite runs at, set explicitly so that the
 /// machine's clock and its `SOURCE_DATE_EPOCH` (Nix sets 1980) change nothing:
 /// 2026-01-01T00:00:00Z.
-pub const NOW_MS: i64 = 1_767_225_600_000;
+pub(crate) const NOW_MS: i64 = 1_767_225_600_000;
 
 /// The options of a plain build at [`NOW_MS`], changed by `set`.
-pub fn options(set: impl FnOnce(&mut BuildOptions)) -> BuildOptions {
+pub(crate) fn options(set: impl FnOnce(&mut BuildOptions)) -> BuildOptions {
     let mut options = BuildOptions::new(NOW_MS);
     set(&mut options);
     options
@@ -44,7 +44,7 @@ pub fn options(set: impl FnOnce(&mut BuildOptions)) -> BuildOptions {
 /// the mtime, as it does on a real disk.
 static FAKE_CLOCK: AtomicI64 = AtomicI64::new(1_600_000_000);
 
-pub struct TestSite {
+pub(crate) struct TestSite {
     dir: tempfile::TempDir,
     /// When set, every build goes through this one kept session: the first
     /// is its `build()`, the next ones its `rebuild()` of the paths written,
@@ -58,7 +58,7 @@ pub struct TestSite {
 
 impl TestSite {
     /// A site with the three-language site.toml and no content.
-    pub fn new() -> TestSite {
+    pub(crate) fn new() -> TestSite {
         let site = TestSite {
             dir: tempfile::tempdir().expect("temp dir"),
             session: RefCell::new(None),
@@ -71,7 +71,7 @@ impl TestSite {
     }
 
     /// A site with a few posts in three languages and a page.
-    pub fn with_posts() -> TestSite {
+    pub(crate) fn with_posts() -> TestSite {
         let site = TestSite::new();
         site.write(
             "content/en/posts/hello-world.md",
@@ -110,41 +110,41 @@ impl TestSite {
 
     /// Declares Swahili, for which folio has no built-in words: a build
     /// warns once that English stands in for them.
-    pub fn add_a_language_without_words(&self) {
+    pub(crate) fn add_a_language_without_words(&self) {
         let toml = format!("{SITE_TOML}\n[languages.sw]\nname = \"Kiswahili\"\n");
         self.write("site.toml", &toml);
     }
 
     /// From now on, builds go through one kept [`Session`] and its
     /// `rebuild` of the paths this helper changed.
-    pub fn keep_session(&self) {
+    pub(crate) fn keep_session(&self) {
         self.kept.set(true);
     }
 
     /// The next rebuild of a kept session may start from the disk:
     /// another process (`folio move`) changed the index in between.
-    pub fn next_build_walks(&self) {
+    pub(crate) fn next_build_walks(&self) {
         self.last_built.set(false);
     }
 
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         self.dir.path()
     }
 
-    pub fn path(&self, rel: &str) -> PathBuf {
+    pub(crate) fn path(&self, rel: &str) -> PathBuf {
         self.root().join(rel)
     }
 
-    pub fn out(&self) -> PathBuf {
+    pub(crate) fn out(&self) -> PathBuf {
         self.path("public")
     }
 
     /// Writes a file and gives it the next fake mtime.
-    pub fn write(&self, rel: &str, text: &str) {
+    pub(crate) fn write(&self, rel: &str, text: &str) {
         self.write_bytes(rel, text.as_bytes());
     }
 
-    pub fn write_bytes(&self, rel: &str, bytes: &[u8]) {
+    pub(crate) fn write_bytes(&self, rel: &str, bytes: &[u8]) {
         let path = self.path(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, bytes).unwrap();
@@ -152,7 +152,7 @@ impl TestSite {
     }
 
     /// Moves a file's mtime on without changing it.
-    pub fn touch(&self, rel: &str) {
+    pub(crate) fn touch(&self, rel: &str) {
         self.changed.borrow_mut().push(rel.to_owned());
         let seconds = FAKE_CLOCK.fetch_add(1, Ordering::SeqCst);
         filetime::set_file_mtime(
@@ -162,25 +162,25 @@ impl TestSite {
         .unwrap();
     }
 
-    pub fn read(&self, rel: &str) -> String {
+    pub(crate) fn read(&self, rel: &str) -> String {
         std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
     }
 
-    pub fn remove(&self, rel: &str) {
+    pub(crate) fn remove(&self, rel: &str) {
         self.changed.borrow_mut().push(rel.to_owned());
         std::fs::remove_file(self.path(rel)).unwrap();
     }
 
-    pub fn site(&self) -> Site {
+    pub(crate) fn site(&self) -> Site {
         Site::open(self.root()).expect("site opens")
     }
 
-    pub fn build(&self) -> BuildReport {
+    pub(crate) fn build(&self) -> BuildReport {
         self.try_build()
             .unwrap_or_else(|e| panic!("build failed:\n{e}"))
     }
 
-    pub fn try_build(&self) -> Result<BuildReport, folio::Error> {
+    pub(crate) fn try_build(&self) -> Result<BuildReport, folio::Error> {
         if !self.kept.get() {
             return self.site().build(&options(|_| {}));
         }
@@ -211,18 +211,18 @@ impl TestSite {
         }
     }
 
-    pub fn build_with(&self, options: &BuildOptions) -> Result<BuildReport, folio::Error> {
+    pub(crate) fn build_with(&self, options: &BuildOptions) -> Result<BuildReport, folio::Error> {
         self.site().build(options)
     }
 
     /// What a build would write and delete, and why; writes nothing.
-    pub fn dry_run(&self) -> BuildReport {
+    pub(crate) fn dry_run(&self) -> BuildReport {
         self.build_with(&options(|o| o.dry_run = true))
             .unwrap_or_else(|e| panic!("dry run failed:\n{e}"))
     }
 
     /// Runs the `folio` binary in the site root, at [`NOW_MS`].
-    pub fn cli(&self, args: &[&str]) -> Output {
+    pub(crate) fn cli(&self, args: &[&str]) -> Output {
         folio_command()
             .args(args)
             .current_dir(self.root())
@@ -231,7 +231,7 @@ impl TestSite {
     }
 
     /// Every file under `dir`, relative, with its bytes.
-    pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    pub(crate) fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         walkdir::WalkDir::new(dir)
             .into_iter()
             .map(|e| e.unwrap())
@@ -248,13 +248,13 @@ impl TestSite {
             .collect()
     }
 
-    pub fn output_tree(&self) -> BTreeMap<String, Vec<u8>> {
+    pub(crate) fn output_tree(&self) -> BTreeMap<String, Vec<u8>> {
         TestSite::tree(&self.out())
     }
 
     /// (inode, mtime) of every output file: a file written again, even with
     /// the same bytes, gets a new inode (temp file + rename).
-    pub fn output_identities(&self) -> BTreeMap<String, (u64, i64, i64)> {
+    pub(crate) fn output_identities(&self) -> BTreeMap<String, (u64, i64, i64)> {
         walkdir::WalkDir::new(self.out())
             .into_iter()
             .map(|e| e.unwrap())
@@ -273,13 +273,13 @@ impl TestSite {
     }
 
     /// The index's posts table, one line per row, every column.
-    pub fn rows(&self) -> Vec<String> {
+    pub(crate) fn rows(&self) -> Vec<String> {
         self.query("SELECT * FROM posts ORDER BY id")
     }
 
     /// The posts table without the stat columns, which describe this folder's
     /// files rather than the content.
-    pub fn content_rows(&self) -> Vec<String> {
+    pub(crate) fn content_rows(&self) -> Vec<String> {
         self.query(
             "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash, title, url,
                     summary, description, tags, draft, translation_key, plugins, extra
@@ -289,14 +289,14 @@ impl TestSite {
 
     /// The outputs table without the folder and the files' stats (a static
     /// file's fingerprint is its source's stat).
-    pub fn output_rows(&self) -> Vec<String> {
+    pub(crate) fn output_rows(&self) -> Vec<String> {
         self.query(
             "SELECT path, hash, CASE WHEN fingerprint LIKE 'static %' THEN 'static' ELSE fingerprint END
              FROM outputs ORDER BY path",
         )
     }
 
-    pub fn query(&self, sql: &str) -> Vec<String> {
+    pub(crate) fn query(&self, sql: &str) -> Vec<String> {
         let conn = rusqlite::Connection::open(self.path(".folio/index.sqlite")).unwrap();
         let mut stmt = conn.prepare(sql).unwrap();
         let columns = stmt.column_count();
@@ -323,7 +323,7 @@ impl TestSite {
     /// place (the `reserved <folder>` row of docs/ARCHITECTURE.md): a build
     /// killed after this knows the file at `path` holding bytes of
     /// `hash` is its own.
-    pub fn reserve(&self, path: &str, hash: &str) {
+    pub(crate) fn reserve(&self, path: &str, hash: &str) {
         let conn = rusqlite::Connection::open(self.path(".folio/index.sqlite")).unwrap();
         let line = serde_json::to_string(&(path, hash)).unwrap() + "\n";
         conn.execute(
@@ -336,7 +336,7 @@ impl TestSite {
 }
 
 /// The index's `source_hash` of these bytes: their hex SHA-256.
-pub fn source_hash(bytes: &[u8]) -> String {
+pub(crate) fn source_hash(bytes: &[u8]) -> String {
     use sha2::Digest;
     sha2::Sha256::digest(bytes)
         .iter()
@@ -345,12 +345,12 @@ pub fn source_hash(bytes: &[u8]) -> String {
 }
 
 /// The index's hash of an output file's bytes: their hex XXH3-128.
-pub fn output_hash(bytes: &[u8]) -> String {
+pub(crate) fn output_hash(bytes: &[u8]) -> String {
     format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
 }
 
 /// What [`TestSite::clean_build`] made.
-pub struct CleanBuild {
+pub(crate) struct CleanBuild {
     pub tree: BTreeMap<String, Vec<u8>>,
     pub content_rows: Vec<String>,
     pub output_rows: Vec<String>,
@@ -359,7 +359,7 @@ pub struct CleanBuild {
 /// The `folio` binary, told that it is [`NOW_MS`] whatever the machine's
 /// clock and environment say, and not told a TLS setting of the
 /// developer's environment (a test that wants one sets it).
-pub fn folio_command() -> std::process::Command {
+pub(crate) fn folio_command() -> std::process::Command {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_folio"));
     command
         .env("SOURCE_DATE_EPOCH", (NOW_MS / 1000).to_string())
@@ -369,22 +369,22 @@ pub fn folio_command() -> std::process::Command {
 }
 
 /// What a command printed on stdout, as text.
-pub fn stdout(output: &Output) -> String {
+pub(crate) fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// What a command printed on stderr, as text.
-pub fn stderr(output: &Output) -> String {
+pub(crate) fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// A post with YAML front matter.
-pub fn post(title: &str, date: &str, body: &str) -> String {
+pub(crate) fn post(title: &str, date: &str, body: &str) -> String {
     format!("---\ntitle: {title}\ndate: {date}\n---\n{body}\n")
 }
 
 /// Files whose identity changed between two snapshots, or that appeared.
-pub fn rewritten(
+pub(crate) fn rewritten(
     before: &BTreeMap<String, (u64, i64, i64)>,
     after: &BTreeMap<String, (u64, i64, i64)>,
 ) -> Vec<String> {
@@ -397,13 +397,13 @@ pub fn rewritten(
 
 impl TestSite {
     /// The output of a clean build of the same sources in a fresh folder.
-    pub fn clean_build_tree(&self) -> BTreeMap<String, Vec<u8>> {
+    pub(crate) fn clean_build_tree(&self) -> BTreeMap<String, Vec<u8>> {
         self.clean_build().tree
     }
 
     /// A clean build of the same sources in a fresh folder: its output, and
     /// its index's rows without the stats of that folder's files.
-    pub fn clean_build(&self) -> CleanBuild {
+    pub(crate) fn clean_build(&self) -> CleanBuild {
         let fresh = tempfile::tempdir().unwrap();
         for entry in walkdir::WalkDir::new(self.root()) {
             let entry = entry.unwrap();
@@ -442,7 +442,7 @@ impl TestSite {
     /// report and by the files' identities) and `expected_deleted` deleted,
     /// and that the result equals a clean build.
     #[track_caller]
-    pub fn assert_rebuild(&self, expected_written: &[&str], expected_deleted: &[&str]) {
+    pub(crate) fn assert_rebuild(&self, expected_written: &[&str], expected_deleted: &[&str]) {
         let before = self.output_identities();
         let report = self.build();
         assert_eq!(report.written, expected_written, "written");
@@ -464,7 +464,7 @@ impl TestSite {
 
 /// `folio serve` running on a site, its output lines gathered as they come;
 /// dropping it kills the server.
-pub struct Serving {
+pub(crate) struct Serving {
     pub child: std::process::Child,
     lines: std::sync::mpsc::Receiver<String>,
     errors: std::sync::Arc<std::sync::Mutex<String>>,
@@ -474,12 +474,12 @@ pub struct Serving {
 }
 
 impl Serving {
-    pub fn start(site: &TestSite) -> Serving {
+    pub(crate) fn start(site: &TestSite) -> Serving {
         Serving::start_with(site, &[])
     }
 
     /// `folio serve ARGS` on `site`, once it says where it serves.
-    pub fn start_with(site: &TestSite, args: &[&str]) -> Serving {
+    pub(crate) fn start_with(site: &TestSite, args: &[&str]) -> Serving {
         let mut child = folio_command()
             .arg("serve")
             .args(args)
@@ -528,7 +528,7 @@ impl Serving {
     }
 
     /// The next output line that contains `text`.
-    pub fn line_with(&self, text: &str) -> String {
+    pub(crate) fn line_with(&self, text: &str) -> String {
         loop {
             let line = self
                 .lines
@@ -545,7 +545,7 @@ impl Serving {
         }
     }
 
-    pub fn addr(&self) -> std::net::SocketAddr {
+    pub(crate) fn addr(&self) -> std::net::SocketAddr {
         let host = self.url.trim_start_matches("http://");
         host[..host.find('/').unwrap_or(host.len())]
             .parse()
@@ -553,7 +553,7 @@ impl Serving {
     }
 
     /// The whole response (status line, headers, body) to a GET of `path`.
-    pub fn response(&self, path: &str) -> String {
+    pub(crate) fn response(&self, path: &str) -> String {
         let mut stream = std::net::TcpStream::connect(self.addr()).unwrap();
         write!(
             stream,
@@ -566,7 +566,7 @@ impl Serving {
     }
 
     /// The body of `path` once it contains `text`.
-    pub fn page_once_it_shows(&self, path: &str, text: &str) -> String {
+    pub(crate) fn page_once_it_shows(&self, path: &str, text: &str) -> String {
         let started = std::time::Instant::now();
         loop {
             let body = self.response(path);
@@ -582,7 +582,7 @@ impl Serving {
     }
 
     /// Output lines that came within `quiet` of each other, from now on.
-    pub fn lines_until_quiet(&self, quiet: std::time::Duration) -> Vec<String> {
+    pub(crate) fn lines_until_quiet(&self, quiet: std::time::Duration) -> Vec<String> {
         self.lines
             .try_iter()
             .chain(std::iter::from_fn(|| self.lines.recv_timeout(quiet).ok()))
@@ -592,7 +592,7 @@ impl Serving {
 
 impl Serving {
     /// Stops the server; all it printed on stderr.
-    pub fn stop(mut self) -> String {
+    pub(crate) fn stop(mut self) -> String {
         let _ = self.child.kill();
         let _ = self.child.wait();
         if let Some(reading) = self.stderr_read.take() {
