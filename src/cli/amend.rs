@@ -2,11 +2,10 @@
 //! or changed the sanctioned way, and what changed printed.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use folio::{BuildOptions, Event, Site};
+use folio::{BuildOptions, Site};
 
-use super::{now_ms, say_waiting};
+use super::{now_ms, says_waits};
 
 pub(crate) fn id(root: PathBuf, file: PathBuf) -> Result<(), folio::Error> {
     let site = Site::open(root)?;
@@ -20,11 +19,7 @@ pub(crate) fn amend(
     change: folio::Change<'_>,
 ) -> Result<(), folio::Error> {
     let mut options = BuildOptions::new(now_ms()?);
-    options.observer = Some(Arc::new(|event: &Event| {
-        if let Event::WaitingForLock { lock } = event {
-            say_waiting(lock);
-        }
-    }));
+    options.observer = Some(says_waits());
     let mut session = folio::Session::open(Site::open(root)?, options)?;
     let done = match change {
         folio::Change::Date(date) => session.redate(file, date)?,

@@ -31,6 +31,16 @@ fn now_ms() -> Result<i64, folio::Error> {
     }
 }
 
+/// An observer that says only that the build waits for another one's
+/// lock: what every subcommand without a progress bar shows.
+fn says_waits() -> folio::Observer {
+    std::sync::Arc::new(|event: &folio::Event| {
+        if let folio::Event::WaitingForLock { lock } = event {
+            say_waiting(lock);
+        }
+    })
+}
+
 /// What a build that waits for another one's lock says, once.
 fn say_waiting(lock: &str) {
     eprintln!(

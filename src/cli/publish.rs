@@ -2,12 +2,11 @@
 //! environment libpq would read, site.toml), and its report printed.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use folio::{BuildOptions, Event, Site};
+use folio::{BuildOptions, Site};
 
 use super::build::summary;
-use super::{now_ms, say_waiting};
+use super::{now_ms, says_waits};
 
 /// `folio publish`: the database from the flag, the environment or
 /// site.toml, in that order; a password the URL lacks from PGPASSWORD.
@@ -28,11 +27,7 @@ pub(crate) fn publish(
         })?;
     let mut build_options = BuildOptions::new(now_ms()?);
     build_options.accept_id_changes = accept_id_changes;
-    build_options.observer = Some(Arc::new(|event: &Event| {
-        if let Event::WaitingForLock { lock } = event {
-            say_waiting(lock);
-        }
-    }));
+    build_options.observer = Some(says_waits());
     let mut options = folio::PublishOptions::new(database);
     options.password = std::env::var("PGPASSWORD").ok();
     // As libpq, the environment's TLS settings, where the URL has none.

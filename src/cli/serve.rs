@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use folio::{BuildOptions, BuildReport, Event, Site};
+use folio::{BuildOptions, BuildReport, Site};
 
-use super::{Publish, now_ms, say_waiting};
+use super::{Publish, now_ms, says_waits};
 
 /// `folio serve`: the preview built into its own folder, served, and
 /// rebuilt through the same session on every save until Ctrl-C. A build
@@ -22,11 +22,7 @@ pub(crate) fn serve(
     let site = Site::open(&root)?;
     let preview = site.make_preview_dir()?;
     let mut options = BuildOptions::new(now_ms()?);
-    options.observer = Some(Arc::new(|event: &Event| {
-        if let Event::WaitingForLock { lock } = event {
-            say_waiting(lock);
-        }
-    }));
+    options.observer = Some(says_waits());
     options.out_dir = Some(preview.clone());
     options.drafts = publish.drafts;
     options.future = publish.future;
