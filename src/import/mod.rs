@@ -13,7 +13,7 @@ use std::path::Path;
 use crate::model::error::Error;
 use crate::model::url::{MAX_SLUG_BYTES, heading_id, normalize_slug};
 use crate::source::config::is_language_code;
-use crate::source::parse::FIELDS as READ_FIELDS;
+use crate::source::fields::FIELDS as READ_FIELDS;
 
 use folders::{Destination, Source};
 
@@ -192,7 +192,7 @@ pub fn import(generator: Generator, source: &Path, into: &Path) -> Result<Import
 /// then copied as it is, and the build names its line).
 fn yaml_map(text: &str) -> Option<serde_json::Value> {
     use gray_matter::engine::Engine as _;
-    if crate::source::parse::alias_bomb(text).is_some() {
+    if crate::source::front_matter::alias_bomb(text).is_some() {
         return None;
     }
     let pod = gray_matter::engine::YAML::parse(text).ok()?;
