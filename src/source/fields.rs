@@ -13,7 +13,7 @@ use crate::model::id::{PostId, format_ms};
 use crate::model::url::{MAX_SLUG_BYTES, tag_slug};
 use crate::source::config::Config;
 use crate::source::dates::parse_date;
-use crate::source::front_matter::{FrontMatter, json_key_lines};
+use crate::source::front_matter::FrontMatter;
 use crate::source::markdown::render_body;
 use crate::source::parse::ParseError;
 
@@ -64,28 +64,19 @@ fn abridged(text: &str) -> Cow<'_, str> {
 /// Typed access to front matter fields, with errors that name the field and
 /// its line.
 pub(crate) struct Fields<'a> {
-    map: &'a Map<String, Value>,
-    text: &'a str,
-    first_line: usize,
-    last_line: usize,
-    json: bool,
+    front: &'a FrontMatter<'a>,
 }
 
 impl<'a> Fields<'a> {
-    pub(crate) fn of(front: &'a FrontMatter<'_>, text: &'a str) -> Fields<'a> {
-        Fields {
-            map: &front.map,
-            text,
-            first_line: front.first_line,
-            last_line: front.last_line,
-            json: front.json,
-        }
+    pub(crate) fn of(front: &'a FrontMatter<'a>) -> Fields<'a> {
+        Fields { front }
     }
 
     /// No field is one typo away from one folio reads (`darft`, `tittle`,
     /// `tag`): that is a mistake, not a field of the author's own.
     pub(crate) fn no_typos(&self) -> Result<(), ParseError> {
         for key in self
+            .front
             .map
             .keys()
             .filter(|key| !FIELDS.contains(&key.as_str()))
@@ -254,7 +245,7 @@ impl<'a> Fields<'a> {
             Some(Value::Object(table)) => table.clone(),
             Some(other) => return Err(self.wrong_type("extra", "a table", other)),
         };
-        for (key, value) in self.map {
+        for (key, value) in &self.front.map {
             if !FIELDS.contains(&key.as_str()) {
                 extra.insert(key.clone(), value.clone());
             }
@@ -281,41 +272,9 @@ impl<'a> Fields<'a> {
         Ok(Value::Object(extra).to_string())
     }
 
-    /// The line where `key` is written: the first front matter line that
-    /// starts with it as a YAML, TOML or JSON key.
+    /// The line where `key` is written, as its reader saw it.
     pub(crate) fn line_of(&self, key: &str) -> Option<usize> {
-        if self.json {
-            let end = self
-                .text
-                .lines()
-                .take(self.last_line)
-                .map(|line| line.len() + 1)
-                .sum();
-            let object = self.text.get(..end).unwrap_or(self.text);
-            return json_key_lines(object, key).first().copied();
-        }
-        let quoted = format!("\"{key}\"");
-        self.text
-            .lines()
-            .enumerate()
-            .skip(self.first_line - 1)
-            .take(self.last_line + 1 - self.first_line)
-            .find(|(_, line)| {
-                let line = line.trim_start();
-                // A TOML table: `[extra]`.
-                let table = line
-                    .strip_prefix('[')
-                    .and_then(|rest| rest.strip_prefix(key));
-                if table.is_some_and(|rest| rest.trim_end() == "]") {
-                    return true;
-                }
-                [key, quoted.as_str()].iter().any(|k| {
-                    line.strip_prefix(k).is_some_and(|rest| {
-                        matches!(rest.trim_start().chars().next(), Some(':' | '='))
-                    })
-                })
-            })
-            .map(|(i, _)| i + 1)
+        self.front.line_of(key)
     }
 
     pub(crate) fn problem(&self, field: &str, message: String, help: String) -> ParseError {
@@ -346,7 +305,7 @@ impl<'a> Fields<'a> {
     }
 
     pub(crate) fn get(&self, field: &str) -> Option<&Value> {
-        self.map.get(field).filter(|v| !v.is_null())
+        self.front.map.get(field).filter(|v| !v.is_null())
     }
 
     /// A string; a number is taken as its text (`title: 1984`).

@@ -22,7 +22,7 @@ use crate::plugin::{Document, Phase, Plugins};
 use crate::source::config::Config;
 use crate::source::dates::split_date_prefix;
 use crate::source::fields::Fields;
-use crate::source::front_matter::split_front_matter;
+use crate::source::front_matter;
 use crate::source::markdown::{render_body, summary_html};
 
 /// A freshly read source. Its body is rendered when its page renders, from
@@ -75,8 +75,8 @@ pub fn parse(
     (config, plugins): (&Config, &Plugins),
 ) -> Result<Parsed, ParseError> {
     let text = source_text(bytes)?;
-    let front = split_front_matter(&text)?;
-    let fields = Fields::of(&front, &text);
+    let front = front_matter::split(&text)?;
+    let fields = Fields::of(&front);
     fields.no_typos()?;
     fields.same_language(source)?;
 
@@ -268,7 +268,7 @@ pub fn body_html(
         Some(start) => text
             .get(start..)
             .ok_or((None, ProblemKind::ChangedDuringBuild))?,
-        None => split_front_matter(&text)?.body,
+        None => front_matter::split(&text)?.body,
     };
     let mut touched_by = Vec::new();
     let markdown = transformed(
@@ -403,11 +403,12 @@ pub(crate) fn syntax(line: Option<usize>, message: &str, help: &str) -> ParseErr
     )
 }
 
-/// The line of `field` in the front matter of `text`: for a problem found
-/// after parsing, from the record alone (a template the theme lacks).
-pub fn field_line(text: &str, field: &str) -> Option<usize> {
-    let front = split_front_matter(text).ok()?;
-    Fields::of(&front, text).line_of(field)
+/// The line of `field` in the front matter of a source's `bytes`: for a
+/// problem found after parsing, from the record alone (a template the theme
+/// lacks). Read as [`parse`] reads them, so the lines are the same.
+pub fn field_line(bytes: &[u8], field: &str) -> Option<usize> {
+    let text = source_text(bytes).ok()?;
+    front_matter::split(&text).ok()?.line_of(field)
 }
 
 #[cfg(test)]
