@@ -189,8 +189,8 @@ pub fn import(generator: Generator, source: &Path, into: &Path) -> Result<Import
 
 /// A YAML document as JSON values; `None` if it does not parse, or if its
 /// aliases or its nesting go beyond what a build reads (the post is then
-/// copied as it is, and the build names its line). gray_matter reads it:
-/// no line is needed here, and it is the reader folio's design names.
+/// copied as it is, and the build names its line). gray_matter reads it, as
+/// no line is needed here.
 fn yaml_map(text: &str) -> Option<serde_json::Value> {
     use gray_matter::engine::Engine as _;
     // gray_matter's reader copies an anchored value for each alias and

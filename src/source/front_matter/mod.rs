@@ -55,7 +55,7 @@ pub(crate) struct Repeated {
 }
 
 /// A front matter's value as a reader gives it, and the line of each
-/// top-level key.
+/// top-level key, in the order written.
 type Read = (Value, Vec<(String, usize)>);
 
 const YAML_HELP: &str = "fix the YAML there: quote a value that holds `: ` or ` #` or starts with `[`, `{`, `*`, `&`, `!`, `%` or `@`, in single quotes if it holds a backslash (`title: 'Why: a story'`)";
@@ -193,8 +193,7 @@ fn read_yaml(block: &Block<'_>) -> Result<Read, ParseError> {
             "write the values with fewer levels",
         ),
     };
-    let read = yaml::read(fields, start).map_err(problem)?;
-    Ok((read.value, read.lines))
+    yaml::read(fields, start).map_err(problem)
 }
 
 fn read_toml(block: &Block<'_>) -> Result<Read, ParseError> {
@@ -615,6 +614,11 @@ mod tests {
             message,
             "the YAML front matter does not parse: while parsing a quoted scalar, did not find expected hexadecimal number (column 10)"
         );
+        // The column counts what the reader was not given: the indent of
+        // the first line.
+        let (line, message) = refused("---\n   title: x: y\n---\n");
+        assert_eq!(line, Some(2));
+        assert!(message.ends_with("(column 12)"), "{message}");
         let (line, message) =
             refused("+++\ntitle = \"x\"\ndate = 2024-01-01\nsummary = unquoted\n+++\n");
         assert_eq!(line, Some(4));

@@ -10,7 +10,7 @@ use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 use yaml_rust2::yaml::{Hash, Yaml};
 
-use super::Repeated;
+use super::{Read, Repeated};
 
 /// The most bytes that aliases may make the reader copy, and the most it may
 /// keep in copies of anchored values: it copies an anchored value for each
@@ -30,13 +30,6 @@ const VALUE_BYTES: usize = 32;
 /// recursion. Above the 255 levels yaml-rust2 allows within brackets, so
 /// only indented lists and tables (or aliases) reach it.
 pub(crate) const MAX_DEPTH: usize = 256;
-
-/// A YAML text read: its first document as JSON values, and the line of each
-/// top-level key, in the order written.
-pub(crate) struct Read {
-    pub(crate) value: Value,
-    pub(crate) lines: Vec<(String, usize)>,
-}
 
 /// What is wrong with a YAML text, with lines and columns in the file.
 #[derive(Debug)]
@@ -67,7 +60,8 @@ pub(crate) struct Start {
     pub(crate) column: usize,
 }
 
-/// Reads `yaml`, which starts at `start` in its file.
+/// Reads `yaml`, which starts at `start` in its file: its first document as
+/// JSON values, and the line of each top-level key.
 pub(crate) fn read(yaml: &str, start: Start) -> Result<Read, Problem> {
     let mut parser = Parser::new_from_str(yaml);
     let mut reader = Reader::default();
@@ -285,16 +279,10 @@ impl Reader {
 
     fn into_read(self) -> Read {
         let Some((value, lines)) = self.first else {
-            return Read {
-                value: Value::Null,
-                lines: Vec::new(),
-            };
+            return (Value::Null, Vec::new());
         };
         let Yaml::Hash(entries) = value else {
-            return Read {
-                value: json(value),
-                lines: Vec::new(),
-            };
+            return (json(value), Vec::new());
         };
         let mut map = Map::new();
         let mut named = Vec::with_capacity(lines.len());
@@ -304,10 +292,7 @@ impl Reader {
                 map.insert(name, json(value));
             }
         }
-        Read {
-            value: Value::Object(map),
-            lines: named,
-        }
+        (Value::Object(map), named)
     }
 }
 
