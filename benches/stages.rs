@@ -369,7 +369,7 @@ fn parse_900_sources(bencher: divan::Bencher) {
 #[divan::bench]
 fn render_body_one_post(bencher: divan::Bencher) {
     let markdown = body(7);
-    bencher.bench(|| parse::render_body(&markdown));
+    bencher.bench(|| folio::source::markdown::render_body(&markdown));
 }
 
 /// Counted in pages (the plan's specs), not sources.

@@ -12,6 +12,7 @@ use folio::model::url;
 use folio::plan::OutputPath;
 use folio::plugin::{Document, Plugins};
 use folio::source::parse::{self, Parsed};
+use folio::source::{dates, markdown};
 
 /// A site with a base path, a time zone with daylight saving and a
 /// permalink that uses every field, so that the URL and date code all runs.
@@ -63,10 +64,10 @@ pub(super) fn front_matter_markdown(bytes: &[u8]) {
         }
     }
     let text = String::from_utf8_lossy(bytes);
-    let _ = parse::render_body(&text);
-    let _ = parse::summary_html(&text);
+    let _ = markdown::render_body(&text);
+    let _ = markdown::summary_html(&text);
     if let Some(line) = text.lines().next()
-        && let Ok((ms, _)) = parse::parse_date(line, config)
+        && let Ok((ms, _)) = dates::parse_date(line, config)
     {
         // Any date the reader gives can be put in a post's URL.
         let url = parse::document_url(config, Kind::Post, "fr", "posts/x", "x", ms);
@@ -249,6 +250,6 @@ pub(super) fn site_toml(bytes: &[u8]) {
         "-009999-01-01",
         "9999-12-31T23:59:59",
     ] {
-        let _ = parse::parse_date(date, &config);
+        let _ = dates::parse_date(date, &config);
     }
 }

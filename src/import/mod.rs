@@ -13,7 +13,7 @@ use std::path::Path;
 use crate::model::error::Error;
 use crate::model::url::{MAX_SLUG_BYTES, heading_id, normalize_slug};
 use crate::source::config::is_language_code;
-use crate::source::parse::FIELDS as READ_FIELDS;
+use crate::source::fields::FIELDS as READ_FIELDS;
 
 use folders::{Destination, Source};
 
@@ -188,11 +188,14 @@ pub fn import(generator: Generator, source: &Path, into: &Path) -> Result<Import
 }
 
 /// A YAML document as JSON values; `None` if it does not parse, or if its
-/// aliases would have the reader copy more than a build reads (the post is
-/// then copied as it is, and the build names its line).
+/// aliases or its nesting go beyond what a build reads (the post is then
+/// copied as it is, and the build names its line). gray_matter reads it, as
+/// no line is needed here.
 fn yaml_map(text: &str) -> Option<serde_json::Value> {
     use gray_matter::engine::Engine as _;
-    if crate::source::parse::alias_bomb(text).is_some() {
+    // gray_matter's reader copies an anchored value for each alias and
+    // recurses for each level: the build's bounds are checked first.
+    if !crate::source::front_matter::yaml::fits(text) {
         return None;
     }
     let pod = gray_matter::engine::YAML::parse(text).ok()?;

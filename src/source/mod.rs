@@ -5,6 +5,10 @@
 //! highlighting, page bundles.
 
 pub mod config;
+pub mod dates;
 pub mod discover;
+pub(crate) mod fields;
+pub(crate) mod front_matter;
 pub mod identify;
+pub mod markdown;
 pub mod parse;

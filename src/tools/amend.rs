@@ -14,7 +14,8 @@ use crate::model::doc::{Kind, Record};
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::url::normalize_slug;
 use crate::source::config::Config;
-use crate::source::parse::{Parsed, parse_date};
+use crate::source::dates::parse_date;
+use crate::source::parse::Parsed;
 
 impl Session {
     /// Changes the publication date of the post at `file` to `date` (as

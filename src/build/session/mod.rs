@@ -562,8 +562,7 @@ fn on_field_lines(error: Error, root: &Path) -> Error {
         if let ProblemKind::Field { field, .. } = &problem.kind
             && let Ok(bytes) = fs::read(root.join(&problem.path))
         {
-            problem.line =
-                crate::source::parse::field_line(&String::from_utf8_lossy(&bytes), field);
+            problem.line = crate::source::parse::field_line(&bytes, field);
         }
     }
     Error::Content(problems)
