@@ -274,6 +274,10 @@ pub struct SitemapEntry {
     pub loc: String,
     pub alternates: Vec<Alternate>,
     pub x_default: Option<String>,
+    /// When what the page shows last changed, by the dates its documents
+    /// give (RFC 3339, UTC): a post's or page's update or publication, a
+    /// list's newest item. `None` for a page no date speaks for.
+    pub lastmod: Option<String>,
 }
 
 /// The whole context of one page. Every page has the common part; the

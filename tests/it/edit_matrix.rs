@@ -132,6 +132,22 @@ fn summary_marker(site: TestSite) {
     );
 }
 
+fn updated_date_set(site: TestSite) {
+    site.write("content/en/posts/hello-world.md", "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\nupdated: 2024-07-01T09:00:00Z\n---\nFirst paragraph.\n\nSecond paragraph.\n");
+    // The post shows it, its feed entry and its sitemap lastmod carry it.
+    site.assert_rebuild(
+        &["atom.xml", "posts/hello-world/index.html", "sitemap.xml"],
+        &[],
+    );
+    assert!(
+        site.read("public/sitemap.xml").contains(
+            "<loc>https://example.org/posts/hello-world/</loc>\n<lastmod>2024-07-01T09:00:00Z</lastmod>"
+        ),
+        "{}",
+        site.read("public/sitemap.xml")
+    );
+}
+
 fn tag_added(site: TestSite) {
     site.write("content/en/posts/hello-world.md", "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\ntags: [a]\n---\nFirst paragraph.\n\nSecond paragraph.\n");
     site.assert_rebuild(
@@ -372,6 +388,7 @@ through_both_paths!(
     title,
     summary_marker,
     tag_added,
+    updated_date_set,
     date_changed_is_refused_and_changes_nothing,
     slug_changed_by_hand_is_refused_and_changes_nothing,
     slug_moved,

@@ -44,6 +44,7 @@ impl<'a> Plan<'a> {
                 let mut key = KeyHasher(Sha256::new());
                 for spec in chunk.iter().filter(|s| s.in_sitemap()) {
                     key.text(&spec.url);
+                    key.0.update(self.lastmod(&spec.recipe).unwrap_or(i64::MIN).to_le_bytes());
                     self.each_alternate(&spec.recipe, &spec.url, |code, url| {
                         key.0.update([1]);
                         key.text(code);
@@ -75,6 +76,34 @@ impl<'a> Plan<'a> {
             .then(|| self.sitemap(specs))
     }
 
+    /// When what the page of `recipe` shows last changed, in Unix ms, as
+    /// its documents' dates tell (search engines read it to recrawl): a
+    /// document's update, else its publication (a page has none); a list's
+    /// newest item. Lists of tags, redirects and the site's own files have
+    /// no date of their own.
+    fn lastmod(&self, recipe: &Recipe) -> Option<i64> {
+        let records = &self.model.records;
+        let changed = |i: usize| {
+            let record = &records[i];
+            match record.kind {
+                Kind::Post => Some(record.updated_at.unwrap_or(0).max(record.published_at)),
+                Kind::Page => record.updated_at,
+            }
+        };
+        match recipe {
+            Recipe::Document(Document(i)) => changed(*i),
+            Recipe::Home(Home { items, .. }) | Recipe::Tag(Tag { items, .. }) => {
+                items.iter().filter_map(|&i| changed(i)).max()
+            }
+            Recipe::Tags(_)
+            | Recipe::Feed(_)
+            | Recipe::Sitemap(_)
+            | Recipe::SiteFile(_)
+            | Recipe::Redirect(_)
+            | Recipe::Extra(_) => None,
+        }
+    }
+
     /// The sitemap's entries: every HTML page, with its alternates.
     fn sitemap(&self, specs: &[Spec]) -> Vec<SitemapEntry> {
         let base = &self.config.origin;
@@ -100,6 +129,7 @@ impl<'a> Plan<'a> {
                         Vec::new()
                     },
                     x_default: x_default.map(|url| format!("{base}{url}")),
+                    lastmod: self.lastmod(&spec.recipe).map(format_ms),
                 }
             })
             .collect();
