@@ -29,7 +29,6 @@ pub fn same_place(old: &Record, new: &Record) -> bool {
     old.same_claims(new)
         && old.published_at == new.published_at
         && old.updated_at == new.updated_at
-
         && old.url == new.url
         && old.tags == new.tags
         && old.draft == new.draft

@@ -187,6 +187,9 @@ pub struct PostView {
     pub updated_iso: Option<String>,
     pub tags: Vec<TagLink>,
     pub description: Option<String>,
+    /// The front matter's `image`, as an absolute URL: what a link to the
+    /// post shows when shared (OpenGraph, Twitter cards).
+    pub image: Option<String>,
     pub summary: String,
     pub url: String,
     pub newer: Option<Link>,
@@ -206,6 +209,9 @@ pub struct PostView {
 pub struct PageView {
     pub title: String,
     pub description: Option<String>,
+    /// The front matter's `image`, as an absolute URL: what a link to the
+    /// page shows when shared (OpenGraph, Twitter cards).
+    pub image: Option<String>,
     pub extra: serde_json::Value,
     pub url: String,
     pub source_hash: String,

@@ -39,3 +39,4 @@ mod report;
 #[cfg(feature = "serve")]
 mod serve;
 mod session;
+mod sharing;

@@ -35,11 +35,17 @@ impl Document {
         let i = self.0;
         let record = &model.records[i];
         let lang = record.lang.as_str();
+        let extra = extra_of(record);
+        let image = extra
+            .get("image")
+            .and_then(|image| image.as_str())
+            .map(|image| absolute_url(config, &record.url, image));
         if record.kind == Kind::Page {
             context.page = Some(PageView {
                 title: record.title.clone(),
                 description: record.description.clone(),
-                extra: extra_of(record),
+                image,
+                extra,
                 url: record.url.clone(),
                 source_hash: record.source.hash.clone(),
                 content: None,
@@ -63,14 +69,39 @@ impl Document {
             updated_iso: updated.map(|d| d.iso),
             tags: model.tag_links(i),
             description: record.description.clone(),
+            image,
             summary: record.summary.clone(),
             url: record.url.clone(),
             newer: model.link(newer),
             older: model.link(older),
-            extra: extra_of(record),
+            extra,
             source_hash: record.source.hash.clone(),
             content: None,
         });
+    }
+}
+
+/// `link` (a front matter's `image`) as an absolute URL: as it is when it
+/// names its scheme, from the site's root when it starts with `/`, else
+/// beside the page at `page_url`, where a bundle's files go.
+fn absolute_url(config: &Config, page_url: &str, link: &str) -> String {
+    let has_scheme = link.split_once(':').is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    });
+    if has_scheme {
+        link.to_owned()
+    } else if let Some(host_relative) = link.strip_prefix("//") {
+        format!(
+            "{}//{host_relative}",
+            config.origin.split("//").next().unwrap_or("https:")
+        )
+    } else if link.starts_with('/') {
+        format!("{}{}{link}", config.origin, config.base_path)
+    } else {
+        format!("{}{page_url}{link}", config.origin)
     }
 }
 
@@ -146,4 +177,31 @@ fn missing_template(record: &Record, theme: &Theme) -> Problem {
             help,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_image_is_made_absolute_from_where_it_is_written() {
+        let config = Config::parse(
+            "title = \"T\"\nbase_url = \"https://example.org/blog\"\ndefault_language = \"en\"\n[languages.en]\nname = \"English\"\n",
+            std::path::Path::new("site.toml"),
+        )
+        .unwrap();
+        let page = "/blog/posts/trip/";
+        for (written, absolute) in [
+            ("https://cdn.example/x.jpg", "https://cdn.example/x.jpg"),
+            ("//cdn.example/x.jpg", "https://cdn.example/x.jpg"),
+            ("/images/x.jpg", "https://example.org/blog/images/x.jpg"),
+            ("cover.jpg", "https://example.org/blog/posts/trip/cover.jpg"),
+            (
+                "img/a b.jpg",
+                "https://example.org/blog/posts/trip/img/a b.jpg",
+            ),
+        ] {
+            assert_eq!(absolute_url(&config, page, written), absolute, "{written}");
+        }
+    }
 }

@@ -44,7 +44,8 @@ impl<'a> Plan<'a> {
                 let mut key = KeyHasher(Sha256::new());
                 for spec in chunk.iter().filter(|s| s.in_sitemap()) {
                     key.text(&spec.url);
-                    key.0.update(self.lastmod(&spec.recipe).unwrap_or(i64::MIN).to_le_bytes());
+                    key.0
+                        .update(self.lastmod(&spec.recipe).unwrap_or(i64::MIN).to_le_bytes());
                     self.each_alternate(&spec.recipe, &spec.url, |code, url| {
                         key.0.update([1]);
                         key.text(code);
