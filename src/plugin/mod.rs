@@ -210,6 +210,15 @@ impl Plugins {
         self
     }
 
+    /// The names of every plugin, of every kind.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> {
+        let transforms = self.transforms.iter().map(|p| p.name());
+        let functions = self.functions.iter().map(|p| p.name());
+        transforms
+            .chain(functions)
+            .chain(self.outputs.iter().map(|p| p.name()))
+    }
+
     /// Checks that every plugin has a name of its own, and that no template
     /// plugin takes one of `reserved` (folio's own template callables).
     pub(crate) fn check(&self, reserved: &[&str]) -> Result<(), Error> {
@@ -219,13 +228,8 @@ impl Plugins {
             message: message.to_owned(),
             help: help.to_owned(),
         };
-        let transforms = self.transforms.iter().map(|p| p.name());
-        let functions = self.functions.iter().map(|p| p.name());
-        let names = transforms
-            .chain(functions)
-            .chain(self.outputs.iter().map(|p| p.name()));
         let mut seen = std::collections::HashSet::new();
-        for name in names {
+        for name in self.names() {
             if name.trim().is_empty() {
                 return Err(refused(name, "has no name", "give the plugin a name"));
             }

@@ -20,6 +20,9 @@ pub struct SearchIndex {
 }
 
 impl SearchIndex {
+    /// Its name, which `[plugins] search_index = true` in site.toml turns on.
+    pub const NAME: &str = "search-index";
+
     /// The search index plugin.
     pub fn new() -> SearchIndex {
         SearchIndex::default()
@@ -47,7 +50,7 @@ struct Index<'a> {
 
 impl Plugin for SearchIndex {
     fn name(&self) -> &str {
-        "search-index"
+        SearchIndex::NAME
     }
 
     fn version(&self) -> &str {

@@ -23,6 +23,9 @@ pub struct YouTube {
 }
 
 impl YouTube {
+    /// Its name, which `[plugins] youtube = true` in site.toml turns on.
+    pub const NAME: &str = "youtube";
+
     /// The shortcode plugin.
     pub fn new() -> YouTube {
         YouTube::default()
@@ -34,7 +37,7 @@ const CLOSE: &str = ">}}";
 
 impl Plugin for YouTube {
     fn name(&self) -> &str {
-        "youtube"
+        YouTube::NAME
     }
 
     fn version(&self) -> &str {

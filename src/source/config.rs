@@ -39,6 +39,24 @@ struct RawConfig {
     post_sections: Vec<String>,
     #[serde(default)]
     publish: Publish,
+    #[serde(default)]
+    plugins: BuiltInPlugins,
+}
+
+/// The `[plugins]` table: which of the plugins that ship with folio every
+/// build of the site runs, for `folio build` and `folio serve` as for a
+/// host that registers them itself.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct BuiltInPlugins {
+    /// A `search.json` per language (its posts and pages: title, URL,
+    /// date, summary, tags), for a search in the browser.
+    #[serde(default)]
+    pub search_index: bool,
+    /// `{{< youtube ID >}}` in a body becomes an embedded video.
+    #[serde(default)]
+    pub youtube: bool,
 }
 
 /// The `[publish]` table: where `folio publish` writes.
@@ -152,6 +170,8 @@ pub struct Config {
     pub author: Option<String>,
     /// Where `folio publish` writes.
     pub publish: Publish,
+    /// The plugins that ship with folio this site turns on.
+    pub plugins: BuiltInPlugins,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -263,6 +283,7 @@ impl Config {
             feed_limit: raw.feed_limit,
             author: raw.author,
             publish: raw.publish,
+            plugins: raw.plugins,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }

@@ -283,3 +283,65 @@ fn plugin_errors_name_the_file_and_the_plugin() {
         "{error}"
     );
 }
+
+/// The site's `[plugins]` table, after its other settings.
+fn with_plugins_table(site: &TestSite, table: &str) {
+    site.write(
+        "site.toml",
+        &format!("{}\n[plugins]\n{table}", util::SITE_TOML),
+    );
+}
+
+#[test]
+fn site_toml_turns_on_the_shipped_plugins_for_folio_build() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/posts/talk.md",
+        "---\ntitle: The talk\ndate: 2024-08-01\n---\nThe recording:\n\n{{< youtube dQw4w9WgXcQ >}}\n",
+    );
+    with_plugins_table(&site, "search_index = true\nyoutube = true\n");
+    let built = site.cli(&["build", "--root", site.root().to_str().unwrap()]);
+    assert!(built.status.success(), "{}", util::stderr(&built));
+    let talk = site.read("public/posts/talk/index.html");
+    assert!(
+        talk.contains("youtube-nocookie.com/embed/dQw4w9WgXcQ"),
+        "{talk}"
+    );
+    let search: serde_json::Value = serde_json::from_str(&site.read("public/search.json")).unwrap();
+    assert!(search.to_string().contains("The talk"), "{search}");
+    assert!(site.root().join("public/fr/search.json").is_file());
+
+    // Turned off: the page shows the shortcode as written, the index files
+    // are pruned, and nothing else is written.
+    with_plugins_table(&site, "search_index = false\n");
+    site.assert_rebuild(
+        &["posts/talk/index.html"],
+        &["fr/search.json", "ja/search.json", "search.json"],
+    );
+    assert!(
+        site.read("public/posts/talk/index.html")
+            .contains("{{&lt; youtube dQw4w9WgXcQ &gt;}}")
+    );
+}
+
+#[test]
+fn a_host_s_own_plugin_of_that_name_is_not_added_twice() {
+    let site = TestSite::with_posts();
+    with_plugins_table(&site, "search_index = true\n");
+    let (report, _) = build_with(&site, plugins(["1", "1", "2"]));
+    assert!(report.written.iter().any(|path| path == "search.json"));
+}
+
+#[test]
+fn a_misspelled_plugin_in_site_toml_is_refused_naming_the_line() {
+    let site = TestSite::with_posts();
+    with_plugins_table(&site, "youtub = true\n");
+    let built = site.cli(&["build", "--root", site.root().to_str().unwrap()]);
+    assert!(!built.status.success());
+    let said = util::stderr(&built);
+    assert!(said.contains("site.toml:"), "{said}");
+    assert!(
+        said.contains("unknown field `youtub`, expected `search_index` or `youtube`"),
+        "{said}"
+    );
+}

@@ -71,6 +71,9 @@ pub struct Session {
     /// keeping even when it had nothing to do.
     keeps_state: bool,
     kept: Option<Kept>,
+    /// The plugins the host registered; `options.plugins` adds those the
+    /// site's `[plugins]` turns on.
+    host_plugins: Plugins,
 }
 
 /// What the last build learned, for the next one to start from. Taken by
@@ -126,7 +129,9 @@ enum Attempt {
 impl Session {
     /// Opens the engine of `site` for builds with `options`: checks the
     /// output folder and opens (creating or migrating) the index.
-    pub fn open(site: Site, options: BuildOptions) -> Result<Session, Error> {
+    pub fn open(site: Site, mut options: BuildOptions) -> Result<Session, Error> {
+        let host_plugins = std::mem::take(&mut options.plugins);
+        options.plugins = with_site_plugins(&host_plugins, site.config());
         options.plugins.check(crate::render::BUILT_IN_CALLABLES)?;
         let out_dir = site.checked_output_dir(&options)?;
         let index_path = index_path(&site, &options);
@@ -156,6 +161,7 @@ impl Session {
             progress,
             keeps_state: true,
             kept: None,
+            host_plugins,
             options,
             site: Arc::new(site),
         })
@@ -190,6 +196,9 @@ impl Session {
     /// converges.
     pub fn build(&mut self) -> Result<BuildReport, Error> {
         self.site = Arc::new(Site::open(self.site.root())?);
+        let plugins = with_site_plugins(&self.host_plugins, self.site.config());
+        plugins.check(crate::render::BUILT_IN_CALLABLES)?;
+        self.options.plugins = plugins;
         self.out_dir = self.site.checked_output_dir(&self.options)?;
         self.out_key = output_key(&self.root, &self.out_dir);
         self.run(Scope::Everything)
@@ -566,6 +575,24 @@ fn on_field_lines(error: Error, root: &Path) -> Error {
         }
     }
     Error::Content(problems)
+}
+
+/// The host's plugins and, after them, each plugin that ships with folio
+/// which `config`'s `[plugins]` turns on and the host did not register
+/// itself.
+fn with_site_plugins(host: &Plugins, config: &crate::source::config::Config) -> Plugins {
+    let mut plugins = host.clone();
+    let wanted = config.plugins;
+    let registered = |name: &str| plugins.names().any(|known| known == name);
+    let youtube = wanted.youtube && !registered(crate::plugin::YouTube::NAME);
+    let search = wanted.search_index && !registered(crate::plugin::SearchIndex::NAME);
+    if youtube {
+        plugins.markdown(crate::plugin::YouTube::new());
+    }
+    if search {
+        plugins.output(crate::plugin::SearchIndex::new());
+    }
+    plugins
 }
 
 /// Where the index of `site` is for builds with `options`.
