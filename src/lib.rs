@@ -105,3 +105,4 @@ pub use publish::{PublishOptions, PublishReport};
 pub use serve::{Changes, LiveReload, PreviewServer, Watcher, rebuild_on_changes};
 pub use source::config::{Config, Publish};
 pub use tools::amend::{Amendment, Change};
+pub use tools::scaffold::NewPost;

@@ -210,6 +210,38 @@ enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
+    /// Start a site that builds at once: site.toml, a first post, .gitignore.
+    Init {
+        /// The folder to start it in (made if missing).
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+    },
+    /// Start a document with its front matter written.
+    New {
+        #[command(subcommand)]
+        what: New,
+    },
+}
+
+#[derive(Subcommand)]
+enum New {
+    /// A post, as a draft: its slug from the title, its date now.
+    Post {
+        /// Its title.
+        title: String,
+        /// Its language (default: the site's default language).
+        #[arg(long)]
+        lang: Option<String>,
+        /// Its folder of posts (default: the first of post_sections).
+        #[arg(long)]
+        section: Option<String>,
+        /// A post it translates: it takes that post's date and translation key.
+        #[arg(long, value_name = "FILE")]
+        translation_of: Option<PathBuf>,
+        /// The site root (the folder holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
 }
 
 // A build allocates many short-lived strings on every core at once; glibc's
@@ -293,6 +325,23 @@ fn main() -> ExitCode {
             accept_id_changes,
         } => publish(root, database, json, (dry_run, accept_id_changes)),
         Command::Id { file, root } => id(root, file),
+        Command::Init { dir } => cli::scaffold::init(&dir),
+        Command::New {
+            what:
+                New::Post {
+                    title,
+                    lang,
+                    section,
+                    translation_of,
+                    root,
+                },
+        } => {
+            let mut post = folio::NewPost::new(&title);
+            post.lang = lang.as_deref();
+            post.section = section.as_deref();
+            post.translation_of = translation_of.as_deref();
+            cli::scaffold::new_post(root, &post)
+        }
         Command::Check {
             root,
             drafts,

@@ -10,6 +10,7 @@ pub(crate) mod check;
 pub(crate) mod explain;
 pub(crate) mod import;
 pub(crate) mod publish;
+pub(crate) mod scaffold;
 #[cfg(feature = "serve")]
 pub(crate) mod serve;
 

@@ -18,9 +18,14 @@ pub const CONFIG_FILE: &str = "site.toml";
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
+    #[serde(default)]
     title: String,
+    #[serde(default)]
     base_url: String,
-    default_language: String,
+    /// The only declared language's, or `en` when none is declared.
+    default_language: Option<String>,
+    /// One language, the default one, when none is declared.
+    #[serde(default)]
     languages: BTreeMap<String, Language>,
     #[serde(default = "default_timezone")]
     timezone: String,
@@ -57,6 +62,61 @@ pub struct BuiltInPlugins {
     /// `{{< youtube ID >}}` in a body becomes an embedded video.
     #[serde(default)]
     pub youtube: bool,
+}
+
+/// The keys a site.toml must have, all named in one error when several
+/// are missing: `title` and `base_url` always, `default_language` when
+/// more than one language is declared.
+fn missing_keys(raw: &RawConfig) -> Result<(), (String, String)> {
+    let mut missing = Vec::new();
+    if raw.title.is_empty() {
+        missing.push(("title", "title = \"My blog\""));
+    }
+    if raw.base_url.is_empty() {
+        missing.push(("base_url", "base_url = \"https://example.org\""));
+    }
+    if raw.default_language.is_none() && raw.languages.len() > 1 {
+        missing.push(("default_language", "default_language = \"en\""));
+    }
+    let names: Vec<String> = missing.iter().map(|(key, _)| format!("`{key}`")).collect();
+    let Some((last, rest)) = names.split_last() else {
+        return Ok(());
+    };
+    let message = match rest {
+        [] => format!("{last} is missing"),
+        rest => format!("{} and {last} are missing", rest.join(", ")),
+    };
+    let lines: Vec<&str> = missing.iter().map(|(_, line)| *line).collect();
+    Err((message, format!("add, at the top: {}", lines.join("; "))))
+}
+
+/// A site of one language needs to declare none: the default language
+/// is the only declared one, or `en`, and a language without a name is
+/// called by its code.
+fn with_language_defaults(raw: &mut RawConfig) {
+    let default = raw.default_language.clone().unwrap_or_else(|| {
+        raw.languages
+            .keys()
+            .next()
+            .cloned()
+            .unwrap_or_else(|| "en".to_owned())
+    });
+    if raw.languages.is_empty() {
+        raw.languages.insert(
+            default.clone(),
+            Language {
+                name: String::new(),
+                title: None,
+                i18n: BTreeMap::new(),
+            },
+        );
+    }
+    for (code, language) in &mut raw.languages {
+        if language.name.trim().is_empty() {
+            language.name = code.clone();
+        }
+    }
+    raw.default_language = Some(default);
 }
 
 /// The `[publish]` table: where `folio publish` writes.
@@ -119,7 +179,10 @@ fn default_output_dir() -> PathBuf {
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Language {
-    /// The name shown to readers, in the language itself ("Français").
+    /// The name shown to readers, in the language itself ("Français");
+    /// its code when site.toml gives none, which a site of one language
+    /// never shows.
+    #[serde(default)]
     pub name: String,
     /// The site title in this language; the site's `title` when absent.
     pub title: Option<String>,
@@ -214,12 +277,10 @@ impl Config {
             message,
             help: help.to_owned(),
         };
-        if raw.languages.is_empty() {
-            return Err(invalid(
-                "no language is declared".into(),
-                "add a table such as `[languages.en]` with `name = \"English\"`",
-            ));
-        }
+        let mut raw = raw;
+        missing_keys(&raw).map_err(|(message, help)| invalid(message, &help))?;
+        with_language_defaults(&mut raw);
+        let default_language = raw.default_language.clone().unwrap_or_default();
         for code in raw.languages.keys() {
             if !is_language_code(code) {
                 return Err(invalid(
@@ -228,11 +289,10 @@ impl Config {
                 ));
             }
         }
-        if !raw.languages.contains_key(&raw.default_language) {
+        if !raw.languages.contains_key(&default_language) {
             return Err(invalid(
                 format!(
-                    "default_language `{}` is not one of the declared languages",
-                    raw.default_language
+                    "default_language `{default_language}` is not one of the declared languages"
                 ),
                 "declare it with a `[languages.<code>]` table, or pick a declared one",
             ));
@@ -271,7 +331,7 @@ impl Config {
             origin: origin.to_owned(),
             base_path: base_path.to_owned(),
             base_url,
-            default_language: raw.default_language,
+            default_language,
             languages: raw.languages,
             timezone_name: raw.timezone,
             timezone,
@@ -510,6 +570,43 @@ pub(crate) fn line_of_offset(text: &str, offset: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_site_of_one_language_needs_only_a_title_and_a_base_url() {
+        let config = Config::parse(
+            "title = \"T\"\nbase_url = \"https://example.org\"\n",
+            Path::new("site.toml"),
+        )
+        .unwrap();
+        assert_eq!(config.default_language, "en");
+        assert_eq!(config.language_codes(), ["en"]);
+        let config = Config::parse(
+            "title = \"T\"\nbase_url = \"https://example.org\"\n[languages.fr]\n",
+            Path::new("site.toml"),
+        )
+        .unwrap();
+        assert_eq!(config.default_language, "fr");
+        assert_eq!(config.languages["fr"].name, "fr");
+    }
+
+    #[test]
+    fn every_missing_key_is_named_in_one_error() {
+        let said = Config::parse("[languages.en]\n[languages.fr]\n", Path::new("site.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            said.contains("`title`, `base_url` and `default_language` are missing"),
+            "{said}"
+        );
+        assert!(
+            said.contains("base_url = \"https://example.org\""),
+            "{said}"
+        );
+        let said = Config::parse("title = \"T\"\n", Path::new("site.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(said.contains("`base_url` is missing"), "{said}");
+    }
 
     const MINIMAL: &str = r#"
 title = "T"

@@ -1,6 +1,8 @@
-//! The tools built on a build: `folio check` and its links, and the
+//! The tools built on a build: `folio check` and its links, the
 //! sanctioned changes to a published post's id (`folio redate`, `folio
-//! move`). Each drives a [`Session`](crate::Session) from outside it.
+//! move`), each driving a [`Session`](crate::Session) from outside it, and
+//! starting a site or a post (`folio init`, `folio new post`).
 
 pub mod amend;
 pub mod check;
+pub mod scaffold;

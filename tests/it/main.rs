@@ -36,6 +36,7 @@ mod publish;
 mod publish_faults;
 mod publish_tls;
 mod report;
+mod scaffold;
 #[cfg(feature = "serve")]
 mod serve;
 mod session;
