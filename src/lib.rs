@@ -103,6 +103,6 @@ pub use plugin::Plugins;
 pub use publish::{PublishOptions, PublishReport};
 #[cfg(feature = "serve")]
 pub use serve::{Changes, LiveReload, PreviewServer, Watcher, rebuild_on_changes};
-pub use source::config::{Config, Publish};
+pub use source::config::{Config, Overrides, Publish};
 pub use tools::amend::{Amendment, Change};
 pub use tools::scaffold::NewPost;

@@ -51,9 +51,8 @@ struct Cli {
 enum Command {
     /// Build the site, rewriting only the pages that changed.
     Build {
-        /// The site root (the folder holding site.toml).
-        #[arg(long, default_value = ".")]
-        root: PathBuf,
+        #[command(flatten)]
+        site: cli::SiteArgs,
         /// The output folder (default: `output_dir` of site.toml).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -100,9 +99,8 @@ enum Command {
     /// Build the site into .folio/preview, serve it, and rebuild and reload
     /// the open pages on every save.
     Serve {
-        /// The site root (the folder holding site.toml).
-        #[arg(long, default_value = ".")]
-        root: PathBuf,
+        #[command(flatten)]
+        site: cli::SiteArgs,
         /// The address to listen on; loopback unless you mean to share it.
         #[arg(long, default_value = "127.0.0.1")]
         bind: std::net::IpAddr,
@@ -139,9 +137,8 @@ enum Command {
     /// templates, links between pages and to files, anchors) without
     /// writing a page or a row of the site's own; exit 1 on any error.
     Check {
-        /// The site root (the folder holding site.toml).
-        #[arg(long, default_value = ".")]
-        root: PathBuf,
+        #[command(flatten)]
+        site: cli::SiteArgs,
         /// Check drafts too.
         #[arg(long)]
         drafts: bool,
@@ -274,7 +271,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Build {
-            root,
+            site,
             out,
             drafts,
             future,
@@ -284,7 +281,7 @@ fn main() -> ExitCode {
             dry_run,
             no_wait,
         } => build(
-            root,
+            &site,
             out,
             Publish { drafts, future },
             json,
@@ -303,7 +300,7 @@ fn main() -> ExitCode {
         } => explain(root, out, &path, json),
         #[cfg(feature = "serve")]
         Command::Serve {
-            root,
+            site,
             bind,
             port,
             allow_host,
@@ -311,7 +308,7 @@ fn main() -> ExitCode {
             future,
             open,
         } => serve(
-            root,
+            site,
             std::net::SocketAddr::new(bind, port),
             &allow_host,
             Publish { drafts, future },
@@ -343,10 +340,10 @@ fn main() -> ExitCode {
             cli::scaffold::new_post(root, &post)
         }
         Command::Check {
-            root,
+            site,
             drafts,
             future,
-        } => check(root, Publish { drafts, future }),
+        } => check(&site, Publish { drafts, future }),
         Command::Redate { file, date, root } => amend(root, &file, folio::Change::Date(&date)),
         Command::Move {
             file,

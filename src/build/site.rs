@@ -13,7 +13,7 @@ use crate::model::id::PostId;
 use crate::model::report::{BuildReport, Explanation};
 use crate::plugin::Plugins;
 use crate::render::TEMPLATES_DIR;
-use crate::source::config::Config;
+use crate::source::config::{Config, Overrides};
 use crate::source::discover::{self, CONTENT_DIR};
 use crate::source::parse::{self, Parsed};
 use crate::store::state::StateDir;
@@ -30,14 +30,32 @@ const PREVIEW_DIR: &str = "preview";
 pub struct Site {
     root: PathBuf,
     config: Config,
+    /// What was laid over its site.toml, laid again each time it is read.
+    overrides: Overrides,
 }
 
 impl Site {
     /// Opens the site at `root`, reading and validating its `site.toml`.
     pub fn open(root: impl Into<PathBuf>) -> Result<Site, Error> {
+        Site::open_with(root, Overrides::new())
+    }
+
+    /// Opens the site at `root` for another place: its `site.toml` with
+    /// `overrides` laid over it (`--config FILE`, `--base-url URL`).
+    pub fn open_with(root: impl Into<PathBuf>, overrides: Overrides) -> Result<Site, Error> {
         let root = root.into();
-        let config = Config::load(&root)?;
-        Ok(Site { root, config })
+        let config = Config::load_with(&root, &overrides)?;
+        Ok(Site {
+            root,
+            config,
+            overrides,
+        })
+    }
+
+    /// The site opened again, as it is on disk now, with the same
+    /// overrides.
+    pub(crate) fn reopen(&self) -> Result<Site, Error> {
+        Site::open_with(&self.root, self.overrides.clone())
     }
 
     /// The folder holding `site.toml`.

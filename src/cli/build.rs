@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use folio::{BuildOptions, BuildReport, Event, Site};
+use folio::{BuildOptions, BuildReport, Event};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{Publish, now_ms, say_waiting};
@@ -19,14 +19,14 @@ pub(crate) struct Checks {
 }
 
 pub(crate) fn build(
-    root: PathBuf,
+    site: &super::SiteArgs,
     out: Option<PathBuf>,
     publish: Publish,
     json: bool,
     threads: Option<usize>,
     checks: Checks,
 ) -> Result<(), folio::Error> {
-    let site = Site::open(root)?;
+    let site = site.open()?;
     let bar = std::io::stderr().is_terminal().then(progress_bar);
     let mut options = BuildOptions::new(now_ms()?);
     options.out_dir = out;

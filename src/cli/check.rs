@@ -2,14 +2,12 @@
 //! made private and removed after; the warnings, and a line when all is
 //! well.
 
-use std::path::PathBuf;
-
-use folio::{BuildOptions, Site};
+use folio::BuildOptions;
 
 use super::{Publish, now_ms};
 
-pub(crate) fn check(root: PathBuf, publish: Publish) -> Result<(), folio::Error> {
-    let site = Site::open(root)?;
+pub(crate) fn check(site: &super::SiteArgs, publish: Publish) -> Result<(), folio::Error> {
+    let site = site.open()?;
     let mut options = BuildOptions::new(now_ms()?);
     options.drafts = publish.drafts;
     options.future = publish.future;

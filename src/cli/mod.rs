@@ -14,6 +14,32 @@ pub(crate) mod scaffold;
 #[cfg(feature = "serve")]
 pub(crate) mod serve;
 
+/// Which site, and for which place: what `build`, `serve` and `check`
+/// open.
+#[derive(clap::Args)]
+pub(crate) struct SiteArgs {
+    /// The site root (the folder holding site.toml).
+    #[arg(long, default_value = ".")]
+    pub(crate) root: std::path::PathBuf,
+    /// A toml file laid over site.toml, table by table: a production or
+    /// preview environment's settings.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<std::path::PathBuf>,
+    /// The base_url to build for, over site.toml's (and --config's).
+    #[arg(long, value_name = "URL")]
+    pub(crate) base_url: Option<String>,
+}
+
+impl SiteArgs {
+    /// The site, with what the arguments lay over its site.toml.
+    pub(crate) fn open(&self) -> Result<folio::Site, folio::Error> {
+        let mut overrides = folio::Overrides::new();
+        overrides.config_file = self.config.clone();
+        overrides.base_url = self.base_url.clone();
+        folio::Site::open_with(&self.root, overrides)
+    }
+}
+
 /// The moment a build decides which posts are in the future:
 /// `SOURCE_DATE_EPOCH` (seconds; the reproducible-builds convention) when it
 /// is set, else the clock. The library reads neither; this is its one source.

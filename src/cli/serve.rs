@@ -2,10 +2,9 @@
 //! until Ctrl-C, a line printed per build; the names `--allow-host` takes;
 //! the browser opened with `--open`.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use folio::{BuildOptions, BuildReport, Site};
+use folio::{BuildOptions, BuildReport};
 
 use super::{Publish, now_ms, says_waits};
 
@@ -13,13 +12,14 @@ use super::{Publish, now_ms, says_waits};
 /// rebuilt through the same session on every save until Ctrl-C. A build
 /// that fails keeps the server up, showing the error in every open page.
 pub(crate) fn serve(
-    root: PathBuf,
+    site: super::SiteArgs,
     addr: std::net::SocketAddr,
     allowed_hosts: &[String],
     publish: Publish,
     open: bool,
 ) -> Result<(), folio::Error> {
-    let site = Site::open(&root)?;
+    let root = site.root.clone();
+    let site = site.open()?;
     let preview = site.make_preview_dir()?;
     let mut options = BuildOptions::new(now_ms()?);
     options.observer = Some(says_waits());

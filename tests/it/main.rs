@@ -31,6 +31,7 @@ mod inputs;
 mod kills;
 mod layout;
 mod multilingual;
+mod places;
 mod plugins;
 mod publish;
 mod publish_faults;

@@ -195,7 +195,7 @@ impl Session {
     /// an I/O error while writing outputs, after which the next build
     /// converges.
     pub fn build(&mut self) -> Result<BuildReport, Error> {
-        self.site = Arc::new(Site::open(self.site.root())?);
+        self.site = Arc::new(self.site.reopen()?);
         let plugins = with_site_plugins(&self.host_plugins, self.site.config());
         plugins.check(crate::render::BUILT_IN_CALLABLES)?;
         self.options.plugins = plugins;
