@@ -208,6 +208,9 @@ impl Theme {
         let mut env = Environment::new();
         env.set_fuel(Some(FUEL));
         env.set_recursion_limit(RECURSION_LIMIT);
+        // A misspelled name prints as an error, not as nothing; `{% if x %}`
+        // still tells whether a page has `x`.
+        env.set_undefined_behavior(minijinja::UndefinedBehavior::SemiStrict);
         env.set_formatter(escape_html_text);
         env.add_function("t", translate);
         env.add_filter("safe", safe);
@@ -269,13 +272,82 @@ impl Theme {
         size_hint: usize,
     ) -> Result<Vec<u8>, Error> {
         let mut page = Vec::with_capacity(size_hint);
+        let root = Value::from(minijinja::value::Serde(context));
         env.get_template(template)
-            .and_then(|t| {
-                t.render_captured_to(Value::from(minijinja::value::Serde(context)), &mut page)
-            })
-            .map_err(|e| self.template_error(&e))?;
+            .and_then(|t| t.render_captured_to(root.clone(), &mut page))
+            .map_err(|e| match (self.template_error(&e), names_near(&e, &root)) {
+                (
+                    Error::Template {
+                        path,
+                        line,
+                        message,
+                    },
+                    Some(names),
+                ) => Error::Template {
+                    path,
+                    line,
+                    message: format!("{message}; {names}"),
+                },
+                (error, _) => error,
+            })?;
         Ok(page)
     }
+}
+
+/// For a name a template used that is not there (`post.titel`), the names
+/// that are there (`post`'s fields), the nearest first when one is a typo
+/// away. Looked up from the page's context: a name inside a macro or a
+/// loop is not.
+fn names_near(error: &minijinja::Error, root: &Value) -> Option<String> {
+    let mut error = error;
+    while let Some(inner) = std::error::Error::source(error)
+        .and_then(|source| source.downcast_ref::<minijinja::Error>())
+    {
+        error = inner;
+    }
+    if error.kind() != minijinja::ErrorKind::UndefinedError {
+        return None;
+    }
+    let (path, _) = error
+        .detail()?
+        .strip_prefix('`')?
+        .split_once("` is undefined")?;
+    let (parent, missing) = match path.rsplit_once('.') {
+        Some((parent, missing)) => (Some(parent), missing),
+        None => (None, path),
+    };
+    let mut at = root.clone();
+    for part in parent.into_iter().flat_map(|parent| parent.split('.')) {
+        at = at
+            .get_attr(part)
+            .ok()
+            .filter(|value| !value.is_undefined())?;
+    }
+    let mut names: Vec<String> = at
+        .try_iter()
+        .ok()?
+        .filter_map(|key| key.as_str().map(str::to_owned))
+        .collect();
+    names.sort();
+    // A swap of two letters is one typo; a short name is near only one
+    // typo away, so that `titel` suggests `title` and not `site`.
+    let typos = |name: &str| strsim::damerau_levenshtein(name, missing);
+    let near_enough = (missing.chars().count() / 4).max(1);
+    let nearest = names
+        .iter()
+        .filter(|name| typos(name) <= near_enough)
+        .min_by_key(|name| typos(name));
+    let there = parent.map_or("the page".to_owned(), |parent| format!("`{parent}`"));
+    let listed = names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(match nearest {
+        _ if names.is_empty() => format!("{there} has no names at all"),
+        Some(near) => format!("did you mean `{near}`? {there} has {listed}"),
+        None => format!("{there} has {listed}"),
+    })
 }
 
 /// Calls a template plugin with the template's values as JSON, and hands
@@ -613,5 +685,43 @@ mod tests {
             Err(other) => panic!("unexpected error {other}"),
             Ok(_) => panic!("a syntax error must fail"),
         }
+    }
+
+    #[test]
+    fn a_misspelled_name_is_an_error_naming_the_names_that_are_there() {
+        let strict = theme(&[(
+            "strict.html",
+            "{% if post.draft %}never{% endif %}\n<h1>{{ post.titel }}</h1>\n",
+        )]);
+        let env = strict.environment().unwrap();
+        let context = serde_json::json!({"post": {"title": "T", "tags": []}, "url": "/x/"});
+        match strict.render(&env, "strict.html", &context, 0) {
+            Err(Error::Template {
+                path,
+                line,
+                message,
+            }) => {
+                assert!(path.to_string_lossy().contains("strict.html"));
+                assert_eq!(line, Some(2), "{message}");
+                assert!(
+                    message.contains("did you mean `title`? `post` has `tags`, `title`"),
+                    "{message}"
+                );
+            }
+            other => panic!(
+                "a misspelled name must fail: {:?}",
+                other.map(String::from_utf8)
+            ),
+        }
+        let top = theme(&[("top.html", "{{ ulr }}")]);
+        let env = top.environment().unwrap();
+        let said = top
+            .render(&env, "top.html", &context, 0)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            said.contains("did you mean `url`? the page has `post`, `url`"),
+            "{said}"
+        );
     }
 }

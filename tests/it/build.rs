@@ -480,3 +480,28 @@ fn a_site_moved_to_another_folder_keeps_its_outputs_and_its_index() {
     );
     assert_eq!(report.parsed, 1);
 }
+
+#[test]
+fn a_misspelled_name_in_a_template_fails_the_build_naming_it_and_writes_nothing() {
+    let site = TestSite::with_posts();
+    let post = std::fs::read_to_string(format!(
+        "{}/templates/post.html",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    site.write(
+        "templates/post.html",
+        &post.replace("<h1>{{ post.title }}</h1>", "<h1>{{ post.tittle }}</h1>"),
+    );
+    let error = folio::Site::open(site.root())
+        .unwrap()
+        .build(&util::options(|_| {}))
+        .unwrap_err()
+        .to_string();
+    assert!(error.starts_with("templates/post.html:"), "{error}");
+    assert!(
+        error.contains("`post.tittle` is undefined; did you mean `title`?"),
+        "{error}"
+    );
+    assert!(site.output_tree().is_empty(), "no page is written");
+}

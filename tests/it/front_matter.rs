@@ -15,7 +15,7 @@ fn jekyll_site() -> TestSite {
     );
     site.write(
         "templates/post.html",
-        "{% extends \"base.html\" %}{% block content %}<p class=\"by\">{{ post.extra.authors | join(\", \") }}, v{{ post.extra.version }} ({{ post.extra.name }})</p>{{ post.summary | safe }}{{ content }}{% endblock %}",
+        "{% extends \"base.html\" %}{% block content %}{% if post.extra.authors %}<p class=\"by\">{{ post.extra.authors | join(\", \") }}, v{{ post.extra.version }} ({{ post.extra.name }})</p>{% endif %}{{ post.summary | safe }}{{ post.content | safe }}{% endblock %}",
     );
     site
 }
@@ -208,7 +208,7 @@ fn template_and_layout_choose_the_template() {
     let site = TestSite::with_posts();
     site.write(
         "templates/video.html",
-        "{% extends \"base.html\" %}{% block content %}<div class=\"video-post\">{{ content }}</div>{% endblock %}",
+        "{% extends \"base.html\" %}{% block content %}<div class=\"video-post\">{{ post.content | safe }}</div>{% endblock %}",
     );
     site.write(
         "content/en/posts/clip.md",
@@ -237,7 +237,7 @@ fn template_and_layout_choose_the_template() {
     // The template is an input of that page only.
     site.write(
         "templates/video.html",
-        "{% extends \"base.html\" %}{% block content %}<div class=\"video\">{{ content }}</div>{% endblock %}",
+        "{% extends \"base.html\" %}{% block content %}<div class=\"video\">{{ post.content | safe }}</div>{% endblock %}",
     );
     let mut written = site.build().written;
     written.sort();

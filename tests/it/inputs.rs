@@ -10,7 +10,7 @@ fn site_with_own_templates() -> TestSite {
     let site = TestSite::with_posts();
     site.write(
         "templates/post.html",
-        "{% extends \"base.html\" %}{% block content %}{% include \"partials/byline.html\" %}{{ content }}{% endblock %}",
+        "{% extends \"base.html\" %}{% block content %}{% include \"partials/byline.html\" %}{{ post.content | safe }}{% endblock %}",
     );
     site.write("templates/partials/byline.html", "<p>{{ post.title }}</p>");
     site.write("templates/unused.html", "never rendered");
