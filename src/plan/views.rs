@@ -106,6 +106,8 @@ impl<'i> Views<'i> {
         for (code, lang) in &config.languages {
             let site = Shared::new(SiteView {
                 title: config.title_in(code).to_owned(),
+                description: config.description_in(code).map(str::to_owned),
+                extra: serde_json::to_value(config.extra_in(code)).unwrap_or_default(),
                 base_url: config.origin.clone(),
                 base_path: config.base_path.clone(),
                 default_language: config.default_language.clone(),

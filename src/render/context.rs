@@ -109,6 +109,10 @@ impl std::io::Write for HashWriter<'_> {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct SiteView {
     pub title: String,
+    /// `description`, the language's own when it has one.
+    pub description: Option<String>,
+    /// `[extra]`, with the language's `[languages.<code>.extra]` laid over.
+    pub extra: serde_json::Value,
     /// The scheme and host: every URL a template gets is a path from here,
     /// so `site.base_url ~ url` is absolute, sub-path included.
     pub base_url: String,

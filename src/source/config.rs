@@ -40,6 +40,11 @@ struct RawConfig {
     #[serde(default = "default_feed_limit")]
     feed_limit: usize,
     author: Option<String>,
+    /// What the site is about, for themes (`site.description`).
+    description: Option<String>,
+    /// Settings of the site's own for its templates (`site.extra`).
+    #[serde(default)]
+    extra: toml::Table,
     #[serde(default = "default_post_sections")]
     post_sections: Vec<String>,
     #[serde(default)]
@@ -137,6 +142,8 @@ fn with_language_defaults(raw: &mut RawConfig) {
             Language {
                 name: String::new(),
                 title: None,
+                description: None,
+                extra: toml::Table::new(),
                 i18n: BTreeMap::new(),
             },
         );
@@ -216,6 +223,11 @@ pub struct Language {
     pub name: String,
     /// The site title in this language; the site's `title` when absent.
     pub title: Option<String>,
+    /// The site's description in this language; the site's when absent.
+    pub description: Option<String>,
+    /// Laid over the site's `[extra]` for the pages of this language.
+    #[serde(default)]
+    pub extra: toml::Table,
     /// The theme's words in this language, over `i18n/<code>.toml`.
     #[serde(default)]
     pub(crate) i18n: BTreeMap<String, toml::Value>,
@@ -265,6 +277,10 @@ pub struct Config {
     pub publish: Publish,
     /// The plugins that ship with folio this site turns on.
     pub plugins: BuiltInPlugins,
+    /// What the site is about (`description`), in the default language.
+    pub description: Option<String>,
+    /// The site's `[extra]` table, for its templates.
+    pub extra: toml::Table,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -416,6 +432,8 @@ impl Config {
             author: raw.author,
             publish: raw.publish,
             plugins: raw.plugins,
+            description: raw.description,
+            extra: raw.extra,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }
@@ -469,6 +487,24 @@ impl Config {
             .get(lang)
             .and_then(|l| l.title.as_deref())
             .unwrap_or(&self.title)
+    }
+
+    /// The site's description as shown in `lang`.
+    pub fn description_in(&self, lang: &str) -> Option<&str> {
+        self.languages
+            .get(lang)
+            .and_then(|l| l.description.as_deref())
+            .or(self.description.as_deref())
+    }
+
+    /// The site's `[extra]` for the pages of `lang`: the language's own
+    /// `[languages.<lang>.extra]` laid over it, table by table.
+    pub fn extra_in(&self, lang: &str) -> toml::Table {
+        let mut extra = self.extra.clone();
+        if let Some(language) = self.languages.get(lang) {
+            deep_merge(&mut extra, language.extra.clone());
+        }
+        extra
     }
 
     /// The settings that change what parsing a source yields (its language,

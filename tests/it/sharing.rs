@@ -130,3 +130,61 @@ fn the_sitemap_dates_each_page_by_what_it_shows() {
     assert_eq!(lastmod("/about/"), None, "a page with no update date");
     assert_eq!(lastmod("/tags/"), None);
 }
+
+#[test]
+fn site_extra_and_descriptions_reach_every_page_in_its_language() {
+    let site = TestSite::with_posts();
+    let config = "title = \"Test\"\nbase_url = \"https://example.org\"\ndefault_language = \"en\"\n\
+                  description = \"Notes on things\"\n\
+                  [extra]\ncolor = \"red\"\nsocial = { mastodon = \"@ann\" }\n\
+                  [languages.en]\nname = \"English\"\n\
+                  [languages.fr]\nname = \"Français\"\ndescription = \"Des notes\"\n\
+                  [languages.fr.extra]\ncolor = \"rouge\"\n\
+                  [languages.ja]\nname = \"日本語\"\n";
+    site.write("site.toml", config);
+    site.write(
+        "templates/list.html",
+        "{% extends \"base.html\" %}{% block content %}<p class=\"x\">{{ site.extra.color }} {{ site.extra.social.mastodon }}</p>{% endblock %}",
+    );
+    site.build();
+    let home = site.read("public/index.html");
+    assert!(
+        home.contains(r#"<meta name="description" content="Notes on things">"#),
+        "{home}"
+    );
+    assert!(home.contains(r#"<p class="x">red @ann</p>"#), "{home}");
+    let french = site.read("public/fr/index.html");
+    assert!(
+        french.contains(r#"<meta name="description" content="Des notes">"#),
+        "{french}"
+    );
+    assert!(
+        french.contains(r#"<p class="x">rouge @ann</p>"#),
+        "{french}"
+    );
+    let post = site.read("public/posts/hello-world/index.html");
+    assert!(
+        !post.contains("Notes on things"),
+        "a post has its own description, or none"
+    );
+
+    // A setting only templates read re-renders the pages that show it.
+    site.write(
+        "site.toml",
+        &config.replace("color = \"red\"", "color = \"blue\""),
+    );
+    let report = site.build();
+    assert!(
+        report.written.iter().any(|p| p == "index.html"),
+        "{:?}",
+        report.written
+    );
+    assert!(
+        site.read("public/index.html")
+            .contains(r#"<p class="x">blue @ann</p>"#)
+    );
+    assert!(
+        site.read("public/fr/index.html")
+            .contains(r#"<p class="x">rouge @ann</p>"#)
+    );
+}
