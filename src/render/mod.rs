@@ -28,6 +28,7 @@ use sha2::{Digest, Sha256};
 use crate::model::error::Error;
 use crate::model::hash::hex;
 use crate::plugin::{Callable, Plugins, TemplateFunction, stamp};
+use crate::source::highlight::{Highlight, stylesheet};
 
 pub const TEMPLATES_DIR: &str = "templates";
 
@@ -84,7 +85,7 @@ pub struct Theme {
 
 /// The names folio's templates are given besides the plugins': a plugin
 /// may not take one.
-pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe"];
+pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe", "highlight_css"];
 
 impl Theme {
     /// Reads `<root>/templates` (every file, recursively; names use `/`) over
@@ -204,13 +205,20 @@ impl Theme {
     }
 
     /// Compiles every template; a syntax error names its file and line.
-    pub fn environment(&self) -> Result<Environment<'_>, Error> {
+    /// `highlight_css()` gives the stylesheet of highlighted code: made
+    /// only when a template calls it, and a function of `highlight`, which
+    /// every page's fingerprint holds (the content settings).
+    pub fn environment(&self, highlight: &Highlight) -> Result<Environment<'_>, Error> {
         let mut env = Environment::new();
         env.set_fuel(Some(FUEL));
         env.set_recursion_limit(RECURSION_LIMIT);
         env.set_formatter(escape_html_text);
         env.add_function("t", translate);
         env.add_filter("safe", safe);
+        let highlight = highlight.clone();
+        env.add_function("highlight_css", move || {
+            Value::from_safe_string(stylesheet(&highlight))
+        });
         for plugin in &self.functions {
             let callable = Arc::clone(plugin);
             let call = move |args: Rest<Value>| call_plugin(callable.as_ref(), &args);
@@ -529,7 +537,7 @@ mod tests {
             "t.html",
             "<a href=\"{{ url }}\">{{ text }}</a>{{ html|safe }}",
         )]);
-        let env = theme.environment().unwrap();
+        let env = theme.environment(&Highlight::default()).unwrap();
         let render = |context: serde_json::Value| {
             String::from_utf8(theme.render(&env, "t.html", &context, 0).unwrap()).unwrap()
         };
@@ -552,7 +560,7 @@ mod tests {
             "t.html",
             "{{ post.content }}|{{ post.content|safe }}|{{ n|safe }}|{{ text|safe }}",
         )]);
-        let env = theme.environment().unwrap();
+        let env = theme.environment(&Highlight::default()).unwrap();
         let body = Value::from_safe_string("<p>a & b</p>".into());
         let rendered = env
             .get_template("t.html")
@@ -575,7 +583,7 @@ mod tests {
              {{ i18n|tojson }}|{{ i18n.missing is undefined }}|{{ i18n is mapping }}|\
              {{ t('feed') }}",
         )]);
-        let env = theme.environment().unwrap();
+        let env = theme.environment(&Highlight::default()).unwrap();
         let words = BTreeMap::from([
             ("tags".to_owned(), "Mots-clés".to_owned()),
             ("feed".to_owned(), "Flux <Atom>".to_owned()),
@@ -605,7 +613,7 @@ mod tests {
     #[test]
     fn template_errors_name_the_template_and_line() {
         let theme = theme(&[("bad.html", "line one\n{% if %}\n")]);
-        match theme.environment() {
+        match theme.environment(&Highlight::default()) {
             Err(Error::Template { path, line, .. }) => {
                 assert!(path.to_string_lossy().contains("bad.html"));
                 assert_eq!(line, Some(2));

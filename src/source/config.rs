@@ -12,6 +12,7 @@ use jiff::tz::TimeZone;
 use serde::Deserialize;
 
 use crate::Error;
+use crate::source::highlight::Highlight;
 
 pub const CONFIG_FILE: &str = "site.toml";
 
@@ -39,6 +40,8 @@ struct RawConfig {
     post_sections: Vec<String>,
     #[serde(default)]
     publish: Publish,
+    #[serde(default)]
+    highlight: Highlight,
 }
 
 /// The `[publish]` table: where `folio publish` writes.
@@ -152,6 +155,8 @@ pub struct Config {
     pub author: Option<String>,
     /// Where `folio publish` writes.
     pub publish: Publish,
+    /// How fenced code blocks are highlighted (`[highlight]`).
+    pub highlight: Highlight,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -244,6 +249,9 @@ impl Config {
             )
         })?;
         check_sizes_and_names(&raw).map_err(|(message, help)| invalid(message, help))?;
+        raw.highlight
+            .check()
+            .map_err(|(message, help)| invalid(message, &help))?;
         let base_url = raw.base_url.trim_end_matches('/').to_owned();
         let (origin, base_path) = split_base_url(&base_url);
         Ok(Config {
@@ -263,6 +271,7 @@ impl Config {
             feed_limit: raw.feed_limit,
             author: raw.author,
             publish: raw.publish,
+            highlight: raw.highlight,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }
@@ -323,7 +332,7 @@ impl Config {
     /// source is parsed again. They start with [`folio_settings`].
     pub(crate) fn content_settings(&self) -> String {
         format!(
-            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}",
+            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; {}",
             folio_settings(),
             self.language_codes().join(","),
             self.timezone_name,
@@ -331,6 +340,7 @@ impl Config {
             self.default_language_in_subdir,
             self.permalink,
             self.post_sections.join(","),
+            self.highlight.settings(),
         )
     }
 }
