@@ -12,6 +12,7 @@ use jiff::tz::TimeZone;
 use serde::Deserialize;
 
 use crate::Error;
+use crate::source::highlight::Highlight;
 
 pub const CONFIG_FILE: &str = "site.toml";
 
@@ -51,6 +52,8 @@ struct RawConfig {
     publish: Publish,
     #[serde(default)]
     plugins: BuiltInPlugins,
+    #[serde(default)]
+    highlight: Highlight,
 }
 
 /// The `[plugins]` table: which of the plugins that ship with folio every
@@ -281,6 +284,8 @@ pub struct Config {
     pub description: Option<String>,
     /// The site's `[extra]` table, for its templates.
     pub extra: toml::Table,
+    /// How fenced code blocks are highlighted (`[highlight]`).
+    pub highlight: Highlight,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -412,6 +417,9 @@ impl Config {
             )
         })?;
         check_sizes_and_names(&raw).map_err(|(message, help)| invalid(message, help))?;
+        raw.highlight
+            .check()
+            .map_err(|(message, help)| invalid(message, &help))?;
         let base_url = raw.base_url.trim_end_matches('/').to_owned();
         let (origin, base_path) = split_base_url(&base_url);
         Ok(Config {
@@ -434,6 +442,7 @@ impl Config {
             plugins: raw.plugins,
             description: raw.description,
             extra: raw.extra,
+            highlight: raw.highlight,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }
@@ -512,7 +521,7 @@ impl Config {
     /// source is parsed again. They start with [`folio_settings`].
     pub(crate) fn content_settings(&self) -> String {
         format!(
-            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}",
+            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}; {}",
             folio_settings(),
             self.language_codes().join(","),
             self.timezone_name,
@@ -522,6 +531,7 @@ impl Config {
             self.post_sections.join(","),
             // Every URL a row holds starts with it.
             self.base_path,
+            self.highlight.settings(),
         )
     }
 }
