@@ -74,6 +74,9 @@ pub fn parse_info<'a>(info: &'a str, notes: &mut Vec<Note>) -> Info<'a> {
             ("linenos", Some("false")) => true,
             ("linenostart", Some(n)) => n.parse().map(|n| parsed.linenostart = n).is_ok(),
             ("hl_lines", Some(lines)) => line_ranges(lines).map(|r| parsed.hl_lines = r).is_some(),
+            // rustdoc's attributes, which Rust blogs copy from their docs
+            // (`rust,ignore`): they mean nothing on a page.
+            (attribute, None) if is_rustdoc_attribute(attribute) => true,
             _ => false,
         };
         if !read {
@@ -81,6 +84,19 @@ pub fn parse_info<'a>(info: &'a str, notes: &mut Vec<Note>) -> Info<'a> {
         }
     }
     parsed
+}
+
+/// Whether `word` is one of rustdoc's code block attributes.
+fn is_rustdoc_attribute(word: &str) -> bool {
+    matches!(
+        word,
+        "ignore" | "no_run" | "should_panic" | "compile_fail" | "standalone_crate" | "test_harness"
+    ) || word
+        .strip_prefix("edition")
+        .is_some_and(|year| year.parse::<u16>().is_ok())
+        || word
+            .strip_prefix("ignore-")
+            .is_some_and(|target| !target.is_empty())
 }
 
 /// The options of an info string, split at commas outside brackets and
@@ -131,6 +147,16 @@ fn line_ranges(text: &str) -> Option<Vec<(usize, usize)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rustdoc_attributes_are_read_silently() {
+        let mut notes = Vec::new();
+        let info = parse_info("rust,ignore,no_run,edition2021,linenos", &mut notes);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert!(info.linenos && info.lang == "rust");
+        parse_info("rust,edition20x,ignore=1", &mut notes);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+    }
 
     #[test]
     fn zola_and_hugo_info_strings_read_alike() {
