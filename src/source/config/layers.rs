@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{CONFIG_FILE, Config, RawConfig, line_of_offset, with_key};
+use super::{Config, RawConfig, read_site_toml, toml_error};
 use crate::Error;
 
 /// What a build for another place lays over `site.toml`: a second file of
@@ -34,12 +34,12 @@ impl Config {
         if overrides == &Overrides::default() {
             return Config::load(root);
         }
-        let path = root.join(CONFIG_FILE);
-        let path = path.strip_prefix(".").map_or(path.clone(), Path::to_owned);
-        let mut merged = read_table(&path)?;
+        let (path, text) = read_site_toml(root)?;
+        let mut merged = read_table(&path, &text)?;
         let mut shown = path.display().to_string();
         if let Some(file) = &overrides.config_file {
-            let over = read_table(file)?;
+            let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+            let over = read_table(file, &text)?;
             deep_merge(&mut merged, over);
             shown = format!("{shown} with {}", file.display());
         }
@@ -51,19 +51,13 @@ impl Config {
     }
 }
 
-/// The settings of the toml file at `path`, each key checked as site.toml's
-/// are (known, of the right type), so that a mistake is named with the
-/// file's own line before the files are laid over each other.
-fn read_table(path: &Path) -> Result<toml::Table, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let at_line = |e: toml::de::Error| Error::Config {
-        path: path.to_owned(),
-        line: e.span().map(|span| line_of_offset(&text, span.start)),
-        message: with_key(e.message().trim(), &text, e.span()),
-        help: "see the README for the keys site.toml takes".into(),
-    };
-    toml::from_str::<RawConfig>(&text).map_err(at_line)?;
-    toml::from_str::<toml::Table>(&text).map_err(at_line)
+/// The settings of `text`, the toml file at `path`, each key checked as
+/// site.toml's are (known, of the right type), so that a mistake is named
+/// with the file's own line before the files are laid over each other.
+fn read_table(path: &Path, text: &str) -> Result<toml::Table, Error> {
+    let at_line = |e: toml::de::Error| toml_error(path, text, &e);
+    toml::from_str::<RawConfig>(text).map_err(at_line)?;
+    toml::from_str::<toml::Table>(text).map_err(at_line)
 }
 
 /// `over`'s settings laid over `base`'s: a table merges key by key, any

@@ -215,33 +215,13 @@ const PERMALINK_FIELDS: &[&str] = &["lang", "section", "slug", "year", "month", 
 impl Config {
     /// Reads and validates `<root>/site.toml`.
     pub fn load(root: &Path) -> Result<Config, Error> {
-        // `site.toml` rather than `./site.toml` in messages when folio runs
-        // in the site root, as content files are named from it.
-        let path = root.join(CONFIG_FILE);
-        let path = path.strip_prefix(".").map_or(path.clone(), Path::to_owned);
-        let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => Error::Config {
-                path: path.clone(),
-                line: None,
-                message: "no site.toml here; this folder is not a folio site".into(),
-                help: "run folio from the site root, or pass --root DIR".into(),
-            },
-            _ => Error::io(&path, e),
-        })?;
+        let (path, text) = read_site_toml(root)?;
         Config::parse(&text, &path)
     }
 
     /// Parses the text of a `site.toml`; `path` is only used in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Config, Error> {
-        let raw: RawConfig = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|span| line_of_offset(text, span.start));
-            Error::Config {
-                path: path.to_owned(),
-                line,
-                message: with_key(e.message().trim(), text, e.span()),
-                help: "see the README for the keys site.toml takes".into(),
-            }
-        })?;
+        let raw: RawConfig = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
         let invalid = |message: String, help: &str| Error::Config {
             path: path.to_owned(),
             line: None,
@@ -558,6 +538,35 @@ fn with_key(message: &str, text: &str, span: Option<std::ops::Range<usize>>) -> 
         message.to_owned()
     } else {
         format!("`{key}`: {message}")
+    }
+}
+
+/// `<root>/site.toml`, as messages name it, and its text.
+fn read_site_toml(root: &Path) -> Result<(PathBuf, String), Error> {
+    // `site.toml` rather than `./site.toml` in messages when folio runs
+    // in the site root, as content files are named from it.
+    let path = root.join(CONFIG_FILE);
+    let path = path.strip_prefix(".").map_or(path.clone(), Path::to_owned);
+    let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::Config {
+            path: path.clone(),
+            line: None,
+            message: "no site.toml here; this folder is not a folio site".into(),
+            help: "run folio from the site root, or pass --root DIR".into(),
+        },
+        _ => Error::io(&path, e),
+    })?;
+    Ok((path, text))
+}
+
+/// What the toml reader said is wrong with `text`, the file at `path`,
+/// with its line and the key it is about.
+fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
+    Error::Config {
+        path: path.to_owned(),
+        line: e.span().map(|span| line_of_offset(text, span.start)),
+        message: with_key(e.message().trim(), text, e.span()),
+        help: "see the README for the keys site.toml takes".into(),
     }
 }
 
