@@ -238,16 +238,7 @@ impl Theme {
     }
 
     pub fn template_error(&self, error: &minijinja::Error) -> Error {
-        // An error in an included template or an imported macro comes
-        // wrapped in one about the caller ("could not render include"): the
-        // innermost one that names a template says where to look.
-        let mut error = error;
-        while let Some(inner) = std::error::Error::source(error)
-            .and_then(|source| source.downcast_ref::<minijinja::Error>())
-            .filter(|inner| inner.name().is_some())
-        {
-            error = inner;
-        }
+        let error = innermost(error);
         let name = error.name().unwrap_or("?");
         let message = match (error.kind(), error.detail()) {
             (minijinja::ErrorKind::OutOfFuel, _) => format!(
@@ -302,17 +293,27 @@ impl Theme {
     }
 }
 
+/// The error to report of `error`: one in an included template or an
+/// imported macro comes wrapped in one about the caller ("could not render
+/// include"), and the innermost one that names a template says where to
+/// look.
+fn innermost(error: &minijinja::Error) -> &minijinja::Error {
+    let mut error = error;
+    while let Some(inner) = std::error::Error::source(error)
+        .and_then(|source| source.downcast_ref::<minijinja::Error>())
+        .filter(|inner| inner.name().is_some())
+    {
+        error = inner;
+    }
+    error
+}
+
 /// For a name a template used that is not there (`post.titel`), the names
 /// that are there (`post`'s fields), the nearest first when one is a typo
 /// away. Looked up from the page's context: a name inside a macro or a
 /// loop is not.
 fn names_near(error: &minijinja::Error, root: &Value) -> Option<String> {
-    let mut error = error;
-    while let Some(inner) = std::error::Error::source(error)
-        .and_then(|source| source.downcast_ref::<minijinja::Error>())
-    {
-        error = inner;
-    }
+    let error = innermost(error);
     if error.kind() != minijinja::ErrorKind::UndefinedError {
         return None;
     }
