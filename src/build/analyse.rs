@@ -300,6 +300,10 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         extra,
         aliases,
         template,
+        word_count,
+        reading_time,
+        headings,
+        links,
     } = fresh;
     *id == stored.id
         && *kind == stored.kind
@@ -321,4 +325,8 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         && *extra == stored.extra
         && *aliases == stored.aliases
         && *template == stored.template
+        && *word_count == stored.word_count
+        && *reading_time == stored.reading_time
+        && *headings == stored.headings
+        && *links == stored.links
 }

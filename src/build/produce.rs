@@ -207,7 +207,8 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
             let mut warnings = job.notes.lock().unwrap_or_else(|e| e.into_inner());
             warnings.extend(notes);
         }
-        page.context.set_content(body);
+        page.context
+            .set_content(job.plan.with_links(i, &body).into_owned());
     }
     let size_hint = page.context.size_hint();
     let bytes = job

@@ -312,6 +312,15 @@ pub enum ProblemKind {
         /// What it said.
         message: String,
     },
+    /// A link to another document (`@/path.md#anchor`) leads nowhere.
+    BrokenLink {
+        /// The link as written.
+        link: String,
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        help: String,
+    },
     /// A folder on the way to an output is a symbolic link: writing through
     /// it would write outside the output folder.
     LinkedOutputFolder {
@@ -357,26 +366,13 @@ impl fmt::Display for ProblemKind {
                 lang,
                 old,
                 new,
-            } => write!(
-                f,
-                "the publication date of this post ({lang}) changed from {old} to {new}\n  \
-                 = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new date would publish it as a different post and orphan the old one\n  \
-                 = help: to move the post to its new date, run `folio redate {file} {new}` (it keeps the date as written and moves the post; its old URL, if it changes, redirects to the new one); \
-                 or put `date` back to {old} and record the change in `updated`; \
-                 or, if the old date was never published, run `folio build --accept-id-changes`"
-            ),
+            } => date_changed(f, file, lang, (old, new)),
             ProblemKind::SlugChanged {
                 file,
                 lang,
                 old,
                 new,
-            } => write!(
-                f,
-                "the slug of this published post ({lang}) changed from `{old}` to `{new}`\n  \
-                 = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new slug would publish it as a different post, shown again as new in every feed reader\n  \
-                 = help: to rename it, run `folio move {file} {new}` (it keeps the slug as written and moves the post; its old URL redirects to the new one); or put `slug` back to `{old}`; \
-                 or, if it was never published, run `folio build --accept-id-changes`"
-            ),
+            } => slug_changed(f, file, lang, (old, new)),
             ProblemKind::PublishedUnderAnotherId(another) => {
                 let AnotherId {
                     database,
@@ -412,6 +408,14 @@ impl fmt::Display for ProblemKind {
                 "would overwrite {}, a different file that folio did not write\n  = help: move that file away, or build into another output folder",
                 output.display()
             ),
+            ProblemKind::BrokenLink {
+                link,
+                message,
+                help,
+            } => write!(
+                f,
+                "the link `{link}` leads nowhere: {message}\n  = help: {help}"
+            ),
             ProblemKind::LinkedOutputFolder { link } => write!(
                 f,
                 "{} is a symbolic link, and folio writes only inside the output folder\n  = help: replace the link by a folder, or build into another output folder",
@@ -445,6 +449,37 @@ impl fmt::Display for Problems<'_> {
         }
         Ok(())
     }
+}
+
+fn date_changed(
+    f: &mut fmt::Formatter<'_>,
+    file: &str,
+    lang: &str,
+    (old, new): (&str, &str),
+) -> fmt::Result {
+    write!(
+        f,
+        "the publication date of this post ({lang}) changed from {old} to {new}\n  \
+         = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new date would publish it as a different post and orphan the old one\n  \
+         = help: to move the post to its new date, run `folio redate {file} {new}` (it keeps the date as written and moves the post; its old URL, if it changes, redirects to the new one); \
+         or put `date` back to {old} and record the change in `updated`; \
+         or, if the old date was never published, run `folio build --accept-id-changes`"
+    )
+}
+
+fn slug_changed(
+    f: &mut fmt::Formatter<'_>,
+    file: &str,
+    lang: &str,
+    (old, new): (&str, &str),
+) -> fmt::Result {
+    write!(
+        f,
+        "the slug of this published post ({lang}) changed from `{old}` to `{new}`\n  \
+         = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new slug would publish it as a different post, shown again as new in every feed reader\n  \
+         = help: to rename it, run `folio move {file} {new}` (it keeps the slug as written and moves the post; its old URL redirects to the new one); or put `slug` back to `{old}`; \
+         or, if it was never published, run `folio build --accept-id-changes`"
+    )
 }
 
 fn located(path: &std::path::Path, line: Option<usize>, message: &str, help: &str) -> String {

@@ -60,13 +60,15 @@ pub fn plan<'a>(
         recipe::extra_recipes(config, &model, (code, plugins), &mut recipes);
     }
     let mut problems = recipe::document_recipes(&model, theme, &mut recipes);
+    let (broken, mut warnings) = model.link_problems();
+    problems.extend(broken);
     documents_take_generated_places(&mut recipes);
     recipe::sitemap_recipe(config, &mut recipes);
     recipe::site_file_recipes(config, &copies, &mut recipes);
 
     let (mut specs, misplaced) = specs_of(config, &model, recipes);
     problems.extend(misplaced);
-    let warnings = recipe::drop_aliases_in_the_way(&model, &copies, &mut specs);
+    warnings.extend(recipe::drop_aliases_in_the_way(&model, &copies, &mut specs));
     // Static files claim their outputs first, then the pages in plan order.
     let outputs: Vec<&str> = copies
         .iter()
@@ -147,7 +149,8 @@ pub(super) fn specs_of(
 /// that, and that the theme, the words, the config, the static files and
 /// what is published are those of the last build). Only the fingerprints
 /// of the pages that show a changed document are computed again. Returns
-/// the plan and those pages, by their place in its specs.
+/// the plan and those pages, by their place in its specs; or the links
+/// that lead nowhere now.
 pub fn replan<'a>(
     config: &'a Config,
     views: &'a Views<'a>,
@@ -155,7 +158,7 @@ pub fn replan<'a>(
     kept: KeptPlan,
     records: Vec<Record>,
     changed: &[usize],
-) -> (Plan<'a>, Vec<usize>) {
+) -> Result<(Plan<'a>, Vec<usize>), Error> {
     let KeptPlan {
         specs,
         copies,
@@ -164,8 +167,15 @@ pub fn replan<'a>(
         dependents,
     } = kept;
     model.records = records;
+    if model.places.is_none() {
+        model.places = Places::of(config, &model.records);
+    }
+    let (broken, warnings) = model.link_problems();
+    if !broken.is_empty() {
+        return Err(Error::Content(broken));
+    }
     for &i in changed {
-        model.digests[i] = document_digest(&model.records[i]);
+        model.digests[i] = model.digest_of(i);
         model.items[i] = OnceLock::new();
     }
     let mut plan = Plan {
@@ -176,8 +186,10 @@ pub fn replan<'a>(
         model,
         sitemap_key,
         dependents,
-        // Said when the old URLs were planned; they did not change since.
-        warnings: Vec::new(),
+        // Those of old URLs were said when they were planned; they did not
+        // change since. Those of anchors are said at every build, as a
+        // fresh one says them.
+        warnings,
     };
     let dependents = plan.dependents.take().unwrap_or_else(|| plan.dependents());
     let mut affected: Vec<usize> = changed
@@ -203,7 +215,7 @@ pub fn replan<'a>(
         plan.specs[s].fingerprint = fingerprint;
     }
     plan.dependents = Some(dependents);
-    (plan, affected)
+    Ok((plan, affected))
 }
 
 /// A document whose URL is that of a generated list (a language's home, its

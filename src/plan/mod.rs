@@ -22,7 +22,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::model::doc::{Kind, Record, TemplateChoice};
+use crate::model::doc::{Heading, Kind, Record, TemplateChoice};
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::hex;
 use crate::model::id::format_ms;
@@ -32,12 +32,13 @@ use crate::render::i18n::{I18n, Strings};
 use crate::render::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
     Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount,
-    TagLink, Theme,
+    TagLink, Theme, TocEntry,
 };
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
 
 mod hasher;
+mod links;
 mod make;
 mod model;
 mod output;
@@ -46,6 +47,7 @@ mod recipe;
 mod views;
 
 use hasher::{KeyHasher, KeyPrefixes};
+use links::Places;
 pub use make::{copies, plan, replan, same_place};
 pub use model::Model;
 use model::{DocumentDigest, authors_of, document_digest, extra_of};
@@ -307,7 +309,8 @@ mod tests {
             0,
         )
         .unwrap();
-        let (replanned, affected) = replan(&config, &views, &theme, before, after, &changed);
+        let (replanned, affected) =
+            replan(&config, &views, &theme, before, after, &changed).unwrap();
         let fingerprints = |plan: &Plan<'_>| -> Vec<(String, String)> {
             plan.specs
                 .iter()

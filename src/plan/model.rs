@@ -31,6 +31,8 @@ pub struct Model {
     pub(super) items: Vec<OnceLock<minijinja::Value>>,
     /// Per record, what stands in for it in fingerprints.
     pub(super) digests: Vec<DocumentDigest>,
+    /// Where the documents are, when one links another.
+    pub(super) places: Option<Places>,
 }
 
 impl Model {
@@ -113,7 +115,8 @@ impl Model {
                 (lang.clone(), urls)
             })
             .collect();
-        Model {
+        let mut model = Model {
+            places: Places::of(config, &records),
             visible,
             posts_by_lang,
             position,
@@ -123,9 +126,14 @@ impl Model {
             tag_slugs,
             tag_pages,
             items: (0..records.len()).map(|_| OnceLock::new()).collect(),
-            digests: records.par_iter().map(document_digest).collect(),
+            digests: Vec::new(),
             records,
-        }
+        };
+        model.digests = (0..model.records.len())
+            .into_par_iter()
+            .map(|i| model.digest_of(i))
+            .collect();
+        model
     }
 
     /// The visible documents that are versions of visible document `i`,
@@ -178,9 +186,11 @@ impl Model {
                     date: date.ymd,
                     date_display: date.display,
                     date_iso: date.iso,
-                    summary: record.summary.clone(),
+                    summary: self.with_links(i, &record.summary).into_owned(),
                     description: record.description.clone(),
                     tags: self.tag_links(i),
+                    word_count: record.word_count,
+                    reading_time: record.reading_time,
                     extra: extra_of(record),
                 }))
             })

@@ -25,6 +25,7 @@ use crate::model::doc::Record;
 use crate::model::error::{AnotherId, Error, Problem, ProblemKind};
 use crate::model::id::format_ms;
 use crate::model::report::BuildReport;
+use crate::plan::Model;
 use crate::source::discover::FilesAt;
 use remote::{Answer, GaveUp, Remote, RemoteRow, Statement};
 use rows::{Local, Row};
@@ -154,9 +155,13 @@ impl Session {
         let config = self.site().config();
         let schema = config.publish.schema().to_owned();
         let mut remote = Remote::new(options, &schema, self.site().root())?;
-        let locals: Vec<Local<'_>> = self
-            .pool()
-            .install(|| records.par_iter().map(|r| Local::new(r, config)).collect());
+        let links = Model::for_links(config, every, self.visibility());
+        let locals: Vec<Local<'_>> = self.pool().install(|| {
+            records
+                .par_iter()
+                .map(|r| Local::new(r, config, links.as_ref()))
+                .collect()
+        });
         let mut report = PublishReport {
             database: remote.name.clone(),
             schema,
@@ -176,6 +181,7 @@ impl Session {
             files: FilesAt::new(self.site().root()),
             plugins,
             highlight: &config.highlight,
+            links: links.as_ref(),
             options,
         };
         let pool = self.pool();
@@ -212,6 +218,7 @@ struct Writer<'w> {
     files: FilesAt,
     plugins: &'w crate::plugin::Plugins,
     highlight: &'w crate::source::highlight::Highlight,
+    links: Option<&'w Model>,
     options: &'w PublishOptions,
 }
 
@@ -401,7 +408,10 @@ impl Writer<'_> {
         for chunk in write.chunks(self.batch_rows()) {
             let batch = chunk
                 .par_iter()
-                .map(|&i| rows::row(&self.locals[i], &self.files, (self.plugins, self.highlight)))
+                .map(|&i| {
+                    let render = (self.plugins, self.highlight);
+                    rows::row(&self.locals[i], &self.files, render, self.links)
+                })
                 .collect();
             // The receiver is gone when the publish gave up.
             if sender.blocking_send(batch).is_err() {

@@ -7,6 +7,7 @@ use crate::build::produce;
 use crate::model::doc::{Kind, Record};
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::hex;
+use crate::plan::Model;
 use crate::plugin::Plugins;
 use crate::source::config::{Config, folio_settings};
 use crate::source::discover::FilesAt;
@@ -20,19 +21,30 @@ pub(crate) struct Local<'r> {
     pub id: String,
     /// Absolute: the database's readers are not on the site's host.
     pub url: String,
+    /// With each `@/` link's URL in its place.
+    pub summary: String,
     /// What the remote's `source_hash` holds: see [`row_hash`].
     pub hash: String,
 }
 
 impl<'r> Local<'r> {
-    pub(super) fn new(record: &'r Record, config: &Config) -> Local<'r> {
+    /// `links` resolves the links between documents, when one has some.
+    pub(super) fn new(record: &'r Record, config: &Config, links: Option<&Model>) -> Local<'r> {
         let id = record.id.to_string();
         let url = format!("{}{}", config.origin, record.url);
-        let hash = row_hash(record, &id, &url);
+        let (summary, targets) = match links {
+            Some(links) => {
+                let (summary, targets) = links.links_of(record, &record.summary);
+                (summary.into_owned(), targets)
+            }
+            None => (record.summary.clone(), Vec::new()),
+        };
+        let hash = row_hash(record, &id, &url, &targets);
         Local {
             record,
             id,
             url,
+            summary,
             hash,
         }
     }
@@ -41,9 +53,10 @@ impl<'r> Local<'r> {
 /// The hash of everything a row is made from: the source's bytes (which,
 /// with the Markdown transforms that touched them and folio's version, make
 /// the body) and every other column as this build derived it (so a setting
-/// that moves a URL changes it too). Equal hashes, equal rows: the upsert
-/// skips a row whose stored hash is this one.
-fn row_hash(record: &Record, id: &str, url: &str) -> String {
+/// that moves a URL changes it too), with where its links to other
+/// documents lead. Equal hashes, equal rows: the upsert skips a row whose
+/// stored hash is this one.
+fn row_hash(record: &Record, id: &str, url: &str, link_targets: &[String]) -> String {
     // A JSON array of borrowed columns: nothing is copied to be hashed.
     let columns = (
         folio_settings(),
@@ -63,7 +76,11 @@ fn row_hash(record: &Record, id: &str, url: &str) -> String {
         &record.translation_key,
         &record.extra,
     );
-    let json = serde_json::to_vec(&columns).unwrap_or_default();
+    let mut json = serde_json::to_vec(&columns).unwrap_or_default();
+    // Only a row with links hashes them: the others keep their hash.
+    if !link_targets.is_empty() {
+        json.extend(serde_json::to_vec(link_targets).unwrap_or_default());
+    }
     hex(&Sha256::digest(&json))
 }
 
@@ -96,6 +113,7 @@ pub(crate) fn row(
     local: &Local<'_>,
     files: &FilesAt,
     render: (&Plugins, &Highlight),
+    links: Option<&Model>,
 ) -> Result<Row, Error> {
     let record = local.record;
     // Its page's build reported what highlighting its code noted.
@@ -107,6 +125,10 @@ pub(crate) fn row(
             ProblemKind::ChangedDuringBuild,
         )])
     })?;
+    let body = match links {
+        Some(links) => links.links_of(record, &body).0.into_owned(),
+        None => body,
+    };
     let tags: Vec<String> = record.tags.iter().map(|t| without_nul(t)).collect();
     Ok(Row {
         id: local.id.clone(),
@@ -118,7 +140,7 @@ pub(crate) fn row(
         title: without_nul(&record.title),
         url: local.url.clone(),
         description: record.description.as_deref().map(without_nul),
-        summary: without_nul(&record.summary),
+        summary: without_nul(&local.summary),
         body: without_nul(&body),
         tags: serde_json::to_string(&tags).unwrap_or_else(|_| "[]".into()),
         translation_key: without_nul(&record.translation_key),

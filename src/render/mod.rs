@@ -13,7 +13,7 @@ pub mod i18n;
 pub use context::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
     Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount,
-    TagLink,
+    TagLink, TocEntry,
 };
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -8,12 +8,13 @@ use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
-use crate::model::url::heading_id;
 use crate::source::highlight::{Highlight, Note, block_html};
+use crate::source::outline::HeadingIds;
 
 const MORE_MARKER: &str = "<!-- more -->";
 
-const MARKDOWN: Options = Options::ENABLE_TABLES
+/// The extensions every body is read with.
+pub(crate) const MARKDOWN: Options = Options::ENABLE_TABLES
     .union(Options::ENABLE_FOOTNOTES)
     .union(Options::ENABLE_STRIKETHROUGH)
     .union(Options::ENABLE_TASKLISTS)
@@ -137,17 +138,17 @@ impl<'a, I: Iterator<Item = (Event<'a>, Range<usize>)>> Iterator for CodeBlocks<
 /// heading's own events are held back, until its text is known.
 struct HeadingAnchors<'a, I> {
     events: I,
-    used: rustc_hash::FxHashMap<String, usize>,
+    ids: HeadingIds,
     /// The events of the heading being given its id, and its end.
-    held: std::collections::VecDeque<Event<'a>>,
+    held: VecDeque<Event<'a>>,
 }
 
 impl<'a, I: Iterator<Item = Event<'a>>> HeadingAnchors<'a, I> {
     fn new(events: I) -> Self {
         HeadingAnchors {
             events,
-            used: rustc_hash::FxHashMap::default(),
-            held: std::collections::VecDeque::new(),
+            ids: HeadingIds::default(),
+            held: VecDeque::new(),
         }
     }
 
@@ -165,22 +166,19 @@ impl<'a, I: Iterator<Item = Event<'a>>> HeadingAnchors<'a, I> {
             }
             self.held.push_back(event);
         }
-        let anchor = match &self.held[0] {
-            Event::Start(Tag::Heading { id: Some(id), .. }) => {
-                // An id the author chose is kept as it is, and taken.
-                self.used.entry(id.to_string()).or_insert(1);
-                id.to_string()
-            }
-            _ => {
-                let mut text = String::new();
-                for event in self.held.range(1..) {
-                    if let Event::Text(t) | Event::Code(t) = event {
-                        text.push_str(t);
-                    }
-                }
-                numbered(&mut self.used, heading_id(&text))
-            }
+        let given = match &self.held[0] {
+            Event::Start(Tag::Heading { id: Some(id), .. }) => Some(id.to_string()),
+            _ => None,
         };
+        let mut text = String::new();
+        if given.is_none() {
+            for event in self.held.range(1..) {
+                if let Event::Text(t) | Event::Code(t) = event {
+                    text.push_str(t);
+                }
+            }
+        }
+        let anchor = self.ids.issue(given.as_deref(), &text);
         let mut link = String::with_capacity(anchor.len() + 56);
         link.push_str(" <a class=\"anchor\" href=\"#");
         link.push_str(&html_attr(&anchor));
@@ -206,27 +204,6 @@ impl<'a, I: Iterator<Item = Event<'a>>> Iterator for HeadingAnchors<'a, I> {
         }
         self.hold_heading(event);
         self.held.pop_front()
-    }
-}
-
-/// `base`, or else the first of `base-1`, `base-2`… that no heading of the
-/// page has: a suffixed id can be another heading's own (`A`, `A`, `A-1`
-/// give `a`, `a-1`, `a-1-1`). `issued` maps each id given out to the next
-/// suffix to try when it comes again as a base.
-fn numbered(issued: &mut rustc_hash::FxHashMap<String, usize>, base: String) -> String {
-    let Some(&first) = issued.get(&base) else {
-        issued.insert(base.clone(), 1);
-        return base;
-    };
-    let mut suffix = first;
-    loop {
-        let anchor = format!("{base}-{suffix}");
-        suffix += 1;
-        if !issued.contains_key(&anchor) {
-            issued.insert(base, suffix);
-            issued.insert(anchor.clone(), 1);
-            return anchor;
-        }
     }
 }
 

@@ -11,4 +11,5 @@ pub(crate) mod front_matter;
 pub mod highlight;
 pub mod identify;
 pub mod markdown;
+pub mod outline;
 pub mod parse;

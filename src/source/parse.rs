@@ -24,7 +24,8 @@ use crate::source::dates::split_date_prefix;
 use crate::source::fields::Fields;
 use crate::source::front_matter;
 use crate::source::highlight::{Highlight, Note};
-use crate::source::markdown::{render_body, summary_html};
+use crate::source::markdown::{MARKDOWN, render_body, summary_html};
+use crate::source::outline::{Outline, outline};
 
 /// A freshly read source. Its body is rendered when its page renders, from
 /// the source read again ([`body_html`]): holding every body from parse to
@@ -81,16 +82,7 @@ pub fn parse(
     fields.no_typos()?;
     fields.same_language(source)?;
 
-    let title = fields
-        .string("title")?
-        .filter(|t| !t.trim().is_empty())
-        .ok_or_else(|| {
-            fields.problem(
-                "title",
-                "is required".into(),
-                "add `title: …` to the front matter".into(),
-            )
-        })?;
+    let title = title_of(&fields)?;
     let (file_date, file_slug) = split_date_prefix(&source.stem);
     let date_line = fields.line_of("date");
     let slug_line = fields.line_of("slug");
@@ -117,8 +109,13 @@ pub fn parse(
         source: &source.path,
         lang: &source.lang,
     };
-    let (mut summary, touched_by) =
-        summary_through(front.body, (plugins, &document), &config.highlight)?;
+    let first_line = text[..text.len() - front.body.len()].matches('\n').count() + 1;
+    let (mut summary, outline, touched_by) = summary_through(
+        front.body,
+        first_line,
+        (plugins, &document),
+        &config.highlight,
+    )?;
     if let Some(written) = fields.written_summary(&config.highlight)? {
         summary = written;
     }
@@ -161,12 +158,30 @@ pub fn parse(
                 .map(|alias| format!("{}{alias}", config.base_path))
                 .collect(),
             template: fields.template()?,
+            word_count: outline.word_count,
+            reading_time: outline.reading_time,
+            headings: serde_json::to_string(&outline.headings).unwrap_or_else(|_| "[]".into()),
+            links: outline.links,
         },
         body,
         date_is_local,
         date_line,
         slug_line,
     })
+}
+
+/// The `title` field, which every document needs.
+fn title_of(fields: &Fields<'_>) -> Result<String, ParseError> {
+    fields
+        .string("title")?
+        .filter(|t| !t.trim().is_empty())
+        .ok_or_else(|| {
+            fields.problem(
+                "title",
+                "is required".into(),
+                "add `title: …` to the front matter".into(),
+            )
+        })
 }
 
 /// The date of a document: its `date` field, else the date its file name
@@ -297,17 +312,20 @@ pub fn body_html(
     Ok((html.into_owned(), notes))
 }
 
-/// The summary of `body` through the transforms, and the stamps of those
+/// The summary of `body` (whose first line is `first_line` of its source)
+/// through the transforms, its outline, and the stamps of the transforms
 /// that change the body (sorted): the whole body is rendered to tell only
 /// when an HTML transform is there.
 fn summary_through(
     body: &str,
+    first_line: usize,
     (plugins, document): (&Plugins, &Document<'_>),
     highlight: &Highlight,
-) -> Result<(String, Vec<String>), ParseError> {
+) -> Result<(String, Outline, Vec<String>), ParseError> {
     let mut touched_by = Vec::new();
     let before = Phase::BeforeMarkdown;
     let markdown = transformed(body.into(), before, (plugins, document), &mut touched_by)?;
+    let outline = outline(&markdown, MARKDOWN, first_line);
     let after = Phase::AfterMarkdown;
     let summary = summary_html(&markdown, highlight);
     let summary = transformed(summary.into(), after, (plugins, document), &mut touched_by)?;
@@ -317,7 +335,7 @@ fn summary_through(
     }
     touched_by.sort();
     touched_by.dedup();
-    Ok((summary.into_owned(), touched_by))
+    Ok((summary.into_owned(), outline, touched_by))
 }
 
 /// `text` through the transforms of `phase`, in order, adding to

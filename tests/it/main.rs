@@ -43,3 +43,4 @@ mod scaffold;
 mod serve;
 mod session;
 mod sharing;
+mod writing;

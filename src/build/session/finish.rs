@@ -108,7 +108,7 @@ impl Session {
                 kept_plan,
                 records,
                 &prepared.analysis.fresh,
-            );
+            )?;
             return Ok((plan, Some(affected)));
         }
         let plan = plan_of(

@@ -61,6 +61,32 @@ struct RawConfig {
     plugins: BuiltInPlugins,
     #[serde(default)]
     highlight: Highlight,
+    #[serde(default)]
+    links: Links,
+}
+
+/// The `[links]` table: how links between documents are checked.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Links {
+    /// What a link to a heading its target does not have does to the
+    /// build: `"error"` (the default) fails it, `"warn"` says so and links
+    /// the anchor all the same, as Zola's `internal_level = "warn"` does.
+    /// A link to a document that is not there always fails it.
+    #[serde(default)]
+    pub anchors: Check,
+}
+
+/// How a check that finds a problem ends.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Check {
+    /// The build fails, naming what it found.
+    #[default]
+    Error,
+    /// The build says what it found, and goes on.
+    Warn,
 }
 
 /// The `[plugins]` table: which of the plugins that ship with folio every
@@ -206,6 +232,8 @@ pub struct Config {
     pub extra: toml::Table,
     /// How fenced code blocks are highlighted (`[highlight]`).
     pub highlight: Highlight,
+    /// How links between documents are checked (`[links]`).
+    pub links: Links,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -301,6 +329,7 @@ impl Config {
             description: raw.description,
             extra: raw.extra,
             highlight: raw.highlight,
+            links: raw.links,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }
