@@ -6,7 +6,6 @@
 //! build's scan and look only at the paths a caller says changed
 //! ([`after_changes`], what a kept session does between saves).
 
-use std::cmp::Ordering;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -20,9 +19,9 @@ use crate::model::report::Inputs;
 use crate::plugin::Plugins;
 use crate::render::i18n::{I18N_DIR, I18n};
 use crate::render::{TEMPLATES_DIR, Theme};
-use crate::source::config::{CONFIG_FILE, Config};
+use crate::source::config::{CONFIG_FILE, Config, THEMES_DIR};
 use crate::source::discover::{
-    self, CONTENT_DIR, FilesAt, PUBLISHED_HIDDEN, STATIC_DIR, StaticFile, is_markdown,
+    self, CONTENT_DIR, FilesAt, PUBLISHED_HIDDEN, STATIC_DIR, StaticFile, is_markdown, walk_order,
 };
 use crate::store::index::Index;
 
@@ -110,8 +109,8 @@ pub(crate) fn everything(
     Ok(Scan {
         sources,
         problems,
-        statics: discover::discover_static(root)?,
-        theme: Theme::load(root, plugins)?,
+        statics: discover::discover_static(root, config.theme_dir.as_deref())?,
+        theme: Theme::load(root, config.theme_dir.as_deref(), plugins)?,
         i18n: I18n::load(root, config)?,
         damaged: damaged?,
     })
@@ -140,6 +139,7 @@ pub(crate) fn after_changes(
                 STATIC_DIR,
                 TEMPLATES_DIR,
                 I18N_DIR,
+                THEMES_DIR,
             ]
             .contains(&rel.as_str())
             {
@@ -147,9 +147,33 @@ pub(crate) fn after_changes(
             }
             continue;
         };
+        let theme = config.theme_dir.as_deref();
         let updated = match top {
+            THEMES_DIR => match theme
+                .and_then(|theme| rel.strip_prefix(theme))
+                .filter(|within| within.is_empty() || within.starts_with('/'))
+            {
+                // The theme's folder, or one of its own, appearing or going.
+                Some(within) if within.matches('/').count() < 2 => return Ok(None),
+                Some(within) => match within[1..].split_once('/') {
+                    Some((TEMPLATES_DIR, _)) => {
+                        theme_changed = true;
+                        Ok(())
+                    }
+                    Some((I18N_DIR, _)) => {
+                        words_changed = true;
+                        Ok(())
+                    }
+                    Some((STATIC_DIR, rest)) => {
+                        update_statics(&files, &mut last.statics, rest, theme)
+                    }
+                    _ => Ok(()),
+                },
+                // Another theme, or none named.
+                None => Ok(()),
+            },
             CONTENT_DIR => update_sources(&files, config, &mut last, rel, rest),
-            STATIC_DIR => update_statics(&files, &mut last.statics, rest),
+            STATIC_DIR => update_statics(&files, &mut last.statics, rest, theme),
             TEMPLATES_DIR => {
                 theme_changed = true;
                 Ok(())
@@ -165,7 +189,7 @@ pub(crate) fn after_changes(
         }
     }
     if theme_changed {
-        last.theme = Theme::load(root, plugins)?;
+        last.theme = Theme::load(root, config.theme_dir.as_deref(), plugins)?;
     }
     if words_changed {
         last.i18n = I18n::load(root, config)?;
@@ -239,16 +263,26 @@ fn update_statics(
     files: &FilesAt,
     statics: &mut Vec<StaticFile>,
     rest: &str,
+    theme_dir: Option<&str>,
 ) -> Result<(), NeedsWalk> {
     if discover::is_hidden(rest, PUBLISHED_HIDDEN) {
         return Ok(());
     }
     let at = statics.binary_search_by(|s| walk_order(&s.rel, rest));
-    match now_at(files, &format!("{STATIC_DIR}/{rest}"))? {
-        Some(stat) => {
+    // The site's file at that path, else its theme's.
+    let own = now_at(files, &format!("{STATIC_DIR}/{rest}"))?.map(|stat| (stat, None));
+    let now = match (own, theme_dir) {
+        (Some(own), _) => Some(own),
+        (None, Some(theme)) => now_at(files, &format!("{theme}/{STATIC_DIR}/{rest}"))?
+            .map(|stat| (stat, Some(theme.to_owned()))),
+        (None, None) => None,
+    };
+    match now {
+        Some((stat, theme_dir)) => {
             let file = StaticFile {
                 rel: rest.to_owned(),
                 stat,
+                theme_dir,
             };
             match at {
                 Ok(i) => statics[i] = file,
@@ -257,16 +291,14 @@ fn update_statics(
         }
         None => {
             let inside = format!("{rest}/");
+            // A folder gone from one layer may leave the other's files.
+            if theme_dir.is_some() && statics.iter().any(|s| s.rel.starts_with(&inside)) {
+                return Err(NeedsWalk);
+            }
             statics.retain(|s| s.rel != rest && !s.rel.starts_with(&inside));
         }
     }
     Ok(())
-}
-
-/// The order a walk lists paths in: by name within a folder, a folder's
-/// files where its name sorts (`a/b` before `a-b`, unlike plain text order).
-fn walk_order(a: &str, b: &str) -> Ordering {
-    a.split('/').cmp(b.split('/'))
 }
 
 /// A digest of everything a build reads: the config, templates, words,

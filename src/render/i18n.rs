@@ -208,21 +208,30 @@ impl I18n {
                 let table = parse_table(text, Path::new("(built-in)"))?;
                 apply(&mut strings, table, Path::new("(built-in)"))?;
             }
-            let file = root.join(I18N_DIR).join(format!("{code}.toml"));
-            match std::fs::read_to_string(&file) {
-                Ok(text) => {
-                    // Length-prefixed, so two files can never hash like one.
-                    for part in [code.as_str(), text.as_str()] {
-                        files.update((part.len() as u64).to_le_bytes());
-                        files.update(part.as_bytes());
+            // The theme's words over folio's, the site's over both.
+            let folders = config
+                .theme_dir
+                .as_deref()
+                .map(|theme| format!("{theme}/{I18N_DIR}"))
+                .into_iter()
+                .chain([I18N_DIR.to_owned()]);
+            for folder in folders {
+                let rel = format!("{folder}/{code}.toml");
+                let file = root.join(&rel);
+                match std::fs::read_to_string(&file) {
+                    Ok(text) => {
+                        // Length-prefixed, so two files can never hash like one.
+                        for part in [rel.as_str(), text.as_str()] {
+                            files.update((part.len() as u64).to_le_bytes());
+                            files.update(part.as_bytes());
+                        }
+                        let table = parse_table(&text, Path::new(&rel))?;
+                        apply(&mut strings, table, Path::new(&rel))?;
+                        read.push(rel);
                     }
-                    let shown = file.strip_prefix(root).unwrap_or(&file).to_owned();
-                    read.push(format!("{I18N_DIR}/{code}.toml"));
-                    let table = parse_table(&text, &shown)?;
-                    apply(&mut strings, table, &shown)?;
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(Error::io(file, e)),
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(Error::io(file, e)),
             }
             let inline = config.languages[code].i18n.clone();
             apply(

@@ -89,20 +89,28 @@ pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe"];
 impl Theme {
     /// Reads `<root>/templates` (every file, recursively; names use `/`) over
     /// the embedded default theme.
-    pub fn load(root: &Path, plugins: &Plugins) -> Result<Theme, Error> {
+    pub fn load(root: &Path, theme_dir: Option<&str>, plugins: &Plugins) -> Result<Theme, Error> {
         let mut sources: BTreeMap<String, (String, Origin)> = DEFAULT_THEME
             .iter()
             .map(|(name, text)| ((*name).to_owned(), ((*text).to_owned(), Origin::Default)))
             .collect();
-        for file in crate::source::discover::walk(&root.join(TEMPLATES_DIR), &[])? {
-            // A template is named by its path; one that cannot be named
-            // cannot be used.
-            let Some(name) = file.rel else {
-                continue;
-            };
-            let text = std::fs::read_to_string(&file.path).map_err(|e| Error::io(&file.path, e))?;
-            let shown = file.path.strip_prefix(root).unwrap_or(&file.path);
-            sources.insert(name, (text, Origin::Site(shown.to_owned())));
+        // The named theme's templates over folio's, the site's over both.
+        let folders = theme_dir
+            .map(|theme| Path::new(theme).join(TEMPLATES_DIR))
+            .into_iter()
+            .chain([PathBuf::from(TEMPLATES_DIR)]);
+        for folder in folders {
+            for file in crate::source::discover::walk(&root.join(folder), &[])? {
+                // A template is named by its path; one that cannot be named
+                // cannot be used.
+                let Some(name) = file.rel else {
+                    continue;
+                };
+                let text =
+                    std::fs::read_to_string(&file.path).map_err(|e| Error::io(&file.path, e))?;
+                let shown = file.path.strip_prefix(root).unwrap_or(&file.path);
+                sources.insert(name, (text, Origin::Site(shown.to_owned())));
+            }
         }
         Ok(Theme::from_sources(sources, plugins.functions.clone()))
     }

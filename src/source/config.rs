@@ -15,6 +15,9 @@ use crate::Error;
 
 pub const CONFIG_FILE: &str = "site.toml";
 
+/// Where the themes a site can name are, under its root.
+pub const THEMES_DIR: &str = "themes";
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
@@ -42,6 +45,9 @@ struct RawConfig {
     author: Option<String>,
     /// What the site is about, for themes (`site.description`).
     description: Option<String>,
+    /// A theme of `themes/`, under the site's own templates, words and
+    /// static files.
+    theme: Option<String>,
     /// Settings of the site's own for its templates (`site.extra`).
     #[serde(default)]
     extra: toml::Table,
@@ -281,6 +287,8 @@ pub struct Config {
     pub description: Option<String>,
     /// The site's `[extra]` table, for its templates.
     pub extra: toml::Table,
+    /// The theme's folder (`themes/<theme>`), relative to the root.
+    pub theme_dir: Option<String>,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -412,6 +420,14 @@ impl Config {
             )
         })?;
         check_sizes_and_names(&raw).map_err(|(message, help)| invalid(message, help))?;
+        if let Some(theme) = &raw.theme
+            && (theme.is_empty() || theme.starts_with('.') || theme.contains(['/', '\\']))
+        {
+            return Err(invalid(
+                format!("theme `{theme}` is not a folder name"),
+                "name a folder of themes/, such as `theme = \"plain\"`",
+            ));
+        }
         let base_url = raw.base_url.trim_end_matches('/').to_owned();
         let (origin, base_path) = split_base_url(&base_url);
         Ok(Config {
@@ -434,6 +450,7 @@ impl Config {
             plugins: raw.plugins,
             description: raw.description,
             extra: raw.extra,
+            theme_dir: raw.theme.map(|name| format!("{THEMES_DIR}/{name}")),
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }

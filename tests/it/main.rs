@@ -42,3 +42,4 @@ mod scaffold;
 mod serve;
 mod session;
 mod sharing;
+mod themes;
