@@ -299,8 +299,10 @@ impl Corpus {
                 assert!(body.holds(&bytes));
                 let document = folio::plugin::Document::new(&source.path, &self.records[i].lang);
                 let plugins = (&NO_PLUGINS, &document);
-                page.context
-                    .set_content(parse::body_html(&bytes, Some(body.start), plugins).unwrap());
+                let highlight = &self.config().highlight;
+                let (html, _) =
+                    parse::body_html(&bytes, Some(body.start), plugins, highlight).unwrap();
+                page.context.set_content(html);
             }
             let size_hint = page.context.size_hint();
             each(Rendered {
@@ -317,7 +319,7 @@ impl Corpus {
     fn pages(&self) -> Vec<Rendered> {
         let (theme, i18n) = self.theme_and_words();
         let views = Views::new(self.config(), &i18n);
-        let env = theme.environment().unwrap();
+        let env = theme.environment(&self.config().highlight).unwrap();
         let mut pages = Vec::new();
         self.render_each(&mut self.plan(&views, &theme), &theme, &env, |page| {
             pages.push(page)
@@ -365,11 +367,12 @@ fn parse_900_sources(bencher: divan::Bencher) {
 }
 
 /// Bodies are rendered at render time, once per page shown; parse no longer
-/// does it.
+/// does it. The corpus's bodies each hold a highlighted code block.
 #[divan::bench]
 fn render_body_one_post(bencher: divan::Bencher) {
     let markdown = body(7);
-    bencher.bench(|| folio::source::markdown::render_body(&markdown));
+    let highlight = folio::source::highlight::Highlight::default();
+    bencher.bench(|| folio::source::markdown::render_body(&markdown, &highlight));
 }
 
 /// Counted in pages (the plan's specs), not sources.
@@ -391,7 +394,7 @@ fn render_900_sources(bencher: divan::Bencher) {
     let corpus = Corpus::parsed();
     let (theme, i18n) = corpus.theme_and_words();
     let views = Views::new(corpus.config(), &i18n);
-    let env = theme.environment().unwrap();
+    let env = theme.environment(&corpus.config().highlight).unwrap();
     let pages = corpus.plan(&views, &theme).specs.len();
     bencher
         .counter(ItemsCount::new(pages))

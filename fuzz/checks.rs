@@ -64,8 +64,9 @@ pub(super) fn front_matter_markdown(bytes: &[u8]) {
         }
     }
     let text = String::from_utf8_lossy(bytes);
-    let _ = markdown::render_body(&text);
-    let _ = markdown::summary_html(&text);
+    // Every fence is highlighted: its info string and code are the input's.
+    let _ = markdown::render_body(&text, &config.highlight);
+    let _ = markdown::summary_html(&text, &config.highlight);
     if let Some(line) = text.lines().next()
         && let Ok((ms, _)) = dates::parse_date(line, config)
     {
@@ -80,8 +81,14 @@ fn check_parsed(config: &Config, source: &Source, bytes: &[u8], parsed: &Parsed)
     assert!(parsed.body.holds(bytes));
     // The body found again from the front matter is the one parsed.
     let document = Document::new(&source.path, &source.lang);
-    let at_start = parse::body_html(bytes, Some(parsed.body.start), (&PLUGINS, &document));
-    let again = parse::body_html(bytes, None, (&PLUGINS, &document));
+    let highlight = &config.highlight;
+    let at_start = parse::body_html(
+        bytes,
+        Some(parsed.body.start),
+        (&PLUGINS, &document),
+        highlight,
+    );
+    let again = parse::body_html(bytes, None, (&PLUGINS, &document), highlight);
     assert_eq!(at_start, again);
     // The slug is one normalize_slug accepts, unchanged.
     assert_eq!(

@@ -6,6 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::Path;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
@@ -21,6 +22,7 @@ use crate::plan::{Copy, OutputPath, Plan, Spec};
 use crate::plugin::{Document, Plugins};
 use crate::render::{SitemapEntry, Theme};
 use crate::source::discover::FilesAt;
+use crate::source::highlight::Highlight;
 use crate::source::parse::{self, BodyAt};
 use crate::store::index::OutputRow;
 use crate::store::write::{self, Pruned, Rendered};
@@ -41,7 +43,11 @@ pub(crate) struct RenderJob<'j, 'p> {
     /// The output rows of the folder, as the build found them.
     pub stored: &'j FxHashMap<String, OutputRow>,
     pub plugins: &'j Plugins,
+    pub highlight: &'j Highlight,
     pub progress: &'j Reporter,
+    /// What highlighting the bodies rendered noted, as warnings naming
+    /// their file and line; the build reports them sorted.
+    pub notes: &'j Mutex<Vec<String>>,
 }
 
 impl RenderJob<'_, '_> {
@@ -193,9 +199,14 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
     if let Some(i) = body_of {
         let record = &job.plan.records()[i];
         let read = job.bodies.get(&i);
-        let Some(body) = body_html(job.files, record, read, job.plugins)? else {
+        let body = body_html(job.files, record, read, (job.plugins, job.highlight))?;
+        let Some((body, notes)) = body else {
             return Ok(Rendering::SourceChanged(record.source.path.clone()));
         };
+        if !notes.is_empty() {
+            let mut warnings = job.notes.lock().unwrap_or_else(|e| e.into_inner());
+            warnings.extend(notes);
+        }
         page.context.set_content(body);
     }
     let size_hint = page.context.size_hint();
@@ -221,14 +232,16 @@ fn read_copy(root: &Path, copy: &Copy) -> Result<Rendering, Error> {
 }
 
 /// The body of `record`'s page as HTML, from its source read again (see
-/// [`read_source`]); `None` when the source no longer holds the bytes its
-/// record was made from. `folio publish` sends the same.
+/// [`read_source`]), and what highlighting its code blocks noted, as
+/// warnings naming the source and line; `None` when the source no longer
+/// holds the bytes its record was made from. `folio publish` sends the
+/// same.
 pub(crate) fn body_html(
     files: &FilesAt,
     record: &Record,
     read: Option<&BodyAt>,
-    plugins: &Plugins,
-) -> Result<Option<String>, Error> {
+    (plugins, highlight): (&Plugins, &Highlight),
+) -> Result<Option<(String, Vec<String>)>, Error> {
     let Some(bytes) = read_source(files, record, read) else {
         return Ok(None);
     };
@@ -236,9 +249,31 @@ pub(crate) fn body_html(
         source: &record.source.path,
         lang: &record.lang,
     };
-    parse::body_html(&bytes, read.map(|at| at.start), (plugins, &document))
-        .map(Some)
-        .map_err(|(line, kind)| Error::Content(vec![Problem::new(&record.source.path, line, kind)]))
+    let at = read.map(|at| at.start);
+    let (html, notes) =
+        parse::body_html(&bytes, at, (plugins, &document), highlight).map_err(|(line, kind)| {
+            Error::Content(vec![Problem::new(&record.source.path, line, kind)])
+        })?;
+    let path = &record.source.path;
+    let warnings = notes
+        .into_iter()
+        .map(|(line, note)| format!("{path}:{line}: {note}"))
+        .collect();
+    Ok(Some((html, warnings)))
+}
+
+/// Reports what highlighting the bodies rendered noted. Pages render in
+/// any order: the warnings are sorted, so every run reports them alike.
+pub(crate) fn report_notes(
+    notes: Mutex<Vec<String>>,
+    progress: &Reporter,
+    report: &mut BuildReport,
+) {
+    let mut notes = notes.into_inner().unwrap_or_else(|e| e.into_inner());
+    notes.sort();
+    for note in notes {
+        progress.warn(report, note);
+    }
 }
 
 /// The bytes of a document's source, read again for its page: `read`

@@ -106,7 +106,7 @@ impl<'a> Plan<'a> {
                     visit(&record.lang, &record.url);
                 }
             }
-            Recipe::Home(recipe::Home { page: 1, .. }) => {
+            Recipe::Home(recipe::Home { list, .. }) if list.page == 1 => {
                 every_language(&|code| home_url(config, code, 1))
             }
             Recipe::Tags(_) => every_language(&|code| tags_url(config, code)),

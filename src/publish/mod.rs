@@ -175,6 +175,7 @@ impl Session {
             locals: &locals,
             files: FilesAt::new(self.site().root()),
             plugins,
+            highlight: &config.highlight,
             options,
         };
         let pool = self.pool();
@@ -210,6 +211,7 @@ struct Writer<'w> {
     locals: &'w [Local<'w>],
     files: FilesAt,
     plugins: &'w crate::plugin::Plugins,
+    highlight: &'w crate::source::highlight::Highlight,
     options: &'w PublishOptions,
 }
 
@@ -399,7 +401,7 @@ impl Writer<'_> {
         for chunk in write.chunks(self.batch_rows()) {
             let batch = chunk
                 .par_iter()
-                .map(|&i| rows::row(&self.locals[i], &self.files, self.plugins))
+                .map(|&i| rows::row(&self.locals[i], &self.files, (self.plugins, self.highlight)))
                 .collect();
             // The receiver is gone when the publish gave up.
             if sender.blocking_send(batch).is_err() {

@@ -10,6 +10,7 @@ use crate::model::hash::hex;
 use crate::plugin::Plugins;
 use crate::source::config::{Config, folio_settings};
 use crate::source::discover::FilesAt;
+use crate::source::highlight::Highlight;
 
 /// A published document as the database gets it, but for its body, which
 /// is rendered only when the row must be written.
@@ -91,9 +92,15 @@ pub(crate) struct Row {
 /// renders it. The source must still hold the bytes its record was made
 /// from: a file saved since the build is named, and the next publish
 /// builds it first.
-pub(crate) fn row(local: &Local<'_>, files: &FilesAt, plugins: &Plugins) -> Result<Row, Error> {
+pub(crate) fn row(
+    local: &Local<'_>,
+    files: &FilesAt,
+    render: (&Plugins, &Highlight),
+) -> Result<Row, Error> {
     let record = local.record;
-    let body = produce::body_html(files, record, None, plugins)?.ok_or_else(|| {
+    // Its page's build reported what highlighting its code noted.
+    let body = produce::body_html(files, record, None, render)?;
+    let (body, _) = body.ok_or_else(|| {
         Error::Content(vec![Problem::new(
             &record.source.path,
             None,

@@ -28,6 +28,7 @@ use sha2::{Digest, Sha256};
 use crate::model::error::Error;
 use crate::model::hash::hex;
 use crate::plugin::{Callable, Plugins, TemplateFunction, stamp};
+use crate::source::highlight::{Highlight, stylesheet};
 
 pub const TEMPLATES_DIR: &str = "templates";
 
@@ -84,7 +85,7 @@ pub struct Theme {
 
 /// The names folio's templates are given besides the plugins': a plugin
 /// may not take one.
-pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe"];
+pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe", "highlight_css"];
 
 impl Theme {
     /// Reads `<root>/templates` (every file, recursively; names use `/`) over
@@ -212,7 +213,10 @@ impl Theme {
     }
 
     /// Compiles every template; a syntax error names its file and line.
-    pub fn environment(&self) -> Result<Environment<'_>, Error> {
+    /// `highlight_css()` gives the stylesheet of highlighted code: made
+    /// only when a template calls it, and a function of `highlight`, which
+    /// every page's fingerprint holds (the content settings).
+    pub fn environment(&self, highlight: &Highlight) -> Result<Environment<'_>, Error> {
         let mut env = Environment::new();
         env.set_fuel(Some(FUEL));
         env.set_recursion_limit(RECURSION_LIMIT);
@@ -222,6 +226,10 @@ impl Theme {
         env.set_formatter(escape_html_text);
         env.add_function("t", translate);
         env.add_filter("safe", safe);
+        let highlight = highlight.clone();
+        env.add_function("highlight_css", move || {
+            Value::from_safe_string(stylesheet(&highlight))
+        });
         for plugin in &self.functions {
             let callable = Arc::clone(plugin);
             let call = move |args: Rest<Value>| call_plugin(callable.as_ref(), &args);
@@ -238,16 +246,7 @@ impl Theme {
     }
 
     pub fn template_error(&self, error: &minijinja::Error) -> Error {
-        // An error in an included template or an imported macro comes
-        // wrapped in one about the caller ("could not render include"): the
-        // innermost one that names a template says where to look.
-        let mut error = error;
-        while let Some(inner) = std::error::Error::source(error)
-            .and_then(|source| source.downcast_ref::<minijinja::Error>())
-            .filter(|inner| inner.name().is_some())
-        {
-            error = inner;
-        }
+        let error = innermost(error);
         let name = error.name().unwrap_or("?");
         let message = match (error.kind(), error.detail()) {
             (minijinja::ErrorKind::OutOfFuel, _) => format!(
@@ -302,17 +301,27 @@ impl Theme {
     }
 }
 
+/// The error to report of `error`: one in an included template or an
+/// imported macro comes wrapped in one about the caller ("could not render
+/// include"), and the innermost one that names a template says where to
+/// look.
+fn innermost(error: &minijinja::Error) -> &minijinja::Error {
+    let mut error = error;
+    while let Some(inner) = std::error::Error::source(error)
+        .and_then(|source| source.downcast_ref::<minijinja::Error>())
+        .filter(|inner| inner.name().is_some())
+    {
+        error = inner;
+    }
+    error
+}
+
 /// For a name a template used that is not there (`post.titel`), the names
 /// that are there (`post`'s fields), the nearest first when one is a typo
 /// away. Looked up from the page's context: a name inside a macro or a
 /// loop is not.
 fn names_near(error: &minijinja::Error, root: &Value) -> Option<String> {
-    let mut error = error;
-    while let Some(inner) = std::error::Error::source(error)
-        .and_then(|source| source.downcast_ref::<minijinja::Error>())
-    {
-        error = inner;
-    }
+    let error = innermost(error);
     if error.kind() != minijinja::ErrorKind::UndefinedError {
         return None;
     }
@@ -609,7 +618,7 @@ mod tests {
             "t.html",
             "<a href=\"{{ url }}\">{{ text }}</a>{{ html|safe }}",
         )]);
-        let env = theme.environment().unwrap();
+        let env = theme.environment(&Highlight::default()).unwrap();
         let render = |context: serde_json::Value| {
             String::from_utf8(theme.render(&env, "t.html", &context, 0).unwrap()).unwrap()
         };
@@ -632,7 +641,7 @@ mod tests {
             "t.html",
             "{{ post.content }}|{{ post.content|safe }}|{{ n|safe }}|{{ text|safe }}",
         )]);
-        let env = theme.environment().unwrap();
+        let env = theme.environment(&Highlight::default()).unwrap();
         let body = Value::from_safe_string("<p>a & b</p>".into());
         let rendered = env
             .get_template("t.html")
@@ -655,7 +664,7 @@ mod tests {
              {{ i18n|tojson }}|{{ i18n.missing is undefined }}|{{ i18n is mapping }}|\
              {{ t('feed') }}",
         )]);
-        let env = theme.environment().unwrap();
+        let env = theme.environment(&Highlight::default()).unwrap();
         let words = BTreeMap::from([
             ("tags".to_owned(), "Mots-clés".to_owned()),
             ("feed".to_owned(), "Flux <Atom>".to_owned()),
@@ -685,7 +694,7 @@ mod tests {
     #[test]
     fn template_errors_name_the_template_and_line() {
         let theme = theme(&[("bad.html", "line one\n{% if %}\n")]);
-        match theme.environment() {
+        match theme.environment(&Highlight::default()) {
             Err(Error::Template { path, line, .. }) => {
                 assert!(path.to_string_lossy().contains("bad.html"));
                 assert_eq!(line, Some(2));
@@ -701,7 +710,7 @@ mod tests {
             "strict.html",
             "{% if post.draft %}never{% endif %}\n<h1>{{ post.titel }}</h1>\n",
         )]);
-        let env = strict.environment().unwrap();
+        let env = strict.environment(&Highlight::default()).unwrap();
         let context = serde_json::json!({"post": {"title": "T", "tags": []}, "url": "/x/"});
         match strict.render(&env, "strict.html", &context, 0) {
             Err(Error::Template {
@@ -722,7 +731,7 @@ mod tests {
             ),
         }
         let top = theme(&[("top.html", "{{ ulr }}")]);
-        let env = top.environment().unwrap();
+        let env = top.environment(&Highlight::default()).unwrap();
         let said = top
             .render(&env, "top.html", &context, 0)
             .unwrap_err()

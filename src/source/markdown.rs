@@ -1,11 +1,15 @@
 //! Markdown as HTML: a body (pulldown-cmark with tables, footnotes,
-//! strikethrough, task lists and heading anchors) and its summary.
+//! strikethrough, task lists, heading anchors and highlighted code blocks)
+//! and its summary.
 
 use std::borrow::Cow;
+use std::collections::VecDeque;
+use std::ops::Range;
 
-use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
 use crate::model::url::heading_id;
+use crate::source::highlight::{Highlight, Note, block_html};
 
 const MORE_MARKER: &str = "<!-- more -->";
 
@@ -15,25 +19,30 @@ const MARKDOWN: Options = Options::ENABLE_TABLES
     .union(Options::ENABLE_TASKLISTS)
     .union(Options::ENABLE_HEADING_ATTRIBUTES);
 
-/// Renders a Markdown body to HTML.
-pub fn render_body(markdown: &str) -> String {
+/// Renders a Markdown body to HTML, with what highlighting its code
+/// blocks noted, each with the line of its fence in `markdown`.
+pub fn render_body(markdown: &str, highlight: &Highlight) -> (String, Vec<(usize, Note)>) {
     let mut body = String::with_capacity(markdown.len() * 3 / 2);
-    html::push_html(
-        &mut body,
-        HeadingAnchors::new(Parser::new_ext(markdown, MARKDOWN)),
-    );
-    body
+    let mut notes = Vec::new();
+    let events = Parser::new_ext(markdown, MARKDOWN).into_offset_iter();
+    let blocks = CodeBlocks {
+        events,
+        markdown,
+        highlight,
+        notes: &mut notes,
+        held: VecDeque::new(),
+    };
+    html::push_html(&mut body, HeadingAnchors::new(blocks));
+    (body, notes)
 }
 
 /// The summary of a Markdown body, as HTML: the part before
-/// `<!-- more -->`, or else the first paragraph.
-pub fn summary_html(markdown: &str) -> String {
+/// `<!-- more -->`, or else the first paragraph. Its code blocks are
+/// highlighted as the body's are; the body's render tells what they noted.
+pub fn summary_html(markdown: &str, highlight: &Highlight) -> String {
     let mut summary = String::new();
     match markdown.find(MORE_MARKER) {
-        Some(at) => html::push_html(
-            &mut summary,
-            HeadingAnchors::new(Parser::new_ext(&markdown[..at], MARKDOWN)),
-        ),
+        Some(at) => summary = render_body(&markdown[..at], highlight).0,
         None => {
             // Inline parsing is lazy: what follows the first paragraph is
             // never parsed past its blocks. Only headings differ with
@@ -52,6 +61,75 @@ pub fn summary_html(markdown: &str) -> String {
         }
     }
     summary.trim_end().to_owned()
+}
+
+/// Writes every fenced code block with a language through the
+/// highlighter; other events pass as they are. Only a code block's own
+/// events are held back, until its text is known.
+struct CodeBlocks<'a, 'n, I> {
+    events: I,
+    markdown: &'a str,
+    highlight: &'n Highlight,
+    notes: &'n mut Vec<(usize, Note)>,
+    held: VecDeque<Event<'a>>,
+}
+
+impl<'a, I: Iterator<Item = (Event<'a>, Range<usize>)>> CodeBlocks<'a, '_, I> {
+    /// The block's HTML, or its events held to pass as they are.
+    fn block(&mut self, start: Event<'a>, info: &str, at: usize) -> Option<Event<'a>> {
+        let mut code = String::new();
+        let mut events = vec![start];
+        for (event, _) in self.events.by_ref() {
+            let end = matches!(event, Event::End(TagEnd::CodeBlock));
+            if let Event::Text(text) = &event {
+                code.push_str(text);
+            }
+            events.push(event);
+            if end {
+                break;
+            }
+        }
+        let mut notes = Vec::new();
+        let html = block_html(self.highlight, info, &code, &mut notes);
+        if !notes.is_empty() {
+            let line = self.markdown[..at].matches('\n').count() + 1;
+            for note in notes {
+                // One warning per language a document names, at its first block.
+                let again = matches!(&note, Note::UnknownLanguage(_))
+                    && self.notes.iter().any(|(_, seen)| *seen == note);
+                if !again {
+                    self.notes.push((line, note));
+                }
+            }
+        }
+        match html {
+            Some(html) => Some(Event::Html(CowStr::from(html))),
+            None => {
+                self.held.extend(events);
+                self.held.pop_front()
+            }
+        }
+    }
+}
+
+impl<'a, I: Iterator<Item = (Event<'a>, Range<usize>)>> Iterator for CodeBlocks<'a, '_, I> {
+    type Item = Event<'a>;
+
+    fn next(&mut self) -> Option<Event<'a>> {
+        if let Some(event) = self.held.pop_front() {
+            return Some(event);
+        }
+        let (event, range) = self.events.next()?;
+        let info = match &event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
+                if self.highlight.enabled && !info.trim().is_empty() =>
+            {
+                info.clone()
+            }
+            _ => return Some(event),
+        };
+        self.block(event, &info, range.start)
+    }
 }
 
 /// Gives every heading an id (its text, slugified; `-1`, `-2`… when repeated)
@@ -168,29 +246,37 @@ fn html_attr(text: &str) -> Cow<'_, str> {
 mod tests {
     use super::*;
 
+    fn body(markdown: &str) -> String {
+        render_body(markdown, &Highlight::default()).0
+    }
+
+    fn summary_of(markdown: &str) -> String {
+        summary_html(markdown, &Highlight::default())
+    }
+
     #[test]
     fn summary_comes_from_the_more_marker_or_the_first_paragraph() {
-        let summary = summary_html("One.\n\nTwo.\n\n<!-- more -->\n\nThree.\n");
+        let summary = summary_of("One.\n\nTwo.\n\n<!-- more -->\n\nThree.\n");
         assert_eq!(summary, "<p>One.</p>\n<p>Two.</p>");
-        let summary = summary_html("# Title\n\nFirst *para*.\n\nSecond.\n");
+        let summary = summary_of("# Title\n\nFirst *para*.\n\nSecond.\n");
         assert_eq!(summary, "<p>First <em>para</em>.</p>");
         // A reference defined at the end still resolves in the first paragraph.
-        let summary = summary_html("- item\n\nSee [it][r].\n\nMore.\n\n[r]: https://x.test/\n");
+        let summary = summary_of("- item\n\nSee [it][r].\n\nMore.\n\n[r]: https://x.test/\n");
         assert_eq!(summary, "<p>See <a href=\"https://x.test/\">it</a>.</p>");
         // The first paragraph wherever it is, its footnote reference kept.
-        let summary = summary_html("> Quoted[^n].\n\nAfter.\n\n[^n]: A note.\n");
+        let summary = summary_of("> Quoted[^n].\n\nAfter.\n\n[^n]: A note.\n");
         assert!(
             summary.starts_with("<p>Quoted<sup class=\"footnote-reference\">"),
             "{summary}"
         );
         assert!(summary.ends_with("</sup>.</p>"), "{summary}");
-        let summary = summary_html("1. one\n\n2. two\n\nText.\n");
+        let summary = summary_of("1. one\n\n2. two\n\nText.\n");
         assert_eq!(summary, "<p>one</p>");
     }
 
     #[test]
     fn markdown_extensions_and_heading_anchors() {
-        let body = render_body(
+        let body = body(
             "## Intro\n\n## Intro\n\n## 日本語 見出し\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~ [^1]\n\n- [x] done\n\n[^1]: note\n",
         );
         assert!(
@@ -207,7 +293,7 @@ mod tests {
 
     #[test]
     fn heading_ids_are_numbered_and_given_ids_escaped() {
-        let body = render_body("# A\n\n# A\n\n# A\n\n# Given {#x&y}\n\n# Intro\n");
+        let body = body("# A\n\n# A\n\n# A\n\n# Given {#x&y}\n\n# Intro\n");
         let ids: Vec<&str> = body
             .split("id=\"")
             .skip(1)
@@ -220,7 +306,7 @@ mod tests {
     #[test]
     fn heading_ids_are_unique_even_when_a_heading_reads_like_a_numbered_one() {
         let ids = |markdown: &str| -> Vec<String> {
-            render_body(markdown)
+            body(markdown)
                 .split("id=\"")
                 .skip(1)
                 .map(|rest| rest[..rest.find('"').unwrap()].to_owned())
@@ -229,5 +315,44 @@ mod tests {
         assert_eq!(ids("# A\n\n# A\n\n# A-1\n"), ["a", "a-1", "a-1-1"]);
         assert_eq!(ids("# A-1\n\n# A\n\n# A\n"), ["a-1", "a", "a-2"]);
         assert_eq!(ids("# B {#a}\n\n# A\n"), ["a", "a-1"]);
+    }
+
+    #[test]
+    fn code_blocks_are_highlighted_and_each_unknown_language_noted_once() {
+        let markdown = "Intro.\n\n```rust\nfn f() {}\n```\n\n```klingon\nQapla'\n```\n\n~~~klingon\nagain\n~~~\n\n```\nno language\n```\n";
+        let (html, notes) = render_body(markdown, &Highlight::default());
+        assert!(
+            html.contains("<pre class=\"highlight z-code\"><code class=\"language-rust\""),
+            "{html}"
+        );
+        assert!(
+            html.contains("data-lang=\"klingon\">Qapla&#39;\n</code></pre>")
+                || html.contains("data-lang=\"klingon\">Qapla'\n</code></pre>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<pre><code>no language\n</code></pre>"),
+            "{html}"
+        );
+        assert_eq!(notes, [(7, Note::UnknownLanguage("klingon".into()))]);
+        let off = Highlight {
+            enabled: false,
+            ..Highlight::default()
+        };
+        let (html, notes) = render_body(markdown, &off);
+        assert!(
+            html.contains("<pre><code class=\"language-rust\">fn f() {}\n</code></pre>"),
+            "{html}"
+        );
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn a_summary_highlights_its_code_like_the_body() {
+        let summary = summary_of("Look:\n\n```rust\nlet x = 1;\n```\n\n<!-- more -->\n\nRest.\n");
+        assert!(
+            summary.contains("<span class=\"z-storage z-type z-rust\">let</span>"),
+            "{summary}"
+        );
     }
 }

@@ -23,6 +23,7 @@ use crate::source::config::Config;
 use crate::source::dates::split_date_prefix;
 use crate::source::fields::Fields;
 use crate::source::front_matter;
+use crate::source::highlight::{Highlight, Note};
 use crate::source::markdown::{render_body, summary_html};
 
 /// A freshly read source. Its body is rendered when its page renders, from
@@ -116,8 +117,9 @@ pub fn parse(
         source: &source.path,
         lang: &source.lang,
     };
-    let (mut summary, touched_by) = summary_through(front.body, (plugins, &document))?;
-    if let Some(written) = fields.written_summary()? {
+    let (mut summary, touched_by) =
+        summary_through(front.body, (plugins, &document), &config.highlight)?;
+    if let Some(written) = fields.written_summary(&config.highlight)? {
         summary = written;
     }
     let body = BodyAt {
@@ -254,15 +256,17 @@ fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
     })
 }
 
-/// The body of a source as HTML, through the site's transforms.
-/// `body_start` is [`BodyAt::start`] when these bytes were parsed in this
-/// build; without it the front matter is read again to find where the body
-/// starts.
+/// The body of a source as HTML, through the site's transforms, and what
+/// highlighting its code blocks noted, each with the line of its fence in
+/// the source. `body_start` is [`BodyAt::start`] when these bytes were
+/// parsed in this build; without it the front matter is read again to find
+/// where the body starts.
 pub fn body_html(
     bytes: &[u8],
     body_start: Option<usize>,
     (plugins, document): (&Plugins, &Document<'_>),
-) -> Result<String, ParseError> {
+    highlight: &Highlight,
+) -> Result<(String, Vec<(usize, Note)>), ParseError> {
     let text = source_text(bytes)?;
     let body = match body_start {
         Some(start) => text
@@ -270,6 +274,9 @@ pub fn body_html(
             .ok_or((None, ProblemKind::ChangedDuringBuild))?,
         None => front_matter::split(&text)?.body,
     };
+    // A transform before Markdown may move lines: the fences are counted
+    // in the text it hands back.
+    let lines_before = text[..text.len() - body.len()].matches('\n').count();
     let mut touched_by = Vec::new();
     let markdown = transformed(
         body.into(),
@@ -277,14 +284,17 @@ pub fn body_html(
         (plugins, document),
         &mut touched_by,
     )?;
-    let html = render_body(&markdown);
-    Ok(transformed(
+    let (html, mut notes) = render_body(&markdown, highlight);
+    for (line, _) in &mut notes {
+        *line += lines_before;
+    }
+    let html = transformed(
         html.into(),
         Phase::AfterMarkdown,
         (plugins, document),
         &mut touched_by,
-    )?
-    .into_owned())
+    )?;
+    Ok((html.into_owned(), notes))
 }
 
 /// The summary of `body` through the transforms, and the stamps of those
@@ -293,15 +303,16 @@ pub fn body_html(
 fn summary_through(
     body: &str,
     (plugins, document): (&Plugins, &Document<'_>),
+    highlight: &Highlight,
 ) -> Result<(String, Vec<String>), ParseError> {
     let mut touched_by = Vec::new();
     let before = Phase::BeforeMarkdown;
     let markdown = transformed(body.into(), before, (plugins, document), &mut touched_by)?;
     let after = Phase::AfterMarkdown;
-    let summary = summary_html(&markdown);
+    let summary = summary_html(&markdown, highlight);
     let summary = transformed(summary.into(), after, (plugins, document), &mut touched_by)?;
     if plugins.transforms(after).next().is_some() {
-        let body = render_body(&markdown);
+        let (body, _) = render_body(&markdown, highlight);
         transformed(body.into(), after, (plugins, document), &mut touched_by)?;
     }
     touched_by.sort();
@@ -490,9 +501,14 @@ pub(crate) mod tests {
             lang: "en",
         };
         let plugins = (&Plugins::new(), &document);
-        let body = body_html(text.as_bytes(), Some(parsed.body.start), plugins).unwrap();
-        assert_eq!(body, "<p>Line one</p>\n");
-        assert_eq!(body_html(text.as_bytes(), None, plugins).unwrap(), body);
+        let highlight = &Highlight::default();
+        let body = body_html(text.as_bytes(), Some(parsed.body.start), plugins, highlight);
+        let body = body.unwrap();
+        assert_eq!(body, ("<p>Line one</p>\n".to_owned(), Vec::new()));
+        assert_eq!(
+            body_html(text.as_bytes(), None, plugins, highlight).unwrap(),
+            body
+        );
     }
 
     #[test]

@@ -25,6 +25,7 @@ mod faults;
 mod front_matter;
 #[cfg(feature = "internals")]
 mod fuzz_regressions;
+mod highlight;
 mod hostile;
 mod import;
 mod inputs;

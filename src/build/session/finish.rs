@@ -1,6 +1,8 @@
 //! The second half of a build, once its documents are read and checked:
 //! plan, select, render, write and commit, and keep what it learned.
 
+use std::sync::Mutex;
+
 use super::*;
 
 impl Session {
@@ -240,7 +242,8 @@ impl Session {
         report: &mut BuildReport,
     ) -> Result<Made, Error> {
         let dry_run = self.options.dry_run;
-        let env = prepared.scan.theme.environment()?;
+        let highlight = &self.site.config().highlight;
+        let env = prepared.scan.theme.environment(highlight)?;
         let outputs = &prepared.analysis.snapshot.outputs;
         report.rendered = batches.pages();
         if !dry_run && (report.rendered > 0 || batches.copies() > 0) {
@@ -251,6 +254,7 @@ impl Session {
         let mut staging =
             write::Staging::for_folder(&self.out_dir, !dry_run && outputs.is_empty())?;
         let files = FilesAt::new(self.site.root());
+        let notes = Mutex::new(Vec::new());
         let job = RenderJob {
             root: self.site.root(),
             dry_run,
@@ -264,7 +268,9 @@ impl Session {
             bodies: &prepared.analysis.bodies,
             stored: outputs,
             plugins: &self.options.plugins,
+            highlight,
             progress: &self.progress,
+            notes: &notes,
         };
         let mut pruned_early = HashSet::new();
         let changed = produce::render_and_stage(
@@ -278,6 +284,7 @@ impl Session {
         if !changed.is_empty() {
             return Ok(Made::SourcesChanged(changed));
         }
+        produce::report_notes(notes, &self.progress, report);
         self.progress.finish(report, Stage::Render);
         if dry_run {
             self.progress.start(Stage::Write, 0);

@@ -131,8 +131,7 @@ impl Session {
     /// output folder and opens (creating or migrating) the index.
     pub fn open(site: Site, mut options: BuildOptions) -> Result<Session, Error> {
         let host_plugins = std::mem::take(&mut options.plugins);
-        options.plugins = with_site_plugins(&host_plugins, site.config());
-        options.plugins.check(crate::render::BUILT_IN_CALLABLES)?;
+        options.plugins = with_site_plugins(&host_plugins, site.config())?;
         let out_dir = site.checked_output_dir(&options)?;
         let index_path = index_path(&site, &options);
         let state_dir = index_path.parent().unwrap_or(site.root()).to_owned();
@@ -196,9 +195,7 @@ impl Session {
     /// converges.
     pub fn build(&mut self) -> Result<BuildReport, Error> {
         self.site = Arc::new(self.site.reopen()?);
-        let plugins = with_site_plugins(&self.host_plugins, self.site.config());
-        plugins.check(crate::render::BUILT_IN_CALLABLES)?;
-        self.options.plugins = plugins;
+        self.options.plugins = with_site_plugins(&self.host_plugins, self.site.config())?;
         self.out_dir = self.site.checked_output_dir(&self.options)?;
         self.out_key = output_key(&self.root, &self.out_dir);
         self.run(Scope::Everything)
@@ -579,8 +576,11 @@ fn on_field_lines(error: Error, root: &Path) -> Error {
 
 /// The host's plugins and, after them, each plugin that ships with folio
 /// which `config`'s `[plugins]` turns on and the host did not register
-/// itself.
-fn with_site_plugins(host: &Plugins, config: &crate::source::config::Config) -> Plugins {
+/// itself; checked, as every build's plugins are.
+fn with_site_plugins(
+    host: &Plugins,
+    config: &crate::source::config::Config,
+) -> Result<Plugins, Error> {
     let mut plugins = host.clone();
     let wanted = config.plugins;
     let registered = |name: &str| plugins.names().any(|known| known == name);
@@ -592,7 +592,8 @@ fn with_site_plugins(host: &Plugins, config: &crate::source::config::Config) -> 
     if search {
         plugins.output(crate::plugin::SearchIndex::new());
     }
-    plugins
+    plugins.check(crate::render::BUILT_IN_CALLABLES)?;
+    Ok(plugins)
 }
 
 /// Where the index of `site` is for builds with `options`.

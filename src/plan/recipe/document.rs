@@ -22,8 +22,8 @@ impl Document {
                 Input::Neighbour(older),
             ],
             config_keys: match record.kind {
-                Kind::Post => &["permalink", "timezone"],
-                Kind::Page => &[],
+                Kind::Post => &["permalink", "timezone", "highlight"],
+                Kind::Page => &["highlight"],
             },
         }
     }

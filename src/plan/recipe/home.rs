@@ -6,35 +6,23 @@ use super::*;
 #[derive(Debug, Clone)]
 pub(in crate::plan) struct Home {
     pub(in crate::plan) lang: String,
-    pub(in crate::plan) page: usize,
-    pub(in crate::plan) total: usize,
-    pub(in crate::plan) items: Vec<usize>,
+    pub(in crate::plan) list: ListPage,
 }
 
 impl Home {
     pub(super) fn inputs(&self) -> Inputs<'_> {
+        let mut parts = vec![Input::Text(&self.lang)];
+        parts.extend(self.list.inputs());
         Inputs {
-            parts: vec![
-                Input::Text(&self.lang),
-                Input::Number(self.page),
-                Input::Number(self.total),
-                Input::Documents(&self.items),
-            ],
+            parts,
             config_keys: LISTS,
         }
     }
 
     pub(super) fn fill(&self, plan: &Plan<'_>, context: &mut Context<'_>) {
-        let (config, model, i18n) = (plan.config, &plan.model, plan.views.i18n);
-        context.posts = Some(
-            self.items
-                .iter()
-                .map(|&i| model.item(config, i18n, i))
-                .collect(),
-        );
-        context.paginator = Some(paginator(self.page, self.total, |p| {
-            home_url(config, &self.lang, p)
-        }));
+        let config = plan.config;
+        self.list
+            .fill(plan, context, |p| home_url(config, &self.lang, p));
     }
 }
 
@@ -57,9 +45,11 @@ pub(in crate::plan) fn home_recipes(
             "list.html".into(),
             Recipe::Home(Home {
                 lang: lang.to_owned(),
-                page: n + 1,
-                total: chunks.len(),
-                items: chunk.to_vec(),
+                list: ListPage {
+                    page: n + 1,
+                    total: chunks.len(),
+                    items: chunk.to_vec(),
+                },
             }),
         ));
     }

@@ -72,6 +72,39 @@ pub(super) enum Input<'m> {
 /// URLs and their dates.
 const LISTS: &[&str] = &["paginate", "permalink", "timezone"];
 
+/// One page of a paginated list of posts (a language's home, a tag's
+/// posts): which page of how many, and the posts on it.
+#[derive(Debug, Clone)]
+pub(in crate::plan) struct ListPage {
+    pub(in crate::plan) page: usize,
+    pub(in crate::plan) total: usize,
+    pub(in crate::plan) items: Vec<usize>,
+}
+
+impl ListPage {
+    /// What such a page is computed from, after what names its list.
+    fn inputs(&self) -> [Input<'_>; 3] {
+        [
+            Input::Number(self.page),
+            Input::Number(self.total),
+            Input::Documents(&self.items),
+        ]
+    }
+
+    /// Its posts, and the links to the pages around it; `url_of(n)` is
+    /// page `n`'s URL.
+    fn fill(&self, plan: &Plan<'_>, context: &mut Context<'_>, url_of: impl Fn(usize) -> String) {
+        let (config, model, i18n) = (plan.config, &plan.model, plan.views.i18n);
+        context.posts = Some(
+            self.items
+                .iter()
+                .map(|&i| model.item(config, i18n, i))
+                .collect(),
+        );
+        context.paginator = Some(paginator(self.page, self.total, url_of));
+    }
+}
+
 impl Recipe {
     /// What the page is computed from, beyond its template, the config
     /// every page reads and its language's words: the one list its
@@ -120,17 +153,15 @@ impl Recipe {
             Recipe::Document(Document(i)) | Recipe::Redirect(Redirect(i)) => {
                 model.records[*i].source.path.clone()
             }
-            Recipe::Home(Home { lang, page, .. }) => format!("(home of {lang}, page {page})"),
+            Recipe::Home(Home { lang, list }) => format!("(home of {lang}, page {})", list.page),
             Recipe::Tags(Tags { lang }) => format!("(tags of {lang})"),
-            Recipe::Tag(Tag {
-                lang, slug, page, ..
-            }) => {
+            Recipe::Tag(Tag { lang, slug, list }) => {
                 let name = model
                     .tags_by_lang
                     .get(lang.as_str())
                     .and_then(|tags| tags.get(slug))
                     .map_or(slug.as_str(), |(name, _)| name.as_str());
-                format!("(tag `{name}` of {lang}, page {page})")
+                format!("(tag `{name}` of {lang}, page {})", list.page)
             }
             Recipe::Feed(Feed { lang, .. }) => format!("(feed of {lang})"),
             Recipe::Sitemap(_) => "(sitemap)".into(),

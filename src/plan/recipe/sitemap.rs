@@ -93,8 +93,8 @@ impl<'a> Plan<'a> {
         };
         match recipe {
             Recipe::Document(Document(i)) => changed(*i),
-            Recipe::Home(Home { items, .. }) | Recipe::Tag(Tag { items, .. }) => {
-                items.iter().filter_map(|&i| changed(i)).max()
+            Recipe::Home(Home { list, .. }) | Recipe::Tag(Tag { list, .. }) => {
+                list.items.iter().filter_map(|&i| changed(i)).max()
             }
             Recipe::Tags(_)
             | Recipe::Feed(_)

@@ -14,9 +14,7 @@ pub(in crate::plan) struct Tags {
 pub(in crate::plan) struct Tag {
     pub(in crate::plan) lang: String,
     pub(in crate::plan) slug: String,
-    pub(in crate::plan) page: usize,
-    pub(in crate::plan) total: usize,
-    pub(in crate::plan) items: Vec<usize>,
+    pub(in crate::plan) list: ListPage,
 }
 
 impl Tags {
@@ -49,22 +47,21 @@ impl Tags {
 impl Tag {
     pub(super) fn inputs<'s>(&'s self, model: &'s Model) -> Inputs<'s> {
         let (name, tagged) = &model.tags_by_lang[self.lang.as_str()][&self.slug];
+        let mut parts = vec![
+            Input::Text(&self.lang),
+            Input::Text(&self.slug),
+            Input::Text(name),
+            Input::Number(tagged.len()),
+        ];
+        parts.extend(self.list.inputs());
         Inputs {
-            parts: vec![
-                Input::Text(&self.lang),
-                Input::Text(&self.slug),
-                Input::Text(name),
-                Input::Number(tagged.len()),
-                Input::Number(self.page),
-                Input::Number(self.total),
-                Input::Documents(&self.items),
-            ],
+            parts,
             config_keys: LISTS,
         }
     }
 
     pub(super) fn fill(&self, plan: &Plan<'_>, context: &mut Context<'_>) {
-        let (config, model, i18n) = (plan.config, &plan.model, plan.views.i18n);
+        let (config, model) = (plan.config, &plan.model);
         let (lang, slug) = (self.lang.as_str(), self.slug.as_str());
         let (name, tagged) = &model.tags_by_lang[lang][slug];
         context.tag = Some(TagCount {
@@ -72,15 +69,8 @@ impl Tag {
             url: model.tag_page(lang, slug),
             count: tagged.len(),
         });
-        context.posts = Some(
-            self.items
-                .iter()
-                .map(|&i| model.item(config, i18n, i))
-                .collect(),
-        );
-        context.paginator = Some(paginator(self.page, self.total, |p| {
-            tag_url(config, lang, slug, p)
-        }));
+        self.list
+            .fill(plan, context, |p| tag_url(config, lang, slug, p));
     }
 }
 
@@ -107,9 +97,11 @@ pub(in crate::plan) fn tag_recipes(
                 Recipe::Tag(Tag {
                     lang: lang.to_owned(),
                     slug: slug.clone(),
-                    page: n + 1,
-                    total: chunks.len(),
-                    items: chunk.to_vec(),
+                    list: ListPage {
+                        page: n + 1,
+                        total: chunks.len(),
+                        items: chunk.to_vec(),
+                    },
                 }),
             ));
         }

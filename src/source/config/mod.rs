@@ -12,6 +12,14 @@ use jiff::tz::TimeZone;
 use serde::Deserialize;
 
 use crate::Error;
+use crate::source::highlight::Highlight;
+
+mod defaults;
+mod layers;
+
+use defaults::{missing_keys, with_language_defaults};
+pub use layers::Overrides;
+use layers::deep_merge;
 
 pub const CONFIG_FILE: &str = "site.toml";
 
@@ -57,6 +65,8 @@ struct RawConfig {
     publish: Publish,
     #[serde(default)]
     plugins: BuiltInPlugins,
+    #[serde(default)]
+    highlight: Highlight,
 }
 
 /// The `[plugins]` table: which of the plugins that ship with folio every
@@ -73,93 +83,6 @@ pub struct BuiltInPlugins {
     /// `{{< youtube ID >}}` in a body becomes an embedded video.
     #[serde(default)]
     pub youtube: bool,
-}
-
-/// The settings of the toml file at `path`, each key checked as site.toml's
-/// are (known, of the right type), so that a mistake is named with the
-/// file's own line before the files are laid over each other.
-fn read_table(path: &Path) -> Result<toml::Table, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let at_line = |e: toml::de::Error| Error::Config {
-        path: path.to_owned(),
-        line: e.span().map(|span| line_of_offset(&text, span.start)),
-        message: with_key(e.message().trim(), &text, e.span()),
-        help: "see the README for the keys site.toml takes".into(),
-    };
-    toml::from_str::<RawConfig>(&text).map_err(at_line)?;
-    toml::from_str::<toml::Table>(&text).map_err(at_line)
-}
-
-/// `over`'s settings laid over `base`'s: a table merges key by key, any
-/// other value (a list included) replaces.
-fn deep_merge(base: &mut toml::Table, over: toml::Table) {
-    for (key, value) in over {
-        match (base.get_mut(&key), value) {
-            (Some(toml::Value::Table(mine)), toml::Value::Table(theirs)) => {
-                deep_merge(mine, theirs)
-            }
-            (_, value) => {
-                base.insert(key, value);
-            }
-        }
-    }
-}
-
-/// The keys a site.toml must have, all named in one error when several
-/// are missing: `title` and `base_url` always, `default_language` when
-/// more than one language is declared.
-fn missing_keys(raw: &RawConfig) -> Result<(), (String, String)> {
-    let mut missing = Vec::new();
-    if raw.title.is_empty() {
-        missing.push(("title", "title = \"My blog\""));
-    }
-    if raw.base_url.is_empty() {
-        missing.push(("base_url", "base_url = \"https://example.org\""));
-    }
-    if raw.default_language.is_none() && raw.languages.len() > 1 {
-        missing.push(("default_language", "default_language = \"en\""));
-    }
-    let names: Vec<String> = missing.iter().map(|(key, _)| format!("`{key}`")).collect();
-    let Some((last, rest)) = names.split_last() else {
-        return Ok(());
-    };
-    let message = match rest {
-        [] => format!("{last} is missing"),
-        rest => format!("{} and {last} are missing", rest.join(", ")),
-    };
-    let lines: Vec<&str> = missing.iter().map(|(_, line)| *line).collect();
-    Err((message, format!("add, at the top: {}", lines.join("; "))))
-}
-
-/// A site of one language needs to declare none: the default language
-/// is the only declared one, or `en`, and a language without a name is
-/// called by its code.
-fn with_language_defaults(raw: &mut RawConfig) {
-    let default = raw.default_language.clone().unwrap_or_else(|| {
-        raw.languages
-            .keys()
-            .next()
-            .cloned()
-            .unwrap_or_else(|| "en".to_owned())
-    });
-    if raw.languages.is_empty() {
-        raw.languages.insert(
-            default.clone(),
-            Language {
-                name: String::new(),
-                title: None,
-                description: None,
-                extra: toml::Table::new(),
-                i18n: BTreeMap::new(),
-            },
-        );
-    }
-    for (code, language) in &mut raw.languages {
-        if language.name.trim().is_empty() {
-            language.name = code.clone();
-        }
-    }
-    raw.default_language = Some(default);
 }
 
 /// The `[publish]` table: where `folio publish` writes.
@@ -289,84 +212,24 @@ pub struct Config {
     pub extra: toml::Table,
     /// The theme's folder (`themes/<theme>`), relative to the root.
     pub theme_dir: Option<String>,
+    /// How fenced code blocks are highlighted (`[highlight]`).
+    pub highlight: Highlight,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
 
 const PERMALINK_FIELDS: &[&str] = &["lang", "section", "slug", "year", "month", "day"];
 
-/// What a build for another place lays over `site.toml`: a second file of
-/// settings (a production or a preview environment's), then a `base_url`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Overrides {
-    /// A toml file whose settings win over site.toml's, table by table
-    /// (`--config FILE`).
-    pub config_file: Option<PathBuf>,
-    /// The `base_url` to build for, over both (`--base-url URL`).
-    pub base_url: Option<String>,
-}
-
-impl Overrides {
-    /// No overrides: site.toml as it is.
-    pub fn new() -> Overrides {
-        Overrides::default()
-    }
-}
-
 impl Config {
-    /// Reads and validates `<root>/site.toml` with `overrides` laid over
-    /// it. Each file's mistakes are named with its own lines; a value that
-    /// only the two together make wrong names both files.
-    pub fn load_with(root: &Path, overrides: &Overrides) -> Result<Config, Error> {
-        if overrides == &Overrides::default() {
-            return Config::load(root);
-        }
-        let path = root.join(CONFIG_FILE);
-        let path = path.strip_prefix(".").map_or(path.clone(), Path::to_owned);
-        let mut merged = read_table(&path)?;
-        let mut shown = path.display().to_string();
-        if let Some(file) = &overrides.config_file {
-            let over = read_table(file)?;
-            deep_merge(&mut merged, over);
-            shown = format!("{shown} with {}", file.display());
-        }
-        if let Some(base_url) = &overrides.base_url {
-            merged.insert("base_url".into(), toml::Value::String(base_url.clone()));
-            shown = format!("{shown} and --base-url {base_url}");
-        }
-        Config::parse(&merged.to_string(), Path::new(&shown))
-    }
-
     /// Reads and validates `<root>/site.toml`.
     pub fn load(root: &Path) -> Result<Config, Error> {
-        // `site.toml` rather than `./site.toml` in messages when folio runs
-        // in the site root, as content files are named from it.
-        let path = root.join(CONFIG_FILE);
-        let path = path.strip_prefix(".").map_or(path.clone(), Path::to_owned);
-        let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => Error::Config {
-                path: path.clone(),
-                line: None,
-                message: "no site.toml here; this folder is not a folio site".into(),
-                help: "run folio from the site root, or pass --root DIR".into(),
-            },
-            _ => Error::io(&path, e),
-        })?;
+        let (path, text) = read_site_toml(root)?;
         Config::parse(&text, &path)
     }
 
     /// Parses the text of a `site.toml`; `path` is only used in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Config, Error> {
-        let raw: RawConfig = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|span| line_of_offset(text, span.start));
-            Error::Config {
-                path: path.to_owned(),
-                line,
-                message: with_key(e.message().trim(), text, e.span()),
-                help: "see the README for the keys site.toml takes".into(),
-            }
-        })?;
+        let raw: RawConfig = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
         let invalid = |message: String, help: &str| Error::Config {
             path: path.to_owned(),
             line: None,
@@ -428,6 +291,9 @@ impl Config {
                 "name a folder of themes/, such as `theme = \"plain\"`",
             ));
         }
+        raw.highlight
+            .check()
+            .map_err(|(message, help)| invalid(message, &help))?;
         let base_url = raw.base_url.trim_end_matches('/').to_owned();
         let (origin, base_path) = split_base_url(&base_url);
         Ok(Config {
@@ -451,6 +317,7 @@ impl Config {
             description: raw.description,
             extra: raw.extra,
             theme_dir: raw.theme.map(|name| format!("{THEMES_DIR}/{name}")),
+            highlight: raw.highlight,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }
@@ -529,7 +396,7 @@ impl Config {
     /// source is parsed again. They start with [`folio_settings`].
     pub(crate) fn content_settings(&self) -> String {
         format!(
-            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}",
+            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}; {}",
             folio_settings(),
             self.language_codes().join(","),
             self.timezone_name,
@@ -539,6 +406,7 @@ impl Config {
             self.post_sections.join(","),
             // Every URL a row holds starts with it.
             self.base_path,
+            self.highlight.settings(),
         )
     }
 }
@@ -687,6 +555,35 @@ fn with_key(message: &str, text: &str, span: Option<std::ops::Range<usize>>) -> 
         message.to_owned()
     } else {
         format!("`{key}`: {message}")
+    }
+}
+
+/// `<root>/site.toml`, as messages name it, and its text.
+fn read_site_toml(root: &Path) -> Result<(PathBuf, String), Error> {
+    // `site.toml` rather than `./site.toml` in messages when folio runs
+    // in the site root, as content files are named from it.
+    let path = root.join(CONFIG_FILE);
+    let path = path.strip_prefix(".").map_or(path.clone(), Path::to_owned);
+    let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::Config {
+            path: path.clone(),
+            line: None,
+            message: "no site.toml here; this folder is not a folio site".into(),
+            help: "run folio from the site root, or pass --root DIR".into(),
+        },
+        _ => Error::io(&path, e),
+    })?;
+    Ok((path, text))
+}
+
+/// What the toml reader said is wrong with `text`, the file at `path`,
+/// with its line and the key it is about.
+fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
+    Error::Config {
+        path: path.to_owned(),
+        line: e.span().map(|span| line_of_offset(text, span.start)),
+        message: with_key(e.message().trim(), text, e.span()),
+        help: "see the README for the keys site.toml takes".into(),
     }
 }
 
