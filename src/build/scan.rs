@@ -56,11 +56,17 @@ impl Scan {
             .collect();
         files.sort();
         files.dedup();
-        let tops = [CONTENT_DIR, STATIC_DIR, TEMPLATES_DIR, I18N_DIR];
-        let mut folders: FxHashSet<&str> = tops
+        // A file added to one of these is an input of the next build.
+        let theme_tops = self.theme.theme_dir().into_iter().flat_map(|theme| {
+            [STATIC_DIR, TEMPLATES_DIR, I18N_DIR].map(|top| format!("{theme}/{top}"))
+        });
+        let tops: Vec<String> = [CONTENT_DIR, STATIC_DIR, TEMPLATES_DIR, I18N_DIR]
+            .map(str::to_owned)
             .into_iter()
+            .chain(theme_tops)
             .filter(|top| root.join(top).is_dir())
             .collect();
+        let mut folders: FxHashSet<&str> = tops.iter().map(String::as_str).collect();
         for file in &files {
             let mut folder = file.as_str();
             // A folder seen before brought its parents with it.
@@ -106,6 +112,7 @@ pub(crate) fn everything(
         },
     );
     let (sources, problems) = discovered?;
+    discover::check_theme(root, config)?;
     Ok(Scan {
         sources,
         problems,
@@ -149,28 +156,18 @@ pub(crate) fn after_changes(
         };
         let theme = config.theme_dir.as_deref();
         let updated = match top {
-            THEMES_DIR => match theme
-                .and_then(|theme| rel.strip_prefix(theme))
-                .filter(|within| within.is_empty() || within.starts_with('/'))
-            {
-                // The theme's folder, or one of its own, appearing or going.
-                Some(within) if within.matches('/').count() < 2 => return Ok(None),
-                Some(within) => match within[1..].split_once('/') {
-                    Some((TEMPLATES_DIR, _)) => {
-                        theme_changed = true;
-                        Ok(())
-                    }
-                    Some((I18N_DIR, _)) => {
-                        words_changed = true;
-                        Ok(())
-                    }
-                    Some((STATIC_DIR, rest)) => {
-                        update_statics(&files, &mut last.statics, rest, theme)
-                    }
-                    _ => Ok(()),
-                },
-                // Another theme, or none named.
-                None => Ok(()),
+            THEMES_DIR => match in_theme(theme, rel) {
+                InTheme::Folder => return Ok(None),
+                InTheme::Templates => {
+                    theme_changed = true;
+                    Ok(())
+                }
+                InTheme::Words => {
+                    words_changed = true;
+                    Ok(())
+                }
+                InTheme::Static(rest) => update_statics(&files, &mut last.statics, rest, theme),
+                InTheme::Nothing => Ok(()),
             },
             CONTENT_DIR => update_sources(&files, config, &mut last, rel, rest),
             STATIC_DIR => update_statics(&files, &mut last.statics, rest, theme),
@@ -196,6 +193,40 @@ pub(crate) fn after_changes(
     }
     last.damaged = Damaged::default();
     Ok(Some(last))
+}
+
+/// What a changed path under `themes/` is to a site of the theme at
+/// `theme_dir`.
+enum InTheme<'a> {
+    /// The theme's folder, or one of its input folders, appearing or going.
+    Folder,
+    Templates,
+    Words,
+    /// A file of its `static/`, at this path under it.
+    Static(&'a str),
+    /// Another theme's file, or one of the theme's that no build reads (its
+    /// README, its licence).
+    Nothing,
+}
+
+fn in_theme<'a>(theme_dir: Option<&str>, rel: &'a str) -> InTheme<'a> {
+    let Some(within) = theme_dir.and_then(|theme| rel.strip_prefix(theme)) else {
+        return InTheme::Nothing;
+    };
+    if within.is_empty() {
+        return InTheme::Folder;
+    }
+    // `themes/plainer/…` is not under `themes/plain`.
+    let Some(within) = within.strip_prefix('/') else {
+        return InTheme::Nothing;
+    };
+    match within.split_once('/') {
+        None if [TEMPLATES_DIR, STATIC_DIR, I18N_DIR].contains(&within) => InTheme::Folder,
+        Some((TEMPLATES_DIR, _)) => InTheme::Templates,
+        Some((I18N_DIR, _)) => InTheme::Words,
+        Some((STATIC_DIR, rest)) => InTheme::Static(rest),
+        _ => InTheme::Nothing,
+    }
 }
 
 /// A changed path that only a walk can account for: a folder.
@@ -311,11 +342,18 @@ pub(crate) fn inputs_digest(
     out_key: &str,
     started_ns: i64,
 ) -> Option<String> {
+    // Each file by its path from the root: the site's static file and its
+    // theme's at one output path are two files, which may share a stat
+    // (`cp -p`).
     let stats = scan
         .sources
         .iter()
-        .map(|s| (s.path.as_str(), s.stat))
-        .chain(scan.statics.iter().map(|s| (s.rel.as_str(), s.stat)));
+        .map(|s| (std::borrow::Cow::Borrowed(s.path.as_str()), s.stat))
+        .chain(
+            scan.statics
+                .iter()
+                .map(|s| (s.source_path().into(), s.stat)),
+        );
     let mut hasher = Sha256::new();
     for (path, stat) in stats {
         if stat.mtime_ns == Stat::RACY || stat.mtime_ns >= started_ns {

@@ -13,7 +13,7 @@ use crate::model::id::PostId;
 use crate::model::report::{BuildReport, Explanation};
 use crate::plugin::Plugins;
 use crate::render::TEMPLATES_DIR;
-use crate::source::config::{Config, Overrides, THEMES_DIR};
+use crate::source::config::{Config, Overrides};
 use crate::source::discover::{self, CONTENT_DIR};
 use crate::source::parse::{self, Parsed};
 use crate::store::state::StateDir;
@@ -45,9 +45,7 @@ impl Site {
     pub fn open_with(root: impl Into<PathBuf>, overrides: Overrides) -> Result<Site, Error> {
         let root = root.into();
         let config = Config::load_with(&root, &overrides)?;
-        if let Some(theme) = &config.theme_dir {
-            check_theme(&root, theme)?;
-        }
+        discover::check_theme(&root, &config)?;
         Ok(Site {
             root,
             config,
@@ -176,37 +174,6 @@ impl Site {
         }
         Ok(out)
     }
-}
-
-/// The theme site.toml names must be a folder of `themes/`; the nearest
-/// one there is offered when it is not.
-fn check_theme(root: &Path, theme_dir: &str) -> Result<(), Error> {
-    if root.join(theme_dir).is_dir() {
-        return Ok(());
-    }
-    let wanted = theme_dir.rsplit('/').next().unwrap_or(theme_dir);
-    let there: Vec<String> = fs::read_dir(root.join(THEMES_DIR))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|entry| entry.path().is_dir())
-        .filter_map(|entry| entry.file_name().to_str().map(str::to_owned))
-        .collect();
-    let help = match there
-        .iter()
-        .min_by_key(|name| strsim::levenshtein(name, wanted))
-    {
-        Some(near) => format!("did you mean `theme = \"{near}\"`? Or add the folder {theme_dir}/"),
-        None => {
-            format!("add the folder {theme_dir}/ with the theme's templates/, static/ and i18n/")
-        }
-    };
-    Err(Error::Config {
-        path: root.join(crate::source::config::CONFIG_FILE),
-        line: None,
-        message: format!("theme `{wanted}` is not a folder of {THEMES_DIR}/"),
-        help,
-    })
 }
 
 fn absolute(path: &Path) -> Result<PathBuf, Error> {

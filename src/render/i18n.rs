@@ -1,8 +1,9 @@
 //! The theme's words and date formats, per language.
 //!
 //! Owns the string tables that templates reach through `t("key")`: folio's
-//! built-in tables, over which a site's `i18n/<lang>.toml` and then its
-//! `[languages.<lang>.i18n]` table in site.toml win. A key a language lacks
+//! built-in tables, over which its theme's `themes/<name>/i18n/<lang>.toml`,
+//! the site's own `i18n/<lang>.toml` and then its `[languages.<lang>.i18n]`
+//! table in site.toml win, key by key. A key a language lacks
 //! falls back to the default language (then to folio's English), and the
 //! build warns once per language. The resolved table is part of every page's
 //! context, so a changed word re-renders exactly the pages of that language.
@@ -187,9 +188,10 @@ impl Strings {
 pub struct I18n {
     by_lang: BTreeMap<String, Strings>,
     pub warnings: Vec<String>,
-    /// Hex SHA-256 of the site's i18n files as read.
+    /// Hex SHA-256 of the site's i18n files (and its theme's) as read.
     pub digest: String,
-    /// The site's tables that were read, relative to the root.
+    /// The site's tables (and its theme's) that were read, relative to the
+    /// root.
     pub files: Vec<String>,
 }
 
@@ -197,7 +199,7 @@ pub struct I18n {
 type RawTable = BTreeMap<String, toml::Value>;
 
 impl I18n {
-    /// Reads the site's tables over the built-in ones.
+    /// Reads the site's tables over its theme's, over the built-in ones.
     pub fn load(root: &Path, config: &Config) -> Result<I18n, Error> {
         let mut layered: BTreeMap<String, Strings> = BTreeMap::new();
         let mut files = Sha256::new();

@@ -47,7 +47,7 @@ const STOP_CHECK: Duration = Duration::from_millis(100);
 const WATCHED: [&str; 5] = [CONTENT_DIR, TEMPLATES_DIR, STATIC_DIR, I18N_DIR, THEMES_DIR];
 
 /// Watches the inputs of the site at a root: `content/`, `templates/`,
-/// `static/`, `i18n/` and `site.toml`.
+/// `static/`, `i18n/`, `themes/` and `site.toml`.
 pub struct Watcher {
     root: PathBuf,
     watcher: Mutex<notify::RecommendedWatcher>,

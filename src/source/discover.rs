@@ -359,6 +359,44 @@ fn static_files(root: &Path, theme_dir: Option<&str>) -> Result<Vec<StaticFile>,
         .collect()
 }
 
+/// The theme site.toml names must be a folder of `themes/`, checked when a
+/// site is opened and at every walk: without it the build would quietly
+/// fall back on folio's theme. The nearest folder there is offered.
+pub fn check_theme(root: &Path, config: &Config) -> Result<(), Error> {
+    let Some(theme_dir) = config.theme_dir.as_deref() else {
+        return Ok(());
+    };
+    if root.join(theme_dir).is_dir() {
+        return Ok(());
+    }
+    let wanted = theme_dir.rsplit('/').next().unwrap_or(theme_dir);
+    let there: Vec<String> = std::fs::read_dir(root.join(config::THEMES_DIR))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.path().is_dir())
+        .filter_map(|entry| entry.file_name().to_str().map(str::to_owned))
+        .collect();
+    let help = match there
+        .iter()
+        .min_by_key(|name| strsim::levenshtein(name, wanted))
+    {
+        Some(near) => format!("did you mean `theme = \"{near}\"`? Or add the folder {theme_dir}/"),
+        None => {
+            format!("add the folder {theme_dir}/ with the theme's templates/, static/ and i18n/")
+        }
+    };
+    Err(Error::Config {
+        path: root.join(config::CONFIG_FILE),
+        line: None,
+        message: format!(
+            "theme `{wanted}` is not a folder of {}/",
+            config::THEMES_DIR
+        ),
+        help,
+    })
+}
+
 /// Whether a walk skips the file at `rel` (relative to the walked folder):
 /// a name with a leading dot anywhere on its path, except a top-level
 /// folder named in `hidden_kept`. The rule of [`walk`], for one path.

@@ -684,6 +684,20 @@ title = "T (fr)"
     }
 
     #[test]
+    fn a_theme_is_a_folder_of_themes_and_nothing_beyond() {
+        let theme = |name: &str| parse(&format!("theme = \"{name}\"\n{MINIMAL}"));
+        assert_eq!(
+            theme("plain").unwrap().theme_dir.as_deref(),
+            Some("themes/plain")
+        );
+        assert_eq!(parse(MINIMAL).unwrap().theme_dir, None);
+        for outside in ["", "..", "../x", "a/b", ".hidden", "a\\\\b"] {
+            let said = theme(outside).unwrap_err().to_string();
+            assert!(said.contains("is not a folder name"), "{outside}: {said}");
+        }
+    }
+
+    #[test]
     fn a_database_url_in_site_toml_is_not_shown_by_debug() {
         let config = parse(&format!(
             "{MINIMAL}\n[publish]\ndatabase = \"postgres://ann:hunter2@db/blog\"\n"
