@@ -258,7 +258,7 @@ impl Corpus {
     }
 
     fn theme_and_words(&self) -> (Theme, I18n) {
-        let theme = Theme::load(self.dir.path(), &NO_PLUGINS).unwrap();
+        let theme = Theme::load(self.dir.path(), None, &NO_PLUGINS).unwrap();
         let i18n = I18n::load(self.dir.path(), self.config()).unwrap();
         (theme, i18n)
     }

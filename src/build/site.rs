@@ -45,6 +45,7 @@ impl Site {
     pub fn open_with(root: impl Into<PathBuf>, overrides: Overrides) -> Result<Site, Error> {
         let root = root.into();
         let config = Config::load_with(&root, &overrides)?;
+        discover::check_theme(&root, &config)?;
         Ok(Site {
             root,
             config,

@@ -13,7 +13,11 @@ pub fn copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
             Some(Copy {
                 output: OutputPath::new(&file.rel)?,
                 source: file.source_path(),
-                fingerprint: format!("static {} {}", stat.size, stat.mtime_ns),
+                // A theme's file and the site's at one path are two files.
+                fingerprint: match &file.theme_dir {
+                    None => format!("static {} {}", stat.size, stat.mtime_ns),
+                    Some(theme) => format!("static {theme} {} {}", stat.size, stat.mtime_ns),
+                },
             })
         })
         .collect()

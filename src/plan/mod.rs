@@ -262,7 +262,7 @@ mod tests {
         .unwrap();
         let root = tempfile::tempdir().unwrap();
         let (theme, i18n) = (
-            Theme::load(root.path(), &crate::plugin::Plugins::new()).unwrap(),
+            Theme::load(root.path(), None, &crate::plugin::Plugins::new()).unwrap(),
             I18n::load(root.path(), &config).unwrap(),
         );
         let views = Views::new(&config, &i18n);

@@ -81,6 +81,8 @@ pub struct Theme {
     closure_hashes: BTreeMap<String, String>,
     /// The template functions and filters of the build's plugins.
     functions: Vec<Arc<dyn TemplateFunction>>,
+    /// The folder of the theme site.toml names, relative to the root.
+    theme_dir: Option<String>,
 }
 
 /// The names folio's templates are given besides the plugins': a plugin
@@ -89,23 +91,35 @@ pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe", "highlight_css"];
 
 impl Theme {
     /// Reads `<root>/templates` (every file, recursively; names use `/`) over
-    /// the embedded default theme.
-    pub fn load(root: &Path, plugins: &Plugins) -> Result<Theme, Error> {
+    /// those of the theme at `<root>/<theme_dir>/templates`, over the
+    /// embedded default theme.
+    pub fn load(root: &Path, theme_dir: Option<&str>, plugins: &Plugins) -> Result<Theme, Error> {
         let mut sources: BTreeMap<String, (String, Origin)> = DEFAULT_THEME
             .iter()
             .map(|(name, text)| ((*name).to_owned(), ((*text).to_owned(), Origin::Default)))
             .collect();
-        for file in crate::source::discover::walk(&root.join(TEMPLATES_DIR), &[])? {
-            // A template is named by its path; one that cannot be named
-            // cannot be used.
-            let Some(name) = file.rel else {
-                continue;
-            };
-            let text = std::fs::read_to_string(&file.path).map_err(|e| Error::io(&file.path, e))?;
-            let shown = file.path.strip_prefix(root).unwrap_or(&file.path);
-            sources.insert(name, (text, Origin::Site(shown.to_owned())));
+        // The named theme's templates over folio's, the site's over both.
+        let folders = theme_dir
+            .map(|theme| Path::new(theme).join(TEMPLATES_DIR))
+            .into_iter()
+            .chain([PathBuf::from(TEMPLATES_DIR)]);
+        for folder in folders {
+            for file in crate::source::discover::walk(&root.join(folder), &[])? {
+                // A template is named by its path; one that cannot be named
+                // cannot be used.
+                let Some(name) = file.rel else {
+                    continue;
+                };
+                let text =
+                    std::fs::read_to_string(&file.path).map_err(|e| Error::io(&file.path, e))?;
+                let shown = file.path.strip_prefix(root).unwrap_or(&file.path);
+                sources.insert(name, (text, Origin::Site(shown.to_owned())));
+            }
         }
-        Ok(Theme::from_sources(sources, plugins.functions.clone()))
+        Ok(Theme {
+            theme_dir: theme_dir.map(str::to_owned),
+            ..Theme::from_sources(sources, plugins.functions.clone())
+        })
     }
 
     /// A template's own hash covers the plugins it calls (by name and
@@ -154,6 +168,7 @@ impl Theme {
             closures,
             closure_hashes,
             functions,
+            theme_dir: None,
         }
     }
 
@@ -178,7 +193,12 @@ impl Theme {
         self.closure_hashes.get(name).map_or("", String::as_str)
     }
 
-    /// Whether the site or folio's theme has the template `name`.
+    /// The folder of the theme site.toml names, relative to the root.
+    pub fn theme_dir(&self) -> Option<&str> {
+        self.theme_dir.as_deref()
+    }
+
+    /// Whether the site, its theme or folio's theme has the template `name`.
     pub fn has(&self, name: &str) -> bool {
         self.sources.contains_key(name)
     }
@@ -188,8 +208,8 @@ impl Theme {
         self.sources.keys().map(String::as_str).collect()
     }
 
-    /// The file of the site's own template `name`, relative to the root;
-    /// `None` for one of folio's default theme.
+    /// The file of the site's template `name` (its own, or its theme's),
+    /// relative to the root; `None` for one of folio's default theme.
     pub fn site_file(&self, name: &str) -> Option<&Path> {
         match self.sources.get(name) {
             Some((_, Origin::Site(path))) => Some(path),

@@ -46,7 +46,12 @@ impl Site {
         }
         let pages: Vec<&str> = broken.iter().map(|link| link.page.as_str()).collect();
         let explained = session.explain_each(&pages)?;
-        Err(Error::Content(attribute(&broken, &explained, self.root())))
+        let theme_dir = self.config().theme_dir.as_deref();
+        Err(Error::Content(attribute(
+            &broken,
+            &explained,
+            (self.root(), theme_dir),
+        )))
     }
 }
 
@@ -160,8 +165,13 @@ pub fn broken_links(out_dir: &Path, config: &Config) -> Result<Vec<BrokenLink>, 
 /// The problems of `broken` links, each said once, of the file that writes
 /// it: of the pages' sources (a post's page, or a list showing its summary)
 /// and templates (`explained`, page by page), the first whose text holds
-/// the link; else of what the page is made for.
-pub fn attribute(broken: &[BrokenLink], explained: &[Explanation], root: &Path) -> Vec<Problem> {
+/// the link; else of what the page is made for. A template is the site's
+/// file, else its theme's (`theme_dir`), as the build takes it.
+pub fn attribute(
+    broken: &[BrokenLink],
+    explained: &[Explanation],
+    (root, theme_dir): (&Path, Option<&str>),
+) -> Vec<Problem> {
     let mut texts: HashMap<String, Option<String>> = HashMap::new();
     let mut holds = |file: &str, link: &str| {
         texts
@@ -175,10 +185,13 @@ pub fn attribute(broken: &[BrokenLink], explained: &[Explanation], root: &Path) 
     };
     let mut said: BTreeMap<(String, String), Problem> = BTreeMap::new();
     for (link, explanation) in broken.iter().zip(explained) {
-        let templates = explanation
-            .templates
-            .iter()
-            .map(|name| format!("{TEMPLATES_DIR}/{name}"));
+        let templates = explanation.templates.iter().filter_map(|name| {
+            let own = format!("{TEMPLATES_DIR}/{name}");
+            let theme = theme_dir.map(|theme| format!("{theme}/{own}"));
+            std::iter::once(own)
+                .chain(theme)
+                .find(|file| root.join(file).is_file())
+        });
         let mut candidates = std::iter::once(explanation.made_for.clone())
             .chain(explanation.sources.iter().cloned())
             .chain(templates);

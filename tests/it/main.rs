@@ -43,4 +43,5 @@ mod scaffold;
 mod serve;
 mod session;
 mod sharing;
+mod themes;
 mod writing;

@@ -205,7 +205,12 @@ fn missing_template(record: &Record, theme: &Theme) -> Problem {
         Some(near) => format!("did you mean `{near}`? Or add templates/{name}"),
         None => format!("add templates/{name}"),
     };
-    let message = format!("names `{name}`, which neither templates/ nor folio's theme has");
+    let message = match theme.theme_dir() {
+        Some(dir) => format!(
+            "names `{name}`, which neither templates/, {dir}/templates/ nor folio's theme has"
+        ),
+        None => format!("names `{name}`, which neither templates/ nor folio's theme has"),
+    };
     let field = "template".to_owned();
     Problem::new(
         &record.source.path,

@@ -210,7 +210,7 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
     let config = Config::parse(&site.config, Path::new("site.toml")).unwrap();
     let mut plugins = Plugins::new();
     plugins.output(SearchIndex::new());
-    let theme = Theme::load(root.path(), &plugins).unwrap();
+    let theme = Theme::load(root.path(), None, &plugins).unwrap();
     let i18n = I18n::load(root.path(), &config).unwrap();
     let views = Views::new(&config, &i18n);
     let mut records: Vec<Record> = site

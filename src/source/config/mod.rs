@@ -23,6 +23,9 @@ use layers::deep_merge;
 
 pub const CONFIG_FILE: &str = "site.toml";
 
+/// Where the themes a site can name are, under its root.
+pub const THEMES_DIR: &str = "themes";
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
@@ -50,6 +53,9 @@ struct RawConfig {
     author: Option<String>,
     /// What the site is about, for themes (`site.description`).
     description: Option<String>,
+    /// A theme of `themes/`, under the site's own templates, words and
+    /// static files.
+    theme: Option<String>,
     /// Settings of the site's own for its templates (`site.extra`).
     #[serde(default)]
     extra: toml::Table,
@@ -230,6 +236,8 @@ pub struct Config {
     pub description: Option<String>,
     /// The site's `[extra]` table, for its templates.
     pub extra: toml::Table,
+    /// The theme's folder (`themes/<theme>`), relative to the root.
+    pub theme_dir: Option<String>,
     /// How fenced code blocks are highlighted (`[highlight]`).
     pub highlight: Highlight,
     /// How links between documents are checked (`[links]`).
@@ -303,6 +311,14 @@ impl Config {
             )
         })?;
         check_sizes_and_names(&raw).map_err(|(message, help)| invalid(message, help))?;
+        if let Some(theme) = &raw.theme
+            && (theme.is_empty() || theme.starts_with('.') || theme.contains(['/', '\\']))
+        {
+            return Err(invalid(
+                format!("theme `{theme}` is not a folder name"),
+                "name a folder of themes/, such as `theme = \"plain\"`",
+            ));
+        }
         raw.highlight
             .check()
             .map_err(|(message, help)| invalid(message, &help))?;
@@ -328,6 +344,7 @@ impl Config {
             plugins: raw.plugins,
             description: raw.description,
             extra: raw.extra,
+            theme_dir: raw.theme.map(|name| format!("{THEMES_DIR}/{name}")),
             highlight: raw.highlight,
             links: raw.links,
             digest: crate::model::hash::source_hash(text.as_bytes()),
@@ -693,6 +710,20 @@ title = "T (fr)"
                 .to_string()
                 .contains("Mars/Olympus")
         );
+    }
+
+    #[test]
+    fn a_theme_is_a_folder_of_themes_and_nothing_beyond() {
+        let theme = |name: &str| parse(&format!("theme = \"{name}\"\n{MINIMAL}"));
+        assert_eq!(
+            theme("plain").unwrap().theme_dir.as_deref(),
+            Some("themes/plain")
+        );
+        assert_eq!(parse(MINIMAL).unwrap().theme_dir, None);
+        for outside in ["", "..", "../x", "a/b", ".hidden", "a\\\\b"] {
+            let said = theme(outside).unwrap_err().to_string();
+            assert!(said.contains("is not a folder name"), "{outside}: {said}");
+        }
     }
 
     #[test]
