@@ -14,9 +14,11 @@ use serde::Deserialize;
 use crate::Error;
 use crate::source::highlight::Highlight;
 
+mod check;
 mod defaults;
 mod layers;
 
+pub use check::LinkCheck;
 use defaults::{missing_keys, with_language_defaults};
 pub use layers::Overrides;
 use layers::deep_merge;
@@ -61,6 +63,8 @@ struct RawConfig {
     plugins: BuiltInPlugins,
     #[serde(default)]
     highlight: Highlight,
+    #[serde(default)]
+    check: LinkCheck,
 }
 
 /// The `[plugins]` table: which of the plugins that ship with folio every
@@ -206,6 +210,8 @@ pub struct Config {
     pub extra: toml::Table,
     /// How fenced code blocks are highlighted (`[highlight]`).
     pub highlight: Highlight,
+    /// How `folio check --external` treats links out of the site (`[check]`).
+    pub check: LinkCheck,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -278,6 +284,9 @@ impl Config {
         raw.highlight
             .check()
             .map_err(|(message, help)| invalid(message, &help))?;
+        raw.check
+            .check()
+            .map_err(|(message, help)| invalid(message, &help))?;
         let base_url = raw.base_url.trim_end_matches('/').to_owned();
         let (origin, base_path) = split_base_url(&base_url);
         Ok(Config {
@@ -301,6 +310,7 @@ impl Config {
             description: raw.description,
             extra: raw.extra,
             highlight: raw.highlight,
+            check: raw.check,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }
