@@ -327,6 +327,128 @@ pub enum ProblemKind {
         /// The symbolic link.
         link: PathBuf,
     },
+    /// A link out of the site (`folio check --external`) that is gone, or
+    /// that could not be checked this time: [`LinkAnswer::is_broken`] tells
+    /// which.
+    ExternalLink {
+        /// The link as the pages write it.
+        url: String,
+        /// The pages that hold it (relative to the output folder).
+        pages: Vec<String>,
+        /// What asking for it gave.
+        answer: LinkAnswer,
+    },
+}
+
+/// What asking for a link out of the site gave, when it was not a page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LinkAnswer {
+    /// An HTTP status other than a success, after following redirects.
+    Status(u16),
+    /// Its host name does not exist.
+    NoSuchHost,
+    /// Its host name could not be looked up this time (the resolver said
+    /// to try again).
+    LookupFailed(String),
+    /// No answer within the check's timeout (`[check] timeout`).
+    TimedOut {
+        /// The timeout, in milliseconds.
+        after_ms: u64,
+    },
+    /// Not asked: its host answered another link 429 Too Many Requests in
+    /// this check, and asking on would only prolong the limit.
+    NotAsked,
+    /// The exchange failed: the connection was refused or reset, TLS
+    /// failed, redirects went round.
+    Failed(String),
+    /// It is not a URL a browser can follow.
+    Invalid(String),
+}
+
+impl LinkAnswer {
+    /// Whether the link is gone (404 Not Found, 410 Gone, a host that does
+    /// not exist, not a URL), which fails the check; any other answer may
+    /// change by itself, and is a warning.
+    pub fn is_broken(&self) -> bool {
+        matches!(
+            self,
+            LinkAnswer::Status(404 | 410) | LinkAnswer::NoSuchHost | LinkAnswer::Invalid(_)
+        )
+    }
+
+    /// The problem of a link to `url` on `pages` that answered this.
+    fn said(&self, f: &mut fmt::Formatter<'_>, url: &str, pages: &[String]) -> fmt::Result {
+        let (what, help) = self.explained();
+        write!(
+            f,
+            "links to {url} (on {}), which {what}\n  = help: {help}",
+            some_pages(pages)
+        )
+    }
+
+    /// What it says, after "which", and how to fix it.
+    fn explained(&self) -> (String, &'static str) {
+        const AGAIN: &str = "it is asked again at the next check";
+        match self {
+            LinkAnswer::Status(code @ (404 | 410)) => (
+                format!(
+                    "answers HTTP {code} ({})",
+                    if *code == 404 { "not found" } else { "gone" }
+                ),
+                "fix the link or remove it; a page gone for good may be kept at web.archive.org",
+            ),
+            LinkAnswer::Status(429) => (
+                "answered HTTP 429 (too many requests)".into(),
+                "it is asked again at the next check; a host that always limits can be left alone with `[check] skip_prefixes` in site.toml",
+            ),
+            LinkAnswer::Status(code @ 500..=599) => (
+                format!("answered HTTP {code}, an error of its server"),
+                AGAIN,
+            ),
+            LinkAnswer::Status(code) => (
+                format!("answers HTTP {code}"),
+                "open it in a browser: a site may refuse programs (403) or want a login (401); if it works there, leave it alone with `[check] skip_prefixes` in site.toml",
+            ),
+            LinkAnswer::NoSuchHost => (
+                "names a host that does not exist".into(),
+                "fix the host's name, or remove the link",
+            ),
+            LinkAnswer::LookupFailed(why) => (
+                format!("names a host that could not be looked up: {why}"),
+                AGAIN,
+            ),
+            LinkAnswer::TimedOut { after_ms } => (
+                format!("did not answer within {} s", *after_ms as f64 / 1000.0),
+                "it is asked again at the next check; `[check] timeout` in site.toml gives slow hosts longer",
+            ),
+            LinkAnswer::NotAsked => (
+                "was not asked for: its host answered another link HTTP 429 (too many requests)"
+                    .into(),
+                AGAIN,
+            ),
+            LinkAnswer::Failed(why) => (format!("could not be fetched: {why}"), AGAIN),
+            LinkAnswer::Invalid(why) => (
+                format!("is not a URL a browser can follow: {why}"),
+                "fix the link",
+            ),
+        }
+    }
+}
+
+/// `pages` as a message names them: the first three, and how many more.
+fn some_pages(pages: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let mut named = pages
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if pages.len() > SHOWN {
+        named.push_str(&format!(" and {} more", pages.len() - SHOWN));
+    }
+    named
 }
 
 impl fmt::Display for ProblemKind {
@@ -421,6 +543,7 @@ impl fmt::Display for ProblemKind {
                 "{} is a symbolic link, and folio writes only inside the output folder\n  = help: replace the link by a folder, or build into another output folder",
                 link.display()
             ),
+            ProblemKind::ExternalLink { url, pages, answer } => answer.said(f, url, pages),
         }
     }
 }

@@ -8,7 +8,7 @@
 use super::*;
 
 use crate::model::doc::InternalLink;
-use crate::source::config::Check;
+use crate::source::config::Severity;
 use crate::source::outline::INTERNAL_LINK;
 
 /// Where the documents are, for links to find them.
@@ -18,7 +18,7 @@ pub(super) struct Places {
     languages: Vec<String>,
     default_language: String,
     /// Whether a missing anchor fails the build, or is a warning.
-    anchors: Check,
+    anchors: Severity,
 }
 
 /// Why a link does not lead anywhere.
@@ -168,7 +168,7 @@ impl Model {
                 if self
                     .places
                     .as_ref()
-                    .is_some_and(|p| p.anchors == Check::Warn) =>
+                    .is_some_and(|p| p.anchors == Severity::Warn) =>
             {
                 Ok(url_of(to, link.split_once('#').map(|(_, anchor)| anchor)))
             }
@@ -242,7 +242,7 @@ impl Model {
             for link in &self.records[i].links {
                 match self.target(i, &link.target) {
                     Ok(_) => {}
-                    Err(broken @ Broken::NoAnchor(..)) if places.anchors == Check::Warn => {
+                    Err(broken @ Broken::NoAnchor(..)) if places.anchors == Severity::Warn => {
                         warnings.push(self.link_problem(places, i, link, broken).to_string());
                     }
                     Err(broken) => problems.push(self.link_problem(places, i, link, broken)),
@@ -367,7 +367,7 @@ mod tests {
                 .collect(),
             languages: vec!["en".into(), "fr".into()],
             default_language: "en".into(),
-            anchors: Check::Error,
+            anchors: Severity::Error,
         }
     }
 

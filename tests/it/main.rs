@@ -16,6 +16,8 @@ mod api;
 mod browser;
 mod build;
 mod check;
+#[cfg(feature = "external-links")]
+mod check_external;
 mod cli;
 mod convergence;
 mod edit_matrix;

@@ -14,9 +14,11 @@ use serde::Deserialize;
 use crate::Error;
 use crate::source::highlight::Highlight;
 
+mod check;
 mod defaults;
 mod layers;
 
+pub use check::LinkCheck;
 use defaults::{missing_keys, with_language_defaults};
 pub use layers::Overrides;
 use layers::deep_merge;
@@ -68,6 +70,8 @@ struct RawConfig {
     #[serde(default)]
     highlight: Highlight,
     #[serde(default)]
+    check: LinkCheck,
+    #[serde(default)]
     links: Links,
 }
 
@@ -81,13 +85,13 @@ pub struct Links {
     /// the anchor all the same, as Zola's `internal_level = "warn"` does.
     /// A link to a document that is not there always fails it.
     #[serde(default)]
-    pub anchors: Check,
+    pub anchors: Severity,
 }
 
 /// How a check that finds a problem ends.
 #[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
-pub enum Check {
+pub enum Severity {
     /// The build fails, naming what it found.
     #[default]
     Error,
@@ -242,6 +246,8 @@ pub struct Config {
     pub highlight: Highlight,
     /// How links between documents are checked (`[links]`).
     pub links: Links,
+    /// How `folio check --external` treats links out of the site (`[check]`).
+    pub check: LinkCheck,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -322,6 +328,9 @@ impl Config {
         raw.highlight
             .check()
             .map_err(|(message, help)| invalid(message, &help))?;
+        raw.check
+            .check()
+            .map_err(|(message, help)| invalid(message, &help))?;
         let base_url = raw.base_url.trim_end_matches('/').to_owned();
         let (origin, base_path) = split_base_url(&base_url);
         Ok(Config {
@@ -347,6 +356,7 @@ impl Config {
             theme_dir: raw.theme.map(|name| format!("{THEMES_DIR}/{name}")),
             highlight: raw.highlight,
             links: raw.links,
+            check: raw.check,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }
