@@ -1,6 +1,8 @@
-//! The `[check]` table: how `folio check --external` treats the links out
-//! of the site. Read by every build like the rest of site.toml (a mistake
-//! in it is named whether or not the check runs), used by the check alone.
+//! How links are checked: the `[check]` table, how `folio check
+//! --external` treats the links out of the site (read by every build like
+//! the rest of site.toml, so a mistake in it is named whether or not the
+//! check runs, and used by the check alone); and the `[links]` table, how
+//! a build checks the links between documents.
 
 use serde::Deserialize;
 
@@ -66,6 +68,30 @@ impl LinkCheck {
             .iter()
             .any(|prefix| link.starts_with(prefix.as_str()))
     }
+}
+
+/// The `[links]` table: how links between documents are checked.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Links {
+    /// What a link to a heading its target does not have does to the
+    /// build: `"error"` (the default) fails it, `"warn"` says so and links
+    /// the anchor all the same, as Zola's `internal_level = "warn"` does.
+    /// A link to a document that is not there always fails it.
+    #[serde(default)]
+    pub anchors: Severity,
+}
+
+/// How a check that finds a problem ends.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The build fails, naming what it found.
+    #[default]
+    Error,
+    /// The build says what it found, and goes on.
+    Warn,
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ mod check;
 mod defaults;
 mod layers;
 
-pub use check::LinkCheck;
+pub use check::{LinkCheck, Links, Severity};
 use defaults::{missing_keys, with_language_defaults};
 pub use layers::Overrides;
 use layers::deep_merge;
@@ -73,30 +73,6 @@ struct RawConfig {
     check: LinkCheck,
     #[serde(default)]
     links: Links,
-}
-
-/// The `[links]` table: how links between documents are checked.
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-#[non_exhaustive]
-pub struct Links {
-    /// What a link to a heading its target does not have does to the
-    /// build: `"error"` (the default) fails it, `"warn"` says so and links
-    /// the anchor all the same, as Zola's `internal_level = "warn"` does.
-    /// A link to a document that is not there always fails it.
-    #[serde(default)]
-    pub anchors: Severity,
-}
-
-/// How a check that finds a problem ends.
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// The build fails, naming what it found.
-    #[default]
-    Error,
-    /// The build says what it found, and goes on.
-    Warn,
 }
 
 /// The `[plugins]` table: which of the plugins that ship with folio every
