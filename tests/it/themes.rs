@@ -208,7 +208,7 @@ fn a_site_s_template_with_a_broken_link_is_named_by_check_from_its_theme() {
     let stderr = util::stderr(&checked);
     assert!(
         stderr.contains(
-            "themes/plain/templates/page.html: links to /contact/, which no page or file of the site is"
+            "themes/plain/templates/page.html:1: links to /contact/, which no page or file of the site is"
         ),
         "{stderr}"
     );
