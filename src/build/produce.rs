@@ -24,6 +24,7 @@ use crate::render::{SitemapEntry, Theme};
 use crate::source::discover::FilesAt;
 use crate::source::highlight::Highlight;
 use crate::source::parse::{self, BodyAt};
+use crate::source::shortcodes::Shortcodes;
 use crate::store::index::OutputRow;
 use crate::store::write::{self, Pruned, Rendered};
 
@@ -44,6 +45,7 @@ pub(crate) struct RenderJob<'j, 'p> {
     pub stored: &'j FxHashMap<String, OutputRow>,
     pub plugins: &'j Plugins,
     pub highlight: &'j Highlight,
+    pub shortcodes: &'j Shortcodes,
     pub progress: &'j Reporter,
     /// What highlighting the bodies rendered noted, as warnings naming
     /// their file and line; the build reports them sorted.
@@ -199,7 +201,12 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
     if let Some(i) = body_of {
         let record = &job.plan.records()[i];
         let read = job.bodies.get(&i);
-        let body = body_html(job.files, record, read, (job.plugins, job.highlight))?;
+        let body = body_html(
+            job.files,
+            record,
+            read,
+            (job.plugins, job.highlight, job.shortcodes),
+        )?;
         let Some((body, notes)) = body else {
             return Ok(Rendering::SourceChanged(record.source.path.clone()));
         };
@@ -241,7 +248,7 @@ pub(crate) fn body_html(
     files: &FilesAt,
     record: &Record,
     read: Option<&BodyAt>,
-    (plugins, highlight): (&Plugins, &Highlight),
+    (plugins, highlight, shortcodes): (&Plugins, &Highlight, &Shortcodes),
 ) -> Result<Option<(String, Vec<String>)>, Error> {
     let Some(bytes) = read_source(files, record, read) else {
         return Ok(None);
@@ -251,8 +258,8 @@ pub(crate) fn body_html(
         lang: &record.lang,
     };
     let at = read.map(|at| at.start);
-    let (html, notes) =
-        parse::body_html(&bytes, at, (plugins, &document), highlight).map_err(|(line, kind)| {
+    let (html, notes) = parse::body_html(&bytes, at, (plugins, &document), (highlight, shortcodes))
+        .map_err(|(line, kind)| {
             Error::Content(vec![Problem::new(&record.source.path, line, kind)])
         })?;
     let path = &record.source.path;

@@ -138,6 +138,9 @@ pub struct Record {
     pub headings: String,
     /// Its links to other documents (`@/path.md`), in the order written.
     pub links: Vec<InternalLink>,
+    /// The shortcodes its body calls, by name, sorted: their templates are
+    /// in the fingerprints of the pages that show it.
+    pub shortcodes: Vec<String>,
 }
 
 /// A heading of a document's body: its contents entry, and an anchor a

@@ -312,6 +312,16 @@ pub enum ProblemKind {
         /// What it said.
         message: String,
     },
+    /// A shortcode's call cannot be read, names no shortcode or argument
+    /// it has, or its template fails.
+    Shortcode {
+        /// The shortcode, when the call names one.
+        name: String,
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        help: String,
+    },
     /// A link to another document (`@/path.md#anchor`) leads nowhere.
     BrokenLink {
         /// The link as written.
@@ -495,21 +505,7 @@ impl fmt::Display for ProblemKind {
                 old,
                 new,
             } => slug_changed(f, file, lang, (old, new)),
-            ProblemKind::PublishedUnderAnotherId(another) => {
-                let AnotherId {
-                    database,
-                    lang,
-                    slug,
-                    old,
-                    new,
-                } = &**another;
-                write!(
-                    f,
-                    "{database} holds a post at ({lang}, slug `{slug}`) published {old}, and this file, dated {new}, has that slug: its date changed, or it took another post's slug\n  \
-                 = why: a post's id is derived from its slug, language and date; publishing this file would replace the database's row with a post of another id, which its readers (feeds, links, comments keyed by id) take for a new post\n  \
-                 = help: put `date` back to {old} (or `slug` back, if this post took it); or, if the change is meant (`folio redate` or `folio move` made it, or the post was never read from there), run `folio publish --accept-id-changes`, which deletes the old row and writes the new one; nothing was written"
-                )
-            }
+            ProblemKind::PublishedUnderAnotherId(another) => published_under_another_id(f, another),
             ProblemKind::DuplicateSlug { slug, lang, other } => write!(
                 f,
                 "slug `{slug}` ({lang}) is also claimed by {}\n  = help: give one of the two files another `slug`, or delete one",
@@ -530,6 +526,16 @@ impl fmt::Display for ProblemKind {
                 "would overwrite {}, a different file that folio did not write\n  = help: move that file away, or build into another output folder",
                 output.display()
             ),
+            ProblemKind::Shortcode {
+                name,
+                message,
+                help,
+            } if name.is_empty() => write!(f, "{message}\n  = help: {help}"),
+            ProblemKind::Shortcode {
+                name,
+                message,
+                help,
+            } => write!(f, "shortcode `{name}`: {message}\n  = help: {help}"),
             ProblemKind::BrokenLink {
                 link,
                 message,
@@ -572,6 +578,22 @@ impl fmt::Display for Problems<'_> {
         }
         Ok(())
     }
+}
+
+fn published_under_another_id(f: &mut fmt::Formatter<'_>, another: &AnotherId) -> fmt::Result {
+    let AnotherId {
+        database,
+        lang,
+        slug,
+        old,
+        new,
+    } = another;
+    write!(
+        f,
+        "{database} holds a post at ({lang}, slug `{slug}`) published {old}, and this file, dated {new}, has that slug: its date changed, or it took another post's slug\n  \
+                 = why: a post's id is derived from its slug, language and date; publishing this file would replace the database's row with a post of another id, which its readers (feeds, links, comments keyed by id) take for a new post\n  \
+                 = help: put `date` back to {old} (or `slug` back, if this post took it); or, if the change is meant (`folio redate` or `folio move` made it, or the post was never read from there), run `folio publish --accept-id-changes`, which deletes the old row and writes the new one; nothing was written"
+    )
 }
 
 fn date_changed(

@@ -2,8 +2,9 @@
 //! (`[text](@/posts/x.md#part)`): which document each names (the one in the
 //! linking document's language unless the path names another), the check
 //! that it and its anchor exist, and the URLs put in their place in the
-//! HTML. A target's URL is in the digest of each document linking it, so a
-//! moved target renders its linkers again, and nothing else.
+//! HTML. A target's URL is in the digest of each document linking it
+//! ([`Model::digest_of`]), so a moved target renders its linkers again, and
+//! nothing else.
 
 use super::*;
 
@@ -128,7 +129,7 @@ impl Model {
         records
             .iter()
             .any(|r| !r.links.is_empty())
-            .then(|| Model::new(config, records.to_vec(), visibility))
+            .then(|| Model::new(config, records.to_vec(), visibility, &|_| String::new()))
     }
 
     /// `html` of `record` (its body or its summary) with each `@/` link's
@@ -150,6 +151,11 @@ impl Model {
             ),
             None => (Cow::Borrowed(html), Vec::new()),
         }
+    }
+
+    /// Where a link of document `from` leads, when it leads somewhere.
+    pub(super) fn link_url(&self, from: usize, link: &str) -> Option<String> {
+        self.resolve(from, link).ok()
     }
 
     /// The URL a link of document `from` leads to, its `#anchor` kept; a
@@ -203,22 +209,6 @@ impl Model {
             .min()
             .map(|(_, id)| id);
         Err(Broken::NoAnchor(to, nearest.unwrap_or_default()))
-    }
-
-    /// What stands for document `i` in fingerprints: its digest, with the
-    /// URL each of its links leads to.
-    pub(super) fn digest_of(&self, i: usize) -> DocumentDigest {
-        let record = &self.records[i];
-        let digest = document_digest(record);
-        if record.links.is_empty() {
-            return digest;
-        }
-        let mut key = KeyHasher(Sha256::new());
-        key.0.update(digest);
-        for link in &record.links {
-            key.text(self.resolve(i, &link.target).as_deref().unwrap_or(""));
-        }
-        key.0.finalize().into()
     }
 
     /// `html` of document `from` (its body or its summary) with each `@/`

@@ -53,7 +53,9 @@ pub fn plan<'a>(
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
-    let model = Model::new(config, records, visibility);
+    let model = Model::new(config, records, visibility, &|name| {
+        theme.shortcode_hash(name).to_owned()
+    });
     let copies = copies(statics, started_ns);
 
     let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
@@ -171,6 +173,15 @@ pub fn replan<'a>(
         dependents,
     } = kept;
     model.records = records;
+    // A changed document may call a shortcode no document called before.
+    for &i in changed {
+        for name in &model.records[i].shortcodes {
+            if !model.shortcode_hashes.contains_key(name) {
+                let hash = theme.shortcode_hash(name).to_owned();
+                model.shortcode_hashes.insert(name.clone(), hash);
+            }
+        }
+    }
     if model.places.is_none() {
         model.places = Places::of(config, &model.records);
     }

@@ -50,7 +50,7 @@ use hasher::{KeyHasher, KeyPrefixes};
 use links::Places;
 pub use make::{copies, plan, replan, same_place};
 pub use model::Model;
-use model::{DocumentDigest, authors_of, document_digest, extra_of};
+use model::{DocumentDigest, authors_of, extra_of};
 pub use output::OutputPath;
 use page::{DisplayDate, output_collisions, paginator};
 use recipe::{Input, Inputs, Recipe};
@@ -243,9 +243,14 @@ mod tests {
                 source.path = format!("content/{rel}");
                 let hash = crate::model::hash::source_hash(text.as_bytes());
                 let plugins = crate::plugin::Plugins::new();
-                crate::source::parse::parse(&source, text.as_bytes(), hash, (config, &plugins))
-                    .unwrap()
-                    .record
+                crate::source::parse::parse(
+                    &source,
+                    text.as_bytes(),
+                    hash,
+                    (config, &plugins, &Default::default()),
+                )
+                .unwrap()
+                .record
             })
             .collect();
         records.sort_by(|a, b| a.source.path.cmp(&b.source.path));

@@ -156,10 +156,11 @@ impl Session {
         let schema = config.publish.schema().to_owned();
         let mut remote = Remote::new(options, &schema, self.site().root())?;
         let links = Model::for_links(config, every, self.visibility());
+        let theme = self.theme()?;
         let locals: Vec<Local<'_>> = self.pool().install(|| {
             records
                 .par_iter()
-                .map(|r| Local::new(r, config, links.as_ref()))
+                .map(|r| Local::new(r, config, (links.as_ref(), &theme)))
                 .collect()
         });
         let mut report = PublishReport {
@@ -181,6 +182,7 @@ impl Session {
             files: FilesAt::new(self.site().root()),
             plugins,
             highlight: &config.highlight,
+            shortcodes: theme.shortcodes(),
             links: links.as_ref(),
             options,
         };
@@ -218,6 +220,7 @@ struct Writer<'w> {
     files: FilesAt,
     plugins: &'w crate::plugin::Plugins,
     highlight: &'w crate::source::highlight::Highlight,
+    shortcodes: &'w crate::source::shortcodes::Shortcodes,
     links: Option<&'w Model>,
     options: &'w PublishOptions,
 }
@@ -409,7 +412,7 @@ impl Writer<'_> {
             let batch = chunk
                 .par_iter()
                 .map(|&i| {
-                    let render = (self.plugins, self.highlight);
+                    let render = (self.plugins, self.highlight, self.shortcodes);
                     rows::row(&self.locals[i], &self.files, render, self.links)
                 })
                 .collect();

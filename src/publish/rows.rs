@@ -9,9 +9,11 @@ use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::hex;
 use crate::plan::Model;
 use crate::plugin::Plugins;
+use crate::render::Theme;
 use crate::source::config::{Config, folio_settings};
 use crate::source::discover::FilesAt;
 use crate::source::highlight::Highlight;
+use crate::source::shortcodes::Shortcodes;
 
 /// A published document as the database gets it, but for its body, which
 /// is rendered only when the row must be written.
@@ -28,8 +30,13 @@ pub(crate) struct Local<'r> {
 }
 
 impl<'r> Local<'r> {
-    /// `links` resolves the links between documents, when one has some.
-    pub(super) fn new(record: &'r Record, config: &Config, links: Option<&Model>) -> Local<'r> {
+    /// `links` resolves the links between documents, when one has some;
+    /// `theme` has the shortcodes bodies call.
+    pub(super) fn new(
+        record: &'r Record,
+        config: &Config,
+        (links, theme): (Option<&Model>, &Theme),
+    ) -> Local<'r> {
         let id = record.id.to_string();
         let url = format!("{}{}", config.origin, record.url);
         let (summary, targets) = match links {
@@ -39,7 +46,17 @@ impl<'r> Local<'r> {
             }
             None => (record.summary.clone(), Vec::new()),
         };
-        let hash = row_hash(record, &id, &url, &targets);
+        // A body is also made by the templates of the shortcodes it calls.
+        let made_by: Vec<String> = targets
+            .into_iter()
+            .chain(
+                record
+                    .shortcodes
+                    .iter()
+                    .map(|name| format!("shortcode {name} {}", theme.shortcode_hash(name))),
+            )
+            .collect();
+        let hash = row_hash(record, &id, &url, &made_by);
         Local {
             record,
             id,
@@ -54,9 +71,9 @@ impl<'r> Local<'r> {
 /// with the Markdown transforms that touched them and folio's version, make
 /// the body) and every other column as this build derived it (so a setting
 /// that moves a URL changes it too), with where its links to other
-/// documents lead. Equal hashes, equal rows: the upsert skips a row whose
-/// stored hash is this one.
-fn row_hash(record: &Record, id: &str, url: &str, link_targets: &[String]) -> String {
+/// documents lead and the templates of the shortcodes it calls. Equal
+/// hashes, equal rows: the upsert skips a row whose stored hash is this one.
+fn row_hash(record: &Record, id: &str, url: &str, made_by: &[String]) -> String {
     // A JSON array of borrowed columns: nothing is copied to be hashed.
     let columns = (
         folio_settings(),
@@ -77,9 +94,10 @@ fn row_hash(record: &Record, id: &str, url: &str, link_targets: &[String]) -> St
         &record.extra,
     );
     let mut json = serde_json::to_vec(&columns).unwrap_or_default();
-    // Only a row with links hashes them: the others keep their hash.
-    if !link_targets.is_empty() {
-        json.extend(serde_json::to_vec(link_targets).unwrap_or_default());
+    // Only a row with links or shortcodes hashes them: the others keep
+    // their hash.
+    if !made_by.is_empty() {
+        json.extend(serde_json::to_vec(made_by).unwrap_or_default());
     }
     hex(&Sha256::digest(&json))
 }
@@ -112,7 +130,7 @@ pub(crate) struct Row {
 pub(crate) fn row(
     local: &Local<'_>,
     files: &FilesAt,
-    render: (&Plugins, &Highlight),
+    render: (&Plugins, &Highlight, &Shortcodes),
     links: Option<&Model>,
 ) -> Result<Row, Error> {
     let record = local.record;

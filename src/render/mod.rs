@@ -8,6 +8,7 @@
 //! in it comes from the clock.
 
 mod context;
+mod default_theme;
 pub mod i18n;
 
 pub use context::{
@@ -29,26 +30,11 @@ use crate::model::error::Error;
 use crate::model::hash::hex;
 use crate::plugin::{Callable, Plugins, TemplateFunction, stamp};
 use crate::source::highlight::{Highlight, stylesheet};
+use crate::source::shortcodes::{SHORTCODES_DIR, Shortcodes};
 
 pub const TEMPLATES_DIR: &str = "templates";
 
-/// The default theme, used for every template the site does not provide.
-const DEFAULT_THEME: &[(&str, &str)] = &[
-    ("base.html", include_str!("../../templates/base.html")),
-    ("post.html", include_str!("../../templates/post.html")),
-    ("list.html", include_str!("../../templates/list.html")),
-    ("page.html", include_str!("../../templates/page.html")),
-    ("tags.html", include_str!("../../templates/tags.html")),
-    ("atom.xml", include_str!("../../templates/atom.xml")),
-    ("sitemap.xml", include_str!("../../templates/sitemap.xml")),
-    ("robots.txt", include_str!("../../templates/robots.txt")),
-    ("style.css", include_str!("../../templates/style.css")),
-    ("404.html", include_str!("../../templates/404.html")),
-    (
-        "redirect.html",
-        include_str!("../../templates/redirect.html"),
-    ),
-];
+use default_theme::DEFAULT_THEME;
 
 /// The work one render may do, in minijinja fuel (one per instruction, and
 /// one per 64 bytes of data made or written). The default theme's largest
@@ -83,6 +69,8 @@ pub struct Theme {
     functions: Vec<Arc<dyn TemplateFunction>>,
     /// The folder of the theme site.toml names, relative to the root.
     theme_dir: Option<String>,
+    /// Its `shortcodes/` templates, ready for bodies to call.
+    shortcodes: Shortcodes,
 }
 
 /// The names folio's templates are given besides the plugins': a plugin
@@ -162,6 +150,7 @@ impl Theme {
                 (name.clone(), hex(&hasher.finalize()))
             })
             .collect();
+        let shortcodes = shortcodes_of(&sources, &closure_hashes);
         Theme {
             sources,
             own_hashes,
@@ -169,7 +158,19 @@ impl Theme {
             closure_hashes,
             functions,
             theme_dir: None,
+            shortcodes,
         }
+    }
+
+    /// The shortcodes bodies may call.
+    pub fn shortcodes(&self) -> &Shortcodes {
+        &self.shortcodes
+    }
+
+    /// The hash of the template of the shortcode `name` and of every
+    /// template it reaches.
+    pub fn shortcode_hash(&self, name: &str) -> &str {
+        self.closure_hash(&format!("{SHORTCODES_DIR}{name}.html"))
     }
 
     /// Every template's own hash, by name.
@@ -311,6 +312,27 @@ impl Theme {
             })?;
         Ok(page)
     }
+}
+
+/// The shortcodes among `sources`, with a digest of their closures'
+/// hashes.
+fn shortcodes_of(
+    sources: &BTreeMap<String, (String, Origin)>,
+    closure_hashes: &BTreeMap<String, String>,
+) -> Shortcodes {
+    let mut digest = Sha256::new();
+    for (name, hash) in closure_hashes {
+        if name.starts_with(SHORTCODES_DIR) {
+            digest.update(name.as_bytes());
+            digest.update(hash.as_bytes());
+        }
+    }
+    Shortcodes::new(
+        sources
+            .iter()
+            .map(|(name, (text, _))| (name.clone(), text.clone())),
+        hex(&digest.finalize()),
+    )
 }
 
 /// The error to report of `error`: one in an included template or an

@@ -3,13 +3,14 @@
 //! and its summary.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
 use crate::source::highlight::{Highlight, Note, block_html};
 use crate::source::outline::HeadingIds;
+use crate::source::shortcodes::{CallError, Shortcodes};
 
 const MORE_MARKER: &str = "<!-- more -->";
 
@@ -19,6 +20,60 @@ pub(crate) const MARKDOWN: Options = Options::ENABLE_TABLES
     .union(Options::ENABLE_STRIKETHROUGH)
     .union(Options::ENABLE_TASKLISTS)
     .union(Options::ENABLE_HEADING_ATTRIBUTES);
+
+/// A body rendered with its shortcodes.
+#[derive(Debug)]
+pub struct BodyHtml {
+    pub html: String,
+    /// What highlighting its code noted, with the line of each fence in
+    /// the source.
+    pub notes: Vec<(usize, Note)>,
+    /// The shortcodes it called.
+    pub called: BTreeSet<String>,
+}
+
+/// Renders a Markdown body whose first line is `first_line` of its source,
+/// of a document in `lang`, with its shortcodes: its HTML, what
+/// highlighting its code noted (with the line of each fence in the
+/// source) and the shortcodes it called.
+pub fn render_markdown(
+    markdown: &str,
+    (lang, first_line): (&str, usize),
+    (highlight, shortcodes): (&Highlight, &Shortcodes),
+) -> Result<BodyHtml, CallError> {
+    let nested = |inner: &str, line: usize| {
+        render_markdown(inner, (lang, line), (highlight, shortcodes))
+            .map(|body| (body.html, body.called))
+    };
+    Ok(
+        match shortcodes.expand(markdown, (lang, first_line), &nested)? {
+            None => {
+                let (html, notes) = render_body(markdown, highlight);
+                BodyHtml {
+                    html,
+                    notes: shifted(notes, first_line),
+                    called: BTreeSet::new(),
+                }
+            }
+            Some(expanded) => {
+                let (html, notes) = render_body(&expanded.text, highlight);
+                BodyHtml {
+                    html: expanded.fill(&html),
+                    notes: shifted(notes, first_line),
+                    called: expanded.called,
+                }
+            }
+        },
+    )
+}
+
+/// Notes of lines counted in a body, as lines of its source.
+fn shifted(mut notes: Vec<(usize, Note)>, first_line: usize) -> Vec<(usize, Note)> {
+    for (line, _) in &mut notes {
+        *line += first_line - 1;
+    }
+    notes
+}
 
 /// Renders a Markdown body to HTML, with what highlighting its code
 /// blocks noted, each with the line of its fence in `markdown`.

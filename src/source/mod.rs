@@ -13,3 +13,4 @@ pub mod identify;
 pub mod markdown;
 pub mod outline;
 pub mod parse;
+pub mod shortcodes;

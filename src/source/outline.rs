@@ -27,6 +27,9 @@ pub struct Outline {
     /// Whole minutes, at least 1.
     pub reading_time: u32,
     pub links: Vec<InternalLink>,
+    /// The shortcodes it calls, by name, sorted; filled by whoever takes
+    /// the calls out of the text.
+    pub shortcodes: Vec<String>,
 }
 
 /// The outline of a Markdown body whose first line is line `first_line` of
@@ -80,6 +83,7 @@ pub fn outline(markdown: &str, options: pulldown_cmark::Options, first_line: usi
         word_count: words.total(),
         reading_time: words.minutes(),
         links,
+        shortcodes: Vec::new(),
     }
 }
 
@@ -141,7 +145,9 @@ struct WordCount {
 impl WordCount {
     fn add(&mut self, text: &str) {
         for c in text.chars() {
-            if c.is_whitespace() {
+            // What a shortcode writes stands in the text as private-use
+            // characters: not words the reader reads here.
+            if c.is_whitespace() || ('\u{E000}'..='\u{F8FF}').contains(&c) {
                 self.in_word = false;
             } else if is_cjk(c) {
                 self.cjk += 1;

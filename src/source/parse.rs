@@ -24,8 +24,9 @@ use crate::source::dates::split_date_prefix;
 use crate::source::fields::Fields;
 use crate::source::front_matter;
 use crate::source::highlight::{Highlight, Note};
-use crate::source::markdown::{MARKDOWN, render_body, summary_html};
+use crate::source::markdown::{MARKDOWN, render_body, render_markdown, summary_html};
 use crate::source::outline::{Outline, outline};
+use crate::source::shortcodes::Shortcodes;
 
 /// A freshly read source. Its body is rendered when its page renders, from
 /// the source read again ([`body_html`]): holding every body from parse to
@@ -74,7 +75,7 @@ pub fn parse(
     source: &Source,
     bytes: &[u8],
     hash: String,
-    (config, plugins): (&Config, &Plugins),
+    (config, plugins, shortcodes): (&Config, &Plugins, &Shortcodes),
 ) -> Result<Parsed, ParseError> {
     let text = source_text(bytes)?;
     let front = front_matter::split(&text)?;
@@ -114,7 +115,7 @@ pub fn parse(
         front.body,
         first_line,
         (plugins, &document),
-        &config.highlight,
+        (&config.highlight, shortcodes),
     )?;
     if let Some(written) = fields.written_summary(&config.highlight)? {
         summary = written;
@@ -162,6 +163,7 @@ pub fn parse(
             reading_time: outline.reading_time,
             headings: serde_json::to_string(&outline.headings).unwrap_or_else(|_| "[]".into()),
             links: outline.links,
+            shortcodes: outline.shortcodes,
         },
         body,
         date_is_local,
@@ -280,7 +282,7 @@ pub fn body_html(
     bytes: &[u8],
     body_start: Option<usize>,
     (plugins, document): (&Plugins, &Document<'_>),
-    highlight: &Highlight,
+    (highlight, shortcodes): (&Highlight, &Shortcodes),
 ) -> Result<(String, Vec<(usize, Note)>), ParseError> {
     let text = source_text(bytes)?;
     let body = match body_start {
@@ -291,7 +293,7 @@ pub fn body_html(
     };
     // A transform before Markdown may move lines: the fences are counted
     // in the text it hands back.
-    let lines_before = text[..text.len() - body.len()].matches('\n').count();
+    let first_line = text[..text.len() - body.len()].matches('\n').count() + 1;
     let mut touched_by = Vec::new();
     let markdown = transformed(
         body.into(),
@@ -299,17 +301,19 @@ pub fn body_html(
         (plugins, document),
         &mut touched_by,
     )?;
-    let (html, mut notes) = render_body(&markdown, highlight);
-    for (line, _) in &mut notes {
-        *line += lines_before;
-    }
+    let body = render_markdown(
+        &markdown,
+        (document.lang, first_line),
+        (highlight, shortcodes),
+    )
+    .map_err(|(line, kind)| (Some(line), kind))?;
     let html = transformed(
-        html.into(),
+        body.html.into(),
         Phase::AfterMarkdown,
         (plugins, document),
         &mut touched_by,
     )?;
-    Ok((html.into_owned(), notes))
+    Ok((html.into_owned(), body.notes))
 }
 
 /// The summary of `body` (whose first line is `first_line` of its source)
@@ -320,17 +324,30 @@ fn summary_through(
     body: &str,
     first_line: usize,
     (plugins, document): (&Plugins, &Document<'_>),
-    highlight: &Highlight,
+    (highlight, shortcodes): (&Highlight, &Shortcodes),
 ) -> Result<(String, Outline, Vec<String>), ParseError> {
     let mut touched_by = Vec::new();
     let before = Phase::BeforeMarkdown;
     let markdown = transformed(body.into(), before, (plugins, document), &mut touched_by)?;
-    let outline = outline(&markdown, MARKDOWN, first_line);
+    let nested = |inner: &str, line: usize| {
+        render_markdown(inner, (document.lang, line), (highlight, shortcodes))
+            .map(|body| (body.html, body.called))
+    };
+    let expanded = shortcodes
+        .expand(&markdown, (document.lang, first_line), &nested)
+        .map_err(|(line, kind)| (Some(line), kind))?;
+    let text = expanded.as_ref().map_or(&*markdown, |e| e.text.as_str());
+    let mut outline = outline(text, MARKDOWN, first_line);
+    let mut summary = summary_html(text, highlight);
+    if let Some(expanded) = &expanded {
+        summary = expanded.fill(&summary);
+        outline.shortcodes = expanded.called.iter().cloned().collect();
+    }
     let after = Phase::AfterMarkdown;
-    let summary = summary_html(&markdown, highlight);
     let summary = transformed(summary.into(), after, (plugins, document), &mut touched_by)?;
     if plugins.transforms(after).next().is_some() {
-        let (body, _) = render_body(&markdown, highlight);
+        let (body, _) = render_body(text, highlight);
+        let body = expanded.as_ref().map_or(body.clone(), |e| e.fill(&body));
         transformed(body.into(), after, (plugins, document), &mut touched_by)?;
     }
     touched_by.sort();
@@ -471,7 +488,7 @@ pub(crate) mod tests {
             &source(rel),
             text.as_bytes(),
             crate::model::hash::source_hash(text.as_bytes()),
-            (&config(tz), &Plugins::new()),
+            (&config(tz), &Plugins::new(), &Shortcodes::default()),
         )
     }
 
@@ -519,7 +536,7 @@ pub(crate) mod tests {
             lang: "en",
         };
         let plugins = (&Plugins::new(), &document);
-        let highlight = &Highlight::default();
+        let highlight = (&Highlight::default(), &Shortcodes::default());
         let body = body_html(text.as_bytes(), Some(parsed.body.start), plugins, highlight);
         let body = body.unwrap();
         assert_eq!(body, ("<p>Line one</p>\n".to_owned(), Vec::new()));

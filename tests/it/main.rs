@@ -45,5 +45,6 @@ mod scaffold;
 mod serve;
 mod session;
 mod sharing;
+mod shortcodes;
 mod themes;
 mod writing;

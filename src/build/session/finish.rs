@@ -269,6 +269,7 @@ impl Session {
             stored: outputs,
             plugins: &self.options.plugins,
             highlight,
+            shortcodes: prepared.scan.theme.shortcodes(),
             progress: &self.progress,
             notes: &notes,
         };

@@ -220,9 +220,14 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
             let mut source = crate::source::discover::classify(rel, &config).unwrap();
             source.path = format!("content/{rel}");
             let hash = crate::model::hash::source_hash(text.as_bytes());
-            crate::source::parse::parse(&source, text.as_bytes(), hash, (&config, &plugins))
-                .unwrap()
-                .record
+            crate::source::parse::parse(
+                &source,
+                text.as_bytes(),
+                hash,
+                (&config, &plugins, &Default::default()),
+            )
+            .unwrap()
+            .record
         })
         .collect();
     records.sort_by(|a, b| a.source.path.cmp(&b.source.path));

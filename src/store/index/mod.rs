@@ -529,6 +529,7 @@ mod tests {
             reading_time: 1,
             headings: "[]".into(),
             links: Vec::new(),
+            shortcodes: Vec::new(),
         }
     }
 

@@ -2,7 +2,7 @@
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 8;
 
 /// What brings an index of version `n` (0: a new file) to the next, at `n`:
 /// an index of version `n` runs those from `n` on.
@@ -14,6 +14,7 @@ pub(super) const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
     MIGRATE_V4_TO_V5,
     MIGRATE_V5_TO_V6,
     MIGRATE_V6_TO_V7,
+    MIGRATE_V7_TO_V8,
 ];
 
 pub(super) const SCHEMA_V1: &str = "
@@ -108,5 +109,13 @@ ALTER TABLE posts ADD COLUMN word_count INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE posts ADD COLUMN reading_time INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE posts ADD COLUMN headings TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE posts ADD COLUMN links TEXT NOT NULL DEFAULT '[]';
+DELETE FROM meta WHERE key = 'content_settings';
+";
+
+/// Version 8 keeps which shortcodes a body calls (a JSON list of names),
+/// whose templates are in the fingerprints of the pages that show it; older
+/// rows never had them read.
+const MIGRATE_V7_TO_V8: &str = "
+ALTER TABLE posts ADD COLUMN shortcodes TEXT NOT NULL DEFAULT '[]';
 DELETE FROM meta WHERE key = 'content_settings';
 ";
