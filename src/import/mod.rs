@@ -22,6 +22,7 @@ mod folders;
 mod hugo;
 mod jekyll;
 mod links;
+mod shortcodes;
 mod tree;
 mod zola;
 

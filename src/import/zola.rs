@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::anchors::keep_zola_anchors;
+use super::shortcodes::escape_calls;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
     Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
@@ -48,6 +49,8 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
         }
         let mut document = read_document(source, entry.path(), (&default_language, &languages))?;
         count_template_tags(&document.body, &mut report);
+        let (body, _) = escape_calls(&document.body);
+        document.body = body;
         let (body, kept) = keep_zola_anchors(&document.body);
         document.body = body;
         report.anchors_kept += kept;

@@ -12,7 +12,7 @@ impl KeyHasher {
     pub(super) fn prefix(
         theme: &Theme,
         template: &str,
-        views: &Views<'_>,
+        (views, menus): (&Views<'_>, &BTreeMap<String, LanguageMenus>),
         lang: &str,
     ) -> KeyHasher {
         let mut key = KeyHasher(Sha256::new());
@@ -22,6 +22,7 @@ impl KeyHasher {
         key.text(&views.globals);
         key.text(lang);
         key.text(views.wording.get(lang).map_or("", String::as_str));
+        key.text(menus.get(lang).map_or("", |menus| menus.digest()));
         key
     }
 
@@ -62,24 +63,27 @@ impl KeyHasher {
 pub(super) struct KeyPrefixes<'a> {
     pub(super) theme: &'a Theme,
     pub(super) views: &'a Views<'a>,
+    /// Each language's menus, which every page of it shows.
+    pub(super) menus: &'a BTreeMap<String, LanguageMenus>,
     pub(super) prefixes: FxHashMap<(&'a str, &'a str), KeyHasher>,
 }
 
 impl<'a> KeyPrefixes<'a> {
     pub(super) fn new(
         theme: &'a Theme,
-        views: &'a Views<'a>,
+        (views, menus): (&'a Views<'a>, &'a BTreeMap<String, LanguageMenus>),
         pairs: impl Iterator<Item = (&'a str, &'a str)>,
     ) -> KeyPrefixes<'a> {
         let mut prefixes = FxHashMap::default();
         for (template, lang) in pairs {
             prefixes
                 .entry((template, lang))
-                .or_insert_with(|| KeyHasher::prefix(theme, template, views, lang));
+                .or_insert_with(|| KeyHasher::prefix(theme, template, (views, menus), lang));
         }
         KeyPrefixes {
             theme,
             views,
+            menus,
             prefixes,
         }
     }
@@ -88,7 +92,7 @@ impl<'a> KeyPrefixes<'a> {
     pub(super) fn start(&self, template: &str, lang: &str, url: &str) -> KeyHasher {
         let mut key = match self.prefixes.get(&(template, lang)) {
             Some(prefix) => KeyHasher(prefix.0.clone()),
-            None => KeyHasher::prefix(self.theme, template, self.views, lang),
+            None => KeyHasher::prefix(self.theme, template, (self.views, self.menus), lang),
         };
         key.text(url);
         key

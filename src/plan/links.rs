@@ -30,9 +30,17 @@ enum Broken {
 }
 
 impl Places {
-    /// `None` when no document links another: most sites pay nothing.
+    /// `None` when no document links another and no menu a document:
+    /// most sites pay nothing.
     pub(super) fn of(config: &Config, records: &[Record]) -> Option<Places> {
-        if records.iter().all(|r| r.links.is_empty()) {
+        let menus_link = || {
+            let languages = config.languages.values().map(|l| &l.menus);
+            std::iter::once(&config.menus)
+                .chain(languages)
+                .flat_map(|menus| menus.values().flatten())
+                .any(|item| item.url.starts_with(INTERNAL_LINK))
+        };
+        if records.iter().all(|r| r.links.is_empty()) && !menus_link() {
             return None;
         }
         Some(Places {
@@ -49,8 +57,8 @@ impl Places {
 
     /// The document `target` (a path under `content/`, without `#anchor`)
     /// names from a document in `lang`: the version in `lang` unless the
-    /// path names a language (`fr/posts/x.md`, `posts/x.fr.md`), else the
-    /// file as written.
+    /// path names a language (`fr/posts/x.md`, `posts/x.fr.md`); else the
+    /// file as written, else the version in the default language.
     fn find(&self, lang: &str, target: &str) -> Option<usize> {
         let exact = || {
             self.by_path
@@ -72,17 +80,21 @@ impl Places {
         if names_language {
             return exact();
         }
-        let mut candidates = vec![
-            format!("content/{lang}/{target}"),
-            format!("content/{dir}{stem}.{lang}.{ext}"),
-        ];
-        if lang == self.default_language {
-            candidates.push(format!("content/{target}"));
-        }
-        candidates
-            .iter()
-            .find_map(|path| self.by_path.get(path.as_str()).copied())
+        let in_lang = |lang: &str| {
+            let mut candidates = vec![
+                format!("content/{lang}/{target}"),
+                format!("content/{dir}{stem}.{lang}.{ext}"),
+            ];
+            if lang == self.default_language {
+                candidates.push(format!("content/{target}"));
+            }
+            candidates
+                .iter()
+                .find_map(|path| self.by_path.get(path.as_str()).copied())
+        };
+        in_lang(lang)
             .or_else(exact)
+            .or_else(|| in_lang(&self.default_language))
     }
 
     /// The document path nearest to `target`, as a link from `lang` would
@@ -153,6 +165,20 @@ impl Model {
         }
     }
 
+    /// The URL `link` (what follows `@/`) leads to from a page in `lang`,
+    /// or what is wrong with it and how to fix it.
+    pub(super) fn url_from(&self, lang: &str, link: &str) -> Result<String, (String, String)> {
+        let (to, anchor) = self.target_in(lang, link).map_err(|broken| {
+            let places = self
+                .places
+                .as_ref()
+                .expect("a link finds its target among places");
+            self.broken(places, lang, link, broken)
+        })?;
+        let url = &self.records[to].url;
+        Ok(anchor.map_or_else(|| url.clone(), |anchor| format!("{url}#{anchor}")))
+    }
+
     /// Where a link of document `from` leads, when it leads somewhere.
     pub(super) fn link_url(&self, from: usize, link: &str) -> Option<String> {
         self.resolve(from, link).ok()
@@ -185,14 +211,17 @@ impl Model {
     /// The document a link of document `from` names, and its anchor, which
     /// that document's headings have.
     fn target<'l>(&self, from: usize, link: &'l str) -> Result<(usize, Option<&'l str>), Broken> {
+        self.target_in(&self.records[from].lang, link)
+    }
+
+    /// [`Model::target`] of a link from a page in `lang`.
+    fn target_in<'l>(&self, lang: &str, link: &'l str) -> Result<(usize, Option<&'l str>), Broken> {
         let places = self.places.as_ref().ok_or(Broken::NoDocument)?;
         let (path, anchor) = match link.split_once('#') {
             Some((path, anchor)) => (path, Some(anchor)),
             None => (link, None),
         };
-        let to = places
-            .find(&self.records[from].lang, path)
-            .ok_or(Broken::NoDocument)?;
+        let to = places.find(lang, path).ok_or(Broken::NoDocument)?;
         if self.group_of[to].is_none() {
             return Err(Broken::Hidden(to));
         }
@@ -249,11 +278,26 @@ impl Model {
         link: &InternalLink,
         broken: Broken,
     ) -> Problem {
-        let path = link.target.split('#').next().unwrap_or_default();
-        let (message, help) = match broken {
+        let (message, help) = self.broken(places, &self.records[i].lang, &link.target, broken);
+        Problem::new(
+            &self.records[i].source.path,
+            Some(link.line as usize),
+            ProblemKind::BrokenLink {
+                link: format!("{INTERNAL_LINK}{}", link.target),
+                message,
+                help,
+            },
+        )
+    }
+
+    /// What is wrong with `link` (what follows `@/`) from a page in `lang`,
+    /// and how to fix it.
+    fn broken(&self, places: &Places, lang: &str, link: &str, broken: Broken) -> (String, String) {
+        let path = link.split('#').next().unwrap_or_default();
+        match broken {
             Broken::NoDocument => (
                 format!("no document is at content/{path}"),
-                match places.nearest(&self.records[i].lang, path) {
+                match places.nearest(lang, path) {
                     Some(near) => format!("did you mean `{INTERNAL_LINK}{near}`?"),
                     None => "write the path of a file under content/".into(),
                 },
@@ -269,7 +313,7 @@ impl Model {
                 format!(
                     "{} has no heading with the id `{}`",
                     self.records[to].source.path,
-                    link.target.split_once('#').map_or("", |(_, anchor)| anchor)
+                    link.split_once('#').map_or("", |(_, anchor)| anchor)
                 ),
                 if near.is_empty() {
                     "it has no heading: remove the `#…` part".into()
@@ -277,16 +321,7 @@ impl Model {
                     format!("did you mean `#{near}`?")
                 },
             ),
-        };
-        Problem::new(
-            &self.records[i].source.path,
-            Some(link.line as usize),
-            ProblemKind::BrokenLink {
-                link: format!("{INTERNAL_LINK}{}", link.target),
-                message,
-                help,
-            },
-        )
+        }
     }
 }
 
@@ -373,6 +408,7 @@ mod tests {
         assert_eq!(folders.find("fr", "posts/x.md"), Some(1));
         assert_eq!(folders.find("en", "posts/x.md"), Some(0));
         assert_eq!(folders.find("fr", "en/posts/x.md"), Some(0));
+        assert_eq!(folders.find("ja", "posts/x.md"), Some(0));
         assert_eq!(
             folders.nearest("fr", "posts/xx.md").as_deref(),
             Some("posts/x.md")

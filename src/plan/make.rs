@@ -53,9 +53,10 @@ pub fn plan<'a>(
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
-    let model = Model::new(config, records, visibility, &|name| {
+    let mut model = Model::new(config, records, visibility, &|name| {
         theme.shortcode_hash(name).to_owned()
     });
+    model.menus = model.menus(config).map_err(Error::Content)?;
     let copies = copies(statics, started_ns);
 
     let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
@@ -105,7 +106,7 @@ pub fn plan<'a>(
     plan.sitemap_key = plan.sitemap_key(&specs);
     let prefixes = KeyPrefixes::new(
         theme,
-        views,
+        (views, &plan.model.menus),
         specs
             .iter()
             .map(|spec| (spec.template.as_ref(), plan.language_of(&spec.recipe))),
@@ -215,7 +216,7 @@ pub fn replan<'a>(
     affected.dedup();
     let prefixes = KeyPrefixes::new(
         theme,
-        views,
+        (views, &plan.model.menus),
         affected.iter().map(|&s| {
             let spec = &plan.specs[s];
             (spec.template.as_ref(), plan.language_of(&spec.recipe))

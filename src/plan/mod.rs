@@ -30,9 +30,9 @@ use crate::model::url::{push_encoded_segment, tag_slug};
 use crate::plugin::{DocumentSummary, LanguageDocuments, Plugins, stamp};
 use crate::render::i18n::{I18n, Strings};
 use crate::render::{
-    Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
-    Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount,
-    TagLink, Theme, TocEntry,
+    Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, MenuView,
+    PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink,
+    TagCount, TagLink, Theme, TocEntry,
 };
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
@@ -40,6 +40,7 @@ use crate::source::discover::StaticFile;
 mod hasher;
 mod links;
 mod make;
+mod menus;
 mod model;
 mod output;
 mod page;
@@ -49,6 +50,7 @@ mod views;
 use hasher::{KeyHasher, KeyPrefixes};
 use links::Places;
 pub use make::{copies, plan, replan, same_place};
+use menus::LanguageMenus;
 pub use model::Model;
 use model::{DocumentDigest, authors_of, extra_of};
 pub use output::OutputPath;

@@ -36,6 +36,8 @@ pub struct Model {
     /// The hash of each shortcode's template that a document calls, by
     /// name: in the digest of each document calling it.
     pub(super) shortcode_hashes: BTreeMap<String, String>,
+    /// Each language's menus, once [`Model::menus`] made them.
+    pub(super) menus: BTreeMap<String, LanguageMenus>,
 }
 
 impl Model {
@@ -118,6 +120,7 @@ impl Model {
         let mut model = Model {
             places: Places::of(config, &records),
             shortcode_hashes,
+            menus: BTreeMap::new(),
             visible,
             posts_by_lang,
             position,

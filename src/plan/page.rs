@@ -265,12 +265,12 @@ impl<'a> Plan<'a> {
 
     /// The common part of a context. `alternates` are the page's versions,
     /// itself included; the switcher falls back to each language's home.
-    pub(super) fn context(
-        &self,
+    pub(super) fn context<'s>(
+        &'s self,
         lang: &str,
         url: String,
         alternates: Vec<Alternate>,
-    ) -> Context<'a> {
+    ) -> Context<'s> {
         let config = self.config;
         let x_default = self.x_default(&alternates);
         let switcher = config
@@ -291,6 +291,7 @@ impl<'a> Plan<'a> {
             site: &views.sites[lang],
             lang: &views.langs[lang],
             i18n: &views.words[lang],
+            menus: &self.model.menus[lang],
             feed_url: feed_url(config, lang),
             url,
             alternates,

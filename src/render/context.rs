@@ -232,6 +232,20 @@ pub struct PageView {
     pub content: Option<Value>,
 }
 
+/// An entry of a menu (`[[menus.<name>]]` in site.toml).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct MenuView {
+    pub name: String,
+    /// Its URL; a document's (`@/about.md`) in the page's language.
+    pub url: String,
+    pub weight: i64,
+    /// What its children name as their `parent`: its `identifier`, else its
+    /// name.
+    pub identifier: String,
+    /// The entries under it, lightest first.
+    pub children: Vec<MenuView>,
+}
+
 /// A heading in a document's table of contents.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct TocEntry {
@@ -322,6 +336,8 @@ pub struct Context<'a> {
     pub lang: &'a Shared<LangView>,
     /// The language's words, reached through `t("key")`.
     pub i18n: &'a Shared<BTreeMap<String, String>>,
+    /// The language's menus, by name.
+    pub menus: &'a Shared<BTreeMap<String, Vec<MenuView>>>,
     pub url: String,
     pub feed_url: String,
     pub alternates: Vec<Alternate>,

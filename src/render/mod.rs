@@ -12,9 +12,9 @@ mod default_theme;
 pub mod i18n;
 
 pub use context::{
-    Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
-    Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount,
-    TagLink, TocEntry,
+    Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, MenuView,
+    PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink,
+    TagCount, TagLink, TocEntry,
 };
 
 use std::collections::{BTreeMap, BTreeSet};

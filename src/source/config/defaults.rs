@@ -50,6 +50,7 @@ pub(super) fn with_language_defaults(raw: &mut RawConfig) {
                 description: None,
                 extra: toml::Table::new(),
                 i18n: BTreeMap::new(),
+                menus: BTreeMap::new(),
             },
         );
     }

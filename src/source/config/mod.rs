@@ -17,11 +17,15 @@ use crate::source::highlight::Highlight;
 mod check;
 mod defaults;
 mod layers;
+mod menus;
+mod publish;
 
 pub use check::{LinkCheck, Links, Severity};
 use defaults::{missing_keys, with_language_defaults};
 pub use layers::Overrides;
 use layers::deep_merge;
+pub use menus::{MenuItem, Menus};
+pub use publish::Publish;
 
 pub const CONFIG_FILE: &str = "site.toml";
 
@@ -73,6 +77,8 @@ struct RawConfig {
     check: LinkCheck,
     #[serde(default)]
     links: Links,
+    #[serde(default)]
+    menus: Menus,
 }
 
 /// The `[plugins]` table: which of the plugins that ship with folio every
@@ -89,38 +95,6 @@ pub struct BuiltInPlugins {
     /// `{{< youtube ID >}}` in a body becomes an embedded video.
     #[serde(default)]
     pub youtube: bool,
-}
-
-/// The `[publish]` table: where `folio publish` writes.
-#[derive(Clone, Default, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-#[non_exhaustive]
-pub struct Publish {
-    /// The PostgreSQL URL; `--database` and `DATABASE_URL` come first. A
-    /// password is better kept out of a file under version control: put it
-    /// in `PGPASSWORD`.
-    pub database: Option<String>,
-    /// The PostgreSQL schema folio's tables are in; `folio` when absent. A
-    /// site owns its schema: a post removed from the site is deleted from
-    /// it, so two sites sharing a database need a schema each.
-    pub schema: Option<String>,
-}
-
-impl std::fmt::Debug for Publish {
-    // The URL may hold a password: whether there is one is all it shows.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Publish")
-            .field("database", &self.database.as_ref().map(|_| "…"))
-            .field("schema", &self.schema)
-            .finish()
-    }
-}
-
-impl Publish {
-    /// The schema folio publishes into.
-    pub fn schema(&self) -> &str {
-        self.schema.as_deref().unwrap_or("folio")
-    }
 }
 
 fn default_permalink() -> String {
@@ -166,6 +140,10 @@ pub struct Language {
     /// The theme's words in this language, over `i18n/<code>.toml`.
     #[serde(default)]
     pub(crate) i18n: BTreeMap<String, toml::Value>,
+    /// Menus of this language's pages, each replacing the site's of its
+    /// name.
+    #[serde(default)]
+    pub menus: Menus,
 }
 
 /// The validated site configuration.
@@ -222,6 +200,8 @@ pub struct Config {
     pub highlight: Highlight,
     /// How links between documents are checked (`[links]`).
     pub links: Links,
+    /// The menus of every language (`[[menus.<name>]]`).
+    pub menus: Menus,
     /// How `folio check --external` treats links out of the site (`[check]`).
     pub check: LinkCheck,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
@@ -293,17 +273,12 @@ impl Config {
             )
         })?;
         check_sizes_and_names(&raw).map_err(|(message, help)| invalid(message, help))?;
-        if let Some(theme) = &raw.theme
-            && (theme.is_empty() || theme.starts_with('.') || theme.contains(['/', '\\']))
-        {
-            return Err(invalid(
-                format!("theme `{theme}` is not a folder name"),
-                "name a folder of themes/, such as `theme = \"plain\"`",
-            ));
-        }
         raw.highlight
             .check()
             .map_err(|(message, help)| invalid(message, &help))?;
+        let languages = raw.languages.values().map(|l| &l.menus);
+        menus::check_every(&raw.menus, languages)
+            .map_err(|(message, help)| invalid(message, help))?;
         raw.check
             .check()
             .map_err(|(message, help)| invalid(message, &help))?;
@@ -332,6 +307,7 @@ impl Config {
             theme_dir: raw.theme.map(|name| format!("{THEMES_DIR}/{name}")),
             highlight: raw.highlight,
             links: raw.links,
+            menus: raw.menus,
             check: raw.check,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
@@ -394,6 +370,15 @@ impl Config {
             .get(lang)
             .and_then(|l| l.description.as_deref())
             .or(self.description.as_deref())
+    }
+
+    /// The menus of the pages of `lang`: the site's, each replaced by the
+    /// language's own of its name.
+    pub fn menus_in(&self, lang: &str) -> Menus {
+        match self.languages.get(lang) {
+            Some(language) => menus::merged(&self.menus, &language.menus),
+            None => self.menus.clone(),
+        }
     }
 
     /// The site's `[extra]` for the pages of `lang`: the language's own
@@ -500,8 +485,16 @@ fn split_base_url(base_url: &str) -> (&str, &str) {
 }
 
 /// The settings checked on their own: counts, the output folder, the
-/// publish schema. The error's message and help.
+/// publish schema, the theme's name. The error's message and help.
 fn check_sizes_and_names(raw: &RawConfig) -> Result<(), (String, &'static str)> {
+    if let Some(theme) = &raw.theme
+        && (theme.is_empty() || theme.starts_with('.') || theme.contains(['/', '\\']))
+    {
+        return Err((
+            format!("theme `{theme}` is not a folder name"),
+            "name a folder of themes/, such as `theme = \"plain\"`",
+        ));
+    }
     if raw.paginate == 0 || raw.feed_limit == 0 {
         return Err((
             "paginate and feed_limit must be at least 1".into(),

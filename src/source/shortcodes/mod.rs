@@ -147,7 +147,8 @@ impl Shortcodes {
         let mut nth: BTreeMap<&str, usize> = BTreeMap::new();
         for piece in pieces {
             match piece {
-                Piece::Text(text) => expanded.text.push_str(&text),
+                Piece::Text(text) => expanded.text.push_str(text),
+                Piece::Escaped(call) => expanded.text.push_str(&call),
                 Piece::Call(call) => {
                     let line = first_line + call.line - 1;
                     let count = nth.entry(call.name).or_default();

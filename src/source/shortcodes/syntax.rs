@@ -3,7 +3,6 @@
 //! strings (`"…"`, `'…'`, `` `…` ``), numbers, booleans and lists of them;
 //! `{{/* name() */}}` writes the call itself. Never inside code.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -13,7 +12,10 @@ use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 /// A piece of a body: text as written, or a shortcode's call.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Piece<'a> {
-    Text(Cow<'a, str>),
+    Text(&'a str),
+    /// A call written escaped (`{{/* x */}}`), as the text it shows
+    /// (`{{ x }}`).
+    Escaped(String),
     Call(Call<'a>),
 }
 
@@ -24,6 +26,8 @@ pub struct Call<'a> {
     pub args: BTreeMap<&'a str, Value>,
     /// What a `{% … %}` call encloses, as written.
     pub body: Option<&'a str>,
+    /// The call's opening tag as written (`{{ name(…) }}`, `{% name(…) %}`).
+    pub open: &'a str,
     /// The line of the call, from the body's first.
     pub line: usize,
 }
@@ -49,7 +53,7 @@ pub fn pieces(
         at: 0,
     };
     let pieces = reader.read_until_end(false)?;
-    if pieces.iter().all(|piece| matches!(piece, Piece::Text(_))) && !reader.escaped_any() {
+    if pieces.iter().all(|piece| matches!(piece, Piece::Text(_))) {
         return Ok(None);
     }
     Ok(Some(pieces))
@@ -81,10 +85,6 @@ struct Reader<'a, 'c> {
 }
 
 impl<'a> Reader<'a, '_> {
-    fn escaped_any(&self) -> bool {
-        self.text.contains("{{/*") || self.text.contains("{%/*")
-    }
-
     fn line_at(&self, offset: usize) -> usize {
         memchr::memchr_iter(b'\n', &self.text.as_bytes()[..offset]).count() + 1
     }
@@ -106,7 +106,7 @@ impl<'a> Reader<'a, '_> {
             }
             if let Some(escaped) = self.escape(found) {
                 push_text(&mut pieces, &self.text[text_from..found]);
-                pieces.push(Piece::Text(Cow::Owned(escaped)));
+                pieces.push(Piece::Escaped(escaped));
                 text_from = self.at;
                 continue;
             }
@@ -182,6 +182,7 @@ impl<'a> Reader<'a, '_> {
             ));
         }
         self.at = self.text.len() - after.len() + close.len();
+        let open = &self.text[start..self.at];
         let body = if block {
             let body_start = self.at;
             let inner_pieces = self.read_until_end(true).map_err(|_| {
@@ -200,6 +201,7 @@ impl<'a> Reader<'a, '_> {
             name,
             args: parsed,
             body,
+            open,
             line,
         }))
     }
@@ -208,7 +210,7 @@ impl<'a> Reader<'a, '_> {
 /// Text pieces are kept apart from calls; empty ones are left out.
 fn push_text<'a>(pieces: &mut Vec<Piece<'a>>, text: &'a str) {
     if !text.is_empty() {
-        pieces.push(Piece::Text(Cow::Borrowed(text)));
+        pieces.push(Piece::Text(text));
     }
 }
 
@@ -330,7 +332,7 @@ mod tests {
         let markdown = "Intro {{ youtube(id=\"abc\", start=10, ratio=1.5, autoplay=true) }} then\n\n{% note(title='A \"note\"', tags=[\"a\", `b`]) %}\nSome *text*.\n{% end %}\nAfter.";
         let pieces = calls(markdown);
         assert_eq!(pieces.len(), 5, "{pieces:?}");
-        assert_eq!(pieces[0], Piece::Text("Intro ".into()));
+        assert_eq!(pieces[0], Piece::Text("Intro "));
         let Piece::Call(video) = &pieces[1] else {
             panic!()
         };
@@ -351,7 +353,7 @@ mod tests {
         );
         assert_eq!(note.body, Some("\nSome *text*.\n"));
         assert_eq!(note.line, 3);
-        assert_eq!(pieces[4], Piece::Text("\nAfter.".into()));
+        assert_eq!(pieces[4], Piece::Text("\nAfter."));
     }
 
     #[test]
@@ -372,7 +374,8 @@ mod tests {
         let text: String = pieces
             .iter()
             .map(|piece| match piece {
-                Piece::Text(text) => text.as_ref(),
+                Piece::Text(text) => text,
+                Piece::Escaped(call) => call.as_str(),
                 Piece::Call(_) => "CALL",
             })
             .collect();
