@@ -21,8 +21,8 @@ use crate::model::report::{BuildReport, Event, Reporter};
 use crate::plan::{Copy, OutputPath, Plan, Spec};
 use crate::plugin::{Document, Plugins};
 use crate::render::{SitemapEntry, Theme};
+use crate::source::config::Config;
 use crate::source::discover::FilesAt;
-use crate::source::highlight::Highlight;
 use crate::source::parse::{self, BodyAt};
 use crate::store::index::OutputRow;
 use crate::store::write::{self, Pruned, Rendered};
@@ -43,9 +43,10 @@ pub(crate) struct RenderJob<'j, 'p> {
     /// The output rows of the folder, as the build found them.
     pub stored: &'j FxHashMap<String, OutputRow>,
     pub plugins: &'j Plugins,
-    pub highlight: &'j Highlight,
+    /// How bodies are rendered: `[highlight]`, `[math]`.
+    pub config: &'j Config,
     pub progress: &'j Reporter,
-    /// What highlighting the bodies rendered noted, as warnings naming
+    /// What rendering the bodies noted, as warnings naming
     /// their file and line; the build reports them sorted.
     pub notes: &'j Mutex<Vec<String>>,
 }
@@ -199,7 +200,7 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
     if let Some(i) = body_of {
         let record = &job.plan.records()[i];
         let read = job.bodies.get(&i);
-        let body = body_html(job.files, record, read, (job.plugins, job.highlight))?;
+        let body = body_html(job.files, record, read, (job.plugins, job.config))?;
         let Some((body, notes)) = body else {
             return Ok(Rendering::SourceChanged(record.source.path.clone()));
         };
@@ -232,7 +233,7 @@ fn read_copy(root: &Path, copy: &Copy) -> Result<Rendering, Error> {
 }
 
 /// The body of `record`'s page as HTML, from its source read again (see
-/// [`read_source`]), and what highlighting its code blocks noted, as
+/// [`read_source`]), and what rendering it noted (code blocks, formulas), as
 /// warnings naming the source and line; `None` when the source no longer
 /// holds the bytes its record was made from. `folio publish` sends the
 /// same.
@@ -240,7 +241,7 @@ pub(crate) fn body_html(
     files: &FilesAt,
     record: &Record,
     read: Option<&BodyAt>,
-    (plugins, highlight): (&Plugins, &Highlight),
+    (plugins, config): (&Plugins, &Config),
 ) -> Result<Option<(String, Vec<String>)>, Error> {
     let Some(bytes) = read_source(files, record, read) else {
         return Ok(None);
@@ -251,7 +252,7 @@ pub(crate) fn body_html(
     };
     let at = read.map(|at| at.start);
     let (html, notes) =
-        parse::body_html(&bytes, at, (plugins, &document), highlight).map_err(|(line, kind)| {
+        parse::body_html(&bytes, at, (plugins, &document), config).map_err(|(line, kind)| {
             Error::Content(vec![Problem::new(&record.source.path, line, kind)])
         })?;
     let path = &record.source.path;
@@ -262,7 +263,7 @@ pub(crate) fn body_html(
     Ok(Some((html, warnings)))
 }
 
-/// Reports what highlighting the bodies rendered noted. Pages render in
+/// Reports what rendering the bodies noted. Pages render in
 /// any order: the warnings are sorted, so every run reports them alike.
 pub(crate) fn report_notes(
     notes: Mutex<Vec<String>>,

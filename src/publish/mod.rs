@@ -175,7 +175,7 @@ impl Session {
             locals: &locals,
             files: FilesAt::new(self.site().root()),
             plugins,
-            highlight: &config.highlight,
+            config,
             options,
         };
         let pool = self.pool();
@@ -211,7 +211,8 @@ struct Writer<'w> {
     locals: &'w [Local<'w>],
     files: FilesAt,
     plugins: &'w crate::plugin::Plugins,
-    highlight: &'w crate::source::highlight::Highlight,
+    /// How bodies are rendered: `[highlight]`, `[math]`.
+    config: &'w crate::source::config::Config,
     options: &'w PublishOptions,
 }
 
@@ -401,7 +402,7 @@ impl Writer<'_> {
         for chunk in write.chunks(self.batch_rows()) {
             let batch = chunk
                 .par_iter()
-                .map(|&i| rows::row(&self.locals[i], &self.files, (self.plugins, self.highlight)))
+                .map(|&i| rows::row(&self.locals[i], &self.files, (self.plugins, self.config)))
                 .collect();
             // The receiver is gone when the publish gave up.
             if sender.blocking_send(batch).is_err() {

@@ -10,7 +10,6 @@ use crate::model::hash::hex;
 use crate::plugin::Plugins;
 use crate::source::config::{Config, folio_settings};
 use crate::source::discover::FilesAt;
-use crate::source::highlight::Highlight;
 
 /// A published document as the database gets it, but for its body, which
 /// is rendered only when the row must be written.
@@ -95,10 +94,10 @@ pub(crate) struct Row {
 pub(crate) fn row(
     local: &Local<'_>,
     files: &FilesAt,
-    render: (&Plugins, &Highlight),
+    render: (&Plugins, &Config),
 ) -> Result<Row, Error> {
     let record = local.record;
-    // Its page's build reported what highlighting its code noted.
+    // Its page's build reported what rendering its body noted.
     let body = produce::body_html(files, record, None, render)?;
     let (body, _) = body.ok_or_else(|| {
         Error::Content(vec![Problem::new(

@@ -23,7 +23,7 @@ use crate::source::config::Config;
 use crate::source::dates::split_date_prefix;
 use crate::source::fields::Fields;
 use crate::source::front_matter;
-use crate::source::highlight::{Highlight, Note};
+use crate::source::highlight::Note;
 use crate::source::markdown::{render_body, summary_html};
 
 /// A freshly read source. Its body is rendered when its page renders, from
@@ -117,9 +117,8 @@ pub fn parse(
         source: &source.path,
         lang: &source.lang,
     };
-    let (mut summary, touched_by) =
-        summary_through(front.body, (plugins, &document), &config.highlight)?;
-    if let Some(written) = fields.written_summary(&config.highlight)? {
+    let (mut summary, touched_by) = summary_through(front.body, (plugins, &document), config)?;
+    if let Some(written) = fields.written_summary(config)? {
         summary = written;
     }
     let body = BodyAt {
@@ -257,15 +256,15 @@ fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
 }
 
 /// The body of a source as HTML, through the site's transforms, and what
-/// highlighting its code blocks noted, each with the line of its fence in
-/// the source. `body_start` is [`BodyAt::start`] when these bytes were
+/// highlighting its code blocks and reading its formulas noted, each with
+/// its line in the source. `body_start` is [`BodyAt::start`] when these bytes were
 /// parsed in this build; without it the front matter is read again to find
 /// where the body starts.
 pub fn body_html(
     bytes: &[u8],
     body_start: Option<usize>,
     (plugins, document): (&Plugins, &Document<'_>),
-    highlight: &Highlight,
+    config: &Config,
 ) -> Result<(String, Vec<(usize, Note)>), ParseError> {
     let text = source_text(bytes)?;
     let body = match body_start {
@@ -284,7 +283,7 @@ pub fn body_html(
         (plugins, document),
         &mut touched_by,
     )?;
-    let (html, mut notes) = render_body(&markdown, highlight);
+    let (html, mut notes) = render_body(&markdown, &config.highlight, &config.math);
     for (line, _) in &mut notes {
         *line += lines_before;
     }
@@ -303,16 +302,16 @@ pub fn body_html(
 fn summary_through(
     body: &str,
     (plugins, document): (&Plugins, &Document<'_>),
-    highlight: &Highlight,
+    config: &Config,
 ) -> Result<(String, Vec<String>), ParseError> {
     let mut touched_by = Vec::new();
     let before = Phase::BeforeMarkdown;
     let markdown = transformed(body.into(), before, (plugins, document), &mut touched_by)?;
     let after = Phase::AfterMarkdown;
-    let summary = summary_html(&markdown, highlight);
+    let summary = summary_html(&markdown, &config.highlight, &config.math);
     let summary = transformed(summary.into(), after, (plugins, document), &mut touched_by)?;
     if plugins.transforms(after).next().is_some() {
-        let (body, _) = render_body(&markdown, highlight);
+        let (body, _) = render_body(&markdown, &config.highlight, &config.math);
         transformed(body.into(), after, (plugins, document), &mut touched_by)?;
     }
     touched_by.sort();
@@ -501,12 +500,12 @@ pub(crate) mod tests {
             lang: "en",
         };
         let plugins = (&Plugins::new(), &document);
-        let highlight = &Highlight::default();
-        let body = body_html(text.as_bytes(), Some(parsed.body.start), plugins, highlight);
+        let config = &config("UTC");
+        let body = body_html(text.as_bytes(), Some(parsed.body.start), plugins, config);
         let body = body.unwrap();
         assert_eq!(body, ("<p>Line one</p>\n".to_owned(), Vec::new()));
         assert_eq!(
-            body_html(text.as_bytes(), None, plugins, highlight).unwrap(),
+            body_html(text.as_bytes(), None, plugins, config).unwrap(),
             body
         );
     }

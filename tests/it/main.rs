@@ -31,6 +31,7 @@ mod import;
 mod inputs;
 mod kills;
 mod layout;
+mod math;
 mod multilingual;
 mod places;
 mod plugins;

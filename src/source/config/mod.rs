@@ -13,6 +13,7 @@ use serde::Deserialize;
 
 use crate::Error;
 use crate::source::highlight::Highlight;
+use crate::source::math::Math;
 
 mod defaults;
 mod layers;
@@ -61,6 +62,8 @@ struct RawConfig {
     plugins: BuiltInPlugins,
     #[serde(default)]
     highlight: Highlight,
+    #[serde(default)]
+    math: Math,
 }
 
 /// The `[plugins]` table: which of the plugins that ship with folio every
@@ -206,6 +209,8 @@ pub struct Config {
     pub extra: toml::Table,
     /// How fenced code blocks are highlighted (`[highlight]`).
     pub highlight: Highlight,
+    /// Whether `$…$` and `$$…$$` are formulas (`[math]`).
+    pub math: Math,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -301,6 +306,7 @@ impl Config {
             description: raw.description,
             extra: raw.extra,
             highlight: raw.highlight,
+            math: raw.math,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }
@@ -379,7 +385,7 @@ impl Config {
     /// source is parsed again. They start with [`folio_settings`].
     pub(crate) fn content_settings(&self) -> String {
         format!(
-            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}; {}",
+            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}; {}; {}",
             folio_settings(),
             self.language_codes().join(","),
             self.timezone_name,
@@ -390,6 +396,7 @@ impl Config {
             // Every URL a row holds starts with it.
             self.base_path,
             self.highlight.settings(),
+            self.math.settings(),
         )
     }
 }
