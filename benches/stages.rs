@@ -188,7 +188,13 @@ fn parse_one_post(bencher: divan::Bencher) {
     source.path = "content/en/posts/a-post.md".into();
     bencher.bench(|| {
         let hash = folio::model::hash::source_hash(text.as_bytes());
-        folio::source::parse::parse(&source, text.as_bytes(), hash, (&config, &NO_PLUGINS)).unwrap()
+        folio::source::parse::parse(
+            &source,
+            text.as_bytes(),
+            hash,
+            (&config, &NO_PLUGINS, &Default::default()),
+        )
+        .unwrap()
     });
 }
 
@@ -216,7 +222,13 @@ const STARTED_NS: i64 = VISIBILITY.now_ms * 1_000_000;
 fn read_and_parse(files: &FilesAt, source: &Source, config: &Config) -> Parsed {
     let bytes = files.read(&source.path, source.stat.size).unwrap();
     let hash = folio::model::hash::source_hash(&bytes);
-    parse::parse(source, &bytes, hash, (config, &NO_PLUGINS)).unwrap()
+    parse::parse(
+        source,
+        &bytes,
+        hash,
+        (config, &NO_PLUGINS, &Default::default()),
+    )
+    .unwrap()
 }
 
 /// The corpus as a cold build holds it once parsed: its records sorted by
@@ -258,7 +270,7 @@ impl Corpus {
     }
 
     fn theme_and_words(&self) -> (Theme, I18n) {
-        let theme = Theme::load(self.dir.path(), &NO_PLUGINS).unwrap();
+        let theme = Theme::load(self.dir.path(), None, &NO_PLUGINS).unwrap();
         let i18n = I18n::load(self.dir.path(), self.config()).unwrap();
         (theme, i18n)
     }
@@ -289,6 +301,7 @@ impl Corpus {
         mut each: impl FnMut(Rendered),
     ) {
         let sitemap = plan.sitemap_if_selected(&plan.specs, &vec![true; plan.specs.len()]);
+        let shortcodes = theme.shortcodes();
         for spec in &plan.specs {
             let body_of = spec.body_of();
             let mut page = plan.page(spec, sitemap.as_deref());
@@ -299,8 +312,9 @@ impl Corpus {
                 assert!(body.holds(&bytes));
                 let document = folio::plugin::Document::new(&source.path, &self.records[i].lang);
                 let plugins = (&NO_PLUGINS, &document);
+                let render = (self.config(), shortcodes);
                 let (html, _) =
-                    parse::body_html(&bytes, Some(body.start), plugins, self.config()).unwrap();
+                    parse::body_html(&bytes, Some(body.start), plugins, render).unwrap();
                 page.context.set_content(html);
             }
             let size_hint = page.context.size_hint();

@@ -12,6 +12,7 @@ use folio::model::url;
 use folio::plan::OutputPath;
 use folio::plugin::{Document, Plugins};
 use folio::source::parse::{self, Parsed};
+use folio::source::shortcodes::Shortcodes;
 use folio::source::{dates, markdown};
 
 /// A site with a base path, a time zone with daylight saving and a
@@ -57,13 +58,33 @@ static SOURCES: LazyLock<Vec<Source>> = LazyLock::new(|| {
 
 static PLUGINS: Plugins = Plugins::new();
 
+/// Two shortcodes, one around a body: calls in the input are read,
+/// rendered and put back.
+static SHORTCODES: LazyLock<Shortcodes> = LazyLock::new(|| {
+    Shortcodes::new(
+        [
+            (
+                "shortcodes/note.html",
+                "<aside>{{ title if title }}{{ body if body }}</aside>",
+            ),
+            (
+                "shortcodes/youtube.html",
+                "<iframe src=\"{{ id }}\"></iframe>",
+            ),
+        ]
+        .into_iter()
+        .map(|(name, text)| (name.to_owned(), text.to_owned())),
+        "fuzz".into(),
+    )
+});
+
 /// `front_matter_markdown`: the bytes as a whole source file (front matter
 /// and Markdown), then as a Markdown body alone.
 pub(super) fn front_matter_markdown(bytes: &[u8]) {
     let config = &*CONFIG;
     for source in SOURCES.iter() {
         let hash = folio::model::hash::source_hash(bytes);
-        if let Ok(parsed) = parse::parse(source, bytes, hash, (config, &PLUGINS)) {
+        if let Ok(parsed) = parse::parse(source, bytes, hash, (config, &PLUGINS, &SHORTCODES)) {
             check_parsed(config, source, bytes, &parsed);
         }
     }
@@ -86,13 +107,14 @@ fn check_parsed(config: &Config, source: &Source, bytes: &[u8], parsed: &Parsed)
     assert!(parsed.body.holds(bytes));
     // The body found again from the front matter is the one parsed.
     let document = Document::new(&source.path, &source.lang);
+    let render = (config, &*SHORTCODES);
     let at_start = parse::body_html(
         bytes,
         Some(parsed.body.start),
         (&PLUGINS, &document),
-        config,
+        render,
     );
-    let again = parse::body_html(bytes, None, (&PLUGINS, &document), config);
+    let again = parse::body_html(bytes, None, (&PLUGINS, &document), render);
     assert_eq!(at_start, again);
     // The slug is one normalize_slug accepts, unchanged.
     assert_eq!(

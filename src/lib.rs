@@ -95,7 +95,7 @@ mod serve;
 pub use build::options::BuildOptions;
 pub use build::session::Session;
 pub use build::site::Site;
-pub use model::error::{AnotherId, Error, Problem, ProblemKind};
+pub use model::error::{AnotherId, Error, LinkAnswer, Problem, ProblemKind};
 pub use model::id::PostId;
 pub use model::report::{BuildReport, Event, Explanation, Observer, Stage};
 pub use plugin::Plugins;
@@ -103,6 +103,8 @@ pub use plugin::Plugins;
 pub use publish::{PublishOptions, PublishReport};
 #[cfg(feature = "serve")]
 pub use serve::{Changes, LiveReload, PreviewServer, Watcher, rebuild_on_changes};
-pub use source::config::{Config, Overrides, Publish};
+pub use source::config::{Config, LinkCheck, Overrides, Publish};
 pub use tools::amend::{Amendment, Change};
+#[cfg(feature = "external-links")]
+pub use tools::external::LinkReport;
 pub use tools::scaffold::NewPost;

@@ -145,6 +145,12 @@ enum Command {
         /// Check posts dated in the future too.
         #[arg(long)]
         future: bool,
+        /// Also ask for every link out of the site over HTTP: 404, 410 and
+        /// a host that does not exist are errors, 429, 5xx and timeouts
+        /// warnings. Links found alive are trusted for a day
+        /// (.folio/links.json).
+        #[arg(long)]
+        external: bool,
     },
     /// Change a published post's date, the sanctioned way: its front
     /// matter gets the new date (and its old URL as an alias, when the URL
@@ -343,7 +349,8 @@ fn main() -> ExitCode {
             site,
             drafts,
             future,
-        } => check(&site, Publish { drafts, future }),
+            external,
+        } => check(&site, Publish { drafts, future }, external),
         Command::Redate { file, date, root } => amend(root, &file, folio::Change::Date(&date)),
         Command::Move {
             file,

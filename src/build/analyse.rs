@@ -17,6 +17,7 @@ use crate::source::config::Config;
 use crate::source::discover::FilesAt;
 use crate::source::identify::{self, TimezoneChange, Verdict};
 use crate::source::parse::{self, BodyAt, Parsed};
+use crate::source::shortcodes::Shortcodes;
 use crate::store::index::Snapshot;
 
 /// The most sources one worker parses, or pages it renders, in a row
@@ -50,6 +51,7 @@ pub(crate) struct Reading<'a> {
     pub started_ns: i64,
     pub accept_id_changes: bool,
     pub plugins: &'a Plugins,
+    pub shortcodes: &'a Shortcodes,
     pub progress: &'a Reporter,
 }
 
@@ -57,16 +59,20 @@ pub(crate) struct Reading<'a> {
 /// and the Markdown transforms (a new version of one re-parses every
 /// source, and the pages of those it then touches differently render
 /// again).
-pub(crate) fn content_settings(config: &Config, plugins: &Plugins) -> String {
+pub(crate) fn content_settings(
+    config: &Config,
+    plugins: &Plugins,
+    shortcodes: &Shortcodes,
+) -> String {
     let transforms = plugins.transforms_stamp();
-    if transforms.is_empty() {
-        config.content_settings()
-    } else {
-        format!(
-            "{}; markdown plugins {transforms}",
-            config.content_settings()
-        )
+    let mut settings = config.content_settings();
+    if !transforms.is_empty() {
+        settings.push_str(&format!("; markdown plugins {transforms}"));
     }
+    // A summary holds what the shortcodes it calls wrote when its source
+    // was parsed.
+    settings.push_str(&format!("; shortcodes {}", shortcodes.settings()));
+    settings
 }
 
 /// Reads what changed, parses it and checks the invariants; writes nothing.
@@ -77,7 +83,7 @@ pub(crate) fn analyse(
     mut problems: Vec<Problem>,
     report: &mut BuildReport,
 ) -> Result<Analysis, Error> {
-    let settings = content_settings(reading.config, reading.plugins);
+    let settings = content_settings(reading.config, reading.plugins, reading.shortcodes);
     let reparse_all = snapshot.meta.content_settings.as_deref() != Some(settings.as_str());
     let (unchanged_records, to_read) = split_trusted(reading, &mut snapshot, sources, reparse_all);
     report.unchanged = unchanged_records.len();
@@ -223,14 +229,17 @@ fn read_and_parse(
         .read(&source.path, source.stat.size)
         .map_err(|e| Error::io(reading.root.join(&source.path), e))?;
     let hash = source_hash(&bytes);
-    Ok(
-        parse::parse(source, &bytes, hash, (reading.config, reading.plugins))
-            .map(|mut parsed| {
-                parsed.record.source.stat = source.stat.settled(reading.started_ns);
-                parsed
-            })
-            .map_err(|(line, kind)| Problem::new(&source.path, line, kind)),
+    Ok(parse::parse(
+        source,
+        &bytes,
+        hash,
+        (reading.config, reading.plugins, reading.shortcodes),
     )
+    .map(|mut parsed| {
+        parsed.record.source.stat = source.stat.settled(reading.started_ns);
+        parsed
+    })
+    .map_err(|(line, kind)| Problem::new(&source.path, line, kind)))
 }
 
 /// Merges two lists of records sorted by source path into one, and says
@@ -300,6 +309,11 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         extra,
         aliases,
         template,
+        word_count,
+        reading_time,
+        headings,
+        links,
+        shortcodes,
     } = fresh;
     *id == stored.id
         && *kind == stored.kind
@@ -321,4 +335,9 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         && *extra == stored.extra
         && *aliases == stored.aliases
         && *template == stored.template
+        && *word_count == stored.word_count
+        && *reading_time == stored.reading_time
+        && *headings == stored.headings
+        && *links == stored.links
+        && *shortcodes == stored.shortcodes
 }

@@ -24,6 +24,7 @@ use crate::render::{SitemapEntry, Theme};
 use crate::source::config::Config;
 use crate::source::discover::FilesAt;
 use crate::source::parse::{self, BodyAt};
+use crate::source::shortcodes::Shortcodes;
 use crate::store::index::OutputRow;
 use crate::store::write::{self, Pruned, Rendered};
 
@@ -45,6 +46,7 @@ pub(crate) struct RenderJob<'j, 'p> {
     pub plugins: &'j Plugins,
     /// How bodies are rendered: `[highlight]`, `[math]`.
     pub config: &'j Config,
+    pub shortcodes: &'j Shortcodes,
     pub progress: &'j Reporter,
     /// What rendering the bodies noted, as warnings naming
     /// their file and line; the build reports them sorted.
@@ -200,7 +202,12 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
     if let Some(i) = body_of {
         let record = &job.plan.records()[i];
         let read = job.bodies.get(&i);
-        let body = body_html(job.files, record, read, (job.plugins, job.config))?;
+        let body = body_html(
+            job.files,
+            record,
+            read,
+            (job.plugins, job.config, job.shortcodes),
+        )?;
         let Some((body, notes)) = body else {
             return Ok(Rendering::SourceChanged(record.source.path.clone()));
         };
@@ -208,7 +215,8 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
             let mut warnings = job.notes.lock().unwrap_or_else(|e| e.into_inner());
             warnings.extend(notes);
         }
-        page.context.set_content(body);
+        page.context
+            .set_content(job.plan.with_links(i, &body).into_owned());
     }
     let size_hint = page.context.size_hint();
     let bytes = job
@@ -241,7 +249,7 @@ pub(crate) fn body_html(
     files: &FilesAt,
     record: &Record,
     read: Option<&BodyAt>,
-    (plugins, config): (&Plugins, &Config),
+    (plugins, config, shortcodes): (&Plugins, &Config, &Shortcodes),
 ) -> Result<Option<(String, Vec<String>)>, Error> {
     let Some(bytes) = read_source(files, record, read) else {
         return Ok(None);
@@ -251,8 +259,8 @@ pub(crate) fn body_html(
         lang: &record.lang,
     };
     let at = read.map(|at| at.start);
-    let (html, notes) =
-        parse::body_html(&bytes, at, (plugins, &document), config).map_err(|(line, kind)| {
+    let (html, notes) = parse::body_html(&bytes, at, (plugins, &document), (config, shortcodes))
+        .map_err(|(line, kind)| {
             Error::Content(vec![Problem::new(&record.source.path, line, kind)])
         })?;
     let path = &record.source.path;

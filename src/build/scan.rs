@@ -6,7 +6,6 @@
 //! build's scan and look only at the paths a caller says changed
 //! ([`after_changes`], what a kept session does between saves).
 
-use std::cmp::Ordering;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -20,9 +19,9 @@ use crate::model::report::Inputs;
 use crate::plugin::Plugins;
 use crate::render::i18n::{I18N_DIR, I18n};
 use crate::render::{TEMPLATES_DIR, Theme};
-use crate::source::config::{CONFIG_FILE, Config};
+use crate::source::config::{CONFIG_FILE, Config, THEMES_DIR};
 use crate::source::discover::{
-    self, CONTENT_DIR, FilesAt, PUBLISHED_HIDDEN, STATIC_DIR, StaticFile, is_markdown,
+    self, CONTENT_DIR, FilesAt, PUBLISHED_HIDDEN, STATIC_DIR, StaticFile, is_markdown, walk_order,
 };
 use crate::store::index::Index;
 
@@ -57,11 +56,17 @@ impl Scan {
             .collect();
         files.sort();
         files.dedup();
-        let tops = [CONTENT_DIR, STATIC_DIR, TEMPLATES_DIR, I18N_DIR];
-        let mut folders: FxHashSet<&str> = tops
+        // A file added to one of these is an input of the next build.
+        let theme_tops = self.theme.theme_dir().into_iter().flat_map(|theme| {
+            [STATIC_DIR, TEMPLATES_DIR, I18N_DIR].map(|top| format!("{theme}/{top}"))
+        });
+        let tops: Vec<String> = [CONTENT_DIR, STATIC_DIR, TEMPLATES_DIR, I18N_DIR]
+            .map(str::to_owned)
             .into_iter()
+            .chain(theme_tops)
             .filter(|top| root.join(top).is_dir())
             .collect();
+        let mut folders: FxHashSet<&str> = tops.iter().map(String::as_str).collect();
         for file in &files {
             let mut folder = file.as_str();
             // A folder seen before brought its parents with it.
@@ -107,11 +112,12 @@ pub(crate) fn everything(
         },
     );
     let (sources, problems) = discovered?;
+    discover::check_theme(root, config)?;
     Ok(Scan {
         sources,
         problems,
-        statics: discover::discover_static(root)?,
-        theme: Theme::load(root, plugins)?,
+        statics: discover::discover_static(root, config.theme_dir.as_deref())?,
+        theme: Theme::load(root, config.theme_dir.as_deref(), plugins)?,
         i18n: I18n::load(root, config)?,
         damaged: damaged?,
     })
@@ -140,6 +146,7 @@ pub(crate) fn after_changes(
                 STATIC_DIR,
                 TEMPLATES_DIR,
                 I18N_DIR,
+                THEMES_DIR,
             ]
             .contains(&rel.as_str())
             {
@@ -147,9 +154,23 @@ pub(crate) fn after_changes(
             }
             continue;
         };
+        let theme = config.theme_dir.as_deref();
         let updated = match top {
+            THEMES_DIR => match in_theme(theme, rel) {
+                InTheme::Folder => return Ok(None),
+                InTheme::Templates => {
+                    theme_changed = true;
+                    Ok(())
+                }
+                InTheme::Words => {
+                    words_changed = true;
+                    Ok(())
+                }
+                InTheme::Static(rest) => update_statics(&files, &mut last.statics, rest, theme),
+                InTheme::Nothing => Ok(()),
+            },
             CONTENT_DIR => update_sources(&files, config, &mut last, rel, rest),
-            STATIC_DIR => update_statics(&files, &mut last.statics, rest),
+            STATIC_DIR => update_statics(&files, &mut last.statics, rest, theme),
             TEMPLATES_DIR => {
                 theme_changed = true;
                 Ok(())
@@ -165,13 +186,47 @@ pub(crate) fn after_changes(
         }
     }
     if theme_changed {
-        last.theme = Theme::load(root, plugins)?;
+        last.theme = Theme::load(root, config.theme_dir.as_deref(), plugins)?;
     }
     if words_changed {
         last.i18n = I18n::load(root, config)?;
     }
     last.damaged = Damaged::default();
     Ok(Some(last))
+}
+
+/// What a changed path under `themes/` is to a site of the theme at
+/// `theme_dir`.
+enum InTheme<'a> {
+    /// The theme's folder, or one of its input folders, appearing or going.
+    Folder,
+    Templates,
+    Words,
+    /// A file of its `static/`, at this path under it.
+    Static(&'a str),
+    /// Another theme's file, or one of the theme's that no build reads (its
+    /// README, its licence).
+    Nothing,
+}
+
+fn in_theme<'a>(theme_dir: Option<&str>, rel: &'a str) -> InTheme<'a> {
+    let Some(within) = theme_dir.and_then(|theme| rel.strip_prefix(theme)) else {
+        return InTheme::Nothing;
+    };
+    if within.is_empty() {
+        return InTheme::Folder;
+    }
+    // `themes/plainer/…` is not under `themes/plain`.
+    let Some(within) = within.strip_prefix('/') else {
+        return InTheme::Nothing;
+    };
+    match within.split_once('/') {
+        None if [TEMPLATES_DIR, STATIC_DIR, I18N_DIR].contains(&within) => InTheme::Folder,
+        Some((TEMPLATES_DIR, _)) => InTheme::Templates,
+        Some((I18N_DIR, _)) => InTheme::Words,
+        Some((STATIC_DIR, rest)) => InTheme::Static(rest),
+        _ => InTheme::Nothing,
+    }
 }
 
 /// A changed path that only a walk can account for: a folder.
@@ -239,16 +294,26 @@ fn update_statics(
     files: &FilesAt,
     statics: &mut Vec<StaticFile>,
     rest: &str,
+    theme_dir: Option<&str>,
 ) -> Result<(), NeedsWalk> {
     if discover::is_hidden(rest, PUBLISHED_HIDDEN) {
         return Ok(());
     }
     let at = statics.binary_search_by(|s| walk_order(&s.rel, rest));
-    match now_at(files, &format!("{STATIC_DIR}/{rest}"))? {
-        Some(stat) => {
+    // The site's file at that path, else its theme's.
+    let own = now_at(files, &format!("{STATIC_DIR}/{rest}"))?.map(|stat| (stat, None));
+    let now = match (own, theme_dir) {
+        (Some(own), _) => Some(own),
+        (None, Some(theme)) => now_at(files, &format!("{theme}/{STATIC_DIR}/{rest}"))?
+            .map(|stat| (stat, Some(theme.to_owned()))),
+        (None, None) => None,
+    };
+    match now {
+        Some((stat, theme_dir)) => {
             let file = StaticFile {
                 rel: rest.to_owned(),
                 stat,
+                theme_dir,
             };
             match at {
                 Ok(i) => statics[i] = file,
@@ -257,16 +322,14 @@ fn update_statics(
         }
         None => {
             let inside = format!("{rest}/");
+            // A folder gone from one layer may leave the other's files.
+            if theme_dir.is_some() && statics.iter().any(|s| s.rel.starts_with(&inside)) {
+                return Err(NeedsWalk);
+            }
             statics.retain(|s| s.rel != rest && !s.rel.starts_with(&inside));
         }
     }
     Ok(())
-}
-
-/// The order a walk lists paths in: by name within a folder, a folder's
-/// files where its name sorts (`a/b` before `a-b`, unlike plain text order).
-fn walk_order(a: &str, b: &str) -> Ordering {
-    a.split('/').cmp(b.split('/'))
 }
 
 /// A digest of everything a build reads: the config, templates, words,
@@ -279,11 +342,18 @@ pub(crate) fn inputs_digest(
     out_key: &str,
     started_ns: i64,
 ) -> Option<String> {
+    // Each file by its path from the root: the site's static file and its
+    // theme's at one output path are two files, which may share a stat
+    // (`cp -p`).
     let stats = scan
         .sources
         .iter()
-        .map(|s| (s.path.as_str(), s.stat))
-        .chain(scan.statics.iter().map(|s| (s.rel.as_str(), s.stat)));
+        .map(|s| (std::borrow::Cow::Borrowed(s.path.as_str()), s.stat))
+        .chain(
+            scan.statics
+                .iter()
+                .map(|s| (s.source_path().into(), s.stat)),
+        );
     let mut hasher = Sha256::new();
     for (path, stat) in stats {
         if stat.mtime_ns == Stat::RACY || stat.mtime_ns >= started_ns {

@@ -16,6 +16,7 @@ use crate::render::TEMPLATES_DIR;
 use crate::source::config::{Config, Overrides};
 use crate::source::discover::{self, CONTENT_DIR};
 use crate::source::parse::{self, Parsed};
+use crate::source::shortcodes::Shortcodes;
 use crate::store::state::StateDir;
 
 /// Where folio keeps its state (the index, the build lock), under the root.
@@ -45,6 +46,7 @@ impl Site {
     pub fn open_with(root: impl Into<PathBuf>, overrides: Overrides) -> Result<Site, Error> {
         let root = root.into();
         let config = Config::load_with(&root, &overrides)?;
+        discover::check_theme(&root, &config)?;
         Ok(Site {
             root,
             config,
@@ -129,9 +131,10 @@ impl Site {
         file: &Path,
     ) -> Result<Parsed, Error> {
         let hash = source_hash(bytes);
-        // Neither an id nor a front matter depends on a body: no plugin is
-        // needed to read them.
-        parse::parse(source, bytes, hash, (&self.config, &Plugins::new()))
+        // Neither an id nor a front matter depends on a body: no plugin and
+        // no shortcode is needed to read them.
+        let none = (&self.config, &Plugins::new(), &Shortcodes::unexpanded());
+        parse::parse(source, bytes, hash, none)
             .map_err(|(line, kind)| Error::Content(vec![Problem::new(file, line, kind)]))
     }
 

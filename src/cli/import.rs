@@ -88,6 +88,7 @@ pub(crate) fn import(
     for (file, why) in &report.left_out {
         out!("  left out:     {file}: {why}");
     }
+    print_links_fixed(&report);
     if report.zola_templates > 0 {
         out!(
             "  needs a hand: {} document(s) name a Zola template, kept as `zola_template`: folio's theme renders them",
@@ -99,4 +100,21 @@ pub(crate) fn import(
     }
     out!("next: folio build --root {}", into.display());
     Ok(())
+}
+
+/// What the import did to keep the links between documents and to their
+/// headings working.
+fn print_links_fixed(report: &folio::import::ImportReport) {
+    if report.anchors_kept > 0 {
+        out!(
+            "  fixed:        {} heading(s) keep the id the old site gave them, so old #anchors still lead there",
+            report.anchors_kept
+        );
+    }
+    if report.links_rewritten > 0 {
+        out!(
+            "  fixed:        {} link(s) between documents (`@/…`) follow their target to where it was written",
+            report.links_rewritten
+        );
+    }
 }

@@ -64,6 +64,7 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
         title: config.title.clone(),
         base_url: config.base_url.trim_end_matches('/').to_owned(),
         default_language: language_code(&config.default_language),
+        anchors_warn: false,
     };
     write_site(into, &site, documents, &mut report)?;
     Ok(report)

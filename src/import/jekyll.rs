@@ -66,6 +66,7 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
         default_language: config.default_language.clone(),
         timezone: config.timezone.clone(),
         post_sections: vec!["posts".into()],
+        anchors_warn: false,
     };
     let site_toml = settings.site_toml(&report.languages);
     into.write(&["site.toml"], &site_toml, "_config.yml")?;

@@ -17,9 +17,11 @@ use crate::source::fields::FIELDS as READ_FIELDS;
 
 use folders::{Destination, Source};
 
+mod anchors;
 mod folders;
 mod hugo;
 mod jekyll;
+mod links;
 mod tree;
 mod zola;
 
@@ -62,6 +64,12 @@ pub struct ImportReport {
     /// Posts whose old URL the import wrote down as their `permalink`
     /// (the others had one already, which folio honours).
     pub permalinks_written: usize,
+    /// Links between documents (Zola's `@/path.md`) written again with the
+    /// path the import moved their target to, or a left-out section's URL.
+    pub links_rewritten: usize,
+    /// Headings given the id their old generator gave them (Zola's ASCII
+    /// one) where folio's would differ, so that old anchors still lead there.
+    pub anchors_kept: usize,
     /// Posts that share a slug and a language with another (the old
     /// generator told them apart by their dated URLs): the source file, and
     /// the slug it was given.
@@ -309,6 +317,9 @@ struct SiteSettings {
     default_language: String,
     timezone: Option<String>,
     post_sections: Vec<String>,
+    /// The old site only warned of a link to a missing anchor (Zola's
+    /// `internal_level = "warn"`).
+    anchors_warn: bool,
 }
 
 impl SiteSettings {
@@ -328,6 +339,9 @@ impl SiteSettings {
         if self.post_sections != ["posts"] {
             let sections: Vec<String> = self.post_sections.iter().map(|s| quote(s)).collect();
             toml.push_str(&format!("post_sections = [{}]\n", sections.join(", ")));
+        }
+        if self.anchors_warn {
+            toml.push_str("\n# The old site only warned of links to missing anchors.\n[links]\nanchors = \"warn\"\n");
         }
         for lang in languages.iter().filter(|l| is_language_code(l)) {
             let name = ENDONYMS

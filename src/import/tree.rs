@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::links::relink;
 use super::{Destination, ImportReport, READ_FIELDS, SiteSettings};
 use crate::model::error::Error;
 
@@ -75,6 +76,8 @@ pub(super) struct TreeSite {
     pub title: String,
     pub base_url: String,
     pub default_language: String,
+    /// The old site only warned of a link to a missing anchor.
+    pub anchors_warn: bool,
 }
 
 /// Writes `site.toml` and every document. A top-level section whose every
@@ -127,23 +130,28 @@ pub(super) fn write_site(
         } else {
             post_sections.clone()
         },
+        anchors_warn: site.anchors_warn,
     };
     let site_toml = settings.site_toml(&report.languages);
     into.write(&["site.toml"], &site_toml, "site.toml")?;
-    let mut written = BTreeSet::new();
-    for doc in &documents {
-        // A section without text of its own is a list, which folio makes
-        // (the home and tag pages): nothing to carry over.
-        if doc.is_section && doc.body.trim().is_empty() {
+    let (places, moved) = places_of(&documents);
+    for (doc, place) in documents.iter_mut().zip(&places) {
+        if place.is_none() {
             let why = "a section without text: a list, which folio makes".to_owned();
             report.left_out.push((doc.path.clone(), why));
             continue;
         }
+        let (body, relinked) = relink(&doc.body, |old| moved.get(old).cloned());
+        doc.body = body;
+        report.links_rewritten += relinked;
+    }
+    for (doc, place) in documents.iter().zip(places) {
+        let Some(place) = place else { continue };
         let is_post = post_sections
             .iter()
             .any(|s| doc.section.split('/').next() == Some(s.as_str()))
             && !doc.is_section;
-        write_document(into, doc, &mut written, report)?;
+        write_document(into, doc, &place, report)?;
         let count = if is_post {
             &mut report.posts
         } else {
@@ -153,6 +161,33 @@ pub(super) fn write_site(
         report.permalinks_written += 1;
     }
     Ok(())
+}
+
+/// Where each document goes (`None` for a section without text of its own:
+/// a list, which folio makes, with nothing to carry over), and for links
+/// between them, each one's old path under the content folder to its new
+/// one, or to the URL of a section left out.
+fn places_of(documents: &[TreeDocument]) -> (Vec<Option<Vec<String>>>, BTreeMap<String, String>) {
+    let mut written = BTreeSet::new();
+    let mut moved = BTreeMap::new();
+    let places = documents
+        .iter()
+        .map(|doc| {
+            let old = doc
+                .path
+                .split_once('/')
+                .map_or("", |(_, rest)| rest)
+                .to_owned();
+            if doc.is_section && doc.body.trim().is_empty() {
+                moved.insert(old, doc.url.clone());
+                return None;
+            }
+            let place = destination(doc, &mut written);
+            moved.insert(old, place[1..].join("/"));
+            Some(place)
+        })
+        .collect();
+    (places, moved)
 }
 
 /// Gives each document that shares its (slug, language) with another (two
@@ -173,18 +208,11 @@ fn give_distinct_slugs(documents: &mut [TreeDocument], report: &mut ImportReport
     }
 }
 
-/// Writes a document where folio's layout puts it (posts and pages under
-/// `content/<lang>/<section>/`, a section's own page as `<section>.md`
-/// beside its folder), its front matter as it was plus its `permalink` and
-/// `slug`, written before the first table (a key after `[extra]` would be
-/// the table's); Zola's `template` is kept as `zola_template`, since its
-/// templates are not folio's.
-fn write_document(
-    into: &Destination,
-    doc: &TreeDocument,
-    written: &mut BTreeSet<Vec<String>>,
-    report: &mut ImportReport,
-) -> Result<(), Error> {
+/// Where folio's layout puts a document, as the parts of its path: posts
+/// and pages under `content/<lang>/<section>/`, a section's own page as
+/// `<section>.md` beside its folder; a name `written` holds already gets a
+/// number.
+fn destination(doc: &TreeDocument, written: &mut BTreeSet<Vec<String>>) -> Vec<String> {
     let (folder, name) = if doc.is_section {
         let (parent, name) = doc.section.rsplit_once('/').unwrap_or(("", &doc.section));
         (parent, if name.is_empty() { "home" } else { name })
@@ -204,6 +232,19 @@ fn write_document(
         }
         n += 1;
     }
+    path
+}
+
+/// Writes a document at `path`, its front matter as it was plus its
+/// `permalink` and `slug`, written before the first table (a key after `[extra]` would be
+/// the table's); Zola's `template` is kept as `zola_template`, since its
+/// templates are not folio's.
+fn write_document(
+    into: &Destination,
+    doc: &TreeDocument,
+    path: &[String],
+    report: &mut ImportReport,
+) -> Result<(), Error> {
     let (delimiter, separator) = match doc.format {
         FrontFormat::Toml => ("+++", '='),
         FrontFormat::Yaml => ("---", ':'),

@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use super::anchors::keep_zola_anchors;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
     Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
@@ -45,8 +46,11 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
         if !entry.file_type().is_file() || !is_markdown {
             continue;
         }
-        let document = read_document(source, entry.path(), (&default_language, &languages))?;
+        let mut document = read_document(source, entry.path(), (&default_language, &languages))?;
         count_template_tags(&document.body, &mut report);
+        let (body, kept) = keep_zola_anchors(&document.body);
+        document.body = body;
+        report.anchors_kept += kept;
         documents.push(document);
     }
     let site = TreeSite {
@@ -54,6 +58,11 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
         title: text_of("title").unwrap_or_else(|| "Imported site".into()),
         base_url: text_of("base_url").unwrap_or_else(|| "https://example.org".into()),
         default_language,
+        anchors_warn: config
+            .get("link_checker")
+            .and_then(|checker| checker.get("internal_level"))
+            .and_then(|level| level.as_str())
+            == Some("warn"),
     };
     write_site(into, &site, documents, &mut report)?;
     Ok(report)

@@ -129,6 +129,40 @@ pub struct Record {
     pub aliases: Vec<String>,
     /// The template the front matter asks for.
     pub template: Option<TemplateChoice>,
+    /// Words in its body, each CJK character counted as one.
+    pub word_count: u32,
+    /// Whole minutes its body takes to read, at least 1.
+    pub reading_time: u32,
+    /// Its headings in order ([`Heading`]s as JSON), read only when its
+    /// contents are shown or a link names one: most rows are never asked.
+    pub headings: String,
+    /// Its links to other documents (`@/path.md`), in the order written.
+    pub links: Vec<InternalLink>,
+    /// The shortcodes its body calls, by name, sorted: their templates are
+    /// in the fingerprints of the pages that show it.
+    pub shortcodes: Vec<String>,
+}
+
+/// A heading of a document's body: its contents entry, and an anchor a
+/// link to the document may name.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Heading {
+    /// 1 for `#`, 6 for `######`.
+    pub level: u8,
+    /// Its anchor on the page.
+    pub id: String,
+    /// Its text, without markup.
+    pub title: String,
+}
+
+/// A link from a document's body to another document, written from
+/// `content/` (Zola's `@/posts/x.md#anchor`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct InternalLink {
+    /// Where it is written in the source.
+    pub line: u32,
+    /// What follows `@/`, its `#anchor` included.
+    pub target: String,
 }
 
 /// The template a document's front matter asks for.
@@ -162,6 +196,11 @@ impl TemplateChoice {
 }
 
 impl Record {
+    /// Its headings, from [`Record::headings`]' JSON.
+    pub fn heading_list(&self) -> Vec<Heading> {
+        serde_json::from_str(&self.headings).unwrap_or_default()
+    }
+
     /// Whether two rows of one source claim the same things: the same id
     /// (and so date), the same (slug, language) and the same translation
     /// key in that language. What the invariants are checked on.

@@ -312,12 +312,153 @@ pub enum ProblemKind {
         /// What it said.
         message: String,
     },
+    /// A shortcode's call cannot be read, names no shortcode or argument
+    /// it has, or its template fails.
+    Shortcode {
+        /// The shortcode, when the call names one.
+        name: String,
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        help: String,
+    },
+    /// A link to another document (`@/path.md#anchor`) leads nowhere.
+    BrokenLink {
+        /// The link as written.
+        link: String,
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        help: String,
+    },
     /// A folder on the way to an output is a symbolic link: writing through
     /// it would write outside the output folder.
     LinkedOutputFolder {
         /// The symbolic link.
         link: PathBuf,
     },
+    /// A link out of the site (`folio check --external`) that is gone, or
+    /// that could not be checked this time: [`LinkAnswer::is_broken`] tells
+    /// which.
+    ExternalLink {
+        /// The link as the pages write it.
+        url: String,
+        /// The pages that hold it (relative to the output folder).
+        pages: Vec<String>,
+        /// What asking for it gave.
+        answer: LinkAnswer,
+    },
+}
+
+/// What asking for a link out of the site gave, when it was not a page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LinkAnswer {
+    /// An HTTP status other than a success, after following redirects.
+    Status(u16),
+    /// Its host name does not exist.
+    NoSuchHost,
+    /// Its host name could not be looked up this time (the resolver said
+    /// to try again).
+    LookupFailed(String),
+    /// No answer within the check's timeout (`[check] timeout`).
+    TimedOut {
+        /// The timeout, in milliseconds.
+        after_ms: u64,
+    },
+    /// Not asked: its host answered another link 429 Too Many Requests in
+    /// this check, and asking on would only prolong the limit.
+    NotAsked,
+    /// The exchange failed: the connection was refused or reset, TLS
+    /// failed, redirects went round.
+    Failed(String),
+    /// It is not a URL a browser can follow.
+    Invalid(String),
+}
+
+impl LinkAnswer {
+    /// Whether the link is gone (404 Not Found, 410 Gone, a host that does
+    /// not exist, not a URL), which fails the check; any other answer may
+    /// change by itself, and is a warning.
+    pub fn is_broken(&self) -> bool {
+        matches!(
+            self,
+            LinkAnswer::Status(404 | 410) | LinkAnswer::NoSuchHost | LinkAnswer::Invalid(_)
+        )
+    }
+
+    /// The problem of a link to `url` on `pages` that answered this.
+    fn said(&self, f: &mut fmt::Formatter<'_>, url: &str, pages: &[String]) -> fmt::Result {
+        let (what, help) = self.explained();
+        write!(
+            f,
+            "links to {url} (on {}), which {what}\n  = help: {help}",
+            some_pages(pages)
+        )
+    }
+
+    /// What it says, after "which", and how to fix it.
+    fn explained(&self) -> (String, &'static str) {
+        const AGAIN: &str = "it is asked again at the next check";
+        match self {
+            LinkAnswer::Status(code @ (404 | 410)) => (
+                format!(
+                    "answers HTTP {code} ({})",
+                    if *code == 404 { "not found" } else { "gone" }
+                ),
+                "fix the link or remove it; a page gone for good may be kept at web.archive.org",
+            ),
+            LinkAnswer::Status(429) => (
+                "answered HTTP 429 (too many requests)".into(),
+                "it is asked again at the next check; a host that always limits can be left alone with `[check] skip_prefixes` in site.toml",
+            ),
+            LinkAnswer::Status(code @ 500..=599) => (
+                format!("answered HTTP {code}, an error of its server"),
+                AGAIN,
+            ),
+            LinkAnswer::Status(code) => (
+                format!("answers HTTP {code}"),
+                "open it in a browser: a site may refuse programs (403) or want a login (401); if it works there, leave it alone with `[check] skip_prefixes` in site.toml",
+            ),
+            LinkAnswer::NoSuchHost => (
+                "names a host that does not exist".into(),
+                "fix the host's name, or remove the link",
+            ),
+            LinkAnswer::LookupFailed(why) => (
+                format!("names a host that could not be looked up: {why}"),
+                AGAIN,
+            ),
+            LinkAnswer::TimedOut { after_ms } => (
+                format!("did not answer within {} s", *after_ms as f64 / 1000.0),
+                "it is asked again at the next check; `[check] timeout` in site.toml gives slow hosts longer",
+            ),
+            LinkAnswer::NotAsked => (
+                "was not asked for: its host answered another link HTTP 429 (too many requests)"
+                    .into(),
+                AGAIN,
+            ),
+            LinkAnswer::Failed(why) => (format!("could not be fetched: {why}"), AGAIN),
+            LinkAnswer::Invalid(why) => (
+                format!("is not a URL a browser can follow: {why}"),
+                "fix the link",
+            ),
+        }
+    }
+}
+
+/// `pages` as a message names them: the first three, and how many more.
+fn some_pages(pages: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let mut named = pages
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if pages.len() > SHOWN {
+        named.push_str(&format!(" and {} more", pages.len() - SHOWN));
+    }
+    named
 }
 
 impl fmt::Display for ProblemKind {
@@ -357,41 +498,14 @@ impl fmt::Display for ProblemKind {
                 lang,
                 old,
                 new,
-            } => write!(
-                f,
-                "the publication date of this post ({lang}) changed from {old} to {new}\n  \
-                 = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new date would publish it as a different post and orphan the old one\n  \
-                 = help: to move the post to its new date, run `folio redate {file} {new}` (it keeps the date as written and moves the post; its old URL, if it changes, redirects to the new one); \
-                 or put `date` back to {old} and record the change in `updated`; \
-                 or, if the old date was never published, run `folio build --accept-id-changes`"
-            ),
+            } => date_changed(f, file, lang, (old, new)),
             ProblemKind::SlugChanged {
                 file,
                 lang,
                 old,
                 new,
-            } => write!(
-                f,
-                "the slug of this published post ({lang}) changed from `{old}` to `{new}`\n  \
-                 = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new slug would publish it as a different post, shown again as new in every feed reader\n  \
-                 = help: to rename it, run `folio move {file} {new}` (it keeps the slug as written and moves the post; its old URL redirects to the new one); or put `slug` back to `{old}`; \
-                 or, if it was never published, run `folio build --accept-id-changes`"
-            ),
-            ProblemKind::PublishedUnderAnotherId(another) => {
-                let AnotherId {
-                    database,
-                    lang,
-                    slug,
-                    old,
-                    new,
-                } = &**another;
-                write!(
-                    f,
-                    "{database} holds a post at ({lang}, slug `{slug}`) published {old}, and this file, dated {new}, has that slug: its date changed, or it took another post's slug\n  \
-                 = why: a post's id is derived from its slug, language and date; publishing this file would replace the database's row with a post of another id, which its readers (feeds, links, comments keyed by id) take for a new post\n  \
-                 = help: put `date` back to {old} (or `slug` back, if this post took it); or, if the change is meant (`folio redate` or `folio move` made it, or the post was never read from there), run `folio publish --accept-id-changes`, which deletes the old row and writes the new one; nothing was written"
-                )
-            }
+            } => slug_changed(f, file, lang, (old, new)),
+            ProblemKind::PublishedUnderAnotherId(another) => published_under_another_id(f, another),
             ProblemKind::DuplicateSlug { slug, lang, other } => write!(
                 f,
                 "slug `{slug}` ({lang}) is also claimed by {}\n  = help: give one of the two files another `slug`, or delete one",
@@ -412,11 +526,30 @@ impl fmt::Display for ProblemKind {
                 "would overwrite {}, a different file that folio did not write\n  = help: move that file away, or build into another output folder",
                 output.display()
             ),
+            ProblemKind::Shortcode {
+                name,
+                message,
+                help,
+            } if name.is_empty() => write!(f, "{message}\n  = help: {help}"),
+            ProblemKind::Shortcode {
+                name,
+                message,
+                help,
+            } => write!(f, "shortcode `{name}`: {message}\n  = help: {help}"),
+            ProblemKind::BrokenLink {
+                link,
+                message,
+                help,
+            } => write!(
+                f,
+                "the link `{link}` leads nowhere: {message}\n  = help: {help}"
+            ),
             ProblemKind::LinkedOutputFolder { link } => write!(
                 f,
                 "{} is a symbolic link, and folio writes only inside the output folder\n  = help: replace the link by a folder, or build into another output folder",
                 link.display()
             ),
+            ProblemKind::ExternalLink { url, pages, answer } => answer.said(f, url, pages),
         }
     }
 }
@@ -445,6 +578,53 @@ impl fmt::Display for Problems<'_> {
         }
         Ok(())
     }
+}
+
+fn published_under_another_id(f: &mut fmt::Formatter<'_>, another: &AnotherId) -> fmt::Result {
+    let AnotherId {
+        database,
+        lang,
+        slug,
+        old,
+        new,
+    } = another;
+    write!(
+        f,
+        "{database} holds a post at ({lang}, slug `{slug}`) published {old}, and this file, dated {new}, has that slug: its date changed, or it took another post's slug\n  \
+                 = why: a post's id is derived from its slug, language and date; publishing this file would replace the database's row with a post of another id, which its readers (feeds, links, comments keyed by id) take for a new post\n  \
+                 = help: put `date` back to {old} (or `slug` back, if this post took it); or, if the change is meant (`folio redate` or `folio move` made it, or the post was never read from there), run `folio publish --accept-id-changes`, which deletes the old row and writes the new one; nothing was written"
+    )
+}
+
+fn date_changed(
+    f: &mut fmt::Formatter<'_>,
+    file: &str,
+    lang: &str,
+    (old, new): (&str, &str),
+) -> fmt::Result {
+    write!(
+        f,
+        "the publication date of this post ({lang}) changed from {old} to {new}\n  \
+         = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new date would publish it as a different post and orphan the old one\n  \
+         = help: to move the post to its new date, run `folio redate {file} {new}` (it keeps the date as written and moves the post; its old URL, if it changes, redirects to the new one); \
+         or put `date` back to {old} and record the change in `updated`; \
+         or, if the old date was never published, run `folio build --accept-id-changes`"
+    )
+}
+
+fn slug_changed(
+    f: &mut fmt::Formatter<'_>,
+    file: &str,
+    lang: &str,
+    (old, new): (&str, &str),
+) -> fmt::Result {
+    write!(
+        f,
+        "the slug of this published post ({lang}) changed from `{old}` to `{new}`\n  \
+         = why: a post's id (and its feed entry id) is derived from its slug, language and date; a new slug would publish it as a different post, shown again as new in every feed reader\n  \
+         = help: to rename it, run `folio move {file} {new}` (it keeps the slug as written and moves the post; its old URL redirects to the new one); or put `slug` back to `{old}`; \
+         or, if it was never published, run `folio build --accept-id-changes`"
+    )
 }
 
 fn located(path: &std::path::Path, line: Option<usize>, message: &str, help: &str) -> String {

@@ -237,13 +237,15 @@ pub struct Inputs {
     /// The site root, absolute: `files` and `folders` are relative to it.
     pub root: PathBuf,
     /// `site.toml`; every source under `content/`, published or not; the
-    /// site's own templates that pages use, with every template they
-    /// extend, include or import; the `i18n/` tables read; the static
-    /// files. `/`-separated and sorted. A template of folio's default theme
-    /// is no file of the site, and an unused one is no input.
+    /// templates of the site and of its theme that pages use, with every
+    /// template they extend, include or import; the `i18n/` tables read
+    /// (the theme's too); the static files copied. `/`-separated and
+    /// sorted. A template of folio's default theme is no file of the site,
+    /// and an unused one, or a theme's file the site's replaces, is no input.
     pub files: Vec<String>,
-    /// `content/`, `static/`, `templates/` and `i18n/` (those that exist),
-    /// and every folder under them that holds one of the `files`.
+    /// `content/`, `static/`, `templates/` and `i18n/`, and those of the
+    /// theme (`themes/<name>/templates/`, …), those that exist, and every
+    /// folder under them that holds one of the `files`.
     pub folders: Vec<String>,
 }
 

@@ -13,7 +13,11 @@ pub fn copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
             Some(Copy {
                 output: OutputPath::new(&file.rel)?,
                 source: file.source_path(),
-                fingerprint: format!("static {} {}", stat.size, stat.mtime_ns),
+                // A theme's file and the site's at one path are two files.
+                fingerprint: match &file.theme_dir {
+                    None => format!("static {} {}", stat.size, stat.mtime_ns),
+                    Some(theme) => format!("static {theme} {} {}", stat.size, stat.mtime_ns),
+                },
             })
         })
         .collect()
@@ -49,7 +53,9 @@ pub fn plan<'a>(
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
-    let model = Model::new(config, records, visibility);
+    let model = Model::new(config, records, visibility, &|name| {
+        theme.shortcode_hash(name).to_owned()
+    });
     let copies = copies(statics, started_ns);
 
     let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
@@ -60,13 +66,15 @@ pub fn plan<'a>(
         recipe::extra_recipes(config, &model, (code, plugins), &mut recipes);
     }
     let mut problems = recipe::document_recipes(&model, theme, &mut recipes);
+    let (broken, mut warnings) = model.link_problems();
+    problems.extend(broken);
     documents_take_generated_places(&mut recipes);
     recipe::sitemap_recipe(config, &mut recipes);
     recipe::site_file_recipes(config, &copies, &mut recipes);
 
     let (mut specs, misplaced) = specs_of(config, &model, recipes);
     problems.extend(misplaced);
-    let warnings = recipe::drop_aliases_in_the_way(&model, &copies, &mut specs);
+    warnings.extend(recipe::drop_aliases_in_the_way(&model, &copies, &mut specs));
     // Static files claim their outputs first, then the pages in plan order.
     let outputs: Vec<&str> = copies
         .iter()
@@ -147,7 +155,8 @@ pub(super) fn specs_of(
 /// that, and that the theme, the words, the config, the static files and
 /// what is published are those of the last build). Only the fingerprints
 /// of the pages that show a changed document are computed again. Returns
-/// the plan and those pages, by their place in its specs.
+/// the plan and those pages, by their place in its specs; or the links
+/// that lead nowhere now.
 pub fn replan<'a>(
     config: &'a Config,
     views: &'a Views<'a>,
@@ -155,7 +164,7 @@ pub fn replan<'a>(
     kept: KeptPlan,
     records: Vec<Record>,
     changed: &[usize],
-) -> (Plan<'a>, Vec<usize>) {
+) -> Result<(Plan<'a>, Vec<usize>), Error> {
     let KeptPlan {
         specs,
         copies,
@@ -164,8 +173,24 @@ pub fn replan<'a>(
         dependents,
     } = kept;
     model.records = records;
+    // A changed document may call a shortcode no document called before.
     for &i in changed {
-        model.digests[i] = document_digest(&model.records[i]);
+        for name in &model.records[i].shortcodes {
+            if !model.shortcode_hashes.contains_key(name) {
+                let hash = theme.shortcode_hash(name).to_owned();
+                model.shortcode_hashes.insert(name.clone(), hash);
+            }
+        }
+    }
+    if model.places.is_none() {
+        model.places = Places::of(config, &model.records);
+    }
+    let (broken, warnings) = model.link_problems();
+    if !broken.is_empty() {
+        return Err(Error::Content(broken));
+    }
+    for &i in changed {
+        model.digests[i] = model.digest_of(i);
         model.items[i] = OnceLock::new();
     }
     let mut plan = Plan {
@@ -176,8 +201,10 @@ pub fn replan<'a>(
         model,
         sitemap_key,
         dependents,
-        // Said when the old URLs were planned; they did not change since.
-        warnings: Vec::new(),
+        // Those of old URLs were said when they were planned; they did not
+        // change since. Those of anchors are said at every build, as a
+        // fresh one says them.
+        warnings,
     };
     let dependents = plan.dependents.take().unwrap_or_else(|| plan.dependents());
     let mut affected: Vec<usize> = changed
@@ -203,7 +230,7 @@ pub fn replan<'a>(
         plan.specs[s].fingerprint = fingerprint;
     }
     plan.dependents = Some(dependents);
-    (plan, affected)
+    Ok((plan, affected))
 }
 
 /// A document whose URL is that of a generated list (a language's home, its

@@ -22,7 +22,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::model::doc::{Kind, Record, TemplateChoice};
+use crate::model::doc::{Heading, Kind, Record, TemplateChoice};
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::hex;
 use crate::model::id::format_ms;
@@ -32,12 +32,13 @@ use crate::render::i18n::{I18n, Strings};
 use crate::render::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
     Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount,
-    TagLink, Theme,
+    TagLink, Theme, TocEntry,
 };
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
 
 mod hasher;
+mod links;
 mod make;
 mod model;
 mod output;
@@ -46,9 +47,10 @@ mod recipe;
 mod views;
 
 use hasher::{KeyHasher, KeyPrefixes};
+use links::Places;
 pub use make::{copies, plan, replan, same_place};
 pub use model::Model;
-use model::{DocumentDigest, authors_of, document_digest, extra_of};
+use model::{DocumentDigest, authors_of, extra_of};
 pub use output::OutputPath;
 use page::{DisplayDate, output_collisions, paginator};
 use recipe::{Input, Inputs, Recipe};
@@ -241,9 +243,14 @@ mod tests {
                 source.path = format!("content/{rel}");
                 let hash = crate::model::hash::source_hash(text.as_bytes());
                 let plugins = crate::plugin::Plugins::new();
-                crate::source::parse::parse(&source, text.as_bytes(), hash, (config, &plugins))
-                    .unwrap()
-                    .record
+                crate::source::parse::parse(
+                    &source,
+                    text.as_bytes(),
+                    hash,
+                    (config, &plugins, &Default::default()),
+                )
+                .unwrap()
+                .record
             })
             .collect();
         records.sort_by(|a, b| a.source.path.cmp(&b.source.path));
@@ -260,7 +267,7 @@ mod tests {
         .unwrap();
         let root = tempfile::tempdir().unwrap();
         let (theme, i18n) = (
-            Theme::load(root.path(), &crate::plugin::Plugins::new()).unwrap(),
+            Theme::load(root.path(), None, &crate::plugin::Plugins::new()).unwrap(),
             I18n::load(root.path(), &config).unwrap(),
         );
         let views = Views::new(&config, &i18n);
@@ -307,7 +314,8 @@ mod tests {
             0,
         )
         .unwrap();
-        let (replanned, affected) = replan(&config, &views, &theme, before, after, &changed);
+        let (replanned, affected) =
+            replan(&config, &views, &theme, before, after, &changed).unwrap();
         let fingerprints = |plan: &Plan<'_>| -> Vec<(String, String)> {
             plan.specs
                 .iter()

@@ -31,10 +31,22 @@ pub struct Model {
     pub(super) items: Vec<OnceLock<minijinja::Value>>,
     /// Per record, what stands in for it in fingerprints.
     pub(super) digests: Vec<DocumentDigest>,
+    /// Where the documents are, when one links another.
+    pub(super) places: Option<Places>,
+    /// The hash of each shortcode's template that a document calls, by
+    /// name: in the digest of each document calling it.
+    pub(super) shortcode_hashes: BTreeMap<String, String>,
 }
 
 impl Model {
-    pub(super) fn new(config: &Config, records: Vec<Record>, visibility: Visibility) -> Model {
+    /// The model of `records`; `shortcode_hash` gives the hash of the
+    /// template of a shortcode they call.
+    pub(super) fn new(
+        config: &Config,
+        records: Vec<Record>,
+        visibility: Visibility,
+        shortcode_hash: &dyn Fn(&str) -> String,
+    ) -> Model {
         let language_order: FxHashMap<&str, usize> = config
             .ordered_languages()
             .enumerate()
@@ -46,22 +58,7 @@ impl Model {
         let visible: Vec<usize> = (0..records.len())
             .filter(|&i| visibility.shows(&records[i]) && config.is_language(&records[i].lang))
             .collect();
-        // A site has far fewer distinct tags than tag uses.
-        let mut slug_of: FxHashMap<&str, Arc<str>> = FxHashMap::default();
-        let tag_slugs: Vec<Vec<Arc<str>>> = records
-            .iter()
-            .map(|r| {
-                r.tags
-                    .iter()
-                    .map(|t| {
-                        slug_of
-                            .entry(t)
-                            .or_insert_with(|| tag_slug(t).into())
-                            .clone()
-                    })
-                    .collect()
-            })
-            .collect();
+        let tag_slugs = tag_slugs(&records);
 
         let mut group_at: FxHashMap<(Kind, &str), u32> = FxHashMap::default();
         let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -113,7 +110,14 @@ impl Model {
                 (lang.clone(), urls)
             })
             .collect();
-        Model {
+        let shortcode_hashes = records
+            .iter()
+            .flat_map(|r| &r.shortcodes)
+            .map(|name| (name.clone(), shortcode_hash(name)))
+            .collect();
+        let mut model = Model {
+            places: Places::of(config, &records),
+            shortcode_hashes,
             visible,
             posts_by_lang,
             position,
@@ -123,9 +127,35 @@ impl Model {
             tag_slugs,
             tag_pages,
             items: (0..records.len()).map(|_| OnceLock::new()).collect(),
-            digests: records.par_iter().map(document_digest).collect(),
+            digests: Vec::new(),
             records,
+        };
+        model.digests = (0..model.records.len())
+            .into_par_iter()
+            .map(|i| model.digest_of(i))
+            .collect();
+        model
+    }
+
+    /// What stands for document `i` in fingerprints: its digest, with the
+    /// URL each of its links leads to and the hash of the template of each
+    /// shortcode it calls.
+    pub(super) fn digest_of(&self, i: usize) -> DocumentDigest {
+        let record = &self.records[i];
+        let digest = document_digest(record);
+        if record.links.is_empty() && record.shortcodes.is_empty() {
+            return digest;
         }
+        let mut key = KeyHasher(Sha256::new());
+        key.0.update(digest);
+        for link in &record.links {
+            key.text(self.link_url(i, &link.target).as_deref().unwrap_or(""));
+        }
+        for name in &record.shortcodes {
+            key.text(name);
+            key.text(self.shortcode_hashes.get(name).map_or("", String::as_str));
+        }
+        key.0.finalize().into()
     }
 
     /// The visible documents that are versions of visible document `i`,
@@ -178,9 +208,11 @@ impl Model {
                     date: date.ymd,
                     date_display: date.display,
                     date_iso: date.iso,
-                    summary: record.summary.clone(),
+                    summary: self.with_links(i, &record.summary).into_owned(),
                     description: record.description.clone(),
                     tags: self.tag_links(i),
+                    word_count: record.word_count,
+                    reading_time: record.reading_time,
                     extra: extra_of(record),
                 }))
             })
@@ -193,6 +225,26 @@ impl Model {
             url: self.records[i].url.clone(),
         })
     }
+}
+
+/// Per record, the slug of each of its tags. A site has far fewer distinct
+/// tags than tag uses: each slug is made once.
+fn tag_slugs(records: &[Record]) -> Vec<Vec<Arc<str>>> {
+    let mut slug_of: FxHashMap<&str, Arc<str>> = FxHashMap::default();
+    records
+        .iter()
+        .map(|r| {
+            r.tags
+                .iter()
+                .map(|t| {
+                    slug_of
+                        .entry(t)
+                        .or_insert_with(|| tag_slug(t).into())
+                        .clone()
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Per language, each tag's name and posts, by slug. A language has tens

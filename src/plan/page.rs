@@ -57,6 +57,12 @@ impl<'a> Plan<'a> {
         dependents
     }
 
+    /// `html` of document `i` (its body) with each `@/` link's URL in its
+    /// place.
+    pub fn with_links<'h>(&self, i: usize, html: &'h str) -> Cow<'h, str> {
+        self.model.with_links(i, html)
+    }
+
     /// Every current document, by source path.
     pub fn records(&self) -> &[Record] {
         &self.model.records

@@ -25,6 +25,7 @@ use crate::model::doc::Record;
 use crate::model::error::{AnotherId, Error, Problem, ProblemKind};
 use crate::model::id::format_ms;
 use crate::model::report::BuildReport;
+use crate::plan::Model;
 use crate::source::discover::FilesAt;
 use remote::{Answer, GaveUp, Remote, RemoteRow, Statement};
 use rows::{Local, Row};
@@ -154,9 +155,14 @@ impl Session {
         let config = self.site().config();
         let schema = config.publish.schema().to_owned();
         let mut remote = Remote::new(options, &schema, self.site().root())?;
-        let locals: Vec<Local<'_>> = self
-            .pool()
-            .install(|| records.par_iter().map(|r| Local::new(r, config)).collect());
+        let links = Model::for_links(config, every, self.visibility());
+        let theme = self.theme()?;
+        let locals: Vec<Local<'_>> = self.pool().install(|| {
+            records
+                .par_iter()
+                .map(|r| Local::new(r, config, (links.as_ref(), &theme)))
+                .collect()
+        });
         let mut report = PublishReport {
             database: remote.name.clone(),
             schema,
@@ -176,6 +182,8 @@ impl Session {
             files: FilesAt::new(self.site().root()),
             plugins,
             config,
+            shortcodes: theme.shortcodes(),
+            links: links.as_ref(),
             options,
         };
         let pool = self.pool();
@@ -213,6 +221,8 @@ struct Writer<'w> {
     plugins: &'w crate::plugin::Plugins,
     /// How bodies are rendered: `[highlight]`, `[math]`.
     config: &'w crate::source::config::Config,
+    shortcodes: &'w crate::source::shortcodes::Shortcodes,
+    links: Option<&'w Model>,
     options: &'w PublishOptions,
 }
 
@@ -402,7 +412,10 @@ impl Writer<'_> {
         for chunk in write.chunks(self.batch_rows()) {
             let batch = chunk
                 .par_iter()
-                .map(|&i| rows::row(&self.locals[i], &self.files, (self.plugins, self.config)))
+                .map(|&i| {
+                    let render = (self.plugins, self.config, self.shortcodes);
+                    rows::row(&self.locals[i], &self.files, render, self.links)
+                })
                 .collect();
             // The receiver is gone when the publish gave up.
             if sender.blocking_send(batch).is_err() {

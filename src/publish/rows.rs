@@ -7,9 +7,12 @@ use crate::build::produce;
 use crate::model::doc::{Kind, Record};
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::hex;
+use crate::plan::Model;
 use crate::plugin::Plugins;
+use crate::render::Theme;
 use crate::source::config::{Config, folio_settings};
 use crate::source::discover::FilesAt;
+use crate::source::shortcodes::Shortcodes;
 
 /// A published document as the database gets it, but for its body, which
 /// is rendered only when the row must be written.
@@ -19,19 +22,45 @@ pub(crate) struct Local<'r> {
     pub id: String,
     /// Absolute: the database's readers are not on the site's host.
     pub url: String,
+    /// With each `@/` link's URL in its place.
+    pub summary: String,
     /// What the remote's `source_hash` holds: see [`row_hash`].
     pub hash: String,
 }
 
 impl<'r> Local<'r> {
-    pub(super) fn new(record: &'r Record, config: &Config) -> Local<'r> {
+    /// `links` resolves the links between documents, when one has some;
+    /// `theme` has the shortcodes bodies call.
+    pub(super) fn new(
+        record: &'r Record,
+        config: &Config,
+        (links, theme): (Option<&Model>, &Theme),
+    ) -> Local<'r> {
         let id = record.id.to_string();
         let url = format!("{}{}", config.origin, record.url);
-        let hash = row_hash(record, &id, &url);
+        let (summary, targets) = match links {
+            Some(links) => {
+                let (summary, targets) = links.links_of(record, &record.summary);
+                (summary.into_owned(), targets)
+            }
+            None => (record.summary.clone(), Vec::new()),
+        };
+        // A body is also made by the templates of the shortcodes it calls.
+        let made_by: Vec<String> = targets
+            .into_iter()
+            .chain(
+                record
+                    .shortcodes
+                    .iter()
+                    .map(|name| format!("shortcode {name} {}", theme.shortcode_hash(name))),
+            )
+            .collect();
+        let hash = row_hash(record, &id, &url, &made_by);
         Local {
             record,
             id,
             url,
+            summary,
             hash,
         }
     }
@@ -40,9 +69,10 @@ impl<'r> Local<'r> {
 /// The hash of everything a row is made from: the source's bytes (which,
 /// with the Markdown transforms that touched them and folio's version, make
 /// the body) and every other column as this build derived it (so a setting
-/// that moves a URL changes it too). Equal hashes, equal rows: the upsert
-/// skips a row whose stored hash is this one.
-fn row_hash(record: &Record, id: &str, url: &str) -> String {
+/// that moves a URL changes it too), with where its links to other
+/// documents lead and the templates of the shortcodes it calls. Equal
+/// hashes, equal rows: the upsert skips a row whose stored hash is this one.
+fn row_hash(record: &Record, id: &str, url: &str, made_by: &[String]) -> String {
     // A JSON array of borrowed columns: nothing is copied to be hashed.
     let columns = (
         folio_settings(),
@@ -62,7 +92,12 @@ fn row_hash(record: &Record, id: &str, url: &str) -> String {
         &record.translation_key,
         &record.extra,
     );
-    let json = serde_json::to_vec(&columns).unwrap_or_default();
+    let mut json = serde_json::to_vec(&columns).unwrap_or_default();
+    // Only a row with links or shortcodes hashes them: the others keep
+    // their hash.
+    if !made_by.is_empty() {
+        json.extend(serde_json::to_vec(made_by).unwrap_or_default());
+    }
     hex(&Sha256::digest(&json))
 }
 
@@ -94,7 +129,8 @@ pub(crate) struct Row {
 pub(crate) fn row(
     local: &Local<'_>,
     files: &FilesAt,
-    render: (&Plugins, &Config),
+    render: (&Plugins, &Config, &Shortcodes),
+    links: Option<&Model>,
 ) -> Result<Row, Error> {
     let record = local.record;
     // Its page's build reported what rendering its body noted.
@@ -106,6 +142,10 @@ pub(crate) fn row(
             ProblemKind::ChangedDuringBuild,
         )])
     })?;
+    let body = match links {
+        Some(links) => links.links_of(record, &body).0.into_owned(),
+        None => body,
+    };
     let tags: Vec<String> = record.tags.iter().map(|t| without_nul(t)).collect();
     Ok(Row {
         id: local.id.clone(),
@@ -117,7 +157,7 @@ pub(crate) fn row(
         title: without_nul(&record.title),
         url: local.url.clone(),
         description: record.description.as_deref().map(without_nul),
-        summary: without_nul(&record.summary),
+        summary: without_nul(&local.summary),
         body: without_nul(&body),
         tags: serde_json::to_string(&tags).unwrap_or_else(|_| "[]".into()),
         translation_key: without_nul(&record.translation_key),

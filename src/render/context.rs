@@ -196,6 +196,12 @@ pub struct PostView {
     pub image: Option<String>,
     pub summary: String,
     pub url: String,
+    /// Its headings, each with those under it.
+    pub toc: Vec<TocEntry>,
+    /// Words in its body, each CJK character counted as one.
+    pub word_count: u32,
+    /// Whole minutes, at least 1.
+    pub reading_time: u32,
     pub newer: Option<Link>,
     pub older: Option<Link>,
     /// The front matter fields folio does not read.
@@ -218,9 +224,25 @@ pub struct PageView {
     pub image: Option<String>,
     pub extra: serde_json::Value,
     pub url: String,
+    pub toc: Vec<TocEntry>,
+    pub word_count: u32,
+    pub reading_time: u32,
     pub source_hash: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<Value>,
+}
+
+/// A heading in a document's table of contents.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TocEntry {
+    /// 1 for `#`, 6 for `######`.
+    pub level: u8,
+    pub id: String,
+    pub title: String,
+    /// `#id`: the link to it from its page.
+    pub url: String,
+    /// The headings under it, until the next of its level or above.
+    pub children: Vec<TocEntry>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -233,6 +255,8 @@ pub struct ListItem {
     pub summary: String,
     pub description: Option<String>,
     pub tags: Vec<TagLink>,
+    pub word_count: u32,
+    pub reading_time: u32,
     pub extra: serde_json::Value,
 }
 

@@ -1,8 +1,9 @@
 //! The theme's words and date formats, per language.
 //!
 //! Owns the string tables that templates reach through `t("key")`: folio's
-//! built-in tables, over which a site's `i18n/<lang>.toml` and then its
-//! `[languages.<lang>.i18n]` table in site.toml win. A key a language lacks
+//! built-in tables, over which its theme's `themes/<name>/i18n/<lang>.toml`,
+//! the site's own `i18n/<lang>.toml` and then its `[languages.<lang>.i18n]`
+//! table in site.toml win, key by key. A key a language lacks
 //! falls back to the default language (then to folio's English), and the
 //! build warns once per language. The resolved table is part of every page's
 //! context, so a changed word re-renders exactly the pages of that language.
@@ -187,9 +188,10 @@ impl Strings {
 pub struct I18n {
     by_lang: BTreeMap<String, Strings>,
     pub warnings: Vec<String>,
-    /// Hex SHA-256 of the site's i18n files as read.
+    /// Hex SHA-256 of the site's i18n files (and its theme's) as read.
     pub digest: String,
-    /// The site's tables that were read, relative to the root.
+    /// The site's tables (and its theme's) that were read, relative to the
+    /// root.
     pub files: Vec<String>,
 }
 
@@ -197,7 +199,7 @@ pub struct I18n {
 type RawTable = BTreeMap<String, toml::Value>;
 
 impl I18n {
-    /// Reads the site's tables over the built-in ones.
+    /// Reads the site's tables over its theme's, over the built-in ones.
     pub fn load(root: &Path, config: &Config) -> Result<I18n, Error> {
         let mut layered: BTreeMap<String, Strings> = BTreeMap::new();
         let mut files = Sha256::new();
@@ -208,21 +210,30 @@ impl I18n {
                 let table = parse_table(text, Path::new("(built-in)"))?;
                 apply(&mut strings, table, Path::new("(built-in)"))?;
             }
-            let file = root.join(I18N_DIR).join(format!("{code}.toml"));
-            match std::fs::read_to_string(&file) {
-                Ok(text) => {
-                    // Length-prefixed, so two files can never hash like one.
-                    for part in [code.as_str(), text.as_str()] {
-                        files.update((part.len() as u64).to_le_bytes());
-                        files.update(part.as_bytes());
+            // The theme's words over folio's, the site's over both.
+            let folders = config
+                .theme_dir
+                .as_deref()
+                .map(|theme| format!("{theme}/{I18N_DIR}"))
+                .into_iter()
+                .chain([I18N_DIR.to_owned()]);
+            for folder in folders {
+                let rel = format!("{folder}/{code}.toml");
+                let file = root.join(&rel);
+                match std::fs::read_to_string(&file) {
+                    Ok(text) => {
+                        // Length-prefixed, so two files can never hash like one.
+                        for part in [rel.as_str(), text.as_str()] {
+                            files.update((part.len() as u64).to_le_bytes());
+                            files.update(part.as_bytes());
+                        }
+                        let table = parse_table(&text, Path::new(&rel))?;
+                        apply(&mut strings, table, Path::new(&rel))?;
+                        read.push(rel);
                     }
-                    let shown = file.strip_prefix(root).unwrap_or(&file).to_owned();
-                    read.push(format!("{I18N_DIR}/{code}.toml"));
-                    let table = parse_table(&text, &shown)?;
-                    apply(&mut strings, table, &shown)?;
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(Error::io(file, e)),
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(Error::io(file, e)),
             }
             let inline = config.languages[code].i18n.clone();
             apply(

@@ -8,12 +8,13 @@
 //! in it comes from the clock.
 
 mod context;
+mod default_theme;
 pub mod i18n;
 
 pub use context::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
     Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount,
-    TagLink,
+    TagLink, TocEntry,
 };
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,26 +30,11 @@ use crate::model::error::Error;
 use crate::model::hash::hex;
 use crate::plugin::{Callable, Plugins, TemplateFunction, stamp};
 use crate::source::highlight::{Highlight, stylesheet};
+use crate::source::shortcodes::{SHORTCODES_DIR, Shortcodes};
 
 pub const TEMPLATES_DIR: &str = "templates";
 
-/// The default theme, used for every template the site does not provide.
-const DEFAULT_THEME: &[(&str, &str)] = &[
-    ("base.html", include_str!("../../templates/base.html")),
-    ("post.html", include_str!("../../templates/post.html")),
-    ("list.html", include_str!("../../templates/list.html")),
-    ("page.html", include_str!("../../templates/page.html")),
-    ("tags.html", include_str!("../../templates/tags.html")),
-    ("atom.xml", include_str!("../../templates/atom.xml")),
-    ("sitemap.xml", include_str!("../../templates/sitemap.xml")),
-    ("robots.txt", include_str!("../../templates/robots.txt")),
-    ("style.css", include_str!("../../templates/style.css")),
-    ("404.html", include_str!("../../templates/404.html")),
-    (
-        "redirect.html",
-        include_str!("../../templates/redirect.html"),
-    ),
-];
+use default_theme::DEFAULT_THEME;
 
 /// The work one render may do, in minijinja fuel (one per instruction, and
 /// one per 64 bytes of data made or written). The default theme's largest
@@ -81,6 +67,10 @@ pub struct Theme {
     closure_hashes: BTreeMap<String, String>,
     /// The template functions and filters of the build's plugins.
     functions: Vec<Arc<dyn TemplateFunction>>,
+    /// The folder of the theme site.toml names, relative to the root.
+    theme_dir: Option<String>,
+    /// Its `shortcodes/` templates, ready for bodies to call.
+    shortcodes: Shortcodes,
 }
 
 /// The names folio's templates are given besides the plugins': a plugin
@@ -89,23 +79,35 @@ pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe", "highlight_css"];
 
 impl Theme {
     /// Reads `<root>/templates` (every file, recursively; names use `/`) over
-    /// the embedded default theme.
-    pub fn load(root: &Path, plugins: &Plugins) -> Result<Theme, Error> {
+    /// those of the theme at `<root>/<theme_dir>/templates`, over the
+    /// embedded default theme.
+    pub fn load(root: &Path, theme_dir: Option<&str>, plugins: &Plugins) -> Result<Theme, Error> {
         let mut sources: BTreeMap<String, (String, Origin)> = DEFAULT_THEME
             .iter()
             .map(|(name, text)| ((*name).to_owned(), ((*text).to_owned(), Origin::Default)))
             .collect();
-        for file in crate::source::discover::walk(&root.join(TEMPLATES_DIR), &[])? {
-            // A template is named by its path; one that cannot be named
-            // cannot be used.
-            let Some(name) = file.rel else {
-                continue;
-            };
-            let text = std::fs::read_to_string(&file.path).map_err(|e| Error::io(&file.path, e))?;
-            let shown = file.path.strip_prefix(root).unwrap_or(&file.path);
-            sources.insert(name, (text, Origin::Site(shown.to_owned())));
+        // The named theme's templates over folio's, the site's over both.
+        let folders = theme_dir
+            .map(|theme| Path::new(theme).join(TEMPLATES_DIR))
+            .into_iter()
+            .chain([PathBuf::from(TEMPLATES_DIR)]);
+        for folder in folders {
+            for file in crate::source::discover::walk(&root.join(folder), &[])? {
+                // A template is named by its path; one that cannot be named
+                // cannot be used.
+                let Some(name) = file.rel else {
+                    continue;
+                };
+                let text =
+                    std::fs::read_to_string(&file.path).map_err(|e| Error::io(&file.path, e))?;
+                let shown = file.path.strip_prefix(root).unwrap_or(&file.path);
+                sources.insert(name, (text, Origin::Site(shown.to_owned())));
+            }
         }
-        Ok(Theme::from_sources(sources, plugins.functions.clone()))
+        Ok(Theme {
+            theme_dir: theme_dir.map(str::to_owned),
+            ..Theme::from_sources(sources, plugins.functions.clone())
+        })
     }
 
     /// A template's own hash covers the plugins it calls (by name and
@@ -148,13 +150,27 @@ impl Theme {
                 (name.clone(), hex(&hasher.finalize()))
             })
             .collect();
+        let shortcodes = shortcodes_of(&sources, &closure_hashes);
         Theme {
             sources,
             own_hashes,
             closures,
             closure_hashes,
             functions,
+            theme_dir: None,
+            shortcodes,
         }
+    }
+
+    /// The shortcodes bodies may call.
+    pub fn shortcodes(&self) -> &Shortcodes {
+        &self.shortcodes
+    }
+
+    /// The hash of the template of the shortcode `name` and of every
+    /// template it reaches.
+    pub fn shortcode_hash(&self, name: &str) -> &str {
+        self.closure_hash(&format!("{SHORTCODES_DIR}{name}.html"))
     }
 
     /// Every template's own hash, by name.
@@ -178,7 +194,12 @@ impl Theme {
         self.closure_hashes.get(name).map_or("", String::as_str)
     }
 
-    /// Whether the site or folio's theme has the template `name`.
+    /// The folder of the theme site.toml names, relative to the root.
+    pub fn theme_dir(&self) -> Option<&str> {
+        self.theme_dir.as_deref()
+    }
+
+    /// Whether the site, its theme or folio's theme has the template `name`.
     pub fn has(&self, name: &str) -> bool {
         self.sources.contains_key(name)
     }
@@ -188,8 +209,8 @@ impl Theme {
         self.sources.keys().map(String::as_str).collect()
     }
 
-    /// The file of the site's own template `name`, relative to the root;
-    /// `None` for one of folio's default theme.
+    /// The file of the site's template `name` (its own, or its theme's),
+    /// relative to the root; `None` for one of folio's default theme.
     pub fn site_file(&self, name: &str) -> Option<&Path> {
         match self.sources.get(name) {
             Some((_, Origin::Site(path))) => Some(path),
@@ -291,6 +312,27 @@ impl Theme {
             })?;
         Ok(page)
     }
+}
+
+/// The shortcodes among `sources`, with a digest of their closures'
+/// hashes.
+fn shortcodes_of(
+    sources: &BTreeMap<String, (String, Origin)>,
+    closure_hashes: &BTreeMap<String, String>,
+) -> Shortcodes {
+    let mut digest = Sha256::new();
+    for (name, hash) in closure_hashes {
+        if name.starts_with(SHORTCODES_DIR) {
+            digest.update(name.as_bytes());
+            digest.update(hash.as_bytes());
+        }
+    }
+    Shortcodes::new(
+        sources
+            .iter()
+            .map(|(name, (text, _))| (name.clone(), text.clone())),
+        hex(&digest.finalize()),
+    )
 }
 
 /// The error to report of `error`: one in an included template or an

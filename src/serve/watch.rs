@@ -25,6 +25,7 @@ use crate::model::report::BuildReport;
 use crate::render::TEMPLATES_DIR;
 use crate::render::i18n::I18N_DIR;
 use crate::source::config::CONFIG_FILE;
+use crate::source::config::THEMES_DIR;
 use crate::source::discover::{CONTENT_DIR, STATIC_DIR};
 
 /// How long the file system must be quiet before a burst is rebuilt: an
@@ -43,10 +44,10 @@ const LONGEST_BURST: Duration = Duration::from_millis(250);
 const STOP_CHECK: Duration = Duration::from_millis(100);
 
 /// The folders whose files a site is built from, under its root.
-const WATCHED: [&str; 4] = [CONTENT_DIR, TEMPLATES_DIR, STATIC_DIR, I18N_DIR];
+const WATCHED: [&str; 5] = [CONTENT_DIR, TEMPLATES_DIR, STATIC_DIR, I18N_DIR, THEMES_DIR];
 
 /// Watches the inputs of the site at a root: `content/`, `templates/`,
-/// `static/`, `i18n/` and `site.toml`.
+/// `static/`, `i18n/`, `themes/` and `site.toml`.
 pub struct Watcher {
     root: PathBuf,
     watcher: Mutex<notify::RecommendedWatcher>,

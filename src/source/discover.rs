@@ -292,12 +292,18 @@ pub struct StaticFile {
     /// Relative to `static/`, `/`-separated: also its output path.
     pub rel: String,
     pub stat: Stat,
+    /// The folder it is in, relative to the site root, when that is not
+    /// the site's own `static/`: its theme's.
+    pub theme_dir: Option<String>,
 }
 
 impl StaticFile {
     /// Relative to the site root.
     pub fn source_path(&self) -> String {
-        format!("{STATIC_DIR}/{}", self.rel)
+        match &self.theme_dir {
+            Some(theme) => format!("{theme}/{STATIC_DIR}/{}", self.rel),
+            None => format!("{STATIC_DIR}/{}", self.rel),
+        }
     }
 }
 
@@ -307,13 +313,43 @@ pub const PUBLISHED_HIDDEN: &[&str] = &[".well-known"];
 
 /// Walks `<root>/static` in a stable order. Hidden files are skipped (an
 /// editor's `.swp`, a `.DS_Store`), except under [`PUBLISHED_HIDDEN`].
-pub fn discover_static(root: &Path) -> Result<Vec<StaticFile>, Error> {
-    walk(&root.join(STATIC_DIR), PUBLISHED_HIDDEN)?
+/// With a theme (`theme_dir`), its static files join the site's, in the
+/// one walk order, but for those the site's own `static/` has at the same
+/// path, which win.
+pub fn discover_static(root: &Path, theme_dir: Option<&str>) -> Result<Vec<StaticFile>, Error> {
+    let own = static_files(root, None)?;
+    let Some(theme) = theme_dir else {
+        return Ok(own);
+    };
+    let overridden: std::collections::HashSet<&str> = own.iter().map(|f| f.rel.as_str()).collect();
+    let mut files: Vec<StaticFile> = static_files(root, Some(theme))?
+        .into_iter()
+        .filter(|file| !overridden.contains(file.rel.as_str()))
+        .collect();
+    files.extend(own);
+    files.sort_by(|a, b| walk_order(&a.rel, &b.rel));
+    Ok(files)
+}
+
+/// The order a walk lists paths in: by name within a folder, a folder's
+/// files where its name sorts (`a/b` before `a-b`, unlike plain text order).
+pub(crate) fn walk_order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.split('/').cmp(b.split('/'))
+}
+
+/// The files of one `static/` folder: the site's, or `theme_dir`'s.
+fn static_files(root: &Path, theme_dir: Option<&str>) -> Result<Vec<StaticFile>, Error> {
+    let folder = match theme_dir {
+        Some(theme) => root.join(theme).join(STATIC_DIR),
+        None => root.join(STATIC_DIR),
+    };
+    walk(&folder, PUBLISHED_HIDDEN)?
         .into_iter()
         .map(|file| match file.rel {
             Some(rel) => Ok(StaticFile {
                 rel,
                 stat: file.stat,
+                theme_dir: theme_dir.map(str::to_owned),
             }),
             None => Err(Error::io(
                 &file.path,
@@ -321,6 +357,44 @@ pub fn discover_static(root: &Path) -> Result<Vec<StaticFile>, Error> {
             )),
         })
         .collect()
+}
+
+/// The theme site.toml names must be a folder of `themes/`, checked when a
+/// site is opened and at every walk: without it the build would quietly
+/// fall back on folio's theme. The nearest folder there is offered.
+pub fn check_theme(root: &Path, config: &Config) -> Result<(), Error> {
+    let Some(theme_dir) = config.theme_dir.as_deref() else {
+        return Ok(());
+    };
+    if root.join(theme_dir).is_dir() {
+        return Ok(());
+    }
+    let wanted = theme_dir.rsplit('/').next().unwrap_or(theme_dir);
+    let there: Vec<String> = std::fs::read_dir(root.join(config::THEMES_DIR))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.path().is_dir())
+        .filter_map(|entry| entry.file_name().to_str().map(str::to_owned))
+        .collect();
+    let help = match there
+        .iter()
+        .min_by_key(|name| strsim::levenshtein(name, wanted))
+    {
+        Some(near) => format!("did you mean `theme = \"{near}\"`? Or add the folder {theme_dir}/"),
+        None => {
+            format!("add the folder {theme_dir}/ with the theme's templates/, static/ and i18n/")
+        }
+    };
+    Err(Error::Config {
+        path: root.join(config::CONFIG_FILE),
+        line: None,
+        message: format!(
+            "theme `{wanted}` is not a folder of {}/",
+            config::THEMES_DIR
+        ),
+        help,
+    })
 }
 
 /// Whether a walk skips the file at `rel` (relative to the walked folder):

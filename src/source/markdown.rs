@@ -3,22 +3,78 @@
 //! and its summary.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
-use crate::model::url::heading_id;
 use crate::source::highlight::{Highlight, Note, block_html};
 use crate::source::math::{self, Math};
+use crate::source::outline::HeadingIds;
+use crate::source::shortcodes::{CallError, Shortcodes};
 
 const MORE_MARKER: &str = "<!-- more -->";
 
-const MARKDOWN: Options = Options::ENABLE_TABLES
+/// The extensions every body is read with.
+pub(crate) const MARKDOWN: Options = Options::ENABLE_TABLES
     .union(Options::ENABLE_FOOTNOTES)
     .union(Options::ENABLE_STRIKETHROUGH)
     .union(Options::ENABLE_TASKLISTS)
     .union(Options::ENABLE_HEADING_ATTRIBUTES);
+
+/// A body rendered with its shortcodes.
+#[derive(Debug)]
+pub struct BodyHtml {
+    pub html: String,
+    /// What highlighting its code noted, with the line of each fence in
+    /// the source.
+    pub notes: Vec<(usize, Note)>,
+    /// The shortcodes it called.
+    pub called: BTreeSet<String>,
+}
+
+/// Renders a Markdown body whose first line is `first_line` of its source,
+/// of a document in `lang`, with its shortcodes: its HTML, what
+/// highlighting its code noted (with the line of each fence in the
+/// source) and the shortcodes it called.
+pub fn render_markdown(
+    markdown: &str,
+    (lang, first_line): (&str, usize),
+    (highlight, math, shortcodes): (&Highlight, &Math, &Shortcodes),
+) -> Result<BodyHtml, CallError> {
+    let nested = |inner: &str, line: usize| {
+        render_markdown(inner, (lang, line), (highlight, math, shortcodes))
+            .map(|body| (body.html, body.called))
+    };
+    Ok(
+        match shortcodes.expand(markdown, (lang, first_line), &nested)? {
+            None => {
+                let (html, notes) = render_body(markdown, highlight, math);
+                BodyHtml {
+                    html,
+                    notes: shifted(notes, first_line),
+                    called: BTreeSet::new(),
+                }
+            }
+            Some(expanded) => {
+                let (html, notes) = render_body(&expanded.text, highlight, math);
+                BodyHtml {
+                    html: expanded.fill(&html),
+                    notes: shifted(notes, first_line),
+                    called: expanded.called,
+                }
+            }
+        },
+    )
+}
+
+/// Notes of lines counted in a body, as lines of its source.
+fn shifted(mut notes: Vec<(usize, Note)>, first_line: usize) -> Vec<(usize, Note)> {
+    for (line, _) in &mut notes {
+        *line += first_line - 1;
+    }
+    notes
+}
 
 /// Renders a Markdown body to HTML, with what highlighting its code
 /// blocks and reading its formulas noted, each with its line in `markdown`.
@@ -152,17 +208,17 @@ impl<'a, I: Iterator<Item = (Event<'a>, Range<usize>)>> Iterator for CodeBlocks<
 /// heading's own events are held back, until its text is known.
 struct HeadingAnchors<'a, I> {
     events: I,
-    used: rustc_hash::FxHashMap<String, usize>,
+    ids: HeadingIds,
     /// The events of the heading being given its id, and its end.
-    held: std::collections::VecDeque<Event<'a>>,
+    held: VecDeque<Event<'a>>,
 }
 
 impl<'a, I: Iterator<Item = Event<'a>>> HeadingAnchors<'a, I> {
     fn new(events: I) -> Self {
         HeadingAnchors {
             events,
-            used: rustc_hash::FxHashMap::default(),
-            held: std::collections::VecDeque::new(),
+            ids: HeadingIds::default(),
+            held: VecDeque::new(),
         }
     }
 
@@ -180,22 +236,19 @@ impl<'a, I: Iterator<Item = Event<'a>>> HeadingAnchors<'a, I> {
             }
             self.held.push_back(event);
         }
-        let anchor = match &self.held[0] {
-            Event::Start(Tag::Heading { id: Some(id), .. }) => {
-                // An id the author chose is kept as it is, and taken.
-                self.used.entry(id.to_string()).or_insert(1);
-                id.to_string()
-            }
-            _ => {
-                let mut text = String::new();
-                for event in self.held.range(1..) {
-                    if let Event::Text(t) | Event::Code(t) = event {
-                        text.push_str(t);
-                    }
-                }
-                numbered(&mut self.used, heading_id(&text))
-            }
+        let given = match &self.held[0] {
+            Event::Start(Tag::Heading { id: Some(id), .. }) => Some(id.to_string()),
+            _ => None,
         };
+        let mut text = String::new();
+        if given.is_none() {
+            for event in self.held.range(1..) {
+                if let Event::Text(t) | Event::Code(t) = event {
+                    text.push_str(t);
+                }
+            }
+        }
+        let anchor = self.ids.issue(given.as_deref(), &text);
         let mut link = String::with_capacity(anchor.len() + 56);
         link.push_str(" <a class=\"anchor\" href=\"#");
         link.push_str(&html_attr(&anchor));
@@ -221,27 +274,6 @@ impl<'a, I: Iterator<Item = Event<'a>>> Iterator for HeadingAnchors<'a, I> {
         }
         self.hold_heading(event);
         self.held.pop_front()
-    }
-}
-
-/// `base`, or else the first of `base-1`, `base-2`… that no heading of the
-/// page has: a suffixed id can be another heading's own (`A`, `A`, `A-1`
-/// give `a`, `a-1`, `a-1-1`). `issued` maps each id given out to the next
-/// suffix to try when it comes again as a base.
-fn numbered(issued: &mut rustc_hash::FxHashMap<String, usize>, base: String) -> String {
-    let Some(&first) = issued.get(&base) else {
-        issued.insert(base.clone(), 1);
-        return base;
-    };
-    let mut suffix = first;
-    loop {
-        let anchor = format!("{base}-{suffix}");
-        suffix += 1;
-        if !issued.contains_key(&anchor) {
-            issued.insert(base, suffix);
-            issued.insert(anchor.clone(), 1);
-            return anchor;
-        }
     }
 }
 

@@ -328,6 +328,19 @@ mod tests {
     }
 
     #[test]
+    fn a_heading_with_a_formula_has_the_id_its_outline_gives() {
+        let markdown = "## The $\\alpha$ case\n\nText.\n";
+        let (html, _) = body(markdown);
+        let options = ON.options(crate::source::markdown::MARKDOWN);
+        let outline = crate::source::outline::outline(markdown, options, 1);
+        let id = &outline.headings[0].id;
+        assert!(
+            html.contains(&format!("<h2 id=\"{id}\">The <math")),
+            "{id}: {html}"
+        );
+    }
+
+    #[test]
     fn the_renderer_named_in_fingerprints_is_the_one_built() {
         let lock =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();

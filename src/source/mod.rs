@@ -12,4 +12,6 @@ pub mod highlight;
 pub mod identify;
 pub mod markdown;
 pub mod math;
+pub mod outline;
 pub mod parse;
+pub mod shortcodes;

@@ -24,7 +24,9 @@ use crate::source::dates::split_date_prefix;
 use crate::source::fields::Fields;
 use crate::source::front_matter;
 use crate::source::highlight::Note;
-use crate::source::markdown::{render_body, summary_html};
+use crate::source::markdown::{MARKDOWN, render_body, render_markdown, summary_html};
+use crate::source::outline::{Outline, outline};
+use crate::source::shortcodes::Shortcodes;
 
 /// A freshly read source. Its body is rendered when its page renders, from
 /// the source read again ([`body_html`]): holding every body from parse to
@@ -73,7 +75,7 @@ pub fn parse(
     source: &Source,
     bytes: &[u8],
     hash: String,
-    (config, plugins): (&Config, &Plugins),
+    (config, plugins, shortcodes): (&Config, &Plugins, &Shortcodes),
 ) -> Result<Parsed, ParseError> {
     let text = source_text(bytes)?;
     let front = front_matter::split(&text)?;
@@ -81,16 +83,7 @@ pub fn parse(
     fields.no_typos()?;
     fields.same_language(source)?;
 
-    let title = fields
-        .string("title")?
-        .filter(|t| !t.trim().is_empty())
-        .ok_or_else(|| {
-            fields.problem(
-                "title",
-                "is required".into(),
-                "add `title: …` to the front matter".into(),
-            )
-        })?;
+    let title = title_of(&fields)?;
     let (file_date, file_slug) = split_date_prefix(&source.stem);
     let date_line = fields.line_of("date");
     let slug_line = fields.line_of("slug");
@@ -117,7 +110,13 @@ pub fn parse(
         source: &source.path,
         lang: &source.lang,
     };
-    let (mut summary, touched_by) = summary_through(front.body, (plugins, &document), config)?;
+    let first_line = text[..text.len() - front.body.len()].matches('\n').count() + 1;
+    let (mut summary, outline, touched_by) = summary_through(
+        front.body,
+        first_line,
+        (plugins, &document),
+        (config, shortcodes),
+    )?;
     if let Some(written) = fields.written_summary(config)? {
         summary = written;
     }
@@ -160,12 +159,31 @@ pub fn parse(
                 .map(|alias| format!("{}{alias}", config.base_path))
                 .collect(),
             template: fields.template()?,
+            word_count: outline.word_count,
+            reading_time: outline.reading_time,
+            headings: serde_json::to_string(&outline.headings).unwrap_or_else(|_| "[]".into()),
+            links: outline.links,
+            shortcodes: outline.shortcodes,
         },
         body,
         date_is_local,
         date_line,
         slug_line,
     })
+}
+
+/// The `title` field, which every document needs.
+fn title_of(fields: &Fields<'_>) -> Result<String, ParseError> {
+    fields
+        .string("title")?
+        .filter(|t| !t.trim().is_empty())
+        .ok_or_else(|| {
+            fields.problem(
+                "title",
+                "is required".into(),
+                "add `title: …` to the front matter".into(),
+            )
+        })
 }
 
 /// The date of a document: its `date` field, else the date its file name
@@ -264,7 +282,7 @@ pub fn body_html(
     bytes: &[u8],
     body_start: Option<usize>,
     (plugins, document): (&Plugins, &Document<'_>),
-    config: &Config,
+    (config, shortcodes): (&Config, &Shortcodes),
 ) -> Result<(String, Vec<(usize, Note)>), ParseError> {
     let text = source_text(bytes)?;
     let body = match body_start {
@@ -275,7 +293,7 @@ pub fn body_html(
     };
     // A transform before Markdown may move lines: the fences are counted
     // in the text it hands back.
-    let lines_before = text[..text.len() - body.len()].matches('\n').count();
+    let first_line = text[..text.len() - body.len()].matches('\n').count() + 1;
     let mut touched_by = Vec::new();
     let markdown = transformed(
         body.into(),
@@ -283,40 +301,59 @@ pub fn body_html(
         (plugins, document),
         &mut touched_by,
     )?;
-    let (html, mut notes) = render_body(&markdown, &config.highlight, &config.math);
-    for (line, _) in &mut notes {
-        *line += lines_before;
-    }
+    let body = render_markdown(
+        &markdown,
+        (document.lang, first_line),
+        (&config.highlight, &config.math, shortcodes),
+    )
+    .map_err(|(line, kind)| (Some(line), kind))?;
     let html = transformed(
-        html.into(),
+        body.html.into(),
         Phase::AfterMarkdown,
         (plugins, document),
         &mut touched_by,
     )?;
-    Ok((html.into_owned(), notes))
+    Ok((html.into_owned(), body.notes))
 }
 
-/// The summary of `body` through the transforms, and the stamps of those
+/// The summary of `body` (whose first line is `first_line` of its source)
+/// through the transforms, its outline, and the stamps of the transforms
 /// that change the body (sorted): the whole body is rendered to tell only
 /// when an HTML transform is there.
 fn summary_through(
     body: &str,
+    first_line: usize,
     (plugins, document): (&Plugins, &Document<'_>),
-    config: &Config,
-) -> Result<(String, Vec<String>), ParseError> {
+    (config, shortcodes): (&Config, &Shortcodes),
+) -> Result<(String, Outline, Vec<String>), ParseError> {
+    let (highlight, math) = (&config.highlight, &config.math);
     let mut touched_by = Vec::new();
     let before = Phase::BeforeMarkdown;
     let markdown = transformed(body.into(), before, (plugins, document), &mut touched_by)?;
+    let nested = |inner: &str, line: usize| {
+        render_markdown(inner, (document.lang, line), (highlight, math, shortcodes))
+            .map(|body| (body.html, body.called))
+    };
+    let expanded = shortcodes
+        .expand(&markdown, (document.lang, first_line), &nested)
+        .map_err(|(line, kind)| (Some(line), kind))?;
+    let text = expanded.as_ref().map_or(&*markdown, |e| e.text.as_str());
+    let mut outline = outline(text, math.options(MARKDOWN), first_line);
+    let mut summary = summary_html(text, highlight, math);
+    if let Some(expanded) = &expanded {
+        summary = expanded.fill(&summary);
+        outline.shortcodes = expanded.called.iter().cloned().collect();
+    }
     let after = Phase::AfterMarkdown;
-    let summary = summary_html(&markdown, &config.highlight, &config.math);
     let summary = transformed(summary.into(), after, (plugins, document), &mut touched_by)?;
     if plugins.transforms(after).next().is_some() {
-        let (body, _) = render_body(&markdown, &config.highlight, &config.math);
+        let (body, _) = render_body(text, highlight, math);
+        let body = expanded.as_ref().map_or(body.clone(), |e| e.fill(&body));
         transformed(body.into(), after, (plugins, document), &mut touched_by)?;
     }
     touched_by.sort();
     touched_by.dedup();
-    Ok((summary.into_owned(), touched_by))
+    Ok((summary.into_owned(), outline, touched_by))
 }
 
 /// `text` through the transforms of `phase`, in order, adding to
@@ -452,7 +489,7 @@ pub(crate) mod tests {
             &source(rel),
             text.as_bytes(),
             crate::model::hash::source_hash(text.as_bytes()),
-            (&config(tz), &Plugins::new()),
+            (&config(tz), &Plugins::new(), &Shortcodes::default()),
         )
     }
 
@@ -500,12 +537,12 @@ pub(crate) mod tests {
             lang: "en",
         };
         let plugins = (&Plugins::new(), &document);
-        let config = &config("UTC");
-        let body = body_html(text.as_bytes(), Some(parsed.body.start), plugins, config);
+        let render = (&config("UTC"), &Shortcodes::default());
+        let body = body_html(text.as_bytes(), Some(parsed.body.start), plugins, render);
         let body = body.unwrap();
         assert_eq!(body, ("<p>Line one</p>\n".to_owned(), Vec::new()));
         assert_eq!(
-            body_html(text.as_bytes(), None, plugins, config).unwrap(),
+            body_html(text.as_bytes(), None, plugins, render).unwrap(),
             body
         );
     }

@@ -1,5 +1,6 @@
 //! folio's own state folder (`.folio` under the root, or the folder of an
-//! embedder's index): the index, the build lock, the preview.
+//! embedder's index): the index, the build lock, the preview, the links
+//! `folio check --external` found alive.
 //!
 //! A repository can commit anything, links included, so nothing in the
 //! state folder is trusted to be what folio left there: the folder itself
@@ -85,6 +86,66 @@ impl StateDir {
                 .open(&path)
                 .map_err(|e| Error::io(&path, e))
         }
+    }
+
+    /// The bytes of the file `name` in the folder, never read through a
+    /// link; `None` when there is no such file.
+    #[cfg(feature = "external-links")]
+    pub(crate) fn read(&self, name: &str) -> Result<Option<Vec<u8>>, Error> {
+        use std::io::Read;
+        let path = self.path.join(name);
+        #[cfg(unix)]
+        let opened = {
+            use rustix::fs::{Mode, OFlags};
+            let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            rustix::fs::openat(&self.dir, name, flags, Mode::empty())
+                .map(fs::File::from)
+                .map_err(std::io::Error::from)
+        };
+        #[cfg(not(unix))]
+        let opened = {
+            self.refuse_links(&[name])?;
+            fs::File::open(&path)
+        };
+        let mut file = match opened {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(refused_or_io(&path, e)),
+        };
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| Error::io(&path, e))?;
+        Ok(Some(bytes))
+    }
+
+    /// Puts `bytes` in the file `name` of the folder at once: written
+    /// beside it, then renamed over it (a rename replaces a link, never
+    /// writes through it), so a reader sees the old bytes or the new.
+    #[cfg(feature = "external-links")]
+    pub(crate) fn replace(&self, name: &str, bytes: &[u8]) -> Result<(), Error> {
+        use std::io::Write;
+        // Two processes replacing the file at once each write their own.
+        let temp = format!(".{name}.{}.tmp", std::process::id());
+        let temp_path = self.path.join(&temp);
+        #[cfg(unix)]
+        let written = (|| {
+            use rustix::fs::{Mode, OFlags};
+            let flags = OFlags::WRONLY
+                | OFlags::CREATE
+                | OFlags::TRUNC
+                | OFlags::NOFOLLOW
+                | OFlags::CLOEXEC;
+            let fd = rustix::fs::openat(&self.dir, &temp, flags, Mode::from_raw_mode(0o644))?;
+            fs::File::from(fd).write_all(bytes)?;
+            rustix::fs::renameat(&self.dir, &temp, &self.dir, name)?;
+            Ok::<(), std::io::Error>(())
+        })();
+        #[cfg(not(unix))]
+        let written = {
+            self.refuse_links(&[&temp])?;
+            fs::write(&temp_path, bytes).and_then(|()| fs::rename(&temp_path, self.path.join(name)))
+        };
+        written.map_err(|e| refused_or_io(&temp_path, e))
     }
 
     /// The folder `name` in the folder, made when absent; refused when it

@@ -1,11 +1,11 @@
 //! `folio check`: the links of a built site. Every `href` and `src` of
 //! every page that points into the site must name a page or a file of it,
 //! and every `#fragment` an element of the page it points to. The build
-//! itself (run into a throwaway folder, see [`crate::Session::check`])
+//! itself (run into a throwaway folder, see [`crate::Site::check`])
 //! checks everything else: sources, front matter, the ids' guard,
 //! templates.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use html5gum::{Token, Tokenizer};
@@ -28,8 +28,25 @@ impl Site {
     /// rule of a build holds (the ids' guard included), then checks the
     /// links of every page it built. Returns the scratch build's report;
     /// the errors of the first stage that fails, or every broken link,
-    /// each named by the source its page is made for.
+    /// each named by the file (a source or a template) and line that
+    /// write it.
     pub fn check(&self, options: &BuildOptions, scratch: &Path) -> Result<BuildReport, Error> {
+        let mut checked = self.checked_build(options, scratch)?;
+        let broken = checked.pages.broken(self.config());
+        if broken.is_empty() {
+            return Ok(checked.report);
+        }
+        let pages = broken.iter().map(|link| link.page.as_str()).collect();
+        let mut writers = Writers::new(self, checked.explain(pages)?);
+        Err(Error::Content(writers.internal(&broken)))
+    }
+
+    /// The build of [`Site::check`] into `scratch`, and the pages it made.
+    pub(crate) fn checked_build(
+        &self,
+        options: &BuildOptions,
+        scratch: &Path,
+    ) -> Result<Checked, Error> {
         let index = index_path(self, options);
         let mut scratch_options = options.clone();
         scratch_options.out_dir = Some(scratch.join("site"));
@@ -40,13 +57,38 @@ impl Site {
         }
         let mut session = Session::open(self.clone(), scratch_options)?;
         let report = session.build_as_opened()?;
-        let broken = broken_links(&scratch.join("site"), self.config())?;
-        if broken.is_empty() {
-            return Ok(report);
-        }
-        let pages: Vec<&str> = broken.iter().map(|link| link.page.as_str()).collect();
-        let explained = session.explain_each(&pages)?;
-        Err(Error::Content(attribute(&broken, &explained, self.root())))
+        let pages = SitePages::read(&scratch.join("site"))?;
+        Ok(Checked {
+            session,
+            report,
+            pages,
+        })
+    }
+}
+
+/// A site built for a check: the session that built it, its report, and
+/// the pages it made.
+pub(crate) struct Checked {
+    session: Session,
+    /// The scratch build's report.
+    pub(crate) report: BuildReport,
+    /// Every page it made, read back.
+    pub(crate) pages: SitePages,
+}
+
+impl Checked {
+    /// What each of `pages` is made from, by page.
+    pub(crate) fn explain(
+        &mut self,
+        pages: BTreeSet<&str>,
+    ) -> Result<HashMap<String, Explanation>, Error> {
+        let pages: Vec<&str> = pages.into_iter().collect();
+        let explained = self.session.explain_each(&pages)?;
+        Ok(pages
+            .into_iter()
+            .map(str::to_owned)
+            .zip(explained)
+            .collect())
     }
 }
 
@@ -103,104 +145,230 @@ struct Page {
     ids: HashSet<String>,
 }
 
-/// The broken links of the site built into `out_dir`, sorted by page.
-pub fn broken_links(out_dir: &Path, config: &Config) -> Result<Vec<BrokenLink>, Error> {
-    let files: Vec<String> = walkdir::WalkDir::new(out_dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| {
-            let rel = e.path().strip_prefix(out_dir).ok()?.to_str()?;
-            Some(rel.replace('\\', "/"))
-        })
-        .collect();
-    let pages: BTreeMap<String, Page> = files
-        .par_iter()
-        .filter(|file| file.ends_with(".html"))
-        .map(|file| {
-            let path = out_dir.join(file);
-            // A static page in another encoding is read as far as it goes.
-            let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-            Ok((file.clone(), read_page(&String::from_utf8_lossy(&bytes))))
-        })
-        .collect::<Result<_, Error>>()?;
-    let files: HashSet<&str> = files.iter().map(String::as_str).collect();
-    let mut broken = Vec::new();
-    for (page, held) in &pages {
-        for link in &held.links {
-            let Some((target, fragment)) = resolve(page, link, config) else {
-                continue;
-            };
-            let target = match target {
-                None => Some(page.clone()),
-                Some(target) => find(&files, &target),
-            };
-            let missing = match (target, fragment) {
-                (None, _) => Some(Missing::Target),
-                // Browsers scroll to the top for these, with no element.
-                (Some(_), Some(id)) if id.is_empty() || id.eq_ignore_ascii_case("top") => None,
-                (Some(target), Some(id)) => pages
-                    .get(&target)
-                    .filter(|found| !found.ids.contains(&id))
-                    .map(|_| Missing::Anchor(id)),
-                (Some(_), None) => None,
-            };
-            if let Some(missing) = missing {
-                broken.push(BrokenLink {
-                    page: page.clone(),
-                    link: link.clone(),
-                    missing,
-                });
-            }
-        }
-    }
-    Ok(broken)
+/// The pages of a built site, read back: every file's path (relative to
+/// the output folder), and each HTML page's links and ids.
+pub struct SitePages {
+    files: HashSet<String>,
+    pages: BTreeMap<String, Page>,
 }
 
-/// The problems of `broken` links, each said once, of the file that writes
-/// it: of the pages' sources (a post's page, or a list showing its summary)
-/// and templates (`explained`, page by page), the first whose text holds
-/// the link; else of what the page is made for.
-pub fn attribute(broken: &[BrokenLink], explained: &[Explanation], root: &Path) -> Vec<Problem> {
-    let mut texts: HashMap<String, Option<String>> = HashMap::new();
-    let mut holds = |file: &str, link: &str| {
-        texts
-            .entry(file.to_owned())
-            .or_insert_with(|| {
-                let bytes = std::fs::read(root.join(file)).ok()?;
-                Some(String::from_utf8_lossy(&bytes).into_owned())
+impl SitePages {
+    /// Reads the site built into `out_dir`.
+    pub fn read(out_dir: &Path) -> Result<SitePages, Error> {
+        let files: HashSet<String> = walkdir::WalkDir::new(out_dir)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .filter_map(|e| {
+                let rel = e.path().strip_prefix(out_dir).ok()?.to_str()?;
+                Some(rel.replace('\\', "/"))
             })
-            .as_deref()
-            .is_some_and(|text| text.contains(link))
-    };
-    let mut said: BTreeMap<(String, String), Problem> = BTreeMap::new();
-    for (link, explanation) in broken.iter().zip(explained) {
-        let templates = explanation
-            .templates
-            .iter()
-            .map(|name| format!("{TEMPLATES_DIR}/{name}"));
-        let mut candidates = std::iter::once(explanation.made_for.clone())
+            .collect();
+        let pages = files
+            .par_iter()
+            .filter(|file| file.ends_with(".html"))
+            .map(|file| {
+                let path = out_dir.join(file);
+                // A static page in another encoding is read as far as it goes.
+                let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+                Ok((file.clone(), read_page(&String::from_utf8_lossy(&bytes))))
+            })
+            .collect::<Result<_, Error>>()?;
+        Ok(SitePages { files, pages })
+    }
+
+    /// The links into the site that lead nowhere, sorted by page.
+    pub fn broken(&self, config: &Config) -> Vec<BrokenLink> {
+        let files: HashSet<&str> = self.files.iter().map(String::as_str).collect();
+        let mut broken = Vec::new();
+        for (page, held) in &self.pages {
+            for link in &held.links {
+                let Some((target, fragment)) = resolve(page, link, config) else {
+                    continue;
+                };
+                let target = match target {
+                    None => Some(page.clone()),
+                    Some(target) => find(&files, &target),
+                };
+                let missing = match (target, fragment) {
+                    (None, _) => Some(Missing::Target),
+                    // Browsers scroll to the top for these, with no element.
+                    (Some(_), Some(id)) if id.is_empty() || id.eq_ignore_ascii_case("top") => None,
+                    (Some(target), Some(id)) => self
+                        .pages
+                        .get(&target)
+                        .filter(|found| !found.ids.contains(&id))
+                        .map(|_| Missing::Anchor(id)),
+                    (Some(_), None) => None,
+                };
+                if let Some(missing) = missing {
+                    broken.push(BrokenLink {
+                        page: page.clone(),
+                        link: link.clone(),
+                        missing,
+                    });
+                }
+            }
+        }
+        broken
+    }
+
+    /// The links out of the site a browser would fetch over HTTP
+    /// (`http:`, `https:`, `//host/…`), as the pages write them (trimmed),
+    /// each with the pages that hold it.
+    #[cfg(feature = "external-links")]
+    pub fn outward(&self, config: &Config) -> BTreeMap<String, Vec<String>> {
+        let mut outward: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (page, held) in &self.pages {
+            for link in &held.links {
+                let link = link.trim();
+                let web = link.starts_with("//")
+                    || link
+                        .get(..7)
+                        .is_some_and(|s| s.eq_ignore_ascii_case("http://"))
+                    || link
+                        .get(..8)
+                        .is_some_and(|s| s.eq_ignore_ascii_case("https://"));
+                if web && resolve(page, link, config).is_none() {
+                    let pages = outward.entry(link.to_owned()).or_default();
+                    if pages.last() != Some(page) {
+                        pages.push(page.clone());
+                    }
+                }
+            }
+        }
+        outward
+    }
+}
+
+/// Which file of the site writes a link: of the sources and templates a
+/// page is made from, the first whose text holds it, and the line where it
+/// first does; else the file the page is made for, with no line. A
+/// template is the site's file, else its theme's, as the build takes it.
+pub(crate) struct Writers<'r> {
+    root: &'r Path,
+    /// The theme's folder under the root, when the site names one.
+    theme_dir: Option<&'r str>,
+    explained: HashMap<String, Explanation>,
+    texts: HashMap<String, Option<String>>,
+}
+
+impl<'r> Writers<'r> {
+    /// The writers of links on the pages `explained` (by page) of `site`.
+    pub(crate) fn new(site: &'r Site, explained: HashMap<String, Explanation>) -> Writers<'r> {
+        Writers {
+            root: site.root(),
+            theme_dir: site.config().theme_dir.as_deref(),
+            explained,
+            texts: HashMap::new(),
+        }
+    }
+
+    /// The file that writes `link` on `page` (relative to the site root),
+    /// and its line there.
+    pub(crate) fn locate(&mut self, page: &str, link: &str) -> (String, Option<usize>) {
+        let Some(explanation) = self.explained.get(page) else {
+            return (page.to_owned(), None);
+        };
+        let (root, theme_dir) = (self.root, self.theme_dir);
+        let templates = explanation.templates.iter().filter_map(move |name| {
+            let own = format!("{TEMPLATES_DIR}/{name}");
+            let theme = theme_dir.map(|theme| format!("{theme}/{own}"));
+            std::iter::once(own)
+                .chain(theme)
+                .find(|file| root.join(file).is_file())
+        });
+        let candidates = std::iter::once(explanation.made_for.clone())
             .chain(explanation.sources.iter().cloned())
             .chain(templates);
-        let who = candidates
-            .find(|file| holds(file, &link.link))
-            .unwrap_or_else(|| explanation.made_for.clone());
-        said.entry((who.clone(), link.link.clone()))
-            .or_insert_with(|| Problem::new(&who, None, link.kind()));
+        // A file where the link is only part of a longer URL is taken when
+        // none writes it on its own.
+        let mut within: Option<(String, Option<usize>)> = None;
+        for file in candidates {
+            let text = self.texts.entry(file.clone()).or_insert_with(|| {
+                let bytes = std::fs::read(self.root.join(&file)).ok()?;
+                Some(String::from_utf8_lossy(&bytes).into_owned())
+            });
+            let Some(text) = text.as_deref() else {
+                continue;
+            };
+            match find_link(text, link) {
+                Some((at, true)) => return (file, Some(line_of(text, at))),
+                Some((at, false)) if within.is_none() => {
+                    within = Some((file, Some(line_of(text, at))));
+                }
+                _ => {}
+            }
+        }
+        within.unwrap_or_else(|| (explanation.made_for.clone(), None))
     }
-    said.into_values().collect()
+
+    /// The problems of `broken` links, each said once, of the file that
+    /// writes it: a post (also when its summary carries the link onto
+    /// list pages), a template, or what the page is made for.
+    pub(crate) fn internal(&mut self, broken: &[BrokenLink]) -> Vec<Problem> {
+        let mut said: BTreeMap<(String, Option<usize>, String), Problem> = BTreeMap::new();
+        for link in broken {
+            let (who, line) = self.locate(&link.page, &link.link);
+            said.entry((who.clone(), line, link.link.clone()))
+                .or_insert_with(|| Problem::new(&who, line, link.kind()));
+        }
+        said.into_values().collect()
+    }
+}
+
+/// Where `link` is first written in `text`, and whether it stands on its
+/// own there rather than as part of a longer URL (`/a` in `/a/b`, `//x.org`
+/// in `https://x.org`): the first place it does, else the first place.
+fn find_link(text: &str, link: &str) -> Option<(usize, bool)> {
+    let part_of_url = |c: char| c.is_alphanumeric() || "/-_%#?&=~+@".contains(c);
+    let mut first = None;
+    for (at, _) in text.match_indices(link) {
+        let before = text[..at].chars().next_back();
+        let mut after = text[at + link.len()..].chars();
+        let next = after.next();
+        // Punctuation after a URL ends it, unless more of the URL follows
+        // (`.html`, `:8080`).
+        let goes_on = next.is_some_and(|c| {
+            part_of_url(c)
+                || (".,:;!".contains(c) && after.next().is_some_and(char::is_alphanumeric))
+        });
+        let within = before.is_some_and(|c| part_of_url(c) || ".:".contains(c)) || goes_on;
+        if !within {
+            return Some((at, true));
+        }
+        first.get_or_insert((at, false));
+    }
+    first
+}
+
+/// The 1-based line of the byte `at` of `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    text[..at].matches('\n').count() + 1
 }
 
 /// The `href` and `src` values of `html`, and its ids (and `<a name>`s).
+/// A `<link>` that only hints at a host to connect to early (`preconnect`,
+/// `dns-prefetch`) names a host, not a page: its `href` is left out.
 fn read_page(html: &str) -> Page {
     let mut page = Page::default();
     for token in Tokenizer::new(html) {
         let Ok(Token::StartTag(tag)) = token else {
             continue;
         };
+        let hint = &tag.name[..] == b"link"
+            && tag.attributes.get(&b"rel"[..]).is_some_and(|rel| {
+                String::from_utf8_lossy(rel)
+                    .split_ascii_whitespace()
+                    .any(|rel| {
+                        rel.eq_ignore_ascii_case("preconnect")
+                            || rel.eq_ignore_ascii_case("dns-prefetch")
+                    })
+            });
         for (name, value) in &tag.attributes {
             let value = String::from_utf8_lossy(value).into_owned();
             match &name[..] {
+                b"href" if hint => {}
                 b"href" | b"src" => page.links.push(value),
                 b"id" => {
                     page.ids.insert(value);
@@ -326,6 +494,19 @@ mod tests {
     }
 
     #[test]
+    fn a_link_is_found_where_it_stands_on_its_own() {
+        let text = "[a](https://x.org/a/b) [b](https://x.org/a#top)\n[c](https://x.org/a).\n";
+        assert_eq!(
+            find_link(text, "https://x.org/a"),
+            Some((text.rfind("https").unwrap(), true))
+        );
+        assert_eq!(find_link(text, "//x.org/a/b"), Some((10, false)));
+        assert_eq!(find_link(text, "https://x.org/a/b"), Some((4, true)));
+        assert_eq!(find_link(text, "https://y.org/"), None);
+        assert_eq!(line_of(text, text.rfind("https").unwrap()), 2);
+    }
+
+    #[test]
     fn missing_pages_and_anchors_are_found() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path();
@@ -337,7 +518,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(out.join("a/index.html"), "<h2 id=\"x\">X</h2>").unwrap();
-        let broken = broken_links(out, &config()).unwrap();
+        let broken = SitePages::read(out).unwrap().broken(&config());
         let found: Vec<(&str, &Missing)> = broken
             .iter()
             .map(|b| (b.link.as_str(), &b.missing))

@@ -28,11 +28,11 @@ fn check_reports_every_broken_link_and_anchor_and_writes_nothing() {
     assert_eq!(checked.status.code(), Some(1));
     assert_eq!(
         stderr(&checked),
-        "error: content/en/about.md: links to /img/gone.png, which no page or file of the site is\n  \
+        "error: content/en/about.md:4: links to /img/gone.png, which no page or file of the site is\n  \
          = help: fix the link, or add the page or the file under static/\n\
-         content/en/posts/links.md: links to /posts/nope/, which no page or file of the site is\n  \
+         content/en/posts/links.md:5: links to /posts/nope/, which no page or file of the site is\n  \
          = help: fix the link, or add the page or the file under static/\n\
-         content/en/posts/links.md: links to /posts/second/#missing, whose page has no element with id `missing`\n  \
+         content/en/posts/links.md:5: links to /posts/second/#missing, whose page has no element with id `missing`\n  \
          = help: fix the fragment, or the heading it names (headings get ids from their text)\n\
          3 problems; the build wrote nothing\n"
     );
@@ -104,9 +104,9 @@ fn each_broken_link_is_said_once_of_the_file_that_writes_it() {
     assert_eq!(
         said,
         [
-            "content/en/posts/a.md: links to /nowhere/, which no page or file of the site is",
-            "content/en/posts/b.md: links to /nowhere/, which no page or file of the site is",
-            "templates/base.html: links to /contact/, which no page or file of the site is",
+            "content/en/posts/a.md:5: links to /nowhere/, which no page or file of the site is",
+            "content/en/posts/b.md:5: links to /nowhere/, which no page or file of the site is",
+            "templates/base.html:39: links to /contact/, which no page or file of the site is",
         ],
         "{stderr}"
     );

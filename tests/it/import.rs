@@ -284,6 +284,35 @@ fn a_zola_site_moves_in_with_every_url_kept() {
     assert!(urls >= 76, "{urls} URLs checked");
 
     assert_eq!(rows_under_their_ids(&into), urls);
+
+    // Links between documents follow their targets, moved into folio's
+    // layout, and an accented heading keeps Zola's ASCII id, which they and
+    // any link from elsewhere name; a link to a heading the old site lacks
+    // too is a warning, as Zola's `internal_level = "warn"` made it.
+    assert!(
+        summary.contains("link(s) between documents (`@/…`) follow their target"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("heading(s) keep the id the old site gave them"),
+        "{summary}"
+    );
+    let catalan = std::fs::read_to_string(served_file(&out, "/ca/blog/security/")).unwrap();
+    assert!(
+        catalan.contains("href=\"/tabi/ca/blog/mastering-tabi-settings/#analisi-web\""),
+        "{catalan}"
+    );
+    let settings =
+        std::fs::read_to_string(served_file(&out, "/ca/blog/mastering-tabi-settings/")).unwrap();
+    assert!(settings.contains("id=\"analisi-web\""), "{settings}");
+    assert!(
+        stderr.contains("the link `@/es/blog/mastering-tabi-settings.md#indicador-enlaces-externos` leads nowhere"),
+        "{stderr}"
+    );
+    for (rel, html) in util::TestSite::tree(&out) {
+        let html = String::from_utf8_lossy(&html);
+        assert!(!html.contains("href=\"@/"), "{rel} keeps an `@/` link");
+    }
     let again = folio_build(&into, None);
     let line = String::from_utf8_lossy(&again.stdout).into_owned();
     assert!(line.contains(" 0 pages written, 0 deleted"), "{line}");

@@ -16,6 +16,8 @@ mod api;
 mod browser;
 mod build;
 mod check;
+#[cfg(feature = "external-links")]
+mod check_external;
 mod cli;
 mod convergence;
 mod edit_matrix;
@@ -44,3 +46,6 @@ mod scaffold;
 mod serve;
 mod session;
 mod sharing;
+mod shortcodes;
+mod themes;
+mod writing;

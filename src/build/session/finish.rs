@@ -108,7 +108,7 @@ impl Session {
                 kept_plan,
                 records,
                 &prepared.analysis.fresh,
-            );
+            )?;
             return Ok((plan, Some(affected)));
         }
         let plan = plan_of(
@@ -269,6 +269,7 @@ impl Session {
             stored: outputs,
             plugins: &self.options.plugins,
             config: self.site.config(),
+            shortcodes: prepared.scan.theme.shortcodes(),
             progress: &self.progress,
             notes: &notes,
         };

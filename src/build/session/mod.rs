@@ -291,6 +291,18 @@ impl Session {
     }
 
     #[cfg(feature = "publish")]
+    /// The site's templates as a build reads them now: a publish renders
+    /// the bodies it sends with their shortcodes.
+    pub(crate) fn theme(&self) -> Result<crate::render::Theme, Error> {
+        let config = self.site.config();
+        crate::render::Theme::load(
+            self.site.root(),
+            config.theme_dir.as_deref(),
+            &self.options.plugins,
+        )
+    }
+
+    #[cfg(feature = "publish")]
     /// The session's worker threads.
     pub(crate) fn pool(&self) -> &rayon::ThreadPool {
         &self.pool
@@ -520,6 +532,7 @@ impl Session {
             started_ns: lock.started_ns,
             accept_id_changes: self.options.accept_id_changes,
             plugins: &self.options.plugins,
+            shortcodes: scan.theme.shortcodes(),
             progress: &self.progress,
         };
         let problems = std::mem::take(&mut scan.problems);

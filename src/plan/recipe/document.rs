@@ -40,6 +40,7 @@ impl Document {
             .get("image")
             .and_then(|image| image.as_str())
             .map(|image| absolute_url(config, &record.url, image));
+        let toc = toc(record.heading_list());
         if record.kind == Kind::Page {
             context.page = Some(PageView {
                 title: record.title.clone(),
@@ -47,6 +48,9 @@ impl Document {
                 image,
                 extra,
                 url: record.url.clone(),
+                toc,
+                word_count: record.word_count,
+                reading_time: record.reading_time,
                 source_hash: record.source.hash.clone(),
                 content: None,
             });
@@ -70,8 +74,11 @@ impl Document {
             tags: model.tag_links(i),
             description: record.description.clone(),
             image,
-            summary: record.summary.clone(),
+            summary: model.with_links(i, &record.summary).into_owned(),
             url: record.url.clone(),
+            toc,
+            word_count: record.word_count,
+            reading_time: record.reading_time,
             newer: model.link(newer),
             older: model.link(older),
             extra,
@@ -79,6 +86,38 @@ impl Document {
             content: None,
         });
     }
+}
+
+/// A document's headings as its table of contents: each heading holds
+/// those after it of a deeper level, until one of its level or above.
+fn toc(headings: Vec<Heading>) -> Vec<TocEntry> {
+    // The open entries, outermost first; each is added to its parent when
+    // a heading of its level or above (or the end) closes it.
+    let mut open: Vec<TocEntry> = Vec::new();
+    let mut top = Vec::new();
+    let close = |open: &mut Vec<TocEntry>, top: &mut Vec<TocEntry>| {
+        let done = open.pop().expect("an open entry");
+        match open.last_mut() {
+            Some(parent) => parent.children.push(done),
+            None => top.push(done),
+        }
+    };
+    for heading in headings {
+        while open.last().is_some_and(|last| last.level >= heading.level) {
+            close(&mut open, &mut top);
+        }
+        open.push(TocEntry {
+            level: heading.level,
+            url: format!("#{}", heading.id),
+            id: heading.id,
+            title: heading.title,
+            children: Vec::new(),
+        });
+    }
+    while !open.is_empty() {
+        close(&mut open, &mut top);
+    }
+    top
 }
 
 /// `link` (a front matter's `image`) as an absolute URL: as it is when it
@@ -166,7 +205,12 @@ fn missing_template(record: &Record, theme: &Theme) -> Problem {
         Some(near) => format!("did you mean `{near}`? Or add templates/{name}"),
         None => format!("add templates/{name}"),
     };
-    let message = format!("names `{name}`, which neither templates/ nor folio's theme has");
+    let message = match theme.theme_dir() {
+        Some(dir) => format!(
+            "names `{name}`, which neither templates/, {dir}/templates/ nor folio's theme has"
+        ),
+        None => format!("names `{name}`, which neither templates/ nor folio's theme has"),
+    };
     let field = "template".to_owned();
     Problem::new(
         &record.source.path,
@@ -182,6 +226,43 @@ fn missing_template(record: &Record, theme: &Theme) -> Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_contents_nest_each_heading_under_the_last_one_above_it() {
+        let heading = |level, id: &str| Heading {
+            level,
+            id: id.into(),
+            title: id.to_uppercase(),
+        };
+        let toc = toc(vec![
+            heading(2, "a"),
+            heading(3, "a1"),
+            heading(4, "a1x"),
+            heading(3, "a2"),
+            heading(2, "b"),
+            heading(1, "c"),
+            heading(3, "c1"),
+        ]);
+        let shape = |entries: &[TocEntry]| -> String {
+            fn walk(entries: &[TocEntry], out: &mut String) {
+                for entry in entries {
+                    out.push_str(&entry.id);
+                    if !entry.children.is_empty() {
+                        out.push('(');
+                        walk(&entry.children, out);
+                        out.push(')');
+                    }
+                    out.push(' ');
+                }
+            }
+            let mut out = String::new();
+            walk(entries, &mut out);
+            out
+        };
+        assert_eq!(shape(&toc), "a(a1(a1x ) a2 ) b c(c1 ) ");
+        assert_eq!(toc[0].url, "#a");
+        assert_eq!(toc[0].title, "A");
+    }
 
     #[test]
     fn an_image_is_made_absolute_from_where_it_is_written() {

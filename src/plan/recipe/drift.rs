@@ -210,7 +210,7 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
     let config = Config::parse(&site.config, Path::new("site.toml")).unwrap();
     let mut plugins = Plugins::new();
     plugins.output(SearchIndex::new());
-    let theme = Theme::load(root.path(), &plugins).unwrap();
+    let theme = Theme::load(root.path(), None, &plugins).unwrap();
     let i18n = I18n::load(root.path(), &config).unwrap();
     let views = Views::new(&config, &i18n);
     let mut records: Vec<Record> = site
@@ -220,9 +220,14 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
             let mut source = crate::source::discover::classify(rel, &config).unwrap();
             source.path = format!("content/{rel}");
             let hash = crate::model::hash::source_hash(text.as_bytes());
-            crate::source::parse::parse(&source, text.as_bytes(), hash, (&config, &plugins))
-                .unwrap()
-                .record
+            crate::source::parse::parse(
+                &source,
+                text.as_bytes(),
+                hash,
+                (&config, &plugins, &Default::default()),
+            )
+            .unwrap()
+            .record
         })
         .collect();
     records.sort_by(|a, b| a.source.path.cmp(&b.source.path));

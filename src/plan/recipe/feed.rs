@@ -32,7 +32,7 @@ impl Feed {
                         url: format!("{}{}", config.origin, r.url),
                         published: format_ms(r.published_at),
                         updated: format_ms(r.updated_at.unwrap_or(r.published_at)),
-                        summary: r.summary.clone(),
+                        summary: plan.model.with_links(i, &r.summary).into_owned(),
                         tags: r.tags.clone(),
                         authors: authors_of(r),
                     }

@@ -15,14 +15,19 @@ use crate::Error;
 use crate::source::highlight::Highlight;
 use crate::source::math::Math;
 
+mod check;
 mod defaults;
 mod layers;
 
+pub use check::{LinkCheck, Links, Severity};
 use defaults::{missing_keys, with_language_defaults};
 pub use layers::Overrides;
 use layers::deep_merge;
 
 pub const CONFIG_FILE: &str = "site.toml";
+
+/// Where the themes a site can name are, under its root.
+pub const THEMES_DIR: &str = "themes";
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -51,6 +56,9 @@ struct RawConfig {
     author: Option<String>,
     /// What the site is about, for themes (`site.description`).
     description: Option<String>,
+    /// A theme of `themes/`, under the site's own templates, words and
+    /// static files.
+    theme: Option<String>,
     /// Settings of the site's own for its templates (`site.extra`).
     #[serde(default)]
     extra: toml::Table,
@@ -64,6 +72,10 @@ struct RawConfig {
     highlight: Highlight,
     #[serde(default)]
     math: Math,
+    #[serde(default)]
+    check: LinkCheck,
+    #[serde(default)]
+    links: Links,
 }
 
 /// The `[plugins]` table: which of the plugins that ship with folio every
@@ -207,10 +219,16 @@ pub struct Config {
     pub description: Option<String>,
     /// The site's `[extra]` table, for its templates.
     pub extra: toml::Table,
+    /// The theme's folder (`themes/<theme>`), relative to the root.
+    pub theme_dir: Option<String>,
     /// How fenced code blocks are highlighted (`[highlight]`).
     pub highlight: Highlight,
     /// Whether `$…$` and `$$…$$` are formulas (`[math]`).
     pub math: Math,
+    /// How links between documents are checked (`[links]`).
+    pub links: Links,
+    /// How `folio check --external` treats links out of the site (`[check]`).
+    pub check: LinkCheck,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -280,7 +298,18 @@ impl Config {
             )
         })?;
         check_sizes_and_names(&raw).map_err(|(message, help)| invalid(message, help))?;
+        if let Some(theme) = &raw.theme
+            && (theme.is_empty() || theme.starts_with('.') || theme.contains(['/', '\\']))
+        {
+            return Err(invalid(
+                format!("theme `{theme}` is not a folder name"),
+                "name a folder of themes/, such as `theme = \"plain\"`",
+            ));
+        }
         raw.highlight
+            .check()
+            .map_err(|(message, help)| invalid(message, &help))?;
+        raw.check
             .check()
             .map_err(|(message, help)| invalid(message, &help))?;
         let base_url = raw.base_url.trim_end_matches('/').to_owned();
@@ -305,8 +334,11 @@ impl Config {
             plugins: raw.plugins,
             description: raw.description,
             extra: raw.extra,
+            theme_dir: raw.theme.map(|name| format!("{THEMES_DIR}/{name}")),
             highlight: raw.highlight,
             math: raw.math,
+            links: raw.links,
+            check: raw.check,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }
@@ -671,6 +703,20 @@ title = "T (fr)"
                 .to_string()
                 .contains("Mars/Olympus")
         );
+    }
+
+    #[test]
+    fn a_theme_is_a_folder_of_themes_and_nothing_beyond() {
+        let theme = |name: &str| parse(&format!("theme = \"{name}\"\n{MINIMAL}"));
+        assert_eq!(
+            theme("plain").unwrap().theme_dir.as_deref(),
+            Some("themes/plain")
+        );
+        assert_eq!(parse(MINIMAL).unwrap().theme_dir, None);
+        for outside in ["", "..", "../x", "a/b", ".hidden", "a\\\\b"] {
+            let said = theme(outside).unwrap_err().to_string();
+            assert!(said.contains("is not a folder name"), "{outside}: {said}");
+        }
     }
 
     #[test]

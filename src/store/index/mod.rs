@@ -22,11 +22,10 @@ mod schema;
 use rows::{
     apply, corrupt, read_outputs, read_records, reservation_key, staging_key, str_ref, text,
 };
+use schema::MIGRATIONS;
+#[cfg(test)]
+use schema::SCHEMA_V1;
 pub use schema::SCHEMA_VERSION;
-use schema::{
-    MIGRATE_V1_TO_V2, MIGRATE_V2_TO_V3, MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5, MIGRATE_V5_TO_V6,
-    SCHEMA_V1,
-};
 
 /// An output file as the index remembers it. `stat` is `None` while the
 /// file is being written (a build killed there left it pending); `hash` is
@@ -197,30 +196,7 @@ impl Index {
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?;
         let migrations: &[&str] = match version {
-            0 => &[
-                SCHEMA_V1,
-                MIGRATE_V1_TO_V2,
-                MIGRATE_V2_TO_V3,
-                MIGRATE_V3_TO_V4,
-                MIGRATE_V4_TO_V5,
-                MIGRATE_V5_TO_V6,
-            ],
-            1 => &[
-                MIGRATE_V1_TO_V2,
-                MIGRATE_V2_TO_V3,
-                MIGRATE_V3_TO_V4,
-                MIGRATE_V4_TO_V5,
-                MIGRATE_V5_TO_V6,
-            ],
-            2 => &[
-                MIGRATE_V2_TO_V3,
-                MIGRATE_V3_TO_V4,
-                MIGRATE_V4_TO_V5,
-                MIGRATE_V5_TO_V6,
-            ],
-            3 => &[MIGRATE_V3_TO_V4, MIGRATE_V4_TO_V5, MIGRATE_V5_TO_V6],
-            4 => &[MIGRATE_V4_TO_V5, MIGRATE_V5_TO_V6],
-            5 => &[MIGRATE_V5_TO_V6],
+            0..SCHEMA_VERSION => &MIGRATIONS[version as usize..],
             SCHEMA_VERSION => &[],
             newer => {
                 return Err(rusqlite::Error::ToSqlConversionFailure(
@@ -549,6 +525,11 @@ mod tests {
             extra: "{}".into(),
             aliases: Vec::new(),
             template: None,
+            word_count: 3,
+            reading_time: 1,
+            headings: "[]".into(),
+            links: Vec::new(),
+            shortcodes: Vec::new(),
         }
     }
 

@@ -7,7 +7,8 @@ pub(super) fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
     let mut stmt = conn.prepare(
         "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
                     source_size, source_mtime_ns, title, url, summary, description, tags, draft,
-                    translation_key, plugins, extra, aliases, template, ever_published
+                    translation_key, plugins, extra, aliases, template, ever_published,
+                    word_count, reading_time, headings, links, shortcodes
              FROM posts",
     )?;
     stmt.query_map([], |row| {
@@ -45,6 +46,18 @@ pub(super) fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
                 Some(text) => Some(
                     TemplateChoice::from_stored(&text).ok_or_else(|| corrupt(20, "template"))?,
                 ),
+            },
+            word_count: row.get(22)?,
+            reading_time: row.get(23)?,
+            headings: text(row, 24)?,
+            links: match str_ref(row, 25)? {
+                // Most documents link no other: no parse for them.
+                "[]" => Vec::new(),
+                links => serde_json::from_str(links).map_err(|_| corrupt(25, "links"))?,
+            },
+            shortcodes: match str_ref(row, 26)? {
+                "[]" => Vec::new(),
+                names => serde_json::from_str(names).map_err(|_| corrupt(26, "shortcodes"))?,
             },
         })
     })?
@@ -113,9 +126,10 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
     let mut upsert = tx.prepare_cached(
         "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
              source_hash, source_size, source_mtime_ns, title, url, summary, description,
-             tags, draft, translation_key, plugins, extra, aliases, template, ever_published)
+             tags, draft, translation_key, plugins, extra, aliases, template, ever_published,
+             word_count, reading_time, headings, links, shortcodes)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20, ?21, ?22)
+                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)
          ON CONFLICT (id) DO UPDATE SET
              kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
              published_at = excluded.published_at, updated_at = excluded.updated_at,
@@ -126,6 +140,9 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
              draft = excluded.draft, translation_key = excluded.translation_key,
              plugins = excluded.plugins, extra = excluded.extra,
              aliases = excluded.aliases, template = excluded.template,
+             word_count = excluded.word_count, reading_time = excluded.reading_time,
+             headings = excluded.headings, links = excluded.links,
+             shortcodes = excluded.shortcodes,
              ever_published = posts.ever_published OR excluded.ever_published",
     )?;
     for r in records {
@@ -152,6 +169,11 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
             serde_json::to_string(&r.aliases).unwrap_or_else(|_| "[]".into()),
             r.template.as_ref().map(TemplateChoice::to_stored),
             r.ever_published,
+            r.word_count,
+            r.reading_time,
+            r.headings,
+            serde_json::to_string(&r.links).unwrap_or_else(|_| "[]".into()),
+            serde_json::to_string(&r.shortcodes).unwrap_or_else(|_| "[]".into()),
         ])?;
     }
     Ok(())

@@ -2,7 +2,20 @@
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 8;
+
+/// What brings an index of version `n` (0: a new file) to the next, at `n`:
+/// an index of version `n` runs those from `n` on.
+pub(super) const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
+    SCHEMA_V1,
+    MIGRATE_V1_TO_V2,
+    MIGRATE_V2_TO_V3,
+    MIGRATE_V3_TO_V4,
+    MIGRATE_V4_TO_V5,
+    MIGRATE_V5_TO_V6,
+    MIGRATE_V6_TO_V7,
+    MIGRATE_V7_TO_V8,
+];
 
 pub(super) const SCHEMA_V1: &str = "
 CREATE TABLE posts (
@@ -42,7 +55,7 @@ CREATE TABLE meta (
 /// (`--out`) keeps the rows of the folder it does not touch, so coming back
 /// finds its files still folio's. The rows of a version 1 index belong to the
 /// folder its last build wrote to.
-pub(super) const MIGRATE_V1_TO_V2: &str = "
+const MIGRATE_V1_TO_V2: &str = "
 CREATE TABLE outputs_v2 (
     dir         TEXT NOT NULL,
     path        TEXT NOT NULL,
@@ -62,19 +75,19 @@ ALTER TABLE outputs_v2 RENAME TO outputs;
 
 /// Version 3 records which Markdown transform plugins changed a document's
 /// body (a JSON list), since its pages' fingerprints name them.
-pub(super) const MIGRATE_V2_TO_V3: &str = "
+const MIGRATE_V2_TO_V3: &str = "
 ALTER TABLE posts ADD COLUMN plugins TEXT NOT NULL DEFAULT '[]';
 ";
 
 /// Version 4 keeps the front matter fields folio does not read (a JSON
 /// object), which templates and list pages show.
-pub(super) const MIGRATE_V3_TO_V4: &str = "
+const MIGRATE_V3_TO_V4: &str = "
 ALTER TABLE posts ADD COLUMN extra TEXT NOT NULL DEFAULT '{}';
 ";
 
 /// Version 5 keeps a document's old URLs (a JSON list of paths) and the
 /// template its front matter asks for (`template:NAME` or `layout:NAME`).
-pub(super) const MIGRATE_V4_TO_V5: &str = "
+const MIGRATE_V4_TO_V5: &str = "
 ALTER TABLE posts ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE posts ADD COLUMN template TEXT;
 ";
@@ -82,7 +95,27 @@ ALTER TABLE posts ADD COLUMN template TEXT;
 /// Version 6 remembers that a post was published, once and for all: a
 /// post made a draft again keeps its id guarded. What older indexes know is
 /// whether it is published now.
-pub(super) const MIGRATE_V5_TO_V6: &str = "
+const MIGRATE_V5_TO_V6: &str = "
 ALTER TABLE posts ADD COLUMN ever_published INTEGER NOT NULL DEFAULT 0;
 UPDATE posts SET ever_published = NOT draft;
+";
+
+/// Version 7 keeps what a body holds besides its HTML: its word count and
+/// reading time, its headings (a JSON list) and its `@/` links (a JSON
+/// list). Older rows never had them read: forgetting the content settings
+/// has the next build read every source again.
+const MIGRATE_V6_TO_V7: &str = "
+ALTER TABLE posts ADD COLUMN word_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE posts ADD COLUMN reading_time INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE posts ADD COLUMN headings TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE posts ADD COLUMN links TEXT NOT NULL DEFAULT '[]';
+DELETE FROM meta WHERE key = 'content_settings';
+";
+
+/// Version 8 keeps which shortcodes a body calls (a JSON list of names),
+/// whose templates are in the fingerprints of the pages that show it; older
+/// rows never had them read.
+const MIGRATE_V7_TO_V8: &str = "
+ALTER TABLE posts ADD COLUMN shortcodes TEXT NOT NULL DEFAULT '[]';
+DELETE FROM meta WHERE key = 'content_settings';
 ";

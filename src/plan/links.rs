@@ -1,0 +1,385 @@
+//! Links between documents, written from `content/` as Zola's are
+//! (`[text](@/posts/x.md#part)`): which document each names (the one in the
+//! linking document's language unless the path names another), the check
+//! that it and its anchor exist, and the URLs put in their place in the
+//! HTML. A target's URL is in the digest of each document linking it
+//! ([`Model::digest_of`]), so a moved target renders its linkers again, and
+//! nothing else.
+
+use super::*;
+
+use crate::model::doc::InternalLink;
+use crate::source::config::Severity;
+use crate::source::outline::INTERNAL_LINK;
+
+/// Where the documents are, for links to find them.
+pub(super) struct Places {
+    /// Record by source path (`content/posts/x.fr.md`).
+    by_path: FxHashMap<Box<str>, usize>,
+    languages: Vec<String>,
+    default_language: String,
+    /// Whether a missing anchor fails the build, or is a warning.
+    anchors: Severity,
+}
+
+/// Why a link does not lead anywhere.
+enum Broken {
+    NoDocument,
+    Hidden(usize),
+    NoAnchor(usize, String),
+}
+
+impl Places {
+    /// `None` when no document links another: most sites pay nothing.
+    pub(super) fn of(config: &Config, records: &[Record]) -> Option<Places> {
+        if records.iter().all(|r| r.links.is_empty()) {
+            return None;
+        }
+        Some(Places {
+            by_path: records
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.source.path.as_str().into(), i))
+                .collect(),
+            languages: config.language_codes(),
+            default_language: config.default_language.clone(),
+            anchors: config.links.anchors,
+        })
+    }
+
+    /// The document `target` (a path under `content/`, without `#anchor`)
+    /// names from a document in `lang`: the version in `lang` unless the
+    /// path names a language (`fr/posts/x.md`, `posts/x.fr.md`), else the
+    /// file as written.
+    fn find(&self, lang: &str, target: &str) -> Option<usize> {
+        let exact = || {
+            self.by_path
+                .get(format!("content/{target}").as_str())
+                .copied()
+        };
+        let (dir, file) = match target.rsplit_once('/') {
+            Some((dir, file)) => (format!("{dir}/"), file),
+            None => (String::new(), target),
+        };
+        let (stem, ext) = file.rsplit_once('.').unwrap_or((file, "md"));
+        let is_language = |code: &str| self.languages.iter().any(|l| l == code);
+        let names_language = target
+            .split_once('/')
+            .is_some_and(|(first, _)| is_language(first))
+            || stem
+                .rsplit_once('.')
+                .is_some_and(|(_, suffix)| is_language(suffix));
+        if names_language {
+            return exact();
+        }
+        let mut candidates = vec![
+            format!("content/{lang}/{target}"),
+            format!("content/{dir}{stem}.{lang}.{ext}"),
+        ];
+        if lang == self.default_language {
+            candidates.push(format!("content/{target}"));
+        }
+        candidates
+            .iter()
+            .find_map(|path| self.by_path.get(path.as_str()).copied())
+            .or_else(exact)
+    }
+
+    /// The document path nearest to `target`, as a link from `lang` would
+    /// write it (without its language when that is `lang`'s or the
+    /// default's), for "did you mean".
+    fn nearest(&self, lang: &str, target: &str) -> Option<String> {
+        self.by_path
+            .keys()
+            .filter_map(|path| path.strip_prefix("content/"))
+            .map(|path| {
+                let written = self.as_written_from(lang, path);
+                (strsim::levenshtein(&written, target), written)
+            })
+            .min()
+            .map(|(_, written)| written)
+    }
+
+    /// `path` (under `content/`) without its language folder or suffix
+    /// when the link written so from `lang` finds it.
+    fn as_written_from(&self, lang: &str, path: &str) -> String {
+        let mut plain = path.to_owned();
+        for code in &self.languages {
+            if let Some(rest) = path.strip_prefix(&format!("{code}/")) {
+                plain = rest.to_owned();
+            } else if let Some((stem, ext)) = path.rsplit_once('.')
+                && let Some(bare) = stem.strip_suffix(&format!(".{code}"))
+            {
+                plain = format!("{bare}.{ext}");
+            }
+        }
+        match self.find(lang, &plain) {
+            Some(at) if self.by_path.get(format!("content/{path}").as_str()) == Some(&at) => plain,
+            _ => path.to_owned(),
+        }
+    }
+}
+
+impl Model {
+    /// The documents of `records` seen from a build with `visibility`, for
+    /// the links between them: `None` when none links another. What
+    /// `folio publish` resolves the links of the rows it sends with.
+    #[cfg(feature = "publish")]
+    pub fn for_links(config: &Config, records: &[Record], visibility: Visibility) -> Option<Model> {
+        records
+            .iter()
+            .any(|r| !r.links.is_empty())
+            .then(|| Model::new(config, records.to_vec(), visibility, &|_| String::new()))
+    }
+
+    /// `html` of `record` (its body or its summary) with each `@/` link's
+    /// URL in its place, and those URLs in the order written.
+    #[cfg(feature = "publish")]
+    pub fn links_of<'h>(&self, record: &Record, html: &'h str) -> (Cow<'h, str>, Vec<String>) {
+        let at = self
+            .places
+            .as_ref()
+            .and_then(|places| places.by_path.get(record.source.path.as_str()).copied());
+        match at {
+            Some(i) => (
+                self.with_links(i, html),
+                record
+                    .links
+                    .iter()
+                    .map(|link| self.resolve(i, &link.target).unwrap_or_default())
+                    .collect(),
+            ),
+            None => (Cow::Borrowed(html), Vec::new()),
+        }
+    }
+
+    /// Where a link of document `from` leads, when it leads somewhere.
+    pub(super) fn link_url(&self, from: usize, link: &str) -> Option<String> {
+        self.resolve(from, link).ok()
+    }
+
+    /// The URL a link of document `from` leads to, its `#anchor` kept; a
+    /// missing anchor too, when the site only warns of those.
+    fn resolve(&self, from: usize, link: &str) -> Result<String, Broken> {
+        let url_of = |to: usize, anchor: Option<&str>| {
+            let url = &self.records[to].url;
+            match anchor {
+                Some(anchor) => format!("{url}#{anchor}"),
+                None => url.clone(),
+            }
+        };
+        match self.target(from, link) {
+            Ok((to, anchor)) => Ok(url_of(to, anchor)),
+            Err(Broken::NoAnchor(to, _))
+                if self
+                    .places
+                    .as_ref()
+                    .is_some_and(|p| p.anchors == Severity::Warn) =>
+            {
+                Ok(url_of(to, link.split_once('#').map(|(_, anchor)| anchor)))
+            }
+            Err(broken) => Err(broken),
+        }
+    }
+
+    /// The document a link of document `from` names, and its anchor, which
+    /// that document's headings have.
+    fn target<'l>(&self, from: usize, link: &'l str) -> Result<(usize, Option<&'l str>), Broken> {
+        let places = self.places.as_ref().ok_or(Broken::NoDocument)?;
+        let (path, anchor) = match link.split_once('#') {
+            Some((path, anchor)) => (path, Some(anchor)),
+            None => (link, None),
+        };
+        let to = places
+            .find(&self.records[from].lang, path)
+            .ok_or(Broken::NoDocument)?;
+        if self.group_of[to].is_none() {
+            return Err(Broken::Hidden(to));
+        }
+        let Some(anchor) = anchor else {
+            return Ok((to, None));
+        };
+        let headings = self.records[to].heading_list();
+        if headings.iter().any(|h| h.id == anchor) {
+            return Ok((to, Some(anchor)));
+        }
+        let nearest = headings
+            .into_iter()
+            .map(|h| (strsim::levenshtein(&h.id, anchor), h.id))
+            .min()
+            .map(|(_, id)| id);
+        Err(Broken::NoAnchor(to, nearest.unwrap_or_default()))
+    }
+
+    /// `html` of document `from` (its body or its summary) with each `@/`
+    /// link's URL in its place.
+    pub(super) fn with_links<'h>(&self, from: usize, html: &'h str) -> Cow<'h, str> {
+        if self.records[from].links.is_empty() {
+            return Cow::Borrowed(html);
+        }
+        replace_links(html, |target| self.resolve(from, target).ok())
+    }
+
+    /// A problem for each link of a visible document that leads nowhere:
+    /// no such document, one this build does not publish, or no such
+    /// heading in it; the last is a warning instead when the site says so.
+    pub(super) fn link_problems(&self) -> (Vec<Problem>, Vec<String>) {
+        let (mut problems, mut warnings) = (Vec::new(), Vec::new());
+        let Some(places) = &self.places else {
+            return (problems, warnings);
+        };
+        for &i in &self.visible {
+            for link in &self.records[i].links {
+                match self.target(i, &link.target) {
+                    Ok(_) => {}
+                    Err(broken @ Broken::NoAnchor(..)) if places.anchors == Severity::Warn => {
+                        warnings.push(self.link_problem(places, i, link, broken).to_string());
+                    }
+                    Err(broken) => problems.push(self.link_problem(places, i, link, broken)),
+                }
+            }
+        }
+        (problems, warnings)
+    }
+
+    fn link_problem(
+        &self,
+        places: &Places,
+        i: usize,
+        link: &InternalLink,
+        broken: Broken,
+    ) -> Problem {
+        let path = link.target.split('#').next().unwrap_or_default();
+        let (message, help) = match broken {
+            Broken::NoDocument => (
+                format!("no document is at content/{path}"),
+                match places.nearest(&self.records[i].lang, path) {
+                    Some(near) => format!("did you mean `{INTERNAL_LINK}{near}`?"),
+                    None => "write the path of a file under content/".into(),
+                },
+            ),
+            Broken::Hidden(to) => (
+                format!(
+                    "{} is not published by this build (a draft, or dated later)",
+                    self.records[to].source.path
+                ),
+                "publish it, or link it once it is".into(),
+            ),
+            Broken::NoAnchor(to, near) => (
+                format!(
+                    "{} has no heading with the id `{}`",
+                    self.records[to].source.path,
+                    link.target.split_once('#').map_or("", |(_, anchor)| anchor)
+                ),
+                if near.is_empty() {
+                    "it has no heading: remove the `#…` part".into()
+                } else {
+                    format!("did you mean `#{near}`?")
+                },
+            ),
+        };
+        Problem::new(
+            &self.records[i].source.path,
+            Some(link.line as usize),
+            ProblemKind::BrokenLink {
+                link: format!("{INTERNAL_LINK}{}", link.target),
+                message,
+                help,
+            },
+        )
+    }
+}
+
+/// `html` with each `href="@/…"` and `src="@/…"` replaced by what
+/// `resolve` gives for the part after `@/`; one it has nothing for is left
+/// as written. The Markdown renderer wrote these attributes: `&` as
+/// `&amp;`, other bytes outside a URL percent-encoded.
+fn replace_links(html: &str, resolve: impl Fn(&str) -> Option<String>) -> Cow<'_, str> {
+    let opening = "=\"@/";
+    let mut out = String::new();
+    let mut copied = 0;
+    for at in memchr::memmem::find_iter(html.as_bytes(), opening) {
+        if at < copied || !(html[..at].ends_with("href") || html[..at].ends_with("src")) {
+            continue;
+        }
+        let start = at + opening.len();
+        let Some(len) = html[start..].find('"') else {
+            break;
+        };
+        let written = html[start..start + len].replace("&amp;", "&");
+        let target = percent_encoding::percent_decode_str(&written).decode_utf8_lossy();
+        if let Some(url) = resolve(&target) {
+            out.push_str(&html[copied..at + 2]);
+            out.push_str(&url.replace('&', "&amp;").replace('"', "%22"));
+            copied = start + len;
+        }
+    }
+    if copied == 0 {
+        return Cow::Borrowed(html);
+    }
+    out.push_str(&html[copied..]);
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_in_attributes_are_replaced_and_others_left() {
+        let html = "<p><a href=\"@/posts/b.md#x\">b</a> <img src=\"@/caf%C3%A9.md\" alt=\"c\"> \
+                    <code>href=\"@/posts/b.md\"</code> title=\"@/no\" <a href=\"@/q.md?a=1&amp;b=2\">q</a></p>";
+        let replaced = replace_links(html, |target| match target {
+            "posts/b.md#x" => Some("/b/#x".into()),
+            "café.md" => Some("/café/".into()),
+            "q.md?a=1&b=2" => Some("/q/?a&b".into()),
+            _ => None,
+        });
+        assert_eq!(
+            replaced,
+            "<p><a href=\"/b/#x\">b</a> <img src=\"/café/\" alt=\"c\"> \
+             <code>href=\"@/posts/b.md\"</code> title=\"@/no\" <a href=\"/q/?a&amp;b\">q</a></p>"
+        );
+    }
+
+    #[test]
+    fn html_without_links_is_not_copied() {
+        let html = "<p>@/posts/b.md</p>";
+        assert!(matches!(replace_links(html, |_| None), Cow::Borrowed(_)));
+    }
+
+    fn places(paths: &[&str]) -> Places {
+        Places {
+            by_path: paths
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (format!("content/{p}").into(), i))
+                .collect(),
+            languages: vec!["en".into(), "fr".into()],
+            default_language: "en".into(),
+            anchors: Severity::Error,
+        }
+    }
+
+    #[test]
+    fn a_link_finds_the_version_in_its_language_unless_it_names_one() {
+        let suffixed = places(&["posts/x.md", "posts/x.fr.md", "only.md"]);
+        assert_eq!(suffixed.find("en", "posts/x.md"), Some(0));
+        assert_eq!(suffixed.find("fr", "posts/x.md"), Some(1));
+        assert_eq!(suffixed.find("en", "posts/x.fr.md"), Some(1));
+        assert_eq!(suffixed.find("fr", "only.md"), Some(2));
+        assert_eq!(suffixed.find("en", "posts/y.md"), None);
+        let folders = places(&["en/posts/x.md", "fr/posts/x.md"]);
+        assert_eq!(folders.find("fr", "posts/x.md"), Some(1));
+        assert_eq!(folders.find("en", "posts/x.md"), Some(0));
+        assert_eq!(folders.find("fr", "en/posts/x.md"), Some(0));
+        assert_eq!(
+            folders.nearest("fr", "posts/xx.md").as_deref(),
+            Some("posts/x.md")
+        );
+        assert_eq!(
+            suffixed.nearest("en", "posts/x.frr.md").as_deref(),
+            Some("posts/x.fr.md")
+        );
+    }
+}

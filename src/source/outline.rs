@@ -1,0 +1,304 @@
+//! What a body holds besides its HTML, read once when its source is
+//! parsed and kept in its row: its headings (its table of contents, and
+//! the anchors a link to it may name), how many words it has and how long
+//! they take to read, and its links to other documents (`@/path.md`), which
+//! the plan resolves and checks.
+
+use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+use rustc_hash::FxHashMap;
+
+use crate::model::doc::{Heading, InternalLink};
+use crate::model::url::heading_id;
+
+/// A link to another document is written from `content/`, as Zola's are.
+pub const INTERNAL_LINK: &str = "@/";
+
+/// Words read per minute, Zola's figure; and characters of Chinese or
+/// Japanese, which are not written in words, per minute, Hugo's.
+const WORDS_PER_MINUTE: u64 = 200;
+const CJK_CHARACTERS_PER_MINUTE: u64 = 500;
+
+/// What [`outline`] finds in a body.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outline {
+    pub headings: Vec<Heading>,
+    /// Words, each CJK character counted as one.
+    pub word_count: u32,
+    /// Whole minutes, at least 1.
+    pub reading_time: u32,
+    pub links: Vec<InternalLink>,
+    /// The shortcodes it calls, by name, sorted; filled by whoever takes
+    /// the calls out of the text.
+    pub shortcodes: Vec<String>,
+}
+
+/// The outline of a Markdown body whose first line is line `first_line` of
+/// its source, parsed with `options` (those its HTML is rendered with, so
+/// that the headings are the ones the page shows).
+pub fn outline(markdown: &str, options: pulldown_cmark::Options, first_line: usize) -> Outline {
+    let mut headings = Vec::new();
+    let mut ids = HeadingIds::default();
+    let mut heading: Option<(u8, Option<String>, String)> = None;
+    let mut words = WordCount::default();
+    let mut links = Vec::new();
+    let mut lines = LineCounter::new(markdown, first_line);
+    for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
+        match event {
+            Event::Text(text) | Event::Code(text) => {
+                words.add(&text);
+                if let Some((_, _, title)) = &mut heading {
+                    title.push_str(&text);
+                }
+            }
+            Event::Start(Tag::Heading { level, id, .. }) => {
+                words.stop();
+                heading = Some((level as u8, id.map(|id| id.to_string()), String::new()));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                words.stop();
+                if let Some((level, given, title)) = heading.take() {
+                    let id = ids.issue(given.as_deref(), &title);
+                    headings.push(Heading { level, id, title });
+                }
+            }
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                if let Some(target) = dest_url.strip_prefix(INTERNAL_LINK) {
+                    links.push(InternalLink {
+                        line: lines.line_at(range.start),
+                        target: target.to_owned(),
+                    });
+                }
+            }
+            // Inline markup may split a word (`un*break*able`); anything
+            // else ends the one being read.
+            Event::Start(Tag::Emphasis | Tag::Strong | Tag::Strikethrough)
+            | Event::End(
+                TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link,
+            ) => {}
+            _ => words.stop(),
+        }
+    }
+    Outline {
+        headings,
+        word_count: words.total(),
+        reading_time: words.minutes(),
+        links,
+        shortcodes: Vec::new(),
+    }
+}
+
+/// The ids of a page's headings: the one written (`{#id}`) as it is, else
+/// the heading's text slugified, `-1`, `-2`… added when taken. The body's
+/// HTML and the outline give the same ids through it.
+#[derive(Debug, Default)]
+pub struct HeadingIds {
+    /// Each id given out, and the next suffix to try when it comes again
+    /// as a base.
+    issued: FxHashMap<String, usize>,
+}
+
+impl HeadingIds {
+    /// The id of the next heading: `given`, or the first of its text's slug,
+    /// `slug-1`, `slug-2`… that no heading of the page has. A suffixed id
+    /// can be another heading's own (`A`, `A`, `A-1` give `a`, `a-1`, `a-1-1`).
+    pub fn issue(&mut self, given: Option<&str>, text: &str) -> String {
+        if given.is_some() {
+            return self.issue_base(given, String::new());
+        }
+        self.issue_base(None, heading_id(text))
+    }
+
+    /// [`HeadingIds::issue`] with the slug `base` made by another rule
+    /// (Zola's, for an import).
+    pub fn issue_base(&mut self, given: Option<&str>, base: String) -> String {
+        if let Some(id) = given {
+            self.issued.entry(id.to_owned()).or_insert(1);
+            return id.to_owned();
+        }
+        let Some(&first) = self.issued.get(&base) else {
+            self.issued.insert(base.clone(), 1);
+            return base;
+        };
+        let mut suffix = first;
+        loop {
+            let anchor = format!("{base}-{suffix}");
+            suffix += 1;
+            if !self.issued.contains_key(&anchor) {
+                self.issued.insert(base, suffix);
+                self.issued.insert(anchor.clone(), 1);
+                return anchor;
+            }
+        }
+    }
+}
+
+/// Words as Hugo counts them: runs between white space, and in Chinese and
+/// Japanese, which put no space between words, each character. Text comes
+/// in pieces; a word may go on from one piece to the next.
+#[derive(Debug, Default)]
+struct WordCount {
+    words: u64,
+    cjk: u64,
+    in_word: bool,
+}
+
+impl WordCount {
+    fn add(&mut self, text: &str) {
+        for c in text.chars() {
+            // What a shortcode writes stands in the text as private-use
+            // characters: not words the reader reads here.
+            if c.is_whitespace() || ('\u{E000}'..='\u{F8FF}').contains(&c) {
+                self.in_word = false;
+            } else if is_cjk(c) {
+                self.cjk += 1;
+                self.in_word = false;
+            } else if !self.in_word {
+                self.words += 1;
+                self.in_word = true;
+            }
+        }
+    }
+
+    /// The word being read ends here.
+    fn stop(&mut self) {
+        self.in_word = false;
+    }
+
+    fn total(&self) -> u32 {
+        u32::try_from(self.words + self.cjk).unwrap_or(u32::MAX)
+    }
+
+    fn minutes(&self) -> u32 {
+        // In thousandths of the time one minute of reading takes at both
+        // speeds, so that a part of a minute is rounded up, not lost.
+        let unit = WORDS_PER_MINUTE * CJK_CHARACTERS_PER_MINUTE;
+        let time = self.words * CJK_CHARACTERS_PER_MINUTE + self.cjk * WORDS_PER_MINUTE;
+        u32::try_from(time.div_ceil(unit).max(1)).unwrap_or(u32::MAX)
+    }
+}
+
+/// Han ideographs, kana and their punctuation: scripts written without
+/// spaces between words. Korean puts spaces between words, so Hangul is
+/// counted in words.
+fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{3000}'..='\u{30FF}'      // CJK punctuation, hiragana, katakana
+        | '\u{3400}'..='\u{4DBF}'    // extension A
+        | '\u{4E00}'..='\u{9FFF}'    // unified ideographs
+        | '\u{F900}'..='\u{FAFF}'    // compatibility ideographs
+        | '\u{FF00}'..='\u{FFEF}'    // full-width forms
+        | '\u{20000}'..='\u{3134F}') // extensions B to G
+}
+
+/// Line numbers of offsets met in increasing order, counted once.
+struct LineCounter<'a> {
+    text: &'a str,
+    at: usize,
+    line: usize,
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(text: &'a str, first_line: usize) -> Self {
+        LineCounter {
+            text,
+            at: 0,
+            line: first_line,
+        }
+    }
+
+    fn line_at(&mut self, offset: usize) -> u32 {
+        // Links come in the order they are written, except inside a
+        // footnote definition or a reference moved earlier; count afresh.
+        if offset < self.at {
+            self.line -= memchr::memchr_iter(b'\n', &self.text.as_bytes()[offset..self.at]).count();
+        } else {
+            self.line += memchr::memchr_iter(b'\n', &self.text.as_bytes()[self.at..offset]).count();
+        }
+        self.at = offset;
+        u32::try_from(self.line).unwrap_or(u32::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::markdown::MARKDOWN;
+
+    fn of(markdown: &str) -> Outline {
+        outline(markdown, MARKDOWN, 1)
+    }
+
+    fn heading(level: u8, id: &str, title: &str) -> Heading {
+        Heading {
+            level,
+            id: id.into(),
+            title: title.into(),
+        }
+    }
+
+    #[test]
+    fn headings_get_the_ids_the_body_gives_them() {
+        let outline = of("# A\n\n## A\n\n### Given {#x}\n\n## `code` and *em*\n\nText.\n");
+        assert_eq!(
+            outline.headings,
+            [
+                heading(1, "a", "A"),
+                heading(2, "a-1", "A"),
+                heading(3, "x", "Given"),
+                heading(2, "code-and-em", "code and em"),
+            ]
+        );
+    }
+
+    #[test]
+    fn words_are_counted_across_markup_and_cjk_by_character() {
+        assert_eq!(
+            of("One *two* un*break*able, [link](x) `code`.\n").word_count,
+            5
+        );
+        assert_eq!(of("# Title\nBody text\n").word_count, 3);
+        // Eight characters of Japanese and one word of English.
+        assert_eq!(of("日本語の文章です word\n").word_count, 9);
+        // Korean is written in words.
+        assert_eq!(of("안녕하세요 세계\n").word_count, 2);
+    }
+
+    #[test]
+    fn reading_time_is_whole_minutes_and_at_least_one() {
+        assert_eq!(of("Short.\n").reading_time, 1);
+        let long = "word ".repeat(401);
+        assert_eq!(of(&long).reading_time, 3);
+        let japanese = "語".repeat(1000);
+        assert_eq!(of(&japanese).reading_time, 2);
+        assert_eq!(of(&"word ".repeat(400)).reading_time, 2);
+    }
+
+    #[test]
+    fn internal_links_are_found_with_their_lines() {
+        let markdown = "Intro.\n\nSee [b](@/posts/b.md#part) and\n[c][c].\n\n![x](@/img.md)\n\n[c]: @/posts/c.fr.md\n[web](https://x.test/)\n";
+        let links = outline(markdown, MARKDOWN, 5).links;
+        assert_eq!(
+            links,
+            [
+                InternalLink {
+                    line: 7,
+                    target: "posts/b.md#part".into()
+                },
+                InternalLink {
+                    line: 8,
+                    target: "posts/c.fr.md".into()
+                },
+                InternalLink {
+                    line: 10,
+                    target: "img.md".into()
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn links_in_code_are_not_links() {
+        let links = of("`[a](@/x.md)`\n\n```\n[a](@/x.md)\n```\n").links;
+        assert!(links.is_empty(), "{links:?}");
+    }
+}

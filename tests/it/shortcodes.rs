@@ -1,0 +1,175 @@
+//! Shortcodes on a real site: folio's own (youtube, vimeo, figure, details,
+//! note, warning) and the site's `templates/shortcodes/`, called in Zola's
+//! syntax; a call that names nothing fails with its file and line and
+//! writes nothing; a shortcode's template renders again exactly the pages
+//! that show a document calling it.
+
+use crate::util;
+
+use util::{TestSite, post};
+
+fn site(kept: bool) -> TestSite {
+    let site = TestSite::new();
+    if kept {
+        site.keep_session();
+    }
+    site.write(
+        "content/en/posts/media.md",
+        &post(
+            "Media",
+            "2024-05-01T09:00:00Z",
+            "Watch {{ youtube(id=\"abc\", start=5) }} now.\n\n<!-- more -->\n\n{{ figure(src=\"cat.jpg\", caption=\"A <cat> & a dog\") }}\n\n{% note(title=\"Heads up\") %}\nSome **bold** and {{ vimeo(id=\"42\") }}.\n{% end %}\n\n{% details(summary=\"More\") %}\nHidden.\n{% end %}\n\n`{{ youtube(id=\"code\") }}` and {{/* youtube(id=\"x\") */}}.\n\n```\n{% note() %}\n```\n",
+        ),
+    );
+    site.write(
+        "content/en/posts/own.md",
+        &post(
+            "Own",
+            "2024-04-01T09:00:00Z",
+            "{{ stars(n=3) }}\n\n{% warning() %}\nCareful.\n{% end %}\n",
+        ),
+    );
+    site.write(
+        "content/en/posts/plain.md",
+        &post("Plain", "2024-03-01T09:00:00Z", "No calls."),
+    );
+    site.write(
+        "templates/shortcodes/stars.html",
+        "<span class=\"stars\">{% for i in range(n) %}★{% endfor %}</span>",
+    );
+    site.build();
+    site
+}
+
+fn content(html: &str) -> &str {
+    let start = html.find("<div class=\"content\">").expect("content");
+    let end = start + html[start..].find("</article>").unwrap();
+    &html[start..end]
+}
+
+#[test]
+fn folio_s_shortcodes_and_the_site_s_own_are_rendered_where_they_are_called() {
+    let site = site(false);
+    let media = site.read("public/posts/media/index.html");
+    let body = content(&media);
+    assert!(
+        body.contains("<p>Watch <div class=\"embed video\"><iframe src=\"https://www.youtube-nocookie.com/embed/abc?start=5\""),
+        "{body}"
+    );
+    assert!(
+        body.contains("<figure><img src=\"cat.jpg\" alt=\"A &lt;cat&gt; &amp; a dog\" loading=\"lazy\"><figcaption>A &lt;cat&gt; &amp; a dog</figcaption></figure>"),
+        "{body}"
+    );
+    assert!(!body.contains("<p><figure>"), "{body}");
+    assert!(
+        body.contains("<aside class=\"admonition note\" role=\"note\"><p class=\"admonition-title\">Heads up</p>\n<p>Some <strong>bold</strong> and <div class=\"embed video\"><iframe src=\"https://player.vimeo.com/video/42?dnt=1\""),
+        "{body}"
+    );
+    assert!(
+        body.contains("<details><summary>More</summary>\n<p>Hidden.</p>"),
+        "{body}"
+    );
+    // Never in code; an escaped call is written as a call.
+    assert!(
+        body.contains("<code>{{ youtube(id=\"code\") }}</code>"),
+        "{body}"
+    );
+    assert!(body.contains("and {{ youtube(id=\"x\") }}."), "{body}");
+    assert!(
+        body.contains("<pre><code>{% note() %}\n</code></pre>"),
+        "{body}"
+    );
+    // The summary, in the home's list, renders its call too.
+    let home = site.read("public/index.html");
+    assert!(
+        home.contains("youtube-nocookie.com/embed/abc?start=5"),
+        "{home}"
+    );
+    let own = content(&site.read("public/posts/own/index.html")).to_owned();
+    assert!(own.contains("<span class=\"stars\">★★★</span>"), "{own}");
+    assert!(own.contains("<aside class=\"admonition warning\""), "{own}");
+}
+
+#[test]
+fn a_call_that_names_nothing_fails_with_file_line_and_the_nearest_and_writes_nothing() {
+    let site = site(false);
+    let before = site.output_tree();
+    site.write(
+        "content/en/posts/plain.md",
+        &post(
+            "Plain",
+            "2024-03-01T09:00:00Z",
+            "Line.\n\n{{ youtub(id=\"x\") }}",
+        ),
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains(
+            "content/en/posts/plain.md:7: shortcode `youtub`: there is no such shortcode"
+        ),
+        "{error}"
+    );
+    assert!(error.contains("did you mean `youtube`?"), "{error}");
+    site.write(
+        "content/en/posts/plain.md",
+        &post(
+            "Plain",
+            "2024-03-01T09:00:00Z",
+            "{{ figure(scr=\"x.jpg\") }}",
+        ),
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains("content/en/posts/plain.md:5: shortcode `figure`: it has no argument `scr`"),
+        "{error}"
+    );
+    assert!(error.contains("did you mean `src`?"), "{error}");
+    site.write(
+        "content/en/posts/plain.md",
+        &post(
+            "Plain",
+            "2024-03-01T09:00:00Z",
+            "{% note() %}\nnever closed\n",
+        ),
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains("content/en/posts/plain.md:5: `{% note(…) %}` has no `{% end %}` after it"),
+        "{error}"
+    );
+    assert_eq!(site.output_tree(), before, "the build wrote nothing");
+}
+
+/// A shortcode's template renders again the pages of the documents that
+/// call it (their own, and the lists and feeds showing them), and nothing
+/// else.
+fn a_shortcode_template_edit_renders_exactly_its_callers(kept: bool) {
+    let site = site(kept);
+    site.write(
+        "templates/shortcodes/stars.html",
+        "<span class=\"stars\">{% for i in range(n) %}*{% endfor %}</span>",
+    );
+    // Own's summary, its first paragraph, is its call of stars: the home
+    // and the feed show it.
+    site.assert_rebuild(&["atom.xml", "index.html", "posts/own/index.html"], &[]);
+    // The home and the feed show media's summary, which calls youtube.
+    site.write(
+        "templates/shortcodes/youtube.html",
+        "<div class=\"video\">{{ id }}@{{ start }}</div>",
+    );
+    site.assert_rebuild(&["atom.xml", "index.html", "posts/media/index.html"], &[]);
+    assert!(
+        site.read("public/index.html")
+            .contains("<div class=\"video\">abc@5</div>")
+    );
+}
+
+#[test]
+fn a_shortcode_template_edit_renders_exactly_its_callers_through_fresh_builds() {
+    a_shortcode_template_edit_renders_exactly_its_callers(false);
+}
+
+#[test]
+fn a_shortcode_template_edit_renders_exactly_its_callers_through_a_kept_session() {
+    a_shortcode_template_edit_renders_exactly_its_callers(true);
+}
