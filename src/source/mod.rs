@@ -1,7 +1,7 @@
 //! Reading sources: `site.toml`, the content layout and its walk, each
 //! source's front matter and Markdown, and the invariants the documents
 //! read must keep (one per slug and language, dates that never move).
-//! Room for what reads more of a source: shortcodes, page bundles.
+//! Room for what reads more of a source: page bundles.
 
 pub mod config;
 pub mod dates;
