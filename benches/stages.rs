@@ -312,9 +312,9 @@ impl Corpus {
                 assert!(body.holds(&bytes));
                 let document = folio::plugin::Document::new(&source.path, &self.records[i].lang);
                 let plugins = (&NO_PLUGINS, &document);
-                let highlight = (&self.config().highlight, shortcodes);
+                let render = (self.config(), shortcodes);
                 let (html, _) =
-                    parse::body_html(&bytes, Some(body.start), plugins, highlight).unwrap();
+                    parse::body_html(&bytes, Some(body.start), plugins, render).unwrap();
                 page.context.set_content(html);
             }
             let size_hint = page.context.size_hint();
@@ -385,7 +385,8 @@ fn parse_900_sources(bencher: divan::Bencher) {
 fn render_body_one_post(bencher: divan::Bencher) {
     let markdown = body(7);
     let highlight = folio::source::highlight::Highlight::default();
-    bencher.bench(|| folio::source::markdown::render_body(&markdown, &highlight));
+    let math = folio::source::math::Math::default();
+    bencher.bench(|| folio::source::markdown::render_body(&markdown, &highlight, &math));
 }
 
 /// Counted in pages (the plan's specs), not sources.

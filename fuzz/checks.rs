@@ -33,6 +33,10 @@ name = "Français"
 
 [languages.ja]
 name = "日本語"
+
+# Every formula of the input goes through the math renderer.
+[math]
+enabled = true
 "#;
 
 static CONFIG: LazyLock<Config> =
@@ -85,9 +89,10 @@ pub(super) fn front_matter_markdown(bytes: &[u8]) {
         }
     }
     let text = String::from_utf8_lossy(bytes);
-    // Every fence is highlighted: its info string and code are the input's.
-    let _ = markdown::render_body(&text, &config.highlight);
-    let _ = markdown::summary_html(&text, &config.highlight);
+    // Every fence is highlighted and every formula rendered: its info
+    // string, code and TeX are the input's.
+    let _ = markdown::render_body(&text, &config.highlight, &config.math);
+    let _ = markdown::summary_html(&text, &config.highlight, &config.math);
     if let Some(line) = text.lines().next()
         && let Ok((ms, _)) = dates::parse_date(line, config)
     {
@@ -102,14 +107,14 @@ fn check_parsed(config: &Config, source: &Source, bytes: &[u8], parsed: &Parsed)
     assert!(parsed.body.holds(bytes));
     // The body found again from the front matter is the one parsed.
     let document = Document::new(&source.path, &source.lang);
-    let highlight = (&config.highlight, &*SHORTCODES);
+    let render = (config, &*SHORTCODES);
     let at_start = parse::body_html(
         bytes,
         Some(parsed.body.start),
         (&PLUGINS, &document),
-        highlight,
+        render,
     );
-    let again = parse::body_html(bytes, None, (&PLUGINS, &document), highlight);
+    let again = parse::body_html(bytes, None, (&PLUGINS, &document), render);
     assert_eq!(at_start, again);
     // The slug is one normalize_slug accepts, unchanged.
     assert_eq!(

@@ -21,8 +21,8 @@ use crate::model::report::{BuildReport, Event, Reporter};
 use crate::plan::{Copy, OutputPath, Plan, Spec};
 use crate::plugin::{Document, Plugins};
 use crate::render::{SitemapEntry, Theme};
+use crate::source::config::Config;
 use crate::source::discover::FilesAt;
-use crate::source::highlight::Highlight;
 use crate::source::parse::{self, BodyAt};
 use crate::source::shortcodes::Shortcodes;
 use crate::store::index::OutputRow;
@@ -44,10 +44,11 @@ pub(crate) struct RenderJob<'j, 'p> {
     /// The output rows of the folder, as the build found them.
     pub stored: &'j FxHashMap<String, OutputRow>,
     pub plugins: &'j Plugins,
-    pub highlight: &'j Highlight,
+    /// How bodies are rendered: `[highlight]`, `[math]`.
+    pub config: &'j Config,
     pub shortcodes: &'j Shortcodes,
     pub progress: &'j Reporter,
-    /// What highlighting the bodies rendered noted, as warnings naming
+    /// What rendering the bodies noted, as warnings naming
     /// their file and line; the build reports them sorted.
     pub notes: &'j Mutex<Vec<String>>,
 }
@@ -205,7 +206,7 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
             job.files,
             record,
             read,
-            (job.plugins, job.highlight, job.shortcodes),
+            (job.plugins, job.config, job.shortcodes),
         )?;
         let Some((body, notes)) = body else {
             return Ok(Rendering::SourceChanged(record.source.path.clone()));
@@ -240,7 +241,7 @@ fn read_copy(root: &Path, copy: &Copy) -> Result<Rendering, Error> {
 }
 
 /// The body of `record`'s page as HTML, from its source read again (see
-/// [`read_source`]), and what highlighting its code blocks noted, as
+/// [`read_source`]), and what rendering it noted (code blocks, formulas), as
 /// warnings naming the source and line; `None` when the source no longer
 /// holds the bytes its record was made from. `folio publish` sends the
 /// same.
@@ -248,7 +249,7 @@ pub(crate) fn body_html(
     files: &FilesAt,
     record: &Record,
     read: Option<&BodyAt>,
-    (plugins, highlight, shortcodes): (&Plugins, &Highlight, &Shortcodes),
+    (plugins, config, shortcodes): (&Plugins, &Config, &Shortcodes),
 ) -> Result<Option<(String, Vec<String>)>, Error> {
     let Some(bytes) = read_source(files, record, read) else {
         return Ok(None);
@@ -258,7 +259,7 @@ pub(crate) fn body_html(
         lang: &record.lang,
     };
     let at = read.map(|at| at.start);
-    let (html, notes) = parse::body_html(&bytes, at, (plugins, &document), (highlight, shortcodes))
+    let (html, notes) = parse::body_html(&bytes, at, (plugins, &document), (config, shortcodes))
         .map_err(|(line, kind)| {
             Error::Content(vec![Problem::new(&record.source.path, line, kind)])
         })?;
@@ -270,7 +271,7 @@ pub(crate) fn body_html(
     Ok(Some((html, warnings)))
 }
 
-/// Reports what highlighting the bodies rendered noted. Pages render in
+/// Reports what rendering the bodies noted. Pages render in
 /// any order: the warnings are sorted, so every run reports them alike.
 pub(crate) fn report_notes(
     notes: Mutex<Vec<String>>,

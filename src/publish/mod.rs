@@ -181,7 +181,7 @@ impl Session {
             locals: &locals,
             files: FilesAt::new(self.site().root()),
             plugins,
-            highlight: &config.highlight,
+            config,
             shortcodes: theme.shortcodes(),
             links: links.as_ref(),
             options,
@@ -219,7 +219,8 @@ struct Writer<'w> {
     locals: &'w [Local<'w>],
     files: FilesAt,
     plugins: &'w crate::plugin::Plugins,
-    highlight: &'w crate::source::highlight::Highlight,
+    /// How bodies are rendered: `[highlight]`, `[math]`.
+    config: &'w crate::source::config::Config,
     shortcodes: &'w crate::source::shortcodes::Shortcodes,
     links: Option<&'w Model>,
     options: &'w PublishOptions,
@@ -412,7 +413,7 @@ impl Writer<'_> {
             let batch = chunk
                 .par_iter()
                 .map(|&i| {
-                    let render = (self.plugins, self.highlight, self.shortcodes);
+                    let render = (self.plugins, self.config, self.shortcodes);
                     rows::row(&self.locals[i], &self.files, render, self.links)
                 })
                 .collect();

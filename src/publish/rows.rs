@@ -12,7 +12,6 @@ use crate::plugin::Plugins;
 use crate::render::Theme;
 use crate::source::config::{Config, folio_settings};
 use crate::source::discover::FilesAt;
-use crate::source::highlight::Highlight;
 use crate::source::shortcodes::Shortcodes;
 
 /// A published document as the database gets it, but for its body, which
@@ -130,11 +129,11 @@ pub(crate) struct Row {
 pub(crate) fn row(
     local: &Local<'_>,
     files: &FilesAt,
-    render: (&Plugins, &Highlight, &Shortcodes),
+    render: (&Plugins, &Config, &Shortcodes),
     links: Option<&Model>,
 ) -> Result<Row, Error> {
     let record = local.record;
-    // Its page's build reported what highlighting its code noted.
+    // Its page's build reported what rendering its body noted.
     let body = produce::body_html(files, record, None, render)?;
     let (body, _) = body.ok_or_else(|| {
         Error::Content(vec![Problem::new(

@@ -14,7 +14,6 @@ use crate::model::url::{MAX_SLUG_BYTES, tag_slug};
 use crate::source::config::Config;
 use crate::source::dates::parse_date;
 use crate::source::front_matter::FrontMatter;
-use crate::source::highlight::Highlight;
 use crate::source::markdown::render_body;
 use crate::source::parse::ParseError;
 
@@ -228,13 +227,10 @@ impl<'a> Fields<'a> {
 
     /// A summary written in the front matter (`summary`, or Jekyll's
     /// `excerpt`), as HTML from its Markdown.
-    pub(crate) fn written_summary(
-        &self,
-        highlight: &Highlight,
-    ) -> Result<Option<String>, ParseError> {
+    pub(crate) fn written_summary(&self, config: &Config) -> Result<Option<String>, ParseError> {
         for field in ["summary", "excerpt"] {
             if let Some(text) = self.string(field)?.filter(|t| !t.trim().is_empty()) {
-                let (html, _) = render_body(text.trim(), highlight);
+                let (html, _) = render_body(text.trim(), &config.highlight, &config.math);
                 return Ok(Some(html.trim_end().to_owned()));
             }
         }

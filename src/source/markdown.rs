@@ -9,6 +9,7 @@ use std::ops::Range;
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
 use crate::source::highlight::{Highlight, Note, block_html};
+use crate::source::math::{self, Math};
 use crate::source::outline::HeadingIds;
 use crate::source::shortcodes::{CallError, Shortcodes};
 
@@ -39,16 +40,16 @@ pub struct BodyHtml {
 pub fn render_markdown(
     markdown: &str,
     (lang, first_line): (&str, usize),
-    (highlight, shortcodes): (&Highlight, &Shortcodes),
+    (highlight, math, shortcodes): (&Highlight, &Math, &Shortcodes),
 ) -> Result<BodyHtml, CallError> {
     let nested = |inner: &str, line: usize| {
-        render_markdown(inner, (lang, line), (highlight, shortcodes))
+        render_markdown(inner, (lang, line), (highlight, math, shortcodes))
             .map(|body| (body.html, body.called))
     };
     Ok(
         match shortcodes.expand(markdown, (lang, first_line), &nested)? {
             None => {
-                let (html, notes) = render_body(markdown, highlight);
+                let (html, notes) = render_body(markdown, highlight, math);
                 BodyHtml {
                     html,
                     notes: shifted(notes, first_line),
@@ -56,7 +57,7 @@ pub fn render_markdown(
                 }
             }
             Some(expanded) => {
-                let (html, notes) = render_body(&expanded.text, highlight);
+                let (html, notes) = render_body(&expanded.text, highlight, math);
                 BodyHtml {
                     html: expanded.fill(&html),
                     notes: shifted(notes, first_line),
@@ -76,11 +77,18 @@ fn shifted(mut notes: Vec<(usize, Note)>, first_line: usize) -> Vec<(usize, Note
 }
 
 /// Renders a Markdown body to HTML, with what highlighting its code
-/// blocks noted, each with the line of its fence in `markdown`.
-pub fn render_body(markdown: &str, highlight: &Highlight) -> (String, Vec<(usize, Note)>) {
+/// blocks and reading its formulas noted, each with its line in `markdown`.
+pub fn render_body(
+    markdown: &str,
+    highlight: &Highlight,
+    math: &Math,
+) -> (String, Vec<(usize, Note)>) {
     let mut body = String::with_capacity(markdown.len() * 3 / 2);
     let mut notes = Vec::new();
-    let events = Parser::new_ext(markdown, MARKDOWN).into_offset_iter();
+    let mut formulas = Vec::new();
+    let events = Parser::new_ext(markdown, math.options(MARKDOWN))
+        .into_offset_iter()
+        .map(|event| math::formula_at(event, markdown, &mut formulas));
     let blocks = CodeBlocks {
         events,
         markdown,
@@ -89,22 +97,29 @@ pub fn render_body(markdown: &str, highlight: &Highlight) -> (String, Vec<(usize
         held: VecDeque::new(),
     };
     html::push_html(&mut body, HeadingAnchors::new(blocks));
+    notes.extend(
+        formulas
+            .into_iter()
+            .map(|(line, f)| (line, Note::Formula(f))),
+    );
+    notes.sort_by_key(|(line, _)| *line);
     (body, notes)
 }
 
 /// The summary of a Markdown body, as HTML: the part before
 /// `<!-- more -->`, or else the first paragraph. Its code blocks are
 /// highlighted as the body's are; the body's render tells what they noted.
-pub fn summary_html(markdown: &str, highlight: &Highlight) -> String {
+pub fn summary_html(markdown: &str, highlight: &Highlight, math: &Math) -> String {
     let mut summary = String::new();
     match markdown.find(MORE_MARKER) {
-        Some(at) => summary = render_body(&markdown[..at], highlight).0,
+        Some(at) => summary = render_body(&markdown[..at], highlight, math).0,
         None => {
             // Inline parsing is lazy: what follows the first paragraph is
             // never parsed past its blocks. Only headings differ with
             // anchors, and a paragraph holds none.
-            let mut events = Parser::new_ext(markdown, MARKDOWN)
-                .skip_while(|event| !matches!(event, Event::Start(Tag::Paragraph)));
+            let mut events = Parser::new_ext(markdown, math.options(MARKDOWN))
+                .skip_while(|event| !matches!(event, Event::Start(Tag::Paragraph)))
+                .map(|event| math::formula(event).0);
             let mut first_paragraph = Vec::new();
             for event in events.by_ref() {
                 let end = matches!(event, Event::End(TagEnd::Paragraph));
@@ -279,11 +294,11 @@ mod tests {
     use super::*;
 
     fn body(markdown: &str) -> String {
-        render_body(markdown, &Highlight::default()).0
+        render_body(markdown, &Highlight::default(), &Math::default()).0
     }
 
     fn summary_of(markdown: &str) -> String {
-        summary_html(markdown, &Highlight::default())
+        summary_html(markdown, &Highlight::default(), &Math::default())
     }
 
     #[test]
@@ -352,7 +367,7 @@ mod tests {
     #[test]
     fn code_blocks_are_highlighted_and_each_unknown_language_noted_once() {
         let markdown = "Intro.\n\n```rust\nfn f() {}\n```\n\n```klingon\nQapla'\n```\n\n~~~klingon\nagain\n~~~\n\n```\nno language\n```\n";
-        let (html, notes) = render_body(markdown, &Highlight::default());
+        let (html, notes) = render_body(markdown, &Highlight::default(), &Math::default());
         assert!(
             html.contains("<pre class=\"highlight z-code\"><code class=\"language-rust\""),
             "{html}"
@@ -371,7 +386,7 @@ mod tests {
             enabled: false,
             ..Highlight::default()
         };
-        let (html, notes) = render_body(markdown, &off);
+        let (html, notes) = render_body(markdown, &off, &Math::default());
         assert!(
             html.contains("<pre><code class=\"language-rust\">fn f() {}\n</code></pre>"),
             "{html}"

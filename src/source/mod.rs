@@ -1,7 +1,7 @@
 //! Reading sources: `site.toml`, the content layout and its walk, each
 //! source's front matter and Markdown, and the invariants the documents
 //! read must keep (one per slug and language, dates that never move).
-//! Room for what reads more of a source: shortcodes, math, page bundles.
+//! Room for what reads more of a source: page bundles.
 
 pub mod config;
 pub mod dates;
@@ -11,6 +11,7 @@ pub(crate) mod front_matter;
 pub mod highlight;
 pub mod identify;
 pub mod markdown;
+pub mod math;
 pub mod outline;
 pub mod parse;
 pub mod shortcodes;

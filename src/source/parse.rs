@@ -23,7 +23,7 @@ use crate::source::config::Config;
 use crate::source::dates::split_date_prefix;
 use crate::source::fields::Fields;
 use crate::source::front_matter;
-use crate::source::highlight::{Highlight, Note};
+use crate::source::highlight::Note;
 use crate::source::markdown::{MARKDOWN, render_body, render_markdown, summary_html};
 use crate::source::outline::{Outline, outline};
 use crate::source::shortcodes::Shortcodes;
@@ -115,9 +115,9 @@ pub fn parse(
         front.body,
         first_line,
         (plugins, &document),
-        (&config.highlight, shortcodes),
+        (config, shortcodes),
     )?;
-    if let Some(written) = fields.written_summary(&config.highlight)? {
+    if let Some(written) = fields.written_summary(config)? {
         summary = written;
     }
     let body = BodyAt {
@@ -274,15 +274,15 @@ fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
 }
 
 /// The body of a source as HTML, through the site's transforms, and what
-/// highlighting its code blocks noted, each with the line of its fence in
-/// the source. `body_start` is [`BodyAt::start`] when these bytes were
+/// highlighting its code blocks and reading its formulas noted, each with
+/// its line in the source. `body_start` is [`BodyAt::start`] when these bytes were
 /// parsed in this build; without it the front matter is read again to find
 /// where the body starts.
 pub fn body_html(
     bytes: &[u8],
     body_start: Option<usize>,
     (plugins, document): (&Plugins, &Document<'_>),
-    (highlight, shortcodes): (&Highlight, &Shortcodes),
+    (config, shortcodes): (&Config, &Shortcodes),
 ) -> Result<(String, Vec<(usize, Note)>), ParseError> {
     let text = source_text(bytes)?;
     let body = match body_start {
@@ -304,7 +304,7 @@ pub fn body_html(
     let body = render_markdown(
         &markdown,
         (document.lang, first_line),
-        (highlight, shortcodes),
+        (&config.highlight, &config.math, shortcodes),
     )
     .map_err(|(line, kind)| (Some(line), kind))?;
     let html = transformed(
@@ -324,21 +324,22 @@ fn summary_through(
     body: &str,
     first_line: usize,
     (plugins, document): (&Plugins, &Document<'_>),
-    (highlight, shortcodes): (&Highlight, &Shortcodes),
+    (config, shortcodes): (&Config, &Shortcodes),
 ) -> Result<(String, Outline, Vec<String>), ParseError> {
+    let (highlight, math) = (&config.highlight, &config.math);
     let mut touched_by = Vec::new();
     let before = Phase::BeforeMarkdown;
     let markdown = transformed(body.into(), before, (plugins, document), &mut touched_by)?;
     let nested = |inner: &str, line: usize| {
-        render_markdown(inner, (document.lang, line), (highlight, shortcodes))
+        render_markdown(inner, (document.lang, line), (highlight, math, shortcodes))
             .map(|body| (body.html, body.called))
     };
     let expanded = shortcodes
         .expand(&markdown, (document.lang, first_line), &nested)
         .map_err(|(line, kind)| (Some(line), kind))?;
     let text = expanded.as_ref().map_or(&*markdown, |e| e.text.as_str());
-    let mut outline = outline(text, MARKDOWN, first_line);
-    let mut summary = summary_html(text, highlight);
+    let mut outline = outline(text, math.options(MARKDOWN), first_line);
+    let mut summary = summary_html(text, highlight, math);
     if let Some(expanded) = &expanded {
         summary = expanded.fill(&summary);
         outline.shortcodes = expanded.called.iter().cloned().collect();
@@ -346,7 +347,7 @@ fn summary_through(
     let after = Phase::AfterMarkdown;
     let summary = transformed(summary.into(), after, (plugins, document), &mut touched_by)?;
     if plugins.transforms(after).next().is_some() {
-        let (body, _) = render_body(text, highlight);
+        let (body, _) = render_body(text, highlight, math);
         let body = expanded.as_ref().map_or(body.clone(), |e| e.fill(&body));
         transformed(body.into(), after, (plugins, document), &mut touched_by)?;
     }
@@ -536,12 +537,12 @@ pub(crate) mod tests {
             lang: "en",
         };
         let plugins = (&Plugins::new(), &document);
-        let highlight = (&Highlight::default(), &Shortcodes::default());
-        let body = body_html(text.as_bytes(), Some(parsed.body.start), plugins, highlight);
+        let render = (&config("UTC"), &Shortcodes::default());
+        let body = body_html(text.as_bytes(), Some(parsed.body.start), plugins, render);
         let body = body.unwrap();
         assert_eq!(body, ("<p>Line one</p>\n".to_owned(), Vec::new()));
         assert_eq!(
-            body_html(text.as_bytes(), None, plugins, highlight).unwrap(),
+            body_html(text.as_bytes(), None, plugins, render).unwrap(),
             body
         );
     }

@@ -33,6 +33,7 @@ mod import;
 mod inputs;
 mod kills;
 mod layout;
+mod math;
 mod menus;
 mod multilingual;
 mod places;

@@ -268,7 +268,7 @@ impl Session {
             bodies: &prepared.analysis.bodies,
             stored: outputs,
             plugins: &self.options.plugins,
-            highlight,
+            config: self.site.config(),
             shortcodes: prepared.scan.theme.shortcodes(),
             progress: &self.progress,
             notes: &notes,

@@ -13,6 +13,7 @@ use serde::Deserialize;
 
 use crate::Error;
 use crate::source::highlight::Highlight;
+use crate::source::math::Math;
 
 mod check;
 mod defaults;
@@ -73,6 +74,8 @@ struct RawConfig {
     plugins: BuiltInPlugins,
     #[serde(default)]
     highlight: Highlight,
+    #[serde(default)]
+    math: Math,
     #[serde(default)]
     check: LinkCheck,
     #[serde(default)]
@@ -198,6 +201,8 @@ pub struct Config {
     pub theme_dir: Option<String>,
     /// How fenced code blocks are highlighted (`[highlight]`).
     pub highlight: Highlight,
+    /// Whether `$…$` and `$$…$$` are formulas (`[math]`).
+    pub math: Math,
     /// How links between documents are checked (`[links]`).
     pub links: Links,
     /// The menus of every language (`[[menus.<name>]]`).
@@ -306,6 +311,7 @@ impl Config {
             extra: raw.extra,
             theme_dir: raw.theme.map(|name| format!("{THEMES_DIR}/{name}")),
             highlight: raw.highlight,
+            math: raw.math,
             links: raw.links,
             menus: raw.menus,
             check: raw.check,
@@ -396,7 +402,7 @@ impl Config {
     /// source is parsed again. They start with [`folio_settings`].
     pub(crate) fn content_settings(&self) -> String {
         format!(
-            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}; {}",
+            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}; {}; {}",
             folio_settings(),
             self.language_codes().join(","),
             self.timezone_name,
@@ -407,6 +413,7 @@ impl Config {
             // Every URL a row holds starts with it.
             self.base_path,
             self.highlight.settings(),
+            self.math.settings(),
         )
     }
 }

@@ -2,13 +2,16 @@
 //! 5`) or Hugo's (`rust {linenos=true,hl_lines=[2,"4-5"]}`), and what
 //! highlighting it has to say.
 
-/// What highlighting a block found to say.
+/// What rendering a body found to say, the build warning with it: about
+/// a code block's highlighting, or a formula (`source::math`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
     /// No grammar has this name.
     UnknownLanguage(String),
     /// An option of the info string folio does not read, or a bad value.
     IgnoredOption(String),
+    /// A formula that does not parse, shown as code.
+    Formula(crate::source::math::Unparsed),
 }
 
 impl std::fmt::Display for Note {
@@ -22,6 +25,7 @@ impl std::fmt::Display for Note {
                 f,
                 "the code block option `{option}` is not one folio reads (linenos, linenostart=N, hl_lines=2-3 5): it is ignored"
             ),
+            Note::Formula(formula) => formula.fmt(f),
         }
     }
 }
