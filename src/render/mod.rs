@@ -9,6 +9,8 @@
 
 mod context;
 pub mod i18n;
+#[cfg(test)]
+mod reference;
 
 pub use context::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
