@@ -1,7 +1,8 @@
 //! The contexts handed to templates: one view type per kind of page and
 //! the parts they share, each shared part serialized and hashed once, and
 //! `Context`, all a template can see. Nothing in a context comes from the
-//! clock.
+//! clock. Each name a template sees is documented in docs/templates.md,
+//! which `reference.rs` holds to these types.
 
 use super::*;
 

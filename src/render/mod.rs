@@ -10,6 +10,8 @@
 mod context;
 mod default_theme;
 pub mod i18n;
+#[cfg(test)]
+mod reference;
 
 pub use context::{
     Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, MenuView,
