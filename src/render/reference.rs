@@ -36,6 +36,7 @@ struct Borrowed {
     site: Shared<SiteView>,
     lang: Shared<LangView>,
     words: Shared<BTreeMap<String, String>>,
+    menus: Shared<BTreeMap<String, Vec<MenuView>>>,
     sitemap: Vec<SitemapEntry>,
 }
 
@@ -43,7 +44,23 @@ impl Borrowed {
     fn new() -> Borrowed {
         let words = toml::from_str(include_str!("../../i18n/en.toml"))
             .expect("i18n/en.toml is a table of strings");
+        let entry = |name: &str, url: &str, children| MenuView {
+            name: name.into(),
+            url: url.into(),
+            weight: 1,
+            identifier: name.into(),
+            children,
+        };
+        let menus = BTreeMap::from([(
+            "main".to_owned(),
+            vec![entry(
+                "Articles",
+                "/blog/fr/",
+                vec![entry("Rust", "/blog/fr/tags/rust/", Vec::new())],
+            )],
+        )]);
         Borrowed {
+            menus: Shared::new(menus),
             site: Shared::new(SiteView {
                 title: "My blog".into(),
                 description: Some("Notes on things".into()),
@@ -176,6 +193,7 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
         site: &borrowed.site,
         lang: &borrowed.lang,
         i18n: &borrowed.words,
+        menus: &borrowed.menus,
         url: "/blog/fr/posts/bonjour/".into(),
         feed_url: "/blog/fr/atom.xml".into(),
         alternates: vec![alternate()],
