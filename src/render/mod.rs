@@ -11,9 +11,9 @@ mod context;
 pub mod i18n;
 
 pub use context::{
-    Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, PageView,
-    Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount,
-    TagLink, TocEntry,
+    Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
+    PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink,
+    TagCount, TagLink, TocEntry,
 };
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -40,6 +40,8 @@ const DEFAULT_THEME: &[(&str, &str)] = &[
     ("page.html", include_str!("../../templates/page.html")),
     ("tags.html", include_str!("../../templates/tags.html")),
     ("atom.xml", include_str!("../../templates/atom.xml")),
+    ("rss.xml", include_str!("../../templates/rss.xml")),
+    ("feed.json", include_str!("../../templates/feed.json")),
     ("sitemap.xml", include_str!("../../templates/sitemap.xml")),
     ("robots.txt", include_str!("../../templates/robots.txt")),
     ("style.css", include_str!("../../templates/style.css")),
