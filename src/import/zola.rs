@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::anchors::keep_zola_anchors;
+use super::feeds;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
     Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
@@ -63,6 +64,7 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
             .and_then(|checker| checker.get("internal_level"))
             .and_then(|level| level.as_str())
             == Some("warn"),
+        feeds: feeds::zola(&config),
     };
     write_site(into, &site, documents, &mut report)?;
     Ok(report)

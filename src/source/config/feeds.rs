@@ -98,7 +98,7 @@ impl FeedFormat {
     /// `rss.xml` and `*.rss` RSS, `*.json` JSON Feed. Any other (`index.xml`,
     /// Hugo's RSS; `feed.xml`, Jekyll's Atom) says nothing: each generator
     /// means another format by it.
-    fn of_name(name: &str) -> Option<FeedFormat> {
+    pub(crate) fn of_name(name: &str) -> Option<FeedFormat> {
         let lower = name.to_ascii_lowercase();
         if lower == "atom.xml" || lower.ends_with(".atom") {
             Some(FeedFormat::Atom)
