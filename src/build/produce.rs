@@ -6,8 +6,8 @@
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -41,6 +41,8 @@ pub(crate) struct RenderJob<'j, 'p> {
     pub env: &'j minijinja::Environment<'j>,
     pub files: &'j FilesAt,
     pub bodies: &'j HashMap<usize, BodyAt>,
+    /// The bodies full-content feeds show, each rendered once.
+    pub shared: &'j SharedBodies,
     /// The output rows of the folder, as the build found them.
     pub stored: &'j FxHashMap<String, OutputRow>,
     pub plugins: &'j Plugins,
@@ -181,7 +183,8 @@ fn render_all(
     rendered.chain(copied).collect()
 }
 
-/// One page, its body read again from its source if it shows one.
+/// One page, its body read again from its source if it shows one, or
+/// the bodies of a full-content feed's entries.
 fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error> {
     if let Some((at, documents)) = job.plan.extra_documents(spec) {
         let plugin = &job.plugins.outputs[at];
@@ -197,26 +200,28 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
             fingerprint: spec.fingerprint.clone(),
         }));
     }
-    let body_of = spec.body_of();
     let mut page = job.plan.page(spec, job.sitemap);
-    if let Some(i) = body_of {
-        let record = &job.plan.records()[i];
-        let read = job.bodies.get(&i);
-        let body = body_html(
-            job.files,
-            record,
-            read,
-            (job.plugins, job.config, job.shortcodes),
-        )?;
-        let Some((body, notes)) = body else {
-            return Ok(Rendering::SourceChanged(record.source.path.clone()));
+    if let Some(i) = spec.body_of() {
+        let Some((body, notes)) = job.body(i)? else {
+            return Ok(Rendering::SourceChanged(job.source_of(i)));
         };
         if !notes.is_empty() {
             let mut warnings = job.notes.lock().unwrap_or_else(|e| e.into_inner());
             warnings.extend(notes);
         }
-        page.context
-            .set_content(job.plan.with_links(i, &body).into_owned());
+        page.context.set_content(body);
+    }
+    if let Some(items) = job.plan.feed_bodies(spec) {
+        let bodies: Vec<_> = items.par_iter().map(|&i| job.body(i)).collect();
+        let mut contents = Vec::with_capacity(items.len());
+        // What highlighting noted is said by each post's own page.
+        for (body, &i) in bodies.into_iter().zip(items) {
+            let Some((body, _notes)) = body? else {
+                return Ok(Rendering::SourceChanged(job.source_of(i)));
+            };
+            contents.push(body);
+        }
+        page.context.set_entry_contents(contents);
     }
     let size_hint = page.context.size_hint();
     let bytes = job
@@ -227,6 +232,62 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
         bytes,
         fingerprint: page.fingerprint,
     }))
+}
+
+/// A body and what highlighting it noted, as warnings naming its file and
+/// line.
+type Body = (String, Vec<String>);
+
+/// The bodies of the documents this build's full-content feeds show, each
+/// rendered by the first of its page and those feeds to need it and
+/// shared by the others, until the build ends: a post is in its home's
+/// feed and its tags' feeds, each in every format the site writes.
+pub(crate) struct SharedBodies(FxHashMap<usize, OnceLock<Body>>);
+
+impl SharedBodies {
+    /// Those of the feeds among the pages at `specs` (places in the plan).
+    pub(crate) fn of<'s>(plan: &Plan<'_>, specs: impl IntoIterator<Item = &'s usize>) -> Self {
+        let shown = specs
+            .into_iter()
+            .filter_map(|&s| plan.feed_bodies(&plan.specs[s]))
+            .flatten();
+        SharedBodies(shown.map(|&i| (i, OnceLock::new())).collect())
+    }
+}
+
+impl RenderJob<'_, '_> {
+    /// The body of document `i` as its page shows it, its links between
+    /// documents resolved; `None` when its source no longer holds the
+    /// bytes its record was made from.
+    fn body(&self, i: usize) -> Result<Option<Body>, Error> {
+        let Some(cell) = self.shared.0.get(&i) else {
+            return self.render_body(i);
+        };
+        if let Some(body) = cell.get() {
+            return Ok(Some(body.clone()));
+        }
+        // Two workers may render it at once; both get the same bytes.
+        let Some(body) = self.render_body(i)? else {
+            return Ok(None);
+        };
+        Ok(Some(cell.get_or_init(|| body).clone()))
+    }
+
+    fn render_body(&self, i: usize) -> Result<Option<Body>, Error> {
+        let record = &self.plan.records()[i];
+        let read = self.bodies.get(&i);
+        let body = body_html(
+            self.files,
+            record,
+            read,
+            (self.plugins, self.config, self.shortcodes),
+        )?;
+        Ok(body.map(|(html, notes)| (self.plan.with_links(i, &html).into_owned(), notes)))
+    }
+
+    fn source_of(&self, i: usize) -> String {
+        self.plan.records()[i].source.path.clone()
+    }
 }
 
 /// A static file, read to be staged like a page.

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::feeds::{self, OldFeeds};
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
     Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
@@ -28,6 +29,7 @@ struct HugoConfig {
     /// Per section, its URL pattern.
     permalinks: BTreeMap<String, String>,
     lowercase: bool,
+    feeds: Option<OldFeeds>,
 }
 
 pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, Error> {
@@ -65,6 +67,7 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
         base_url: config.base_url.trim_end_matches('/').to_owned(),
         default_language: language_code(&config.default_language),
         anchors_warn: false,
+        feeds: config.feeds.clone(),
     };
     write_site(into, &site, documents, &mut report)?;
     Ok(report)
@@ -127,6 +130,7 @@ impl HugoConfig {
             content_dirs,
             permalinks,
             lowercase: config.get("disablePathToLower").and_then(Value::as_bool) != Some(true),
+            feeds: feeds::hugo(&config),
         })
     }
 

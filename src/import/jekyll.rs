@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use super::feeds::{self, OldFeeds};
 use super::{
     Destination, ImportReport, READ_FIELDS, SiteSettings, Source, checked_language,
     count_template_tags, language_code, scalar_text, yaml_map,
@@ -67,6 +68,7 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
         timezone: config.timezone.clone(),
         post_sections: vec!["posts".into()],
         anchors_warn: false,
+        feeds: config.feeds.clone(),
     };
     let site_toml = settings.site_toml(&report.languages);
     into.write(&["site.toml"], &site_toml, "_config.yml")?;
@@ -88,6 +90,7 @@ struct JekyllConfig {
     permalink: String,
     default_language: String,
     timezone: Option<String>,
+    feeds: Option<OldFeeds>,
 }
 
 impl JekyllConfig {
@@ -126,6 +129,7 @@ impl JekyllConfig {
             permalink: text_of("permalink").unwrap_or_else(|| "date".to_owned()),
             default_language: checked_language(&default_language, &path, key)?,
             timezone: text_of("timezone"),
+            feeds: feeds::jekyll(&yaml),
         })
     }
 }

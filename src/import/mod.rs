@@ -18,6 +18,7 @@ use crate::source::fields::FIELDS as READ_FIELDS;
 use folders::{Destination, Source};
 
 mod anchors;
+mod feeds;
 mod folders;
 mod hugo;
 mod jekyll;
@@ -321,6 +322,7 @@ struct SiteSettings {
     /// The old site only warned of a link to a missing anchor (Zola's
     /// `internal_level = "warn"`).
     anchors_warn: bool,
+    feeds: Option<feeds::OldFeeds>,
 }
 
 impl SiteSettings {
@@ -340,6 +342,9 @@ impl SiteSettings {
         if self.post_sections != ["posts"] {
             let sections: Vec<String> = self.post_sections.iter().map(|s| quote(s)).collect();
             toml.push_str(&format!("post_sections = [{}]\n", sections.join(", ")));
+        }
+        if let Some(feeds) = &self.feeds {
+            toml.push_str(&feeds.toml(self.generator));
         }
         if self.anchors_warn {
             toml.push_str("\n# The old site only warned of links to missing anchors.\n[links]\nanchors = \"warn\"\n");

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::feeds::OldFeeds;
 use super::links::relink;
 use super::{Destination, ImportReport, READ_FIELDS, SiteSettings};
 use crate::model::error::Error;
@@ -78,6 +79,7 @@ pub(super) struct TreeSite {
     pub default_language: String,
     /// The old site only warned of a link to a missing anchor.
     pub anchors_warn: bool,
+    pub feeds: Option<OldFeeds>,
 }
 
 /// Writes `site.toml` and every document. A top-level section whose every
@@ -131,6 +133,7 @@ pub(super) fn write_site(
             post_sections.clone()
         },
         anchors_warn: site.anchors_warn,
+        feeds: site.feeds.clone(),
     };
     let site_toml = settings.site_toml(&report.languages);
     into.write(&["site.toml"], &site_toml, "site.toml")?;

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::anchors::keep_zola_anchors;
+use super::feeds;
 use super::shortcodes::escape_calls;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
@@ -66,6 +67,7 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
             .and_then(|checker| checker.get("internal_level"))
             .and_then(|level| level.as_str())
             == Some("warn"),
+        feeds: feeds::zola(&config),
     };
     write_site(into, &site, documents, &mut report)?;
     Ok(report)

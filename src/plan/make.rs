@@ -63,7 +63,7 @@ pub fn plan<'a>(
     for (code, _) in config.ordered_languages() {
         recipe::home_recipes(config, &model, code, &mut recipes);
         recipe::tag_recipes(config, &model, code, &mut recipes);
-        recipe::feed_recipe(config, &model, code, &mut recipes);
+        recipe::home_feed_recipes(config, &model, code, &mut recipes);
         recipe::extra_recipes(config, &model, (code, plugins), &mut recipes);
     }
     let mut problems = recipe::document_recipes(&model, theme, &mut recipes);

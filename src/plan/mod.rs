@@ -2,7 +2,7 @@
 //! them must be rendered again.
 //!
 //! Owns the site's page model: a page per visible document, and per language
-//! a paginated home, tag pages, an Atom feed; a sitemap and robots.txt for
+//! a paginated home, tag pages, their feeds; a sitemap and robots.txt for
 //! the site; translations, `hreflang` alternates and the language switcher;
 //! URLs turned into output paths; and fingerprints: the hash of a page's
 //! template closure and of everything its context is computed from (the
@@ -30,9 +30,9 @@ use crate::model::url::{push_encoded_segment, tag_slug};
 use crate::plugin::{DocumentSummary, LanguageDocuments, Plugins, stamp};
 use crate::render::i18n::{I18n, Strings};
 use crate::render::{
-    Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, MenuView,
-    PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink,
-    TagCount, TagLink, Theme, TocEntry,
+    Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
+    MenuView, PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry,
+    SwitchLink, TagCount, TagLink, Theme, TocEntry,
 };
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
@@ -56,8 +56,8 @@ use model::{DocumentDigest, authors_of, extra_of};
 pub use output::OutputPath;
 use page::{DisplayDate, output_collisions, paginator};
 use recipe::{Input, Inputs, Recipe};
-pub use views::{Views, Visibility, feed_url};
-use views::{home_url, tag_url, tags_url};
+pub use views::{Views, Visibility};
+use views::{feed_links, feed_url, home_url, tag_url, tags_url};
 
 /// A template's name: one of the theme's fixed ones, or one a document's
 /// front matter asks for.

@@ -292,7 +292,14 @@ impl<'a> Plan<'a> {
             lang: &views.langs[lang],
             i18n: &views.words[lang],
             menus: &self.model.menus[lang],
-            feed_url: feed_url(config, lang),
+            feeds: &views.feeds[lang],
+            feed_url: config
+                .feeds
+                .files
+                .first()
+                .filter(|_| config.feeds.home)
+                .map(|file| feed_url(&config.language_root(lang), &file.name)),
+            list_feeds: Vec::new(),
             url,
             alternates,
             x_default,

@@ -56,6 +56,8 @@ pub struct Views<'i> {
     pub(super) sites: BTreeMap<String, Shared<SiteView>>,
     pub(super) langs: BTreeMap<String, Shared<LangView>>,
     pub(super) words: BTreeMap<String, Shared<BTreeMap<String, String>>>,
+    /// Per language, its home's feeds, which every page of it links.
+    pub(super) feeds: BTreeMap<String, Shared<Vec<FeedLink>>>,
     pub(super) i18n: &'i I18n,
     /// Hash of everything any page may take from the config, beyond what its
     /// documents give it.
@@ -88,6 +90,7 @@ impl<'i> Views<'i> {
             sites: BTreeMap::new(),
             langs: BTreeMap::new(),
             words: BTreeMap::new(),
+            feeds: BTreeMap::new(),
             i18n,
             globals: String::new(),
             wording: BTreeMap::new(),
@@ -103,6 +106,7 @@ impl<'i> Views<'i> {
             globals.update(b"\0");
         }
         globals.update(format!("{} {}", config.paginate, config.feed_limit).as_bytes());
+        globals.update(format!("{:?}", config.feeds).as_bytes());
         for (code, lang) in &config.languages {
             let site = Shared::new(SiteView {
                 title: config.title_in(code).to_owned(),
@@ -121,6 +125,12 @@ impl<'i> Views<'i> {
                 tags_url: tags_url(config, code),
             });
             let words = Shared::words(i18n.strings(code).text.clone());
+            // What the feeds' links are made of is in the globals (the
+            // settings) and the language's words (their titles) already.
+            let feeds = Shared::new(match config.feeds.home {
+                true => feed_links(config, i18n.strings(code), &config.language_root(code)),
+                false => Vec::new(),
+            });
             for digest in [site.digest(), view.digest()] {
                 globals.update(digest.as_bytes());
             }
@@ -134,6 +144,7 @@ impl<'i> Views<'i> {
             views.sites.insert(code.clone(), site);
             views.langs.insert(code.clone(), view);
             views.words.insert(code.clone(), words);
+            views.feeds.insert(code.clone(), feeds);
         }
         views.globals = hex(&globals.finalize());
         views
@@ -170,6 +181,31 @@ pub(super) fn paginated(mut first: String, page: usize) -> String {
     first
 }
 
-pub fn feed_url(config: &Config, lang: &str) -> String {
-    format!("{}atom.xml", config.language_root(lang))
+/// The URL of a list's feed file `name`: in the folder of the list's
+/// first page, `list_url`.
+pub(super) fn feed_url(list_url: &str, name: &str) -> String {
+    let mut url = list_url.to_owned();
+    push_encoded_segment(&mut url, name);
+    url
+}
+
+/// The feeds of the list at `list_url`, as a page that advertises them
+/// links them: one per file site.toml names, titled with the words of the
+/// page's language for its format (`Atom feed`, `Flux RSS`).
+pub(super) fn feed_links(config: &Config, words: &Strings, list_url: &str) -> Vec<FeedLink> {
+    config
+        .feeds
+        .files
+        .iter()
+        .map(|file| FeedLink {
+            url: feed_url(list_url, &file.name),
+            media_type: file.format.media_type(),
+            format: file.format.key(),
+            title: words
+                .text
+                .get(file.format.word())
+                .cloned()
+                .unwrap_or_default(),
+        })
+        .collect()
 }

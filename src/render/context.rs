@@ -283,14 +283,32 @@ pub struct Paginator {
     pub older_url: Option<String>,
 }
 
+/// A feed as a page that advertises it links it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FeedLink {
+    pub url: String,
+    /// `application/atom+xml`, `application/rss+xml`, `application/feed+json`.
+    pub media_type: &'static str,
+    /// `atom`, `rss` or `json`, as site.toml names it.
+    pub format: &'static str,
+    /// Its format's name in the page's language (`Atom feed`, `Flux RSS`).
+    pub title: String,
+}
+
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct FeedView {
     /// The feed's own absolute URL, which is also its Atom id.
     pub id: String,
+    /// The site's title in the feed's language.
     pub title: String,
+    /// The absolute URL of the list it follows (a home, a tag's page).
     pub home_url: String,
+    /// The newest date among its entries: RFC 3339, and RFC 822 for RSS.
     pub updated: String,
+    pub updated_rfc822: String,
     pub author: String,
+    /// The tag's name, for a tag's feed.
+    pub tag: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -299,9 +317,18 @@ pub struct FeedEntry {
     pub id: String,
     pub title: String,
     pub url: String,
+    /// RFC 3339, and RFC 822 for RSS.
     pub published: String,
+    pub published_rfc822: String,
     pub updated: String,
+    /// HTML, as the lists show it.
     pub summary: String,
+    /// The front matter's `description`: plain text.
+    pub description: Option<String>,
+    /// The whole post as HTML, with `feed_content = "full"`; filled only
+    /// when the feed is rendered, and escaped as any text is (a feed holds
+    /// it as text).
+    pub content: Option<String>,
     pub tags: Vec<String>,
     /// From the post's `author` or `authors`; the feed's author when none.
     pub authors: Vec<String>,
@@ -340,7 +367,13 @@ pub struct Context<'a> {
     /// The language's menus, by name.
     pub menus: &'a Shared<BTreeMap<String, Vec<MenuView>>>,
     pub url: String,
-    pub feed_url: String,
+    /// The feeds of the language's home.
+    pub feeds: &'a Shared<Vec<FeedLink>>,
+    /// The first of `feeds`, if any.
+    pub feed_url: Option<String>,
+    /// The feeds of the list the page is a page of (a tag's), beside
+    /// those of its language's home.
+    pub list_feeds: Vec<FeedLink>,
     pub alternates: Vec<Alternate>,
     pub x_default: Option<String>,
     pub switcher: Vec<SwitchLink>,
@@ -371,8 +404,9 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// About what the page will weigh once rendered: its body, if any, and
-    /// room for the theme's markup and a list page's summaries.
+    /// About what the page will weigh once rendered: its body, or a
+    /// feed's entries, if any, and room for the theme's markup and a list
+    /// page's summaries.
     pub fn size_hint(&self) -> usize {
         const MARKUP: usize = 16 * 1024;
         let content = self
@@ -380,7 +414,19 @@ impl Context<'_> {
             .as_ref()
             .and_then(|post| post.content.as_ref())
             .or_else(|| self.page.as_ref().and_then(|page| page.content.as_ref()));
-        MARKUP + content.and_then(Value::as_str).map_or(0, str::len)
+        let entries = self
+            .entries
+            .iter()
+            .flatten()
+            .map(|entry| entry.summary.len() + entry.content.as_ref().map_or(0, String::len));
+        MARKUP + content.and_then(Value::as_str).map_or(0, str::len) + entries.sum::<usize>()
+    }
+
+    /// Hands a feed's entries their whole posts, in entry order.
+    pub fn set_entry_contents(&mut self, contents: impl IntoIterator<Item = String>) {
+        for (entry, html) in self.entries.iter_mut().flatten().zip(contents) {
+            entry.content = Some(html);
+        }
     }
 
     /// Hands the body to whichever view the page has.

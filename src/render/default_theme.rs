@@ -10,6 +10,8 @@ pub(super) const DEFAULT_THEME: &[(&str, &str)] = &[
     ("page.html", include_str!("../../templates/page.html")),
     ("tags.html", include_str!("../../templates/tags.html")),
     ("atom.xml", include_str!("../../templates/atom.xml")),
+    ("rss.xml", include_str!("../../templates/rss.xml")),
+    ("feed.json", include_str!("../../templates/feed.json")),
     ("sitemap.xml", include_str!("../../templates/sitemap.xml")),
     ("robots.txt", include_str!("../../templates/robots.txt")),
     ("style.css", include_str!("../../templates/style.css")),

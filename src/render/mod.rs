@@ -14,9 +14,9 @@ pub mod i18n;
 mod reference;
 
 pub use context::{
-    Alternate, Context, FeedEntry, FeedView, LangView, LanguageLink, Link, ListItem, MenuView,
-    PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry, SwitchLink,
-    TagCount, TagLink, TocEntry,
+    Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
+    MenuView, PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry,
+    SwitchLink, TagCount, TagLink, TocEntry,
 };
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -37,6 +37,7 @@ struct Borrowed {
     lang: Shared<LangView>,
     words: Shared<BTreeMap<String, String>>,
     menus: Shared<BTreeMap<String, Vec<MenuView>>>,
+    feeds: Shared<Vec<FeedLink>>,
     sitemap: Vec<SitemapEntry>,
 }
 
@@ -61,6 +62,7 @@ impl Borrowed {
         )]);
         Borrowed {
             menus: Shared::new(menus),
+            feeds: Shared::new(vec![feed_link()]),
             site: Shared::new(SiteView {
                 title: "My blog".into(),
                 description: Some("Notes on things".into()),
@@ -195,7 +197,9 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
         i18n: &borrowed.words,
         menus: &borrowed.menus,
         url: "/blog/fr/posts/bonjour/".into(),
-        feed_url: "/blog/fr/atom.xml".into(),
+        feeds: &borrowed.feeds,
+        feed_url: Some("/blog/fr/atom.xml".into()),
+        list_feeds: vec![feed_link()],
         alternates: vec![alternate()],
         x_default: Some("/blog/posts/hello/".into()),
         switcher: vec![SwitchLink {
@@ -232,15 +236,20 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
             title: "Mon blog".into(),
             home_url: "https://example.org/blog/fr/".into(),
             updated: "2024-05-03T10:00:00Z".into(),
+            updated_rfc822: "Fri, 03 May 2024 10:00:00 +0000".into(),
             author: "Ada".into(),
+            tag: Some("voyage".into()),
         }),
         entries: Some(vec![FeedEntry {
             id: "urn:uuid:018f3361-d280-12d8-0df3-73615009e843".into(),
             title: "Bonjour".into(),
             url: "https://example.org/blog/fr/posts/bonjour/".into(),
             published: "2024-05-01T09:00:00Z".into(),
+            published_rfc822: "Wed, 01 May 2024 09:00:00 +0000".into(),
             updated: "2024-05-03T10:00:00Z".into(),
             summary: "<p>Bonjour.</p>".into(),
+            description: Some("Un bonjour".into()),
+            content: Some("<p>Bonjour.</p>\n<p>Le reste.</p>".into()),
             tags: vec!["voyage".into()],
             authors: vec!["Ada".into()],
         }]),
@@ -250,6 +259,16 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
             title: "Bonjour".into(),
         }),
         sitemap: Some(&borrowed.sitemap),
+    }
+}
+
+/// A feed of a list, as `<link rel="alternate">` names it.
+fn feed_link() -> FeedLink {
+    FeedLink {
+        url: "/blog/fr/atom.xml".into(),
+        media_type: "application/atom+xml",
+        format: "atom",
+        title: "Flux Atom".into(),
     }
 }
 

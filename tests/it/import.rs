@@ -313,6 +313,22 @@ fn a_zola_site_moves_in_with_every_url_kept() {
         let html = String::from_utf8_lossy(&html);
         assert!(!html.contains("href=\"@/"), "{rel} keeps an `@/` link");
     }
+    // Zola wrote atom.xml of each home and, its `tags` taxonomy having
+    // `feed = true`, of each tag: so does folio.
+    let toml = std::fs::read_to_string(into.join("site.toml")).unwrap();
+    assert!(
+        toml.contains("feeds_for = [\"home\", \"tags\"]\n"),
+        "{toml}"
+    );
+    let tags: Vec<PathBuf> = std::fs::read_dir(out.join("tags"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .collect();
+    assert!(!tags.is_empty());
+    for tag in tags {
+        assert!(tag.join("atom.xml").is_file(), "{}", tag.display());
+    }
     let again = folio_build(&into, None);
     let line = String::from_utf8_lossy(&again.stdout).into_owned();
     assert!(line.contains(" 0 pages written, 0 deleted"), "{line}");
@@ -385,6 +401,45 @@ fn hugo_urls(site: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The feeds Hugo writes for `site`'s homes and tags, built into `out`.
+fn hugo_feeds(site: &Path, out: &Path) -> Vec<String> {
+    let built = std::process::Command::new("hugo")
+        .args(["--quiet", "--source"])
+        .arg(site)
+        .arg("--destination")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let mut feeds: Vec<String> = walkdir::WalkDir::new(out)
+        .into_iter()
+        .map(|entry| {
+            entry
+                .unwrap()
+                .path()
+                .strip_prefix(out)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|rel| rel.ends_with("index.xml"))
+        .filter(|rel| {
+            let rel = ["fr/", "de/"]
+                .iter()
+                .find_map(|lang| rel.strip_prefix(lang))
+                .unwrap_or(rel);
+            let parts: Vec<&str> = rel.split('/').collect();
+            matches!(parts[..], ["index.xml"] | ["tags", _, "index.xml"])
+        })
+        .collect();
+    feeds.sort();
+    feeds
+}
+
 #[test]
 fn a_hugo_site_moves_in_with_the_urls_hugo_gives_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -454,6 +509,22 @@ fn a_hugo_site_moves_in_with_the_urls_hugo_gives_it() {
         );
     }
     assert!(served_file(&out, "/old/second/").is_file(), "the alias");
+    // Hugo's RSS feeds of each home and each tag, where Hugo writes them
+    // (its feeds of sections and of the tag index are not folio's yet).
+    let feeds = hugo_feeds(&source, &dir.path().join("hugo-out"));
+    assert_eq!(
+        feeds,
+        [
+            "de/index.xml",
+            "fr/index.xml",
+            "index.xml",
+            "tags/a/index.xml"
+        ]
+    );
+    for feed in feeds {
+        let text = std::fs::read_to_string(out.join(&feed)).unwrap();
+        assert!(text.contains("<rss version=\"2.0\""), "{feed}: {text}");
+    }
     // Translations stay linked as Hugo linked them (by their path).
     let first = std::fs::read_to_string(served_file(&out, "/2024/02/first-post/")).unwrap();
     assert!(

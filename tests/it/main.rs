@@ -24,6 +24,7 @@ mod edit_matrix;
 mod embedded_blog;
 mod explain;
 mod faults;
+mod feeds;
 mod front_matter;
 #[cfg(feature = "internals")]
 mod fuzz_regressions;

@@ -255,6 +255,8 @@ impl Session {
             write::Staging::for_folder(&self.out_dir, !dry_run && outputs.is_empty())?;
         let files = FilesAt::new(self.site.root());
         let notes = Mutex::new(Vec::new());
+        let pages = batches.free.0.iter().chain(&batches.blocked.0);
+        let shared = produce::SharedBodies::of(plan, pages);
         let job = RenderJob {
             root: self.site.root(),
             dry_run,
@@ -266,6 +268,7 @@ impl Session {
             env: &env,
             files: &files,
             bodies: &prepared.analysis.bodies,
+            shared: &shared,
             stored: outputs,
             plugins: &self.options.plugins,
             config: self.site.config(),

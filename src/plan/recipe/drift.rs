@@ -40,6 +40,8 @@ fn post(title: &str, date: &str, more: &str, body: &str) -> String {
 fn fixture() -> Fixture {
     let config = "title = \"T\"\nbase_url = \"https://example.org\"\ndefault_language = \"en\"\n\
                   paginate = 2\nfeed_limit = 3\nauthor = \"Ann\"\n\
+                  feeds = [\"atom.xml\", { file = \"index.xml\", format = \"rss\" }, \"feed.json\"]\n\
+                  feeds_for = [\"home\", \"tags\"]\n\
                   [languages.en]\nname = \"English\"\n[languages.fr]\nname = \"Français\"\n";
     let sources = BTreeMap::from([
         (
@@ -101,6 +103,13 @@ fn edit(path: &'static str, from: &'static str, to: &'static str) -> Box<dyn Fn(
 }
 
 fn changes() -> Vec<Change> {
+    let mut changes = document_changes();
+    changes.extend(setting_changes());
+    changes
+}
+
+/// Changes to what the sources say.
+fn document_changes() -> Vec<Change> {
     vec![
         ("retitle b", edit("en/posts/b.md", "title: B", "title: Bee")),
         (
@@ -166,6 +175,12 @@ fn changes() -> Vec<Change> {
                 site.sources.remove("en/posts/d.md");
             }),
         ),
+    ]
+}
+
+/// Changes to site.toml and to the words.
+fn setting_changes() -> Vec<Change> {
+    vec![
         ("author", edit("site.toml", "Ann", "Bea")),
         (
             "feed_limit",
@@ -174,6 +189,22 @@ fn changes() -> Vec<Change> {
         (
             "paginate",
             edit("site.toml", "paginate = 2", "paginate = 3"),
+        ),
+        (
+            "a feed file renamed",
+            edit("site.toml", "\"feed.json\"", "\"posts.json\""),
+        ),
+        (
+            "whole posts in feeds",
+            edit(
+                "site.toml",
+                "feeds_for",
+                "feed_content = \"full\"\nfeeds_for",
+            ),
+        ),
+        (
+            "no tag feeds",
+            edit("site.toml", "[\"home\", \"tags\"]", "[\"home\"]"),
         ),
         (
             "site title",
@@ -194,7 +225,12 @@ fn kind_of(recipe: &Recipe) -> &'static str {
         Recipe::Home(_) => "home",
         Recipe::Tags(_) => "tags",
         Recipe::Tag(_) => "tag",
-        Recipe::Feed(_) => "feed",
+        Recipe::Feed(Feed {
+            of: FeedOf::Home, ..
+        }) => "home feed",
+        Recipe::Feed(Feed {
+            of: FeedOf::Tag(_), ..
+        }) => "tag feed",
         Recipe::Sitemap(_) => "sitemap",
         Recipe::SiteFile(_) => "site file",
         Recipe::Redirect(_) => "redirect",
@@ -328,7 +364,8 @@ fn what_a_page_shows_is_in_its_fingerprint_and_nothing_else() {
         "home",
         "tags",
         "tag",
-        "feed",
+        "home feed",
+        "tag feed",
         "sitemap",
         "site file",
         "redirect",

@@ -21,7 +21,7 @@ mod drift;
 
 pub(super) use document::{Document, document_recipes};
 pub(super) use extra::{Extra, extra_recipes};
-pub(super) use feed::{Feed, feed_recipe};
+pub(super) use feed::{Feed, FeedOf, feed_recipes, home_feed_recipes};
 pub(super) use home::{Home, home_recipes};
 pub(super) use redirect::{Redirect, drop_aliases_in_the_way};
 pub(super) use site_file::{SITE_FILES, SiteFile, site_file_recipes};
@@ -115,7 +115,7 @@ impl Recipe {
             Recipe::Home(kind) => kind.inputs(),
             Recipe::Tags(kind) => kind.inputs(),
             Recipe::Tag(kind) => kind.inputs(model),
-            Recipe::Feed(kind) => kind.inputs(),
+            Recipe::Feed(kind) => kind.inputs(model),
             Recipe::Sitemap(kind) => kind.inputs(),
             Recipe::SiteFile(kind) => kind.inputs(),
             Recipe::Redirect(kind) => kind.inputs(model),
@@ -163,7 +163,7 @@ impl Recipe {
                     .map_or(slug.as_str(), |(name, _)| name.as_str());
                 format!("(tag `{name}` of {lang}, page {})", list.page)
             }
-            Recipe::Feed(Feed { lang, .. }) => format!("(feed of {lang})"),
+            Recipe::Feed(feed) => feed.made_by(model),
             Recipe::Sitemap(_) => "(sitemap)".into(),
             Recipe::SiteFile(_) => format!("({template})"),
             Recipe::Extra(Extra { stamp, lang, .. }) => format!("(plugin {stamp}, {lang})"),

@@ -69,6 +69,10 @@ impl Tag {
             url: model.tag_page(lang, slug),
             count: tagged.len(),
         });
+        if config.feeds.tags {
+            let words = plan.views.i18n.strings(lang);
+            context.list_feeds = feed_links(config, words, &model.tag_page(lang, slug));
+        }
         self.list
             .fill(plan, context, |p| tag_url(config, lang, slug, p));
     }
@@ -89,6 +93,17 @@ pub(in crate::plan) fn tag_recipes(
         }),
     ));
     for (slug, (_, tagged)) in model.tags_by_lang.get(lang).into_iter().flatten() {
+        if config.feeds.tags {
+            let of = FeedOf::Tag(slug.clone());
+            feed_recipes(
+                config,
+                lang,
+                of,
+                &model.tag_page(lang, slug),
+                tagged,
+                recipes,
+            );
+        }
         let chunks: Vec<&[usize]> = tagged.chunks(config.paginate).collect();
         for (n, chunk) in chunks.iter().enumerate() {
             recipes.push((

@@ -17,12 +17,14 @@ use crate::source::math::Math;
 
 mod check;
 mod defaults;
+mod feeds;
 mod layers;
 mod menus;
 mod publish;
 
 pub use check::{LinkCheck, Links, Severity};
 use defaults::{missing_keys, with_language_defaults};
+pub use feeds::{FeedContent, FeedFile, FeedFormat, Feeds};
 pub use layers::Overrides;
 use layers::deep_merge;
 pub use menus::{MenuItem, Menus};
@@ -57,6 +59,12 @@ struct RawConfig {
     paginate: usize,
     #[serde(default = "default_feed_limit")]
     feed_limit: usize,
+    #[serde(default = "feeds::default_files", deserialize_with = "feeds::files")]
+    feeds: Vec<FeedFile>,
+    #[serde(default)]
+    feed_content: FeedContent,
+    #[serde(default = "feeds::default_lists")]
+    feeds_for: Vec<feeds::FeedList>,
     author: Option<String>,
     /// What the site is about, for themes (`site.description`).
     description: Option<String>,
@@ -185,8 +193,10 @@ pub struct Config {
     pub post_sections: Vec<String>,
     /// Posts per list page (home and tag pages).
     pub paginate: usize,
-    /// Entries per Atom feed.
+    /// Entries per feed.
     pub feed_limit: usize,
+    /// The feed files of each list that has them, and what they hold.
+    pub feeds: Feeds,
     /// The feeds' author; the site title when absent.
     pub author: Option<String>,
     /// Where `folio publish` writes.
@@ -304,6 +314,7 @@ impl Config {
             post_sections: raw.post_sections,
             paginate: raw.paginate,
             feed_limit: raw.feed_limit,
+            feeds: Feeds::new(raw.feeds, raw.feed_content, &raw.feeds_for),
             author: raw.author,
             publish: raw.publish,
             plugins: raw.plugins,
@@ -491,8 +502,8 @@ fn split_base_url(base_url: &str) -> (&str, &str) {
     }
 }
 
-/// The settings checked on their own: counts, the output folder, the
-/// publish schema, the theme's name. The error's message and help.
+/// The settings checked on their own: counts, the theme's and the output
+/// folder's names, the publish schema. The error's message and help.
 fn check_sizes_and_names(raw: &RawConfig) -> Result<(), (String, &'static str)> {
     if let Some(theme) = &raw.theme
         && (theme.is_empty() || theme.starts_with('.') || theme.contains(['/', '\\']))
@@ -506,6 +517,14 @@ fn check_sizes_and_names(raw: &RawConfig) -> Result<(), (String, &'static str)> 
         return Err((
             "paginate and feed_limit must be at least 1".into(),
             "leave them out for the defaults (10 and 20)",
+        ));
+    }
+    if let Some(theme) = &raw.theme
+        && (theme.is_empty() || theme.starts_with('.') || theme.contains(['/', '\\']))
+    {
+        return Err((
+            format!("theme `{theme}` is not a folder name"),
+            "name a folder of themes/, such as `theme = \"plain\"`",
         ));
     }
     if raw.output_dir.as_os_str().is_empty() {
