@@ -168,13 +168,14 @@ impl Model {
     /// The URL `link` (what follows `@/`) leads to from a page in `lang`,
     /// or what is wrong with it and how to fix it.
     pub(super) fn url_from(&self, lang: &str, link: &str) -> Result<String, (String, String)> {
-        let (to, anchor) = self.target_in(lang, link).map_err(|broken| {
-            let places = self
-                .places
-                .as_ref()
-                .expect("a link finds its target among places");
-            self.broken(places, lang, link, broken)
-        })?;
+        let Some(places) = &self.places else {
+            let path = link.split('#').next().unwrap_or_default();
+            let help = "write the path of a file under content/".to_owned();
+            return Err((format!("no document is at content/{path}"), help));
+        };
+        let (to, anchor) = self
+            .target_in(lang, link)
+            .map_err(|broken| self.broken(places, lang, link, broken))?;
         let url = &self.records[to].url;
         Ok(anchor.map_or_else(|| url.clone(), |anchor| format!("{url}#{anchor}")))
     }

@@ -96,7 +96,9 @@ fn toc(headings: Vec<Heading>) -> Vec<TocEntry> {
     let mut open: Vec<TocEntry> = Vec::new();
     let mut top = Vec::new();
     let close = |open: &mut Vec<TocEntry>, top: &mut Vec<TocEntry>| {
-        let done = open.pop().expect("an open entry");
+        let Some(done) = open.pop() else {
+            return;
+        };
         match open.last_mut() {
             Some(parent) => parent.children.push(done),
             None => top.push(done),
