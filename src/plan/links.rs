@@ -168,14 +168,9 @@ impl Model {
     /// The URL `link` (what follows `@/`) leads to from a page in `lang`,
     /// or what is wrong with it and how to fix it.
     pub(super) fn url_from(&self, lang: &str, link: &str) -> Result<String, (String, String)> {
-        let Some(places) = &self.places else {
-            let path = link.split('#').next().unwrap_or_default();
-            let help = "write the path of a file under content/".to_owned();
-            return Err((format!("no document is at content/{path}"), help));
-        };
         let (to, anchor) = self
             .target_in(lang, link)
-            .map_err(|broken| self.broken(places, lang, link, broken))?;
+            .map_err(|broken| self.broken(self.places.as_ref(), lang, link, broken))?;
         let url = &self.records[to].url;
         Ok(anchor.map_or_else(|| url.clone(), |anchor| format!("{url}#{anchor}")))
     }
@@ -263,23 +258,22 @@ impl Model {
                 match self.target(i, &link.target) {
                     Ok(_) => {}
                     Err(broken @ Broken::NoAnchor(..)) if places.anchors == Severity::Warn => {
-                        warnings.push(self.link_problem(places, i, link, broken).to_string());
+                        warnings.push(self.link_problem(i, link, broken).to_string());
                     }
-                    Err(broken) => problems.push(self.link_problem(places, i, link, broken)),
+                    Err(broken) => problems.push(self.link_problem(i, link, broken)),
                 }
             }
         }
         (problems, warnings)
     }
 
-    fn link_problem(
-        &self,
-        places: &Places,
-        i: usize,
-        link: &InternalLink,
-        broken: Broken,
-    ) -> Problem {
-        let (message, help) = self.broken(places, &self.records[i].lang, &link.target, broken);
+    fn link_problem(&self, i: usize, link: &InternalLink, broken: Broken) -> Problem {
+        let (message, help) = self.broken(
+            self.places.as_ref(),
+            &self.records[i].lang,
+            &link.target,
+            broken,
+        );
         Problem::new(
             &self.records[i].source.path,
             Some(link.line as usize),
@@ -292,13 +286,19 @@ impl Model {
     }
 
     /// What is wrong with `link` (what follows `@/`) from a page in `lang`,
-    /// and how to fix it.
-    fn broken(&self, places: &Places, lang: &str, link: &str, broken: Broken) -> (String, String) {
+    /// and how to fix it, with the nearest path among `places` when known.
+    fn broken(
+        &self,
+        places: Option<&Places>,
+        lang: &str,
+        link: &str,
+        broken: Broken,
+    ) -> (String, String) {
         let path = link.split('#').next().unwrap_or_default();
         match broken {
             Broken::NoDocument => (
                 format!("no document is at content/{path}"),
-                match places.nearest(lang, path) {
+                match places.and_then(|places| places.nearest(lang, path)) {
                     Some(near) => format!("did you mean `{INTERNAL_LINK}{near}`?"),
                     None => "write the path of a file under content/".into(),
                 },

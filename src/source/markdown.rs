@@ -11,7 +11,8 @@ use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd,
 use crate::source::highlight::{Highlight, Note, block_html};
 use crate::source::math::{self, Math};
 use crate::source::outline::HeadingIds;
-use crate::source::shortcodes::{CallError, Shortcodes};
+use crate::source::parse::line_at;
+use crate::source::shortcodes::{CallError, Expanded, Shortcodes};
 
 const MORE_MARKER: &str = "<!-- more -->";
 
@@ -40,32 +41,36 @@ pub struct BodyHtml {
 pub fn render_markdown(
     markdown: &str,
     (lang, first_line): (&str, usize),
-    (highlight, math, shortcodes): (&Highlight, &Math, &Shortcodes),
+    settings: (&Highlight, &Math, &Shortcodes),
 ) -> Result<BodyHtml, CallError> {
+    let (highlight, math, _) = settings;
+    let expanded = expand_shortcodes(markdown, (lang, first_line), settings)?;
+    let text = expanded.as_ref().map_or(markdown, |e| e.text.as_str());
+    let (html, notes) = render_body(text, highlight, math);
+    let (html, called) = match expanded {
+        Some(expanded) => (expanded.fill(&html), expanded.called),
+        None => (html, BTreeSet::new()),
+    };
+    Ok(BodyHtml {
+        html,
+        notes: shifted(notes, first_line),
+        called,
+    })
+}
+
+/// The shortcode calls of `markdown` (whose first line is `first_line` of
+/// its source, of a document in `lang`) rendered and taken out, each body a
+/// call encloses rendered by [`render_markdown`]; `None` when it calls none.
+pub fn expand_shortcodes(
+    markdown: &str,
+    (lang, first_line): (&str, usize),
+    (highlight, math, shortcodes): (&Highlight, &Math, &Shortcodes),
+) -> Result<Option<Expanded>, CallError> {
     let nested = |inner: &str, line: usize| {
         render_markdown(inner, (lang, line), (highlight, math, shortcodes))
             .map(|body| (body.html, body.called))
     };
-    Ok(
-        match shortcodes.expand(markdown, (lang, first_line), &nested)? {
-            None => {
-                let (html, notes) = render_body(markdown, highlight, math);
-                BodyHtml {
-                    html,
-                    notes: shifted(notes, first_line),
-                    called: BTreeSet::new(),
-                }
-            }
-            Some(expanded) => {
-                let (html, notes) = render_body(&expanded.text, highlight, math);
-                BodyHtml {
-                    html: expanded.fill(&html),
-                    notes: shifted(notes, first_line),
-                    called: expanded.called,
-                }
-            }
-        },
-    )
+    shortcodes.expand(markdown, (lang, first_line), &nested)
 }
 
 /// Notes of lines counted in a body, as lines of its source.
@@ -163,7 +168,7 @@ impl<'a, I: Iterator<Item = (Event<'a>, Range<usize>)>> CodeBlocks<'a, '_, I> {
         let mut notes = Vec::new();
         let html = block_html(self.highlight, info, &code, &mut notes);
         if !notes.is_empty() {
-            let line = self.markdown[..at].matches('\n').count() + 1;
+            let line = line_at(self.markdown, at);
             for note in notes {
                 // One warning per language a document names, at its first block.
                 let again = matches!(&note, Note::UnknownLanguage(_))

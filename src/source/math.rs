@@ -18,6 +18,8 @@ use pulldown_latex::event::Content;
 use pulldown_latex::{Parser, RenderConfig, Storage, push_mathml};
 use serde::Deserialize;
 
+use crate::source::parse::line_at;
+
 /// The math renderer: part of the fingerprint of every page (through the
 /// content settings) when math is on, since a new version can write any
 /// formula differently. Kept equal to Cargo.lock by a test.
@@ -88,7 +90,7 @@ pub fn formula_at<'a>(
 ) -> (Event<'a>, Range<usize>) {
     let (event, why) = formula(event);
     if let Some(why) = why {
-        let line = markdown[..range.start].matches('\n').count() + 1;
+        let line = line_at(markdown, range.start);
         unparsed.push((line, why));
     }
     (event, range)

@@ -24,7 +24,9 @@ use crate::source::dates::split_date_prefix;
 use crate::source::fields::Fields;
 use crate::source::front_matter;
 use crate::source::highlight::Note;
-use crate::source::markdown::{MARKDOWN, render_body, render_markdown, summary_html};
+use crate::source::markdown::{
+    MARKDOWN, expand_shortcodes, render_body, render_markdown, summary_html,
+};
 use crate::source::outline::{Outline, outline};
 use crate::source::shortcodes::Shortcodes;
 
@@ -110,7 +112,7 @@ pub fn parse(
         source: &source.path,
         lang: &source.lang,
     };
-    let first_line = text[..text.len() - front.body.len()].matches('\n').count() + 1;
+    let first_line = line_at(&text, text.len() - front.body.len());
     let (mut summary, outline, touched_by) = summary_through(
         front.body,
         first_line,
@@ -293,7 +295,7 @@ pub fn body_html(
     };
     // A transform before Markdown may move lines: the fences are counted
     // in the text it hands back.
-    let first_line = text[..text.len() - body.len()].matches('\n').count() + 1;
+    let first_line = line_at(&text, text.len() - body.len());
     let mut touched_by = Vec::new();
     let markdown = transformed(
         body.into(),
@@ -330,12 +332,8 @@ fn summary_through(
     let mut touched_by = Vec::new();
     let before = Phase::BeforeMarkdown;
     let markdown = transformed(body.into(), before, (plugins, document), &mut touched_by)?;
-    let nested = |inner: &str, line: usize| {
-        render_markdown(inner, (document.lang, line), (highlight, math, shortcodes))
-            .map(|body| (body.html, body.called))
-    };
-    let expanded = shortcodes
-        .expand(&markdown, (document.lang, first_line), &nested)
+    let at = (document.lang, first_line);
+    let expanded = expand_shortcodes(&markdown, at, (highlight, math, shortcodes))
         .map_err(|(line, kind)| (Some(line), kind))?;
     let text = expanded.as_ref().map_or(&*markdown, |e| e.text.as_str());
     let mut outline = outline(text, math.options(MARKDOWN), first_line);
@@ -348,7 +346,10 @@ fn summary_through(
     let summary = transformed(summary.into(), after, (plugins, document), &mut touched_by)?;
     if plugins.transforms(after).next().is_some() {
         let (body, _) = render_body(text, highlight, math);
-        let body = expanded.as_ref().map_or(body.clone(), |e| e.fill(&body));
+        let body = match &expanded {
+            Some(expanded) => expanded.fill(&body),
+            None => body,
+        };
         transformed(body.into(), after, (plugins, document), &mut touched_by)?;
     }
     touched_by.sort();

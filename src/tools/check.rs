@@ -19,6 +19,7 @@ use crate::model::report::{BuildReport, Explanation};
 use crate::model::url::decode_segment;
 use crate::render::TEMPLATES_DIR;
 use crate::source::config::Config;
+use crate::source::parse::line_at;
 use crate::store::index::Index;
 
 impl Site {
@@ -293,9 +294,9 @@ impl<'r> Writers<'r> {
                 continue;
             };
             match find_link(text, link) {
-                Some((at, true)) => return (file, Some(line_of(text, at))),
+                Some((at, true)) => return (file, Some(line_at(text, at))),
                 Some((at, false)) if within.is_none() => {
-                    within = Some((file, Some(line_of(text, at))));
+                    within = Some((file, Some(line_at(text, at))));
                 }
                 _ => {}
             }
@@ -340,11 +341,6 @@ fn find_link(text: &str, link: &str) -> Option<(usize, bool)> {
         first.get_or_insert((at, false));
     }
     first
-}
-
-/// The 1-based line of the byte `at` of `text`.
-fn line_of(text: &str, at: usize) -> usize {
-    text[..at].matches('\n').count() + 1
 }
 
 /// The `href` and `src` values of `html`, and its ids (and `<a name>`s).
@@ -503,7 +499,7 @@ mod tests {
         assert_eq!(find_link(text, "//x.org/a/b"), Some((10, false)));
         assert_eq!(find_link(text, "https://x.org/a/b"), Some((4, true)));
         assert_eq!(find_link(text, "https://y.org/"), None);
-        assert_eq!(line_of(text, text.rfind("https").unwrap()), 2);
+        assert_eq!(line_at(text, text.rfind("https").unwrap()), 2);
     }
 
     #[test]

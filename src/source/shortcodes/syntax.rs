@@ -9,6 +9,8 @@ use std::ops::Range;
 use minijinja::Value;
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
+use crate::source::parse::line_at;
+
 /// A piece of a body: text as written, or a shortcode's call.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Piece<'a> {
@@ -85,10 +87,6 @@ struct Reader<'a, 'c> {
 }
 
 impl<'a> Reader<'a, '_> {
-    fn line_at(&self, offset: usize) -> usize {
-        memchr::memchr_iter(b'\n', &self.text.as_bytes()[..offset]).count() + 1
-    }
-
     fn in_code(&self, offset: usize) -> bool {
         self.code.iter().any(|range| range.contains(&offset))
     }
@@ -165,7 +163,7 @@ impl<'a> Reader<'a, '_> {
         {
             return Ok(None);
         }
-        let line = self.line_at(start);
+        let line = line_at(self.text, start);
         let args_start = self.text.len() - after_name.len() + 1;
         let mut args = Args {
             text: self.text,
