@@ -332,7 +332,7 @@ impl Corpus {
     fn pages(&self) -> Vec<Rendered> {
         let (theme, i18n) = self.theme_and_words();
         let views = Views::new(self.config(), &i18n);
-        let env = theme.environment(&self.config().highlight).unwrap();
+        let env = theme.environment(&self.config().markup.highlight).unwrap();
         let mut pages = Vec::new();
         self.render_each(&mut self.plan(&views, &theme), &theme, &env, |page| {
             pages.push(page)
@@ -384,9 +384,8 @@ fn parse_900_sources(bencher: divan::Bencher) {
 #[divan::bench]
 fn render_body_one_post(bencher: divan::Bencher) {
     let markdown = body(7);
-    let highlight = folio::source::highlight::Highlight::default();
-    let math = folio::source::math::Math::default();
-    bencher.bench(|| folio::source::markdown::render_body(&markdown, &highlight, &math));
+    let markup = folio::source::markdown::Markup::default();
+    bencher.bench(|| folio::source::markdown::render_body(&markdown, &markup));
 }
 
 /// Counted in pages (the plan's specs), not sources.
@@ -408,7 +407,9 @@ fn render_900_sources(bencher: divan::Bencher) {
     let corpus = Corpus::parsed();
     let (theme, i18n) = corpus.theme_and_words();
     let views = Views::new(corpus.config(), &i18n);
-    let env = theme.environment(&corpus.config().highlight).unwrap();
+    let env = theme
+        .environment(&corpus.config().markup.highlight)
+        .unwrap();
     let pages = corpus.plan(&views, &theme).specs.len();
     bencher
         .counter(ItemsCount::new(pages))

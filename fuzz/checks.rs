@@ -91,8 +91,8 @@ pub(super) fn front_matter_markdown(bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     // Every fence is highlighted and every formula rendered: its info
     // string, code and TeX are the input's.
-    let _ = markdown::render_body(&text, &config.highlight, &config.math);
-    let _ = markdown::summary_html(&text, &config.highlight, &config.math);
+    let _ = markdown::render_body(&text, &config.markup);
+    let _ = markdown::summary_and_outline(&text, 1, &config.markup);
     if let Some(line) = text.lines().next()
         && let Ok((ms, _)) = dates::parse_date(line, config)
     {

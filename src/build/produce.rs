@@ -46,7 +46,7 @@ pub(crate) struct RenderJob<'j, 'p> {
     /// The output rows of the folder, as the build found them.
     pub stored: &'j FxHashMap<String, OutputRow>,
     pub plugins: &'j Plugins,
-    /// How bodies are rendered: `[highlight]`, `[math]`.
+    /// How bodies are rendered: `[highlight]`, `[math]`, `[markdown]`.
     pub config: &'j Config,
     pub shortcodes: &'j Shortcodes,
     pub progress: &'j Reporter,

@@ -101,8 +101,7 @@ mod tests {
     #[test]
     fn the_ids_written_are_the_ones_the_page_then_has() {
         let (kept, _) = keep_zola_anchors("# Café\n\n# Café\n\n# Cafe\n");
-        let html =
-            crate::source::markdown::render_body(&kept, &Default::default(), &Default::default()).0;
+        let html = crate::source::markdown::render_body(&kept, &Default::default()).0;
         for id in ["cafe", "cafe-1", "cafe-2"] {
             assert!(html.contains(&format!("id=\"{id}\"")), "{id}: {html}");
         }

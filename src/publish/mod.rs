@@ -219,7 +219,7 @@ struct Writer<'w> {
     locals: &'w [Local<'w>],
     files: FilesAt,
     plugins: &'w crate::plugin::Plugins,
-    /// How bodies are rendered: `[highlight]`, `[math]`.
+    /// How bodies are rendered: `[highlight]`, `[math]`, `[markdown]`.
     config: &'w crate::source::config::Config,
     shortcodes: &'w crate::source::shortcodes::Shortcodes,
     links: Option<&'w Model>,

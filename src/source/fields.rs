@@ -230,7 +230,7 @@ impl<'a> Fields<'a> {
     pub(crate) fn written_summary(&self, config: &Config) -> Result<Option<String>, ParseError> {
         for field in ["summary", "excerpt"] {
             if let Some(text) = self.string(field)?.filter(|t| !t.trim().is_empty()) {
-                let (html, _) = render_body(text.trim(), &config.highlight, &config.math);
+                let (html, _) = render_body(text.trim(), &config.markup);
                 return Ok(Some(html.trim_end().to_owned()));
             }
         }

@@ -7,10 +7,11 @@ use std::collections::{BTreeSet, VecDeque};
 use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
+use serde::Deserialize;
 
 use crate::source::highlight::{Highlight, Note, block_html};
 use crate::source::math::{self, Math};
-use crate::source::outline::HeadingIds;
+use crate::source::outline::{HeadingIds, Outline, OutlineReader};
 use crate::source::parse::line_at;
 use crate::source::shortcodes::{CallError, Expanded, Shortcodes};
 
@@ -22,6 +23,47 @@ pub(crate) const MARKDOWN: Options = Options::ENABLE_TABLES
     .union(Options::ENABLE_STRIKETHROUGH)
     .union(Options::ENABLE_TASKLISTS)
     .union(Options::ENABLE_HEADING_ATTRIBUTES);
+
+/// How every body's Markdown becomes HTML: the settings of site.toml that
+/// change it (`[highlight]`, `[math]`, `[markdown]`), handed around as one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Markup {
+    pub highlight: Highlight,
+    pub math: Math,
+    pub markdown: MarkdownSettings,
+}
+
+impl Markup {
+    /// The parser's extensions: [`MARKDOWN`]'s and those site.toml turns on.
+    pub fn options(&self) -> Options {
+        let options = self.math.options(MARKDOWN);
+        if self.markdown.smart_punctuation {
+            options.union(Options::ENABLE_SMART_PUNCTUATION)
+        } else {
+            options
+        }
+    }
+
+    /// What a body's HTML and its row depend on, for the content settings.
+    pub fn settings(&self) -> String {
+        format!(
+            "{}; {}; smart_punctuation {}",
+            self.highlight.settings(),
+            self.math.settings(),
+            self.markdown.smart_punctuation
+        )
+    }
+}
+
+/// The `[markdown]` table of site.toml.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct MarkdownSettings {
+    /// Straight quotes, `--`, `---` and `...` written as typographic ones
+    /// (‘ ’ “ ” – — …), as Zola's `smart_punctuation` does. Off by default,
+    /// as in Zola: a site that never asked keeps its characters.
+    pub smart_punctuation: bool,
+}
 
 /// A body rendered with its shortcodes.
 #[derive(Debug)]
@@ -41,12 +83,11 @@ pub struct BodyHtml {
 pub fn render_markdown(
     markdown: &str,
     (lang, first_line): (&str, usize),
-    settings: (&Highlight, &Math, &Shortcodes),
+    settings: (&Markup, &Shortcodes),
 ) -> Result<BodyHtml, CallError> {
-    let (highlight, math, _) = settings;
     let expanded = expand_shortcodes(markdown, (lang, first_line), settings)?;
     let text = expanded.as_ref().map_or(markdown, |e| e.text.as_str());
-    let (html, notes) = render_body(text, highlight, math);
+    let (html, notes) = render_body(text, settings.0);
     let (html, called) = match expanded {
         Some(expanded) => (expanded.fill(&html), expanded.called),
         None => (html, BTreeSet::new()),
@@ -64,10 +105,10 @@ pub fn render_markdown(
 pub fn expand_shortcodes(
     markdown: &str,
     (lang, first_line): (&str, usize),
-    (highlight, math, shortcodes): (&Highlight, &Math, &Shortcodes),
+    (markup, shortcodes): (&Markup, &Shortcodes),
 ) -> Result<Option<Expanded>, CallError> {
     let nested = |inner: &str, line: usize| {
-        render_markdown(inner, (lang, line), (highlight, math, shortcodes))
+        render_markdown(inner, (lang, line), (markup, shortcodes))
             .map(|body| (body.html, body.called))
     };
     shortcodes.expand(markdown, (lang, first_line), &nested)
@@ -83,21 +124,17 @@ fn shifted(mut notes: Vec<(usize, Note)>, first_line: usize) -> Vec<(usize, Note
 
 /// Renders a Markdown body to HTML, with what highlighting its code
 /// blocks and reading its formulas noted, each with its line in `markdown`.
-pub fn render_body(
-    markdown: &str,
-    highlight: &Highlight,
-    math: &Math,
-) -> (String, Vec<(usize, Note)>) {
+pub fn render_body(markdown: &str, markup: &Markup) -> (String, Vec<(usize, Note)>) {
     let mut body = String::with_capacity(markdown.len() * 3 / 2);
     let mut notes = Vec::new();
     let mut formulas = Vec::new();
-    let events = Parser::new_ext(markdown, math.options(MARKDOWN))
+    let events = Parser::new_ext(markdown, markup.options())
         .into_offset_iter()
         .map(|event| math::formula_at(event, markdown, &mut formulas));
     let blocks = CodeBlocks {
         events,
         markdown,
-        highlight,
+        highlight: &markup.highlight,
         notes: &mut notes,
         held: VecDeque::new(),
     };
@@ -111,32 +148,53 @@ pub fn render_body(
     (body, notes)
 }
 
-/// The summary of a Markdown body, as HTML: the part before
-/// `<!-- more -->`, or else the first paragraph. Its code blocks are
-/// highlighted as the body's are; the body's render tells what they noted.
-pub fn summary_html(markdown: &str, highlight: &Highlight, math: &Math) -> String {
-    let mut summary = String::new();
-    match markdown.find(MORE_MARKER) {
-        Some(at) => summary = render_body(&markdown[..at], highlight, math).0,
-        None => {
-            // Inline parsing is lazy: what follows the first paragraph is
-            // never parsed past its blocks. Only headings differ with
-            // anchors, and a paragraph holds none.
-            let mut events = Parser::new_ext(markdown, math.options(MARKDOWN))
-                .skip_while(|event| !matches!(event, Event::Start(Tag::Paragraph)))
-                .map(|event| math::formula(event).0);
-            let mut first_paragraph = Vec::new();
-            for event in events.by_ref() {
-                let end = matches!(event, Event::End(TagEnd::Paragraph));
-                first_paragraph.push(event);
-                if end {
-                    break;
-                }
+/// The summary of a Markdown body whose first line is `first_line` of its
+/// source, as HTML (the part before `<!-- more -->`, or else the first
+/// paragraph), and its outline, both from one parse of the body. Its code
+/// blocks are highlighted as the body's are; the body's render tells what
+/// they noted.
+pub fn summary_and_outline(
+    markdown: &str,
+    first_line: usize,
+    markup: &Markup,
+) -> (String, Outline) {
+    let more = markdown.find(MORE_MARKER);
+    let mut outline = OutlineReader::new(markdown, first_line);
+    let mut first_paragraph = Vec::new();
+    let mut paragraph = if more.is_some() {
+        Paragraph::Read
+    } else {
+        Paragraph::NotYet
+    };
+    for (event, range) in Parser::new_ext(markdown, markup.options()).into_offset_iter() {
+        outline.see(&event, range);
+        if paragraph == Paragraph::NotYet && matches!(event, Event::Start(Tag::Paragraph)) {
+            paragraph = Paragraph::In;
+        }
+        // Only headings differ with anchors, and a paragraph holds none.
+        if paragraph == Paragraph::In {
+            if matches!(event, Event::End(TagEnd::Paragraph)) {
+                paragraph = Paragraph::Read;
             }
-            html::push_html(&mut summary, first_paragraph.into_iter());
+            first_paragraph.push(math::formula(event).0);
         }
     }
-    summary.trim_end().to_owned()
+    let mut summary = String::new();
+    match more {
+        Some(at) => summary = render_body(&markdown[..at], markup).0,
+        None => html::push_html(&mut summary, first_paragraph.into_iter()),
+    }
+    summary.truncate(summary.trim_end().len());
+    (summary, outline.finish())
+}
+
+/// Where the parse of a body is, in the summary it gives when it has no
+/// `<!-- more -->`: its first paragraph.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Paragraph {
+    NotYet,
+    In,
+    Read,
 }
 
 /// Writes every fenced code block with a language through the
@@ -299,11 +357,11 @@ mod tests {
     use super::*;
 
     fn body(markdown: &str) -> String {
-        render_body(markdown, &Highlight::default(), &Math::default()).0
+        render_body(markdown, &Markup::default()).0
     }
 
     fn summary_of(markdown: &str) -> String {
-        summary_html(markdown, &Highlight::default(), &Math::default())
+        summary_and_outline(markdown, 1, &Markup::default()).0
     }
 
     #[test]
@@ -372,7 +430,7 @@ mod tests {
     #[test]
     fn code_blocks_are_highlighted_and_each_unknown_language_noted_once() {
         let markdown = "Intro.\n\n```rust\nfn f() {}\n```\n\n```klingon\nQapla'\n```\n\n~~~klingon\nagain\n~~~\n\n```\nno language\n```\n";
-        let (html, notes) = render_body(markdown, &Highlight::default(), &Math::default());
+        let (html, notes) = render_body(markdown, &Markup::default());
         assert!(
             html.contains("<pre class=\"highlight z-code\"><code class=\"language-rust\""),
             "{html}"
@@ -387,11 +445,9 @@ mod tests {
             "{html}"
         );
         assert_eq!(notes, [(7, Note::UnknownLanguage("klingon".into()))]);
-        let off = Highlight {
-            enabled: false,
-            ..Highlight::default()
-        };
-        let (html, notes) = render_body(markdown, &off, &Math::default());
+        let mut off = Markup::default();
+        off.highlight.enabled = false;
+        let (html, notes) = render_body(markdown, &off);
         assert!(
             html.contains("<pre><code class=\"language-rust\">fn f() {}\n</code></pre>"),
             "{html}"

@@ -220,13 +220,20 @@ fn escaped(mathml: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::highlight::{Highlight, Note};
-    use crate::source::markdown::{render_body, summary_html};
+    use crate::source::highlight::Note;
+    use crate::source::markdown::{Markup, render_body, summary_and_outline};
 
     const ON: Math = Math { enabled: true };
 
+    fn on() -> Markup {
+        Markup {
+            math: ON,
+            ..Markup::default()
+        }
+    }
+
     fn body(markdown: &str) -> (String, Vec<(usize, Note)>) {
-        render_body(markdown, &Highlight::default(), &ON)
+        render_body(markdown, &on())
     }
 
     #[test]
@@ -257,7 +264,7 @@ mod tests {
     #[test]
     fn off_leaves_dollars_as_commonmark_reads_them() {
         let markdown = "It costs $5, or $$\\int_0^1 x\\,dx$$.\n";
-        let (off, _) = render_body(markdown, &Highlight::default(), &Math::default());
+        let (off, _) = render_body(markdown, &Markup::default());
         assert_eq!(off, "<p>It costs $5, or $$\\int_0^1 x,dx$$.</p>\n");
         // On, a lone `$` before a digit and a space is still text.
         let (on, _) = body("It costs $5 and $10 today.\n");
@@ -315,8 +322,7 @@ mod tests {
 
     #[test]
     fn summaries_render_formulas_as_the_body_does() {
-        let highlight = &Highlight::default();
-        let summary = summary_html("# $x$\n\nLet $y^2$ be.\n\nMore.\n", highlight, &ON);
+        let summary = summary_and_outline("# $x$\n\nLet $y^2$ be.\n\nMore.\n", 1, &on()).0;
         assert!(
             summary.starts_with("<p>Let <math display=\"inline\">"),
             "{summary}"
@@ -325,7 +331,7 @@ mod tests {
             summary.contains("<msup><mi>y</mi><mn>2</mn></msup>"),
             "{summary}"
         );
-        let summary = summary_html("$$\\sqrt{2}$$\n\n<!-- more -->\n\nRest.\n", highlight, &ON);
+        let summary = summary_and_outline("$$\\sqrt{2}$$\n\n<!-- more -->\n\nRest.\n", 1, &on()).0;
         assert!(summary.contains("<msqrt>"), "{summary}");
     }
 
@@ -333,8 +339,7 @@ mod tests {
     fn a_heading_with_a_formula_has_the_id_its_outline_gives() {
         let markdown = "## The $\\alpha$ case\n\nText.\n";
         let (html, _) = body(markdown);
-        let options = ON.options(crate::source::markdown::MARKDOWN);
-        let outline = crate::source::outline::outline(markdown, options, 1);
+        let outline = crate::source::outline::outline(markdown, on().options(), 1);
         let id = &outline.headings[0].id;
         assert!(
             html.contains(&format!("<h2 id=\"{id}\">The <math")),

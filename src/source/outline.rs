@@ -4,7 +4,9 @@
 //! they take to read, and its links to other documents (`@/path.md`), which
 //! the plan resolves and checks.
 
-use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+use std::ops::Range;
+
+use pulldown_cmark::{Event, Tag, TagEnd};
 use rustc_hash::FxHashMap;
 
 use crate::model::doc::{Heading, InternalLink};
@@ -34,37 +36,73 @@ pub struct Outline {
 
 /// The outline of a Markdown body whose first line is line `first_line` of
 /// its source, parsed with `options` (those its HTML is rendered with, so
-/// that the headings are the ones the page shows).
-pub fn outline(markdown: &str, options: pulldown_cmark::Options, first_line: usize) -> Outline {
-    let mut headings = Vec::new();
-    let mut ids = HeadingIds::default();
-    let mut heading: Option<(u8, Option<String>, String)> = None;
-    let mut words = WordCount::default();
-    let mut links = Vec::new();
-    let mut lines = LineCounter::new(markdown, first_line);
-    for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
+/// that the headings are the ones the page shows). A build reads it with
+/// the summary (`markdown::summary_and_outline`).
+#[cfg(test)]
+pub(crate) fn outline(
+    markdown: &str,
+    options: pulldown_cmark::Options,
+    first_line: usize,
+) -> Outline {
+    let mut reader = OutlineReader::new(markdown, first_line);
+    for (event, range) in pulldown_cmark::Parser::new_ext(markdown, options).into_offset_iter() {
+        reader.see(&event, range);
+    }
+    reader.finish()
+}
+
+/// An outline read from the events of a body's parse, as they pass: whoever
+/// parses the body for something else (its summary) reads the outline on
+/// the way, instead of a second parse of every body.
+pub struct OutlineReader<'t> {
+    headings: Vec<Heading>,
+    ids: HeadingIds,
+    /// The heading being read: its level, the id written for it, its text.
+    heading: Option<(u8, Option<String>, String)>,
+    words: WordCount,
+    links: Vec<InternalLink>,
+    lines: LineCounter<'t>,
+}
+
+impl<'t> OutlineReader<'t> {
+    /// A reader of the events of `markdown`, whose first line is line
+    /// `first_line` of its source.
+    pub fn new(markdown: &'t str, first_line: usize) -> Self {
+        OutlineReader {
+            headings: Vec::new(),
+            ids: HeadingIds::default(),
+            heading: None,
+            words: WordCount::default(),
+            links: Vec::new(),
+            lines: LineCounter::new(markdown, first_line),
+        }
+    }
+
+    /// Reads the next event of the parse, found at `range` of the body.
+    pub fn see(&mut self, event: &Event<'_>, range: Range<usize>) {
         match event {
             Event::Text(text) | Event::Code(text) => {
-                words.add(&text);
-                if let Some((_, _, title)) = &mut heading {
-                    title.push_str(&text);
+                self.words.add(text);
+                if let Some((_, _, title)) = &mut self.heading {
+                    title.push_str(text);
                 }
             }
             Event::Start(Tag::Heading { level, id, .. }) => {
-                words.stop();
-                heading = Some((level as u8, id.map(|id| id.to_string()), String::new()));
+                self.words.stop();
+                let given = id.as_ref().map(|id| id.to_string());
+                self.heading = Some((*level as u8, given, String::new()));
             }
             Event::End(TagEnd::Heading(_)) => {
-                words.stop();
-                if let Some((level, given, title)) = heading.take() {
-                    let id = ids.issue(given.as_deref(), &title);
-                    headings.push(Heading { level, id, title });
+                self.words.stop();
+                if let Some((level, given, title)) = self.heading.take() {
+                    let id = self.ids.issue(given.as_deref(), &title);
+                    self.headings.push(Heading { level, id, title });
                 }
             }
             Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
                 if let Some(target) = dest_url.strip_prefix(INTERNAL_LINK) {
-                    links.push(InternalLink {
-                        line: lines.line_at(range.start),
+                    self.links.push(InternalLink {
+                        line: self.lines.line_at(range.start),
                         target: target.to_owned(),
                     });
                 }
@@ -75,15 +113,18 @@ pub fn outline(markdown: &str, options: pulldown_cmark::Options, first_line: usi
             | Event::End(
                 TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link,
             ) => {}
-            _ => words.stop(),
+            _ => self.words.stop(),
         }
     }
-    Outline {
-        headings,
-        word_count: words.total(),
-        reading_time: words.minutes(),
-        links,
-        shortcodes: Vec::new(),
+
+    pub fn finish(self) -> Outline {
+        Outline {
+            headings: self.headings,
+            word_count: self.words.total(),
+            reading_time: self.words.minutes(),
+            links: self.links,
+            shortcodes: Vec::new(),
+        }
     }
 }
 
@@ -144,31 +185,39 @@ struct WordCount {
 
 impl WordCount {
     fn add(&mut self, text: &str) {
-        // Every text of a cold build's bodies passes here: ASCII, most of
-        // it, is counted a byte at a time without a branch per byte.
-        if text.is_ascii() {
-            let mut after_space = !self.in_word;
-            for &byte in text.as_bytes() {
+        // Every text of a cold build's bodies passes here, and most of its
+        // bytes are ASCII even in French or German: those are counted
+        // without a branch of their own; only the others are decoded.
+        let bytes = text.as_bytes();
+        let mut after_space = !self.in_word;
+        let mut at = 0;
+        while at < bytes.len() {
+            let byte = bytes[at];
+            if byte.is_ascii() {
                 let space = matches!(byte, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
                 self.words += u64::from(after_space & !space);
                 after_space = space;
+                at += 1;
+                continue;
             }
-            self.in_word = !after_space;
-            return;
-        }
-        for c in text.chars() {
+            // `at` is always at the start of a character.
+            let Some(c) = text[at..].chars().next() else {
+                break;
+            };
+            at += c.len_utf8();
             // What a shortcode writes stands in the text as private-use
             // characters: not words the reader reads here.
             if c.is_whitespace() || ('\u{E000}'..='\u{F8FF}').contains(&c) {
-                self.in_word = false;
+                after_space = true;
             } else if is_cjk(c) {
                 self.cjk += 1;
-                self.in_word = false;
-            } else if !self.in_word {
-                self.words += 1;
-                self.in_word = true;
+                after_space = true;
+            } else {
+                self.words += u64::from(after_space);
+                after_space = false;
             }
         }
+        self.in_word = !after_space;
     }
 
     /// The word being read ends here.

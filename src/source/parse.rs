@@ -25,9 +25,9 @@ use crate::source::fields::Fields;
 use crate::source::front_matter;
 use crate::source::highlight::Note;
 use crate::source::markdown::{
-    MARKDOWN, expand_shortcodes, render_body, render_markdown, summary_html,
+    expand_shortcodes, render_body, render_markdown, summary_and_outline,
 };
-use crate::source::outline::{Outline, outline};
+use crate::source::outline::Outline;
 use crate::source::shortcodes::Shortcodes;
 
 /// A freshly read source. Its body is rendered when its page renders, from
@@ -306,7 +306,7 @@ pub fn body_html(
     let body = render_markdown(
         &markdown,
         (document.lang, first_line),
-        (&config.highlight, &config.math, shortcodes),
+        (&config.markup, shortcodes),
     )
     .map_err(|(line, kind)| (Some(line), kind))?;
     let html = transformed(
@@ -328,16 +328,15 @@ fn summary_through(
     (plugins, document): (&Plugins, &Document<'_>),
     (config, shortcodes): (&Config, &Shortcodes),
 ) -> Result<(String, Outline, Vec<String>), ParseError> {
-    let (highlight, math) = (&config.highlight, &config.math);
+    let markup = &config.markup;
     let mut touched_by = Vec::new();
     let before = Phase::BeforeMarkdown;
     let markdown = transformed(body.into(), before, (plugins, document), &mut touched_by)?;
     let at = (document.lang, first_line);
-    let expanded = expand_shortcodes(&markdown, at, (highlight, math, shortcodes))
+    let expanded = expand_shortcodes(&markdown, at, (markup, shortcodes))
         .map_err(|(line, kind)| (Some(line), kind))?;
     let text = expanded.as_ref().map_or(&*markdown, |e| e.text.as_str());
-    let mut outline = outline(text, math.options(MARKDOWN), first_line);
-    let mut summary = summary_html(text, highlight, math);
+    let (mut summary, mut outline) = summary_and_outline(text, first_line, markup);
     if let Some(expanded) = &expanded {
         summary = expanded.fill(&summary);
         outline.shortcodes = expanded.called.iter().cloned().collect();
@@ -345,7 +344,7 @@ fn summary_through(
     let after = Phase::AfterMarkdown;
     let summary = transformed(summary.into(), after, (plugins, document), &mut touched_by)?;
     if plugins.transforms(after).next().is_some() {
-        let (body, _) = render_body(text, highlight, math);
+        let (body, _) = render_body(text, markup);
         let body = match &expanded {
             Some(expanded) => expanded.fill(&body),
             None => body,

@@ -314,3 +314,95 @@ fn a_site_may_only_be_warned_of_a_missing_anchor_and_links_it_all_the_same() {
     );
     assert!(site.try_build().is_err());
 }
+
+/// A post whose body, heading and summary hold straight quotes, dashes and
+/// an ellipsis, and a code span and block that must keep them.
+fn site_with_punctuation(smart: bool) -> TestSite {
+    let site = TestSite::new();
+    if smart {
+        site.write(
+            "site.toml",
+            &format!(
+                "{}\n[markdown]\nsmart_punctuation = true\n",
+                util::SITE_TOML
+            ),
+        );
+    }
+    site.write(
+        "content/en/posts/quotes.md",
+        &post(
+            "Quotes",
+            "2024-05-01T09:00:00Z",
+            "\"Don't\" -- she said --- wait...\n\n## It's \"here\"\n\n`\"code\" -- kept`\n\n```\n\"block\" -- kept...\n```\n",
+        ),
+    );
+    site.write(
+        "content/en/posts/plain.md",
+        &post(
+            "Plain",
+            "2024-04-01T09:00:00Z",
+            "No quotes, a [link](@/posts/quotes.md#it-s-here).\n",
+        ),
+    );
+    site
+}
+
+#[test]
+fn smart_punctuation_makes_quotes_and_dashes_typographic_outside_code() {
+    let site = site_with_punctuation(true);
+    site.build();
+    let html = site.read("public/posts/quotes/index.html");
+    assert!(html.contains("<p>“Don’t” – she said — wait…</p>"), "{html}");
+    // The heading's id comes from its typographic text, and the outline
+    // the other post's link is checked against agrees with the body.
+    assert!(
+        html.contains("<h2 id=\"it-s-here\">It’s “here” <a"),
+        "{html}"
+    );
+    let plain = site.read("public/posts/plain/index.html");
+    assert!(
+        plain.contains("<a href=\"/posts/quotes/#it-s-here\">"),
+        "{plain}"
+    );
+    assert!(html.contains("<code>\"code\" -- kept</code>"), "{html}");
+    assert!(html.contains("\"block\" -- kept...\n"), "{html}");
+    // The summary on the home page reads the same way.
+    let home = site.read("public/index.html");
+    assert!(home.contains("“Don’t” – she said — wait…"), "{home}");
+}
+
+#[test]
+fn punctuation_is_as_written_by_default_and_the_switch_rewrites_what_it_changes() {
+    for kept in [false, true] {
+        let site = site_with_punctuation(false);
+        if kept {
+            site.keep_session();
+        }
+        site.build();
+        let html = site.read("public/posts/quotes/index.html");
+        assert!(
+            html.contains("<p>\"Don't\" -- she said --- wait...</p>"),
+            "{html}"
+        );
+        let smart = format!(
+            "{}\n[markdown]\nsmart_punctuation = true\n",
+            util::SITE_TOML
+        );
+        site.write("site.toml", &smart);
+        // The plain post reads the same either way: its page is not written.
+        site.assert_rebuild(&["atom.xml", "index.html", "posts/quotes/index.html"], &[]);
+        site.write("site.toml", util::SITE_TOML);
+        site.assert_rebuild(&["atom.xml", "index.html", "posts/quotes/index.html"], &[]);
+    }
+}
+
+#[test]
+fn an_unknown_markdown_key_is_refused_naming_it() {
+    let site = site_with_punctuation(false);
+    let toml = format!("{}\n[markdown]\nsmart_quotes = true\n", util::SITE_TOML);
+    site.write("site.toml", &toml);
+    let output = site.cli(&["build"]);
+    assert!(!output.status.success());
+    let stderr = util::stderr(&output);
+    assert!(stderr.contains("smart_quotes"), "{stderr}");
+}

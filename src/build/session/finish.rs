@@ -242,7 +242,7 @@ impl Session {
         report: &mut BuildReport,
     ) -> Result<Made, Error> {
         let dry_run = self.options.dry_run;
-        let highlight = &self.site.config().highlight;
+        let highlight = &self.site.config().markup.highlight;
         let env = prepared.scan.theme.environment(highlight)?;
         let outputs = &prepared.analysis.snapshot.outputs;
         report.rendered = batches.pages();

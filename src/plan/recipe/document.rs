@@ -22,8 +22,8 @@ impl Document {
                 Input::Neighbour(older),
             ],
             config_keys: match record.kind {
-                Kind::Post => &["permalink", "timezone", "highlight", "math"],
-                Kind::Page => &["highlight", "math"],
+                Kind::Post => &["permalink", "timezone", "highlight", "math", "markdown"],
+                Kind::Page => &["highlight", "math", "markdown"],
             },
         }
     }

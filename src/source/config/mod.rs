@@ -13,6 +13,7 @@ use serde::Deserialize;
 
 use crate::Error;
 use crate::source::highlight::Highlight;
+use crate::source::markdown::{MarkdownSettings, Markup};
 use crate::source::math::Math;
 
 mod check;
@@ -84,6 +85,8 @@ struct RawConfig {
     highlight: Highlight,
     #[serde(default)]
     math: Math,
+    #[serde(default)]
+    markdown: MarkdownSettings,
     #[serde(default)]
     check: LinkCheck,
     #[serde(default)]
@@ -209,10 +212,8 @@ pub struct Config {
     pub extra: toml::Table,
     /// The theme's folder (`themes/<theme>`), relative to the root.
     pub theme_dir: Option<String>,
-    /// How fenced code blocks are highlighted (`[highlight]`).
-    pub highlight: Highlight,
-    /// Whether `$…$` and `$$…$$` are formulas (`[math]`).
-    pub math: Math,
+    /// How bodies become HTML: `[highlight]`, `[math]`, `[markdown]`.
+    pub markup: Markup,
     /// How links between documents are checked (`[links]`).
     pub links: Links,
     /// The menus of every language (`[[menus.<name>]]`).
@@ -321,8 +322,11 @@ impl Config {
             description: raw.description,
             extra: raw.extra,
             theme_dir: raw.theme.map(|name| format!("{THEMES_DIR}/{name}")),
-            highlight: raw.highlight,
-            math: raw.math,
+            markup: Markup {
+                highlight: raw.highlight,
+                math: raw.math,
+                markdown: raw.markdown,
+            },
             links: raw.links,
             menus: raw.menus,
             check: raw.check,
@@ -413,7 +417,7 @@ impl Config {
     /// source is parsed again. They start with [`folio_settings`].
     pub(crate) fn content_settings(&self) -> String {
         format!(
-            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}; {}; {}",
+            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}; {}",
             folio_settings(),
             self.language_codes().join(","),
             self.timezone_name,
@@ -423,8 +427,7 @@ impl Config {
             self.post_sections.join(","),
             // Every URL a row holds starts with it.
             self.base_path,
-            self.highlight.settings(),
-            self.math.settings(),
+            self.markup.settings(),
         )
     }
 }
@@ -517,14 +520,6 @@ fn check_sizes_and_names(raw: &RawConfig) -> Result<(), (String, &'static str)> 
         return Err((
             "paginate and feed_limit must be at least 1".into(),
             "leave them out for the defaults (10 and 20)",
-        ));
-    }
-    if let Some(theme) = &raw.theme
-        && (theme.is_empty() || theme.starts_with('.') || theme.contains(['/', '\\']))
-    {
-        return Err((
-            format!("theme `{theme}` is not a folder name"),
-            "name a folder of themes/, such as `theme = \"plain\"`",
         ));
     }
     if raw.output_dir.as_os_str().is_empty() {
