@@ -36,6 +36,7 @@ pub(crate) const FIELDS: &[&str] = &[
     "permalink",
     "aliases",
     "template",
+    "expires",
     // Other generators' names for folio's fields.
     "lastmod",
     "last_modified_at",
@@ -47,6 +48,8 @@ pub(crate) const FIELDS: &[&str] = &[
     "url",
     "redirect_from",
     "layout",
+    "expiryDate",
+    "expirydate",
     // Zola's tables: `[taxonomies]` (tags and categories are tags, the
     // others are kept) and `[extra]` (kept).
     "taxonomies",
