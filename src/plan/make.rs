@@ -25,8 +25,8 @@ pub fn copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
 
 /// Whether a document keeps its place in the site: what decides which
 /// pages there are, in which order each list shows its documents, and how
-/// they link (its source, id, kind, slug, language, date, URL, tags, draft
-/// flag, translation key and expiry), and the update date the sitemap gives (which
+/// they link (its source, id, kind, slug, language, date, URL, terms,
+/// draft flag, translation key and expiry), and the update date the sitemap gives (which
 /// the sitemap's key, kept by a replan, covers). What else it holds
 /// (title, summary, body) is in the fingerprints of the pages that show it.
 pub fn same_place(old: &Record, new: &Record) -> bool {
@@ -36,6 +36,7 @@ pub fn same_place(old: &Record, new: &Record) -> bool {
         && old.expires_at == new.expires_at
         && old.url == new.url
         && old.tags == new.tags
+        && old.terms == new.terms
         && old.draft == new.draft
         && old.translation_key == new.translation_key
         && old.aliases == new.aliases
@@ -63,7 +64,7 @@ pub fn plan<'a>(
     let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
     for (code, _) in config.ordered_languages() {
         recipe::home_recipes(config, &model, code, &mut recipes);
-        recipe::tag_recipes(config, &model, code, &mut recipes);
+        recipe::taxonomy_recipes((config, theme), &model, code, &mut recipes);
         recipe::home_feed_recipes(config, &model, code, &mut recipes);
         recipe::extra_recipes(config, &model, (code, plugins), &mut recipes);
     }
@@ -152,7 +153,7 @@ pub(super) fn specs_of(
 
 /// The last build's plan, brought up to date with `records` where only the
 /// documents at `changed` differ, and only in what they hold: each keeps its
-/// path, id, slug, URL, date, tags, draft flag and translation key, so the
+/// path, id, slug, URL, date, terms, draft flag and translation key, so the
 /// site has the same pages, listed in the same order (the caller checks
 /// that, and that the theme, the words, the config, the static files and
 /// what is published are those of the last build). Only the fingerprints

@@ -32,7 +32,7 @@ use crate::render::i18n::{I18n, Strings};
 use crate::render::{
     Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
     MenuView, PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry,
-    SwitchLink, TagCount, TagLink, Theme, TocEntry,
+    SwitchLink, TagCount, TagLink, TaxonomyLink, Theme, TocEntry,
 };
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
@@ -52,12 +52,12 @@ use links::Places;
 pub use make::{copies, plan, replan, same_place};
 use menus::LanguageMenus;
 pub use model::Model;
-use model::{DocumentDigest, authors_of, extra_of};
+use model::{DocumentDigest, Taxonomy, authors_of, extra_of};
 pub use output::OutputPath;
 use page::{DisplayDate, output_collisions, paginator};
 use recipe::{Input, Inputs, Recipe};
 pub use views::{Views, Visibility};
-use views::{feed_links, feed_url, home_url, tag_url, tags_url};
+use views::{feed_links, feed_url, home_url, taxonomy_title, taxonomy_url, term_url};
 
 /// A template's name: one of the theme's fixed ones, or one a document's
 /// front matter asks for.

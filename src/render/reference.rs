@@ -82,6 +82,7 @@ impl Borrowed {
                 dir: "ltr",
                 home_url: "/blog/fr/".into(),
                 tags_url: "/blog/fr/tags/".into(),
+                taxonomies: vec![taxonomy()],
             }),
             words: Shared::words(words),
             sitemap: vec![SitemapEntry {
@@ -106,6 +107,19 @@ fn tag() -> TagLink {
         name: "voyage".into(),
         url: "/blog/fr/tags/voyage/".into(),
     }
+}
+
+fn taxonomy() -> TaxonomyLink {
+    TaxonomyLink {
+        name: "series".into(),
+        title: "Séries".into(),
+        url: "/blog/fr/series/".into(),
+    }
+}
+
+/// Each taxonomy's links, of one taxonomy, so that its items are walked.
+fn taxonomies() -> BTreeMap<String, Vec<TagLink>> {
+    BTreeMap::from([("series".into(), vec![tag()])])
 }
 
 fn tag_count() -> TagCount {
@@ -158,6 +172,7 @@ fn post() -> PostView {
         updated_display: Some("3 mai 2024".into()),
         updated_iso: Some("2024-05-03T12:00:00+02:00".into()),
         tags: vec![tag()],
+        taxonomies: taxonomies(),
         description: Some("Un bonjour".into()),
         image: Some("https://example.org/blog/fr/posts/bonjour/a.jpg".into()),
         summary: "<p>Bonjour.</p>".into(),
@@ -187,6 +202,7 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
         summary: "<p>Bonjour.</p>".into(),
         description: Some("Un bonjour".into()),
         tags: vec![tag()],
+        taxonomies: taxonomies(),
         word_count: 1,
         reading_time: 1,
         extra: extra(),
@@ -229,8 +245,9 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
             newer_url: Some("/blog/fr/".into()),
             older_url: Some("/blog/fr/page/3/".into()),
         }),
-        tag: Some(tag_count()),
-        tags: Some(vec![tag_count()]),
+        taxonomy: Some(taxonomy()),
+        terms: Some(vec![tag_count()]),
+        term: Some(tag_count()),
         feed: Some(FeedView {
             id: "https://example.org/blog/fr/atom.xml".into(),
             title: "Mon blog".into(),
@@ -238,7 +255,8 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
             updated: "2024-05-03T10:00:00Z".into(),
             updated_rfc822: "Fri, 03 May 2024 10:00:00 +0000".into(),
             author: "Ada".into(),
-            tag: Some("voyage".into()),
+            term: Some("voyage".into()),
+            taxonomy: Some(taxonomy()),
         }),
         entries: Some(vec![FeedEntry {
             id: "urn:uuid:018f3361-d280-12d8-0df3-73615009e843".into(),

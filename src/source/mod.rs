@@ -6,6 +6,7 @@
 pub mod config;
 pub mod dates;
 pub mod discover;
+pub(crate) mod field_names;
 pub(crate) mod fields;
 pub(crate) mod front_matter;
 pub mod highlight;

@@ -223,14 +223,15 @@ fn kind_of(recipe: &Recipe) -> &'static str {
     match recipe {
         Recipe::Document(_) => "document",
         Recipe::Home(_) => "home",
-        Recipe::Tags(_) => "tags",
-        Recipe::Tag(_) => "tag",
+        Recipe::TaxonomyIndex(_) => "taxonomy",
+        Recipe::Term(_) => "term",
         Recipe::Feed(Feed {
             of: FeedOf::Home, ..
         }) => "home feed",
         Recipe::Feed(Feed {
-            of: FeedOf::Tag(_), ..
-        }) => "tag feed",
+            of: FeedOf::Term(..),
+            ..
+        }) => "term feed",
         Recipe::Sitemap(_) => "sitemap",
         Recipe::SiteFile(_) => "site file",
         Recipe::Redirect(_) => "redirect",
@@ -316,7 +317,7 @@ fn documents_of(plan: &Plan<'_>, spec: &Spec) -> Vec<(String, String)> {
             Input::Text(_)
             | Input::Number(_)
             | Input::Neighbour(None)
-            | Input::TagIndex(_)
+            | Input::TermIndex(..)
             | Input::Sitemap => {}
         }
     }

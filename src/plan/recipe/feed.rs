@@ -1,9 +1,9 @@
 //! Feeds. A feed is a list of posts (the newest `feed_limit` of a list,
 //! newest first), a format and a URL: one per file `feeds` names, at that
 //! name in the list's folder. Which lists have feeds is the site's
-//! (`feeds_for`): a language's home, each tag. Another list (a section, a
-//! taxonomy's term) is one more [`FeedOf`] and one call of
-//! [`feed_recipes`] beside its pages.
+//! (`feeds_for`): a language's home, each term of a taxonomy. Another list
+//! (a section) is one more [`FeedOf`] and one call of [`feed_recipes`]
+//! beside its pages.
 
 use super::*;
 use crate::source::config::{FeedContent, FeedFormat};
@@ -13,8 +13,9 @@ use crate::source::config::{FeedContent, FeedFormat};
 pub(in crate::plan) enum FeedOf {
     /// A language's home: all its posts.
     Home,
-    /// A tag's posts, by the tag's slug.
-    Tag(String),
+    /// A term's posts: its taxonomy, by its place in the model, and its
+    /// slug.
+    Term(usize, String),
 }
 
 /// One feed of a list, in one format.
@@ -43,9 +44,10 @@ const FEEDS: &[&str] = &[
 impl Feed {
     pub(super) fn inputs<'s>(&'s self, model: &'s Model) -> Inputs<'s> {
         let mut parts = vec![Input::Text(&self.lang)];
-        if let FeedOf::Tag(slug) = &self.of {
-            let (name, _) = &model.tags_by_lang[self.lang.as_str()][slug];
-            parts.extend([Input::Text(slug), Input::Text(name)]);
+        if let FeedOf::Term(t, slug) = &self.of {
+            let taxonomy = &model.taxonomies[*t];
+            let (name, _) = taxonomy.term(&self.lang, slug);
+            parts.extend([Input::Text(&taxonomy.name), Input::Text(slug), Input::Text(name)]);
         }
         parts.push(Input::Documents(&self.items));
         Inputs {
@@ -102,21 +104,33 @@ impl Feed {
                 .author
                 .clone()
                 .unwrap_or_else(|| config.title.clone()),
-            tag: match &self.of {
+            term: match &self.of {
                 FeedOf::Home => None,
-                FeedOf::Tag(slug) => Some(model.tags_by_lang[lang][slug].0.clone()),
+                FeedOf::Term(t, slug) => Some(model.taxonomies[*t].term(lang, slug).0.clone()),
+            },
+            taxonomy: match &self.of {
+                FeedOf::Home => None,
+                FeedOf::Term(t, _) => {
+                    let name = &model.taxonomies[*t].name;
+                    Some(TaxonomyLink {
+                        name: name.clone(),
+                        title: taxonomy_title(plan.views.i18n.strings(lang), name),
+                        url: taxonomy_url(config, lang, name),
+                    })
+                }
             },
         });
     }
 
-    /// Who produces it: `(rss feed of tag `x` of en)`.
+    /// Who produces it: `(rss feed of tags `x` of en)`.
     pub(super) fn made_by(&self, model: &Model) -> String {
         let (format, lang) = (self.format.key(), &self.lang);
         match &self.of {
             FeedOf::Home => format!("({format} feed of {lang})"),
-            FeedOf::Tag(slug) => {
-                let name = model.tags_by_lang[lang.as_str()][slug].0.as_str();
-                format!("({format} feed of tag `{name}` of {lang})")
+            FeedOf::Term(t, slug) => {
+                let taxonomy = &model.taxonomies[*t];
+                let name = taxonomy.term(lang, slug).0.as_str();
+                format!("({format} feed of {} `{name}` of {lang})", taxonomy.name)
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The feeds a site writes: which files each list of posts has (`feeds`,
 //! each in a format named by its file or by the site), whether they hold
 //! the summaries or the whole posts (`feed_content`), and which lists have
-//! them (`feeds_for`). Each a key of site.toml, as Zola's `feed_filenames`
+//! them (`feeds_for`: the homes, the terms of a taxonomy). Each a key of site.toml, as Zola's `feed_filenames`
 //! and `feed_limit` are, so a site moved in from Zola reads them as it
 //! wrote them; what a mistake in one is, is said with its line.
 
@@ -20,8 +20,9 @@ pub struct Feeds {
     pub content: FeedContent,
     /// Whether a language's home has feeds (its newest posts).
     pub home: bool,
-    /// Whether each tag has feeds (its newest posts), beside its page.
-    pub tags: bool,
+    /// The taxonomies each of whose terms has feeds (its newest posts),
+    /// beside its page.
+    pub terms: Vec<String>,
 }
 
 impl Feeds {
@@ -31,8 +32,34 @@ impl Feeds {
             files,
             content,
             home: lists.contains(&FeedList::Home),
-            tags: lists.contains(&FeedList::Tags),
+            terms: lists
+                .iter()
+                .filter_map(|list| match list {
+                    FeedList::Taxonomy(name) => Some(name.clone()),
+                    FeedList::Home => None,
+                })
+                .collect(),
         }
+    }
+
+    /// Whether each term of `taxonomy` has feeds.
+    pub fn for_terms_of(&self, taxonomy: &str) -> bool {
+        self.terms.iter().any(|name| name == taxonomy)
+    }
+
+    /// A list `feeds_for` names that the site does not have, with the help
+    /// to fix it.
+    pub(super) fn unknown_list(lists: &[FeedList], taxonomies: &[String]) -> Option<(String, String)> {
+        lists.iter().find_map(|list| match list {
+            FeedList::Taxonomy(name) if !taxonomies.contains(name) => Some((
+                format!("feeds_for: `{name}` is neither `home` nor one of the site's taxonomies"),
+                match taxonomies.iter().find(|t| strsim::osa_distance(t, name) <= 2) {
+                    Some(near) => format!("did you mean `{near}`?"),
+                    None => format!("add `{name}` to `taxonomies`, or name `home` or one of {taxonomies:?}"),
+                },
+            )),
+            _ => None,
+        })
     }
 }
 
@@ -183,12 +210,22 @@ pub enum FeedContent {
     Full,
 }
 
-/// A kind of list that can have feeds (`feeds_for`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// A kind of list that can have feeds (`feeds_for`): `home`, or the name
+/// of a taxonomy, whose every term then has them.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(from = "String")]
 pub(super) enum FeedList {
     Home,
-    Tags,
+    Taxonomy(String),
+}
+
+impl From<String> for FeedList {
+    fn from(name: String) -> FeedList {
+        match name.as_str() {
+            "home" => FeedList::Home,
+            _ => FeedList::Taxonomy(name),
+        }
+    }
 }
 
 /// The `feeds` list: a file named twice would be two feeds at one place.

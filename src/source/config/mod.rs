@@ -22,6 +22,7 @@ mod feeds;
 mod layers;
 mod menus;
 mod publish;
+mod taxonomies;
 
 pub use check::{LinkCheck, Links, Severity};
 use defaults::{missing_keys, with_language_defaults};
@@ -66,6 +67,8 @@ struct RawConfig {
     feed_content: FeedContent,
     #[serde(default = "feeds::default_lists")]
     feeds_for: Vec<feeds::FeedList>,
+    #[serde(default = "taxonomies::default_taxonomies")]
+    taxonomies: Vec<String>,
     author: Option<String>,
     /// What the site is about, for themes (`site.description`).
     description: Option<String>,
@@ -194,8 +197,11 @@ pub struct Config {
     /// The folders of a language that hold posts (`posts`, `blog`,
     /// `_posts`…); any other holds pages.
     pub post_sections: Vec<String>,
-    /// Posts per list page (home and tag pages).
+    /// Posts per list page (home and term pages).
     pub paginate: usize,
+    /// What posts are grouped by (`tags`, `categories`, `series`…), in
+    /// site.toml's order: the front matter's fields of those names.
+    pub taxonomies: Vec<String>,
     /// Entries per feed.
     pub feed_limit: usize,
     /// The feed files of each list that has them, and what they hold.
@@ -289,6 +295,10 @@ impl Config {
             )
         })?;
         check_sizes_and_names(&raw).map_err(|(message, help)| invalid(message, help))?;
+        taxonomies::check(&raw.taxonomies, &raw.post_sections)
+            .err()
+            .or_else(|| Feeds::unknown_list(&raw.feeds_for, &raw.taxonomies))
+            .map_or(Ok(()), |(message, help)| Err(invalid(message, &help)))?;
         raw.highlight
             .check()
             .map_err(|(message, help)| invalid(message, &help))?;
@@ -314,6 +324,7 @@ impl Config {
             permalink: raw.permalink,
             post_sections: raw.post_sections,
             paginate: raw.paginate,
+            taxonomies: raw.taxonomies,
             feed_limit: raw.feed_limit,
             feeds: Feeds::new(raw.feeds, raw.feed_content, &raw.feeds_for),
             author: raw.author,
@@ -417,7 +428,7 @@ impl Config {
     /// source is parsed again. They start with [`folio_settings`].
     pub(crate) fn content_settings(&self) -> String {
         format!(
-            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}; {}",
+            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; taxonomies {}; base_path {}; {}",
             folio_settings(),
             self.language_codes().join(","),
             self.timezone_name,
@@ -425,6 +436,8 @@ impl Config {
             self.default_language_in_subdir,
             self.permalink,
             self.post_sections.join(","),
+            // Which fields are terms, and which are kept for templates.
+            self.taxonomies.join(","),
             // Every URL a row holds starts with it.
             self.base_path,
             self.markup.settings(),
