@@ -18,7 +18,7 @@ use crate::source::markdown::render_body;
 use crate::source::parse::ParseError;
 
 /// The fields folio reads: its own, then those of Jekyll, Hugo and Zola
-/// that mean one of its own (the README has the table). Any other field is
+/// that mean one of its own (docs/content.md has the table). Any other field is
 /// kept for templates (`post.extra.<name>`), unless it is one typo away
 /// from one of these.
 pub(crate) const FIELDS: &[&str] = &[
