@@ -4,7 +4,7 @@
 //! site.toml, so they live in a leaf of their own.
 
 /// The fields folio reads: its own, then those of Jekyll, Hugo and Zola
-/// that mean one of its own (the README has the table). Any other field is
+/// that mean one of its own (docs/content.md has the table). Any other field is
 /// kept for templates (`post.extra.<name>`), unless it is one typo away
 /// from one of these.
 pub(crate) const FIELDS: &[&str] = &[
@@ -36,8 +36,8 @@ pub(crate) const FIELDS: &[&str] = &[
     "layout",
     "expiryDate",
     "expirydate",
-    // Zola's tables: `[taxonomies]` (tags and categories are tags, the
-    // others are kept) and `[extra]` (kept).
+    // Zola's tables: `[taxonomies]` (the site's taxonomies' terms, the
+    // others kept) and `[extra]` (kept).
     "taxonomies",
     "extra",
 ];
