@@ -78,6 +78,16 @@ pub fn plan<'a>(
     let (mut specs, misplaced) = specs_of(config, &model, recipes);
     problems.extend(misplaced);
     warnings.extend(recipe::drop_aliases_in_the_way(&model, &copies, &mut specs));
+    // Before taxonomies, tags had an index template of their own: a site's
+    // copy of it would be left unused without a word.
+    if let Some(path) = theme.site_file("tags.html")
+        && theme.site_file("taxonomy.html").is_none()
+    {
+        warnings.push(format!(
+            "{}: tags.html is no longer read: each taxonomy's index is taxonomy.html, whose `tags` is now `terms` (docs/templates.md); rename it",
+            path.display()
+        ));
+    }
     // Static files claim their outputs first, then the pages in plan order.
     let outputs: Vec<&str> = copies
         .iter()

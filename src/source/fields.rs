@@ -328,9 +328,11 @@ impl<'a> Fields<'a> {
             let Value::Object(table) = table else {
                 return Err(self.wrong_type("taxonomies", "a table", table));
             };
-            for (name, value) in table.iter().filter(|(_, v)| !v.is_null()) {
-                let into = if name == "categories" { categories_into } else { name.as_str() };
-                if declared(into) {
+            let undeclared_categories = (!declared("categories")).then_some("categories");
+            let names = taxonomies.iter().map(String::as_str).chain(undeclared_categories);
+            for name in names {
+                if let Some(value) = table.get(name).filter(|v| !v.is_null()) {
+                    let into = if name == "categories" { categories_into } else { name };
                     add(into, self.term_names("taxonomies", value, false)?);
                 }
             }

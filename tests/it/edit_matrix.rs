@@ -14,7 +14,7 @@ const THEME: &[&str] = &[
     "post.html",
     "list.html",
     "page.html",
-    "tags.html",
+    "taxonomy.html",
     "atom.xml",
     "sitemap.xml",
     "robots.txt",
@@ -303,7 +303,7 @@ fn each_template(site: TestSite) {
         ("list.html", lists),
         ("page.html", &["about/index.html"]),
         (
-            "tags.html",
+            "taxonomy.html",
             &[
                 "fr/tags/index.html",
                 "ja/tags/index.html",

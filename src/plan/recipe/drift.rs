@@ -41,7 +41,8 @@ fn fixture() -> Fixture {
     let config = "title = \"T\"\nbase_url = \"https://example.org\"\ndefault_language = \"en\"\n\
                   paginate = 2\nfeed_limit = 3\nauthor = \"Ann\"\n\
                   feeds = [\"atom.xml\", { file = \"index.xml\", format = \"rss\" }, \"feed.json\"]\n\
-                  feeds_for = [\"home\", \"tags\"]\n\
+                  taxonomies = [\"tags\", \"series\"]\n\
+                  feeds_for = [\"home\", \"tags\", \"series\"]\n\
                   [languages.en]\nname = \"English\"\n[languages.fr]\nname = \"Français\"\n";
     let sources = BTreeMap::from([
         (
@@ -53,7 +54,7 @@ fn fixture() -> Fixture {
             post(
                 "B",
                 "2024-05-02",
-                "tags: [x, y]\ndescription: About b\n",
+                "tags: [x, y]\nseries: [s]\ndescription: About b\n",
                 "Second.\n\nMore of b.",
             ),
         ),
@@ -68,7 +69,7 @@ fn fixture() -> Fixture {
         ),
         (
             "en/posts/d.md",
-            post("D", "2024-05-04", "tags: [z]\n", "Fourth."),
+            post("D", "2024-05-04", "tags: [z]\nseries: [s]\n", "Fourth."),
         ),
         (
             "fr/posts/a.md",
@@ -82,7 +83,7 @@ fn fixture() -> Fixture {
     Fixture {
         config: config.to_owned(),
         sources,
-        words_fr: "tags = \"Étiquettes\"\n".to_owned(),
+        words_fr: "tags = \"Étiquettes\"\nseries = \"Séries\"\n".to_owned(),
     }
 }
 
@@ -137,6 +138,7 @@ fn document_changes() -> Vec<Change> {
             ),
         ),
         ("b's tags", edit("en/posts/b.md", "[x, y]", "[x, y, w]")),
+        ("b's series", edit("en/posts/b.md", "series: [s]", "series: [s, t]")),
         ("tag spelled anew", edit("en/posts/a.md", "[x]", "[X]")),
         (
             "b's authors",
@@ -204,8 +206,13 @@ fn setting_changes() -> Vec<Change> {
         ),
         (
             "no tag feeds",
-            edit("site.toml", "[\"home\", \"tags\"]", "[\"home\"]"),
+            edit("site.toml", "[\"home\", \"tags\", ", "[\"home\", "),
         ),
+        (
+            "no series feeds",
+            edit("site.toml", ", \"series\"]\n[", "]\n["),
+        ),
+        ("fr's series", edit("i18n/fr.toml", "Séries", "Suites")),
         (
             "site title",
             edit("site.toml", "title = \"T\"", "title = \"U\""),
@@ -364,10 +371,10 @@ fn what_a_page_shows_is_in_its_fingerprint_and_nothing_else() {
     let every_kind = [
         "document",
         "home",
-        "tags",
-        "tag",
+        "taxonomy",
+        "term",
         "home feed",
-        "tag feed",
+        "term feed",
         "sitemap",
         "site file",
         "redirect",
