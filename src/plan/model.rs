@@ -180,7 +180,10 @@ impl Model {
 
     /// The taxonomy `name`, with its place among the site's.
     pub(super) fn taxonomy(&self, name: &str) -> Option<(usize, &Taxonomy)> {
-        self.taxonomies.iter().enumerate().find(|(_, t)| t.name == name)
+        self.taxonomies
+            .iter()
+            .enumerate()
+            .find(|(_, t)| t.name == name)
     }
 
     /// The tags of record `i`, linked to their pages; none when the site

@@ -8,7 +8,10 @@ pub(super) const DEFAULT_THEME: &[(&str, &str)] = &[
     ("post.html", include_str!("../../templates/post.html")),
     ("list.html", include_str!("../../templates/list.html")),
     ("page.html", include_str!("../../templates/page.html")),
-    ("taxonomy.html", include_str!("../../templates/taxonomy.html")),
+    (
+        "taxonomy.html",
+        include_str!("../../templates/taxonomy.html"),
+    ),
     ("atom.xml", include_str!("../../templates/atom.xml")),
     ("rss.xml", include_str!("../../templates/rss.xml")),
     ("feed.json", include_str!("../../templates/feed.json")),

@@ -18,7 +18,6 @@ use crate::source::front_matter::FrontMatter;
 use crate::source::markdown::render_body;
 use crate::source::parse::ParseError;
 
-
 /// A long text as a message quotes it: its first 40 characters and `…`.
 fn abridged(text: &str) -> Cow<'_, str> {
     match text.char_indices().nth(40) {
@@ -50,10 +49,19 @@ impl<'a> Fields<'a> {
     /// the site (`darft`, `tittle`, `tag`, `serie`): that is a mistake, not
     /// a field of the author's own.
     pub(crate) fn no_typos(&self, taxonomies: &[String]) -> Result<(), ParseError> {
-        let read = || FIELDS.iter().copied().chain(taxonomies.iter().map(String::as_str));
-        for key in self.front.map.keys().filter(|key| !read().any(|f| f == key.as_str())) {
-            if let Some(meant) = read().find(|field| strsim::osa_distance(key, field) == 1)
-            {
+        let read = || {
+            FIELDS
+                .iter()
+                .copied()
+                .chain(taxonomies.iter().map(String::as_str))
+        };
+        for key in self
+            .front
+            .map
+            .keys()
+            .filter(|key| !read().any(|f| f == key.as_str()))
+        {
+            if let Some(meant) = read().find(|field| strsim::osa_distance(key, field) == 1) {
                 return Err(self.problem(
                     key,
                     format!("is not a field folio reads; did you mean `{meant}`?"),
@@ -305,9 +313,15 @@ impl<'a> Fields<'a> {
     /// one, else tags.
     pub(crate) fn terms(&self, taxonomies: &[String]) -> Result<Terms, ParseError> {
         let declared = |name: &str| taxonomies.iter().any(|t| t == name);
-        let categories_into = if declared("categories") { "categories" } else { "tags" };
-        let mut found: Vec<(&str, Vec<String>)> =
-            taxonomies.iter().map(|t| (t.as_str(), Vec::new())).collect();
+        let categories_into = if declared("categories") {
+            "categories"
+        } else {
+            "tags"
+        };
+        let mut found: Vec<(&str, Vec<String>)> = taxonomies
+            .iter()
+            .map(|t| (t.as_str(), Vec::new()))
+            .collect();
         let mut add = |into: &str, terms: Vec<String>| {
             if let Some((_, list)) = found.iter_mut().find(|(t, _)| *t == into) {
                 list.extend(terms);
@@ -321,7 +335,10 @@ impl<'a> Fields<'a> {
         // Jekyll reads a string of categories as words.
         for field in ["categories", "category"] {
             if let Some(value) = self.get(field) {
-                add(categories_into, self.term_names(field, value, field == "categories")?);
+                add(
+                    categories_into,
+                    self.term_names(field, value, field == "categories")?,
+                );
             }
         }
         if let Some(table) = self.get("taxonomies") {
@@ -329,10 +346,17 @@ impl<'a> Fields<'a> {
                 return Err(self.wrong_type("taxonomies", "a table", table));
             };
             let undeclared_categories = (!declared("categories")).then_some("categories");
-            let names = taxonomies.iter().map(String::as_str).chain(undeclared_categories);
+            let names = taxonomies
+                .iter()
+                .map(String::as_str)
+                .chain(undeclared_categories);
             for name in names {
                 if let Some(value) = table.get(name).filter(|v| !v.is_null()) {
-                    let into = if name == "categories" { categories_into } else { name };
+                    let into = if name == "categories" {
+                        categories_into
+                    } else {
+                        name
+                    };
                     add(into, self.term_names("taxonomies", value, false)?);
                 }
             }
@@ -359,7 +383,10 @@ impl<'a> Fields<'a> {
         words: bool,
     ) -> Result<Vec<String>, ParseError> {
         let terms = self.strings(field, value, words)?;
-        if let Some(long) = terms.iter().find(|term| tag_slug(term).len() > MAX_SLUG_BYTES) {
+        if let Some(long) = terms
+            .iter()
+            .find(|term| tag_slug(term).len() > MAX_SLUG_BYTES)
+        {
             return Err(self.problem(
                 field,
                 format!(

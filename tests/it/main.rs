@@ -49,5 +49,6 @@ mod serve;
 mod session;
 mod sharing;
 mod shortcodes;
+mod taxonomies;
 mod themes;
 mod writing;

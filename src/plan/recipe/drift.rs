@@ -138,7 +138,10 @@ fn document_changes() -> Vec<Change> {
             ),
         ),
         ("b's tags", edit("en/posts/b.md", "[x, y]", "[x, y, w]")),
-        ("b's series", edit("en/posts/b.md", "series: [s]", "series: [s, t]")),
+        (
+            "b's series",
+            edit("en/posts/b.md", "series: [s]", "series: [s, t]"),
+        ),
         ("tag spelled anew", edit("en/posts/a.md", "[x]", "[X]")),
         (
             "b's authors",

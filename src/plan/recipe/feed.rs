@@ -47,7 +47,11 @@ impl Feed {
         if let FeedOf::Term(t, slug) = &self.of {
             let taxonomy = &model.taxonomies[*t];
             let (name, _) = taxonomy.term(&self.lang, slug);
-            parts.extend([Input::Text(&taxonomy.name), Input::Text(slug), Input::Text(name)]);
+            parts.extend([
+                Input::Text(&taxonomy.name),
+                Input::Text(slug),
+                Input::Text(name),
+            ]);
         }
         parts.push(Input::Documents(&self.items));
         Inputs {

@@ -65,7 +65,13 @@ impl TaxonomyIndex {
 }
 
 /// The site.toml keys a term's page reads.
-const TERM: &[&str] = &["paginate", "permalink", "timezone", "taxonomies", "feeds_for"];
+const TERM: &[&str] = &[
+    "paginate",
+    "permalink",
+    "timezone",
+    "taxonomies",
+    "feeds_for",
+];
 
 impl Term {
     pub(super) fn inputs<'s>(&'s self, model: &'s Model) -> Inputs<'s> {
@@ -100,8 +106,9 @@ impl Term {
             let words = plan.views.i18n.strings(lang);
             context.list_feeds = feed_links(config, words, &taxonomy.page(lang, slug));
         }
-        self.list
-            .fill(plan, context, |p| term_url(config, lang, &taxonomy.name, slug, p));
+        self.list.fill(plan, context, |p| {
+            term_url(config, lang, &taxonomy.name, slug, p)
+        });
     }
 }
 
@@ -149,7 +156,14 @@ pub(in crate::plan) fn taxonomy_recipes(
         for (slug, (_, tagged)) in taxonomy.by_lang.get(lang).into_iter().flatten() {
             if config.feeds.for_terms_of(&taxonomy.name) {
                 let of = FeedOf::Term(t, slug.clone());
-                feed_recipes(config, lang, of, &taxonomy.page(lang, slug), tagged, recipes);
+                feed_recipes(
+                    config,
+                    lang,
+                    of,
+                    &taxonomy.page(lang, slug),
+                    tagged,
+                    recipes,
+                );
             }
             let chunks: Vec<&[usize]> = tagged.chunks(config.paginate).collect();
             for (n, chunk) in chunks.iter().enumerate() {

@@ -49,13 +49,21 @@ impl Feeds {
 
     /// A list `feeds_for` names that the site does not have, with the help
     /// to fix it.
-    pub(super) fn unknown_list(lists: &[FeedList], taxonomies: &[String]) -> Option<(String, String)> {
+    pub(super) fn unknown_list(
+        lists: &[FeedList],
+        taxonomies: &[String],
+    ) -> Option<(String, String)> {
         lists.iter().find_map(|list| match list {
             FeedList::Taxonomy(name) if !taxonomies.contains(name) => Some((
                 format!("feeds_for: `{name}` is neither `home` nor one of the site's taxonomies"),
-                match taxonomies.iter().find(|t| strsim::osa_distance(t, name) <= 2) {
+                match taxonomies
+                    .iter()
+                    .find(|t| strsim::osa_distance(t, name) <= 2)
+                {
                     Some(near) => format!("did you mean `{near}`?"),
-                    None => format!("add `{name}` to `taxonomies`, or name `home` or one of {taxonomies:?}"),
+                    None => format!(
+                        "add `{name}` to `taxonomies`, or name `home` or one of {taxonomies:?}"
+                    ),
                 },
             )),
             _ => None,
