@@ -387,14 +387,16 @@ impl<'a> Fields<'a> {
             .iter()
             .find(|term| tag_slug(term).len() > MAX_SLUG_BYTES)
         {
+            // Most sites have tags alone, and call them so.
+            let what = if field == "tags" { "tag" } else { "term" };
             return Err(self.problem(
                 field,
                 format!(
-                    "the term `{}` is {} bytes long; its page's folder is named after it, in at most {MAX_SLUG_BYTES} bytes",
+                    "the {what} `{}` is {} bytes long; its page's folder is named after it, in at most {MAX_SLUG_BYTES} bytes",
                     abridged(long),
                     long.len()
                 ),
-                "shorten the term".into(),
+                format!("shorten the {what}"),
             ));
         }
         Ok(terms)
