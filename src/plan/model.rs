@@ -38,6 +38,9 @@ pub struct Model {
     pub(super) shortcode_hashes: BTreeMap<String, String>,
     /// Each language's menus, once [`Model::menus`] made them.
     pub(super) menus: BTreeMap<String, LanguageMenus>,
+    /// The bundles' documents, whose relative links lead to the files
+    /// beside their page: [`Model::shown_elsewhere`] roots them there.
+    pub(super) bundled: FxHashSet<usize>,
 }
 
 impl Model {
@@ -121,6 +124,7 @@ impl Model {
             places: Places::of(config, &records),
             shortcode_hashes,
             menus: BTreeMap::new(),
+            bundled: FxHashSet::default(),
             visible,
             posts_by_lang,
             position,
@@ -211,7 +215,7 @@ impl Model {
                     date: date.ymd,
                     date_display: date.display,
                     date_iso: date.iso,
-                    summary: self.with_links(i, &record.summary).into_owned(),
+                    summary: self.shown_elsewhere(i, &record.summary).into_owned(),
                     description: record.description.clone(),
                     tags: self.tag_links(i),
                     word_count: record.word_count,
