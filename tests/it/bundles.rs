@@ -370,3 +370,142 @@ fn a_bundle_s_relative_links_lead_to_its_files_from_lists_and_feeds_too() {
     let check = site.cli(&["check"]);
     assert!(check.status.success(), "{}", util::stderr(&check));
 }
+
+/// A folder's files wait for its `index.md`, and go when it goes.
+fn a_folder_becomes_a_bundle_and_stops_being_one(site: TestSite) {
+    let post = "---\ntitle: Walk\ndate: 2024-07-01\n---\n![](route.svg)\n";
+    site.write("content/posts/walk/route.svg", "<svg>route</svg>");
+    site.assert_rebuild(&[], &[]);
+    site.write("content/posts/walk/index.md", post);
+    let report = site.build();
+    assert!(
+        report.written.iter().any(|w| w == "posts/walk/route.svg"),
+        "{report:?}"
+    );
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+    // Renamed, it is a post of its own named by its file, with no files.
+    site.remove("content/posts/walk/index.md");
+    site.write("content/posts/walk/walk-notes.md", post);
+    let report = site.build();
+    assert!(
+        report.deleted.iter().any(|d| d == "posts/walk/route.svg")
+            && report.deleted.iter().any(|d| d == "posts/walk/index.html"),
+        "{report:?}"
+    );
+    assert!(
+        site.output_tree()
+            .contains_key("posts/walk-notes/index.html")
+    );
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+}
+
+#[test]
+fn a_folder_becomes_a_bundle_and_stops_being_one_through_fresh_builds() {
+    a_folder_becomes_a_bundle_and_stops_being_one(trip_site(false));
+}
+
+#[test]
+fn a_folder_becomes_a_bundle_and_stops_being_one_through_a_kept_session() {
+    a_folder_becomes_a_bundle_and_stops_being_one(trip_site(true));
+}
+
+/// A draft's files are no outputs: an edit of one writes nothing.
+fn a_draft_s_file_edit_writes_nothing(site: TestSite) {
+    site.write(
+        "content/posts/other-trip/index.md",
+        "---\ntitle: Another trip\ndate: 2024-06-01\ndraft: true\n---\nAgain.\n",
+    );
+    site.write("content/posts/other-trip/map.svg", "<svg>one</svg>");
+    site.build();
+    assert!(!site.output_tree().contains_key("posts/other-trip/map.svg"));
+    site.write("content/posts/other-trip/map.svg", "<svg>two</svg>");
+    site.assert_rebuild(&[], &[]);
+}
+
+#[test]
+fn a_draft_s_file_edit_writes_nothing_through_fresh_builds() {
+    a_draft_s_file_edit_writes_nothing(trip_site(false));
+}
+
+#[test]
+fn a_draft_s_file_edit_writes_nothing_through_a_kept_session() {
+    a_draft_s_file_edit_writes_nothing(trip_site(true));
+}
+
+#[test]
+fn a_bundle_s_file_on_a_static_file_s_output_is_refused_naming_both() {
+    let site = trip_site(false);
+    site.write("static/posts/my-trip/photo.png", "a static photo");
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains(&format!(
+            "{TRIP}/photo.png: would be written to posts/my-trip/photo.png, which static/posts/my-trip/photo.png also produces"
+        )),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_bundle_and_a_file_of_the_same_name_claim_one_slug() {
+    let site = TestSite::new();
+    let post = |title: &str| format!("---\ntitle: {title}\ndate: 2024-05-01\n---\nText.\n");
+    site.write("content/posts/trip/index.md", &post("Bundle"));
+    site.write("content/posts/trip.md", &post("File"));
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains("content/posts/trip/index.md") && error.contains("content/posts/trip.md"),
+        "{error}"
+    );
+    assert!(error.contains("slug `trip`"), "{error}");
+}
+
+/// Before bundles, `posts/my-trip/index.md` was the post `index`: its id
+/// comes from that slug, so the build refuses the new one and says how to
+/// keep the post (and its old address) with `folio move`.
+#[test]
+fn a_bundle_published_before_bundles_is_moved_with_folio_move() {
+    let site = TestSite::new();
+    let index = "content/posts/my-trip/index.md";
+    site.write(
+        index,
+        "---\ntitle: My trip\ndate: 2024-05-01\nslug: index\n---\n![](photo.svg)\n",
+    );
+    site.write("content/posts/my-trip/photo.svg", "<svg/>");
+    site.build();
+    assert!(site.output_tree().contains_key("posts/index/photo.svg"));
+    site.write(
+        index,
+        "---\ntitle: My trip\ndate: 2024-05-01\n---\n![](photo.svg)\n",
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains("changed from `index` to `my-trip`")
+            && error.contains(&format!("folio move {index} my-trip")),
+        "{error}"
+    );
+    let moved = site.cli(&["move", index, "my-trip"]);
+    assert!(moved.status.success(), "{}", util::stderr(&moved));
+    site.build();
+    let tree = site.output_tree();
+    assert_eq!(tree["posts/my-trip/photo.svg"], b"<svg/>");
+    assert!(!tree.contains_key("posts/index/photo.svg"));
+    let old = String::from_utf8_lossy(&tree["posts/index/index.html"]).into_owned();
+    assert!(old.contains("url=/posts/my-trip/"), "{old}");
+}
+
+#[test]
+fn folio_check_names_the_line_of_a_link_to_a_file_the_bundle_does_not_hold() {
+    let site = trip_site(false);
+    site.write(
+        &format!("{TRIP}/index.md"),
+        "---\ntitle: My trip\n---\nWhere we went: ![the view](photo.png)\n\n\
+         Lost: ![gone](fotos/gone.png)\n",
+    );
+    let check = site.cli(&["check"]);
+    assert!(!check.status.success());
+    let stderr = util::stderr(&check);
+    assert!(
+        stderr.contains(&format!("{TRIP}/index.md:6")) && stderr.contains("fotos/gone.png"),
+        "{stderr}"
+    );
+}
