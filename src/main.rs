@@ -62,6 +62,9 @@ enum Command {
         /// Publish posts dated in the future too.
         #[arg(long)]
         future: bool,
+        /// Publish documents past their `expires` moment too.
+        #[arg(long)]
+        expired: bool,
         /// Print the report as JSON, with the written and deleted paths.
         #[arg(long)]
         json: bool,
@@ -118,6 +121,9 @@ enum Command {
         /// Show posts dated in the future too.
         #[arg(long)]
         future: bool,
+        /// Show documents past their `expires` moment too.
+        #[arg(long)]
+        expired: bool,
         /// Open the site in the default browser once it is served.
         #[arg(long)]
         open: bool,
@@ -145,6 +151,9 @@ enum Command {
         /// Check posts dated in the future too.
         #[arg(long)]
         future: bool,
+        /// Check documents past their `expires` moment too.
+        #[arg(long)]
+        expired: bool,
         /// Also ask for every link out of the site over HTTP: 404, 410 and
         /// a host that does not exist are errors, 429, 5xx and timeouts
         /// warnings. Links found alive are trusted for a day
@@ -281,6 +290,7 @@ fn main() -> ExitCode {
             out,
             drafts,
             future,
+            expired,
             json,
             threads,
             accept_id_changes,
@@ -289,7 +299,11 @@ fn main() -> ExitCode {
         } => build(
             &site,
             out,
-            Publish { drafts, future },
+            Publish {
+                drafts,
+                future,
+                expired,
+            },
             json,
             threads,
             Checks {
@@ -312,12 +326,17 @@ fn main() -> ExitCode {
             allow_host,
             drafts,
             future,
+            expired,
             open,
         } => serve(
             site,
             std::net::SocketAddr::new(bind, port),
             &allow_host,
-            Publish { drafts, future },
+            Publish {
+                drafts,
+                future,
+                expired,
+            },
             open,
         ),
         Command::Publish {
@@ -349,8 +368,17 @@ fn main() -> ExitCode {
             site,
             drafts,
             future,
+            expired,
             external,
-        } => check(&site, Publish { drafts, future }, external),
+        } => check(
+            &site,
+            Publish {
+                drafts,
+                future,
+                expired,
+            },
+            external,
+        ),
         Command::Redate { file, date, root } => amend(root, &file, folio::Change::Date(&date)),
         Command::Move {
             file,

@@ -79,4 +79,5 @@ fn say_waiting(lock: &str) {
 pub(crate) struct Publish {
     pub(crate) drafts: bool,
     pub(crate) future: bool,
+    pub(crate) expired: bool,
 }

@@ -289,6 +289,7 @@ mod tests {
         let visibility = Visibility {
             drafts: false,
             future: false,
+            expired: false,
             now_ms: i64::MAX,
         };
         let before = plan(
