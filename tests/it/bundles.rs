@@ -509,3 +509,35 @@ fn folio_check_names_the_line_of_a_link_to_a_file_the_bundle_does_not_hold() {
         "{stderr}"
     );
 }
+
+/// A bundle's files come out with its post when a kept session's clock
+/// passes its date, and go with it when the clock passes its expiry.
+#[test]
+fn a_bundle_s_files_come_and_go_with_its_post_s_date_and_expiry() {
+    const DAY_MS: i64 = 86_400_000;
+    let site = TestSite::new();
+    site.write(
+        "content/posts/offer/index.md",
+        "---\ntitle: Offer\ndate: 2026-01-02T00:00:00Z\nexpires: 2026-01-04T00:00:00Z\n---\n![](coupon.svg)\n",
+    );
+    site.write("content/posts/offer/coupon.svg", "<svg>coupon</svg>");
+    let mut session = folio::Session::open(site.site(), util::options(|_| {})).unwrap();
+    session.build().unwrap();
+    assert!(!site.path("public/posts/offer/coupon.svg").exists());
+    session.set_now(util::NOW_MS + 2 * DAY_MS);
+    let report = session.rebuild::<&str>(&[]).unwrap();
+    assert!(!report.scanned_everything);
+    assert!(
+        report.written.iter().any(|w| w == "posts/offer/coupon.svg"),
+        "{report:?}"
+    );
+    session.set_now(util::NOW_MS + 4 * DAY_MS);
+    let report = session.rebuild::<&str>(&[]).unwrap();
+    let mut deleted = report.deleted.clone();
+    deleted.retain(|d| d.starts_with("posts/offer/"));
+    assert_eq!(
+        deleted,
+        ["posts/offer/coupon.svg", "posts/offer/index.html"],
+        "{report:?}"
+    );
+}
