@@ -162,11 +162,7 @@ pub fn parse(
             translation_key,
             plugins: touched_by,
             extra: fields.extra()?,
-            aliases: fields
-                .aliases()?
-                .into_iter()
-                .map(|alias| format!("{}{alias}", config.base_path))
-                .collect(),
+            aliases: aliases_of(&fields, config)?,
             template: fields.template()?,
             word_count: outline.word_count,
             reading_time: outline.reading_time,
@@ -179,6 +175,15 @@ pub fn parse(
         date_line,
         slug_line,
     })
+}
+
+/// The document's old URLs, each under the site's base path as every URL
+/// folio writes.
+fn aliases_of(fields: &Fields<'_>, config: &Config) -> Result<Vec<String>, ParseError> {
+    let aliases = fields.aliases()?.into_iter();
+    Ok(aliases
+        .map(|alias| format!("{}{alias}", config.base_path))
+        .collect())
 }
 
 /// The `title` field, which every document needs.
