@@ -81,8 +81,12 @@ pub struct Source {
     /// The path inside its language root, without the language suffix and
     /// extension (`posts/hello-world`): the default translation key.
     pub key: String,
-    /// The file name without language suffix and extension.
+    /// The file name without language suffix and extension; a bundle's
+    /// folder name.
     pub stem: String,
+    /// Whether it is a bundle's document (`<folder>/index.md`): named by
+    /// its folder, with the folder's other files copied beside its page.
+    pub bundle: bool,
     pub stat: Stat,
 }
 

@@ -1,14 +1,15 @@
 //! Which pages the site has, what each one is rendered from, and which of
 //! them must be rendered again.
 //!
-//! Owns the site's page model: a page per visible document, and per language
-//! a paginated home, tag pages, their feeds; a sitemap and robots.txt for
-//! the site; translations, `hreflang` alternates and the language switcher;
-//! URLs turned into output paths; and fingerprints: the hash of a page's
-//! template closure and of everything its context is computed from (the
-//! config, its language's words, and each document it shows, stood in for by
-//! its path and source hash). A page whose fingerprint is unchanged and whose
-//! output file is intact is not rendered, and its context is never built.
+//! Owns the site's page model: a page per visible document (its bundle's
+//! files beside it), and per language a paginated home, tag pages, their
+//! feeds; a sitemap and robots.txt for the site; translations, `hreflang`
+//! alternates and the language switcher; URLs turned into output paths;
+//! and fingerprints: the hash of a page's template closure and of
+//! everything its context is computed from (the config, its language's
+//! words, and each document it shows, stood in for by its path and source
+//! hash). A page whose fingerprint is unchanged and whose output file is
+//! intact is not rendered, and its context is never built.
 
 use std::borrow::{Borrow, Cow};
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,6 +35,7 @@ use crate::render::{
     MenuView, PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry,
     SwitchLink, TagCount, TagLink, TaxonomyLink, Theme, TocEntry,
 };
+use crate::source::bundle::Bundle;
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
 
@@ -105,8 +107,9 @@ impl Spec {
     }
 }
 
-/// A static file to copy. Its fingerprint is its stat (size, mtime), so an
-/// unchanged file is not even read; a racy stat never matches.
+/// A file to copy: a static file, or a bundle's beside its page. Its
+/// fingerprint is its stat (size, mtime), so an unchanged file is not even
+/// read; a racy stat never matches.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Copy {
     pub output: OutputPath,
@@ -294,7 +297,7 @@ mod tests {
             &views,
             &theme,
             records(&config, &sources),
-            (&[], &crate::plugin::Plugins::new()),
+            (&[], &[], &crate::plugin::Plugins::new()),
             visibility,
             0,
         )
@@ -312,7 +315,7 @@ mod tests {
             &views,
             &theme,
             after.clone(),
-            (&[], &crate::plugin::Plugins::new()),
+            (&[], &[], &crate::plugin::Plugins::new()),
             visibility,
             0,
         )

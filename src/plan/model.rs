@@ -47,6 +47,9 @@ pub struct Model {
     pub(super) shortcode_hashes: BTreeMap<String, String>,
     /// Each language's menus, once [`Model::menus`] made them.
     pub(super) menus: BTreeMap<String, LanguageMenus>,
+    /// The bundles' documents, whose relative links lead to the files
+    /// beside their page: [`Model::shown_elsewhere`] roots them there.
+    pub(super) bundled: FxHashSet<usize>,
 }
 
 impl Model {
@@ -123,6 +126,7 @@ impl Model {
             places: Places::of(config, &records),
             shortcode_hashes,
             menus: BTreeMap::new(),
+            bundled: FxHashSet::default(),
             visible,
             posts_by_lang,
             position,
@@ -216,7 +220,7 @@ impl Model {
                     date: date.ymd,
                     date_display: date.display,
                     date_iso: date.iso,
-                    summary: self.with_links(i, &record.summary).into_owned(),
+                    summary: self.shown_elsewhere(i, &record.summary).into_owned(),
                     description: record.description.clone(),
                     tags: self.tag_links(i),
                     taxonomies: self.term_links(i),

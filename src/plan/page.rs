@@ -63,6 +63,16 @@ impl<'a> Plan<'a> {
         self.model.with_links(i, html)
     }
 
+    /// `html` of document `i` (its body, its links already resolved) as a
+    /// feed shows it: a bundle's relative links rooted at its page.
+    pub fn in_feed(&self, i: usize, html: String) -> String {
+        let rooted = match self.model.rooted(i, &html) {
+            Cow::Owned(rooted) => Some(rooted),
+            Cow::Borrowed(_) => None,
+        };
+        rooted.unwrap_or(html)
+    }
+
     /// Every current document, by source path.
     pub fn records(&self) -> &[Record] {
         &self.model.records

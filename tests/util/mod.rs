@@ -288,10 +288,12 @@ impl TestSite {
     }
 
     /// The outputs table without the folder and the files' stats (a static
-    /// file's fingerprint is its source's stat).
+    /// file's or a bundle's file's fingerprint is its source's stat).
     pub(crate) fn output_rows(&self) -> Vec<String> {
         self.query(
-            "SELECT path, hash, CASE WHEN fingerprint LIKE 'static %' THEN 'static' ELSE fingerprint END
+            "SELECT path, hash, CASE WHEN fingerprint LIKE 'static %' THEN 'static'
+                                     WHEN fingerprint LIKE 'bundle %' THEN 'bundle'
+                                     ELSE fingerprint END
              FROM outputs ORDER BY path",
         )
     }

@@ -289,7 +289,7 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
         &views,
         &theme,
         records,
-        (&[], &plugins),
+        (&[], &[], &plugins),
         visibility,
         0,
     )

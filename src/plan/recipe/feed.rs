@@ -77,7 +77,7 @@ impl Feed {
                         published: format_ms(r.published_at),
                         published_rfc822: rfc822(r.published_at),
                         updated: format_ms(r.updated_at.unwrap_or(r.published_at)),
-                        summary: model.with_links(i, &r.summary).into_owned(),
+                        summary: model.shown_elsewhere(i, &r.summary).into_owned(),
                         description: r.description.clone(),
                         content: None,
                         tags: r.tags.clone(),
