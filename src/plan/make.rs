@@ -160,6 +160,7 @@ pub fn plan<'a>(
     let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
     for (code, _) in config.ordered_languages() {
         recipe::home_recipes(config, &model, code, &mut recipes);
+        recipe::archive_recipe(config, code, &mut recipes);
         recipe::taxonomy_recipes((config, theme), &model, code, &mut recipes);
         recipe::home_feed_recipes(config, &model, code, &mut recipes);
         recipe::extra_recipes(config, &model, (code, plugins), &mut recipes);
@@ -173,7 +174,7 @@ pub fn plan<'a>(
     // is a collision, named with the page's.
     recipe::site_file_recipes(config, &copies[..statics], &mut recipes);
 
-    let (mut specs, misplaced) = specs_of(config, &model, recipes);
+    let (mut specs, misplaced) = specs_of((config, theme), &model, recipes);
     problems.extend(misplaced);
     warnings.extend(recipe::drop_aliases_in_the_way(&model, &copies, &mut specs));
     // Before taxonomies, tags had an index template of their own: a site's
@@ -235,7 +236,7 @@ pub fn plan<'a>(
 /// Each recipe at its place in the output folder, or the problem of a URL
 /// that would leave it.
 pub(super) fn specs_of(
-    config: &Config,
+    (config, theme): (&Config, &Theme),
     model: &Model,
     recipes: Vec<(String, Template, Recipe)>,
 ) -> (Vec<Spec>, Vec<Problem>) {
@@ -245,6 +246,7 @@ pub(super) fn specs_of(
             match config.site_path(&url).and_then(OutputPath::for_url) {
                 Some(output) => rayon::iter::Either::Left(Spec {
                     output,
+                    reads: theme.reads(&template),
                     template,
                     url,
                     fingerprint: String::new(),

@@ -32,7 +32,7 @@ use crate::plugin::{DocumentSummary, LanguageDocuments, Plugins, stamp};
 use crate::render::i18n::{I18n, Strings};
 use crate::render::{
     Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
-    MenuView, PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry,
+    MenuView, PageView, Paginator, PostView, Reads, RedirectView, Shared, SiteView, SitemapEntry,
     SwitchLink, TagCount, TagLink, TaxonomyLink, Theme, TocEntry,
 };
 use crate::source::bundle::Bundle;
@@ -59,7 +59,7 @@ pub use output::OutputPath;
 use page::{DisplayDate, output_collisions, paginator};
 use recipe::{Input, Inputs, Recipe};
 pub use views::{Views, Visibility};
-use views::{feed_links, feed_url, home_url, taxonomy_title, taxonomy_url, term_url};
+use views::{archive_url, feed_links, feed_url, home_url, taxonomy_title, taxonomy_url, term_url};
 
 /// A template's name: one of the theme's fixed ones, or one a document's
 /// front matter asks for.
@@ -83,6 +83,8 @@ pub struct Spec {
     /// computed from, a document standing in by its path and source hash.
     pub fingerprint: String,
     recipe: Recipe,
+    /// What its template reads beyond its own context.
+    reads: Reads,
 }
 
 impl Spec {

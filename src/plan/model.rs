@@ -3,6 +3,73 @@
 
 use super::*;
 
+/// How many related posts a post shows at most.
+const RELATED: usize = 5;
+
+thread_local! {
+    /// Each thread's counts of shared terms, kept between posts: a site's
+    /// posts share thousands of terms, each counted in a slot of a list
+    /// rather than a map, the list cleared where it was touched alone.
+    static SHARED: std::cell::RefCell<SharedTerms> = std::cell::RefCell::default();
+}
+
+/// How many terms each post of one language shares with one post, by its
+/// place in the language's list (newest first), and which were counted.
+#[derive(Default)]
+struct SharedTerms {
+    counts: Vec<u32>,
+    touched: Vec<usize>,
+}
+
+impl SharedTerms {
+    /// Counts what each post of record `i`'s language shares with it.
+    fn count(&mut self, model: &Model, i: usize) {
+        let lang = model.records[i].lang.as_str();
+        let total = model.posts_of(lang).len();
+        if self.counts.len() < total {
+            self.counts.resize(total, 0);
+        }
+        for taxonomy in &model.taxonomies {
+            let Some(terms) = taxonomy.by_lang.get(lang) else {
+                continue;
+            };
+            for slug in &taxonomy.slugs[i] {
+                let posts = terms.get(&**slug).map_or(&[][..], |(_, posts)| posts);
+                // A term's posts are visible posts of the language: each
+                // has its place.
+                for at in posts.iter().filter_map(|&j| model.position[j]) {
+                    if self.counts[at] == 0 {
+                        self.touched.push(at);
+                    }
+                    self.counts[at] += 1;
+                }
+            }
+        }
+    }
+
+    /// The places of the [`RELATED`] posts that share the most, the newer
+    /// (the smaller place) first among equals, but the post at `own`;
+    /// the counts cleared for the next post.
+    fn most(&mut self, own: usize) -> impl Iterator<Item = usize> {
+        let mut best: Vec<(u32, usize)> = Vec::with_capacity(RELATED + 1);
+        for &at in &self.touched {
+            let count = std::mem::take(&mut self.counts[at]);
+            if at == own {
+                continue;
+            }
+            // Kept sorted, most shared first: an entry goes in only if it
+            // beats the last.
+            let place = best.partition_point(|&(c, a)| c > count || (c == count && a < at));
+            if place < RELATED {
+                best.insert(place, (count, at));
+                best.truncate(RELATED);
+            }
+        }
+        self.touched.clear();
+        best.into_iter().map(|(_, at)| at)
+    }
+}
+
 /// The terms of one taxonomy in one language: slug → (shown name, its
 /// posts newest first).
 pub(super) type TermIndex = BTreeMap<String, (String, Vec<usize>)>;
@@ -38,6 +105,9 @@ pub struct Model {
     pub(super) taxonomies: Vec<Taxonomy>,
     /// Per record, its entry in lists, built on first use.
     pub(super) items: Vec<OnceLock<minijinja::Value>>,
+    /// Per record, its related posts ([`Model::related`]), found on first
+    /// use: only the pages of a template that shows them ask.
+    pub(super) related: Vec<OnceLock<Vec<usize>>>,
     /// Per record, what stands in for it in fingerprints.
     pub(super) digests: Vec<DocumentDigest>,
     /// Where the documents are, when one links another.
@@ -134,6 +204,7 @@ impl Model {
             group_of,
             taxonomies,
             items: (0..records.len()).map(|_| OnceLock::new()).collect(),
+            related: (0..records.len()).map(|_| OnceLock::new()).collect(),
             digests: Vec::new(),
             records,
         };
@@ -182,6 +253,27 @@ impl Model {
         )
     }
 
+    /// The visible posts of `lang`, newest first.
+    pub(super) fn posts_of(&self, lang: &str) -> &[usize] {
+        self.posts_by_lang.get(lang).map_or(&[], Vec::as_slice)
+    }
+
+    /// The posts of post `i`'s language that share the most terms with it
+    /// (of every taxonomy), at most [`RELATED`], newest first among equals;
+    /// none for a page or a post with no term.
+    pub(super) fn related(&self, i: usize) -> &[usize] {
+        self.related[i].get_or_init(|| {
+            let Some(own) = self.position[i] else {
+                return Vec::new();
+            };
+            let posts = self.posts_of(&self.records[i].lang);
+            SHARED.with_borrow_mut(|shared| {
+                shared.count(self, i);
+                shared.most(own).map(|at| posts[at]).collect()
+            })
+        })
+    }
+
     /// The taxonomy `name`, with its place among the site's.
     pub(super) fn taxonomy(&self, name: &str) -> Option<(usize, &Taxonomy)> {
         self.taxonomies
@@ -217,6 +309,7 @@ impl Model {
                 minijinja::Value::from(minijinja::value::Serde(ListItem {
                     title: record.title.clone(),
                     url: record.url.clone(),
+                    year: date.ymd.get(..4).unwrap_or_default().to_owned(),
                     date: date.ymd,
                     date_display: date.display,
                     date_iso: date.iso,

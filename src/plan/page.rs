@@ -5,9 +5,22 @@
 use super::*;
 
 impl<'a> Plan<'a> {
-    /// What the page of `recipe` is computed from: [`Recipe::inputs`].
-    pub(super) fn inputs<'s>(&'s self, recipe: &'s Recipe) -> Inputs<'s> {
-        recipe.inputs(&self.model)
+    /// What the page of `spec` is computed from: [`Recipe::inputs`], and
+    /// the lists of posts its template reads beyond its context (every
+    /// post of its language, a post's related posts).
+    pub(super) fn inputs<'s>(&'s self, spec: &'s Spec) -> Inputs<'s> {
+        let model = &self.model;
+        let mut inputs = spec.recipe.inputs(model);
+        if spec.reads.all_posts {
+            let lang = self.language_of(&spec.recipe);
+            inputs.parts.push(Input::Documents(model.posts_of(lang)));
+        }
+        if spec.reads.related
+            && let Recipe::Document(recipe::Document(i)) = spec.recipe
+        {
+            inputs.parts.push(Input::Documents(model.related(i)));
+        }
+        inputs
     }
 
     /// The fingerprint of a spec: the hash of its [`Plan::inputs`].
@@ -15,12 +28,21 @@ impl<'a> Plan<'a> {
         let model = &self.model;
         let digests = &model.digests;
         let mut key = prefixes.start(&spec.template, self.language_of(&spec.recipe), &spec.url);
-        for part in self.inputs(&spec.recipe).parts {
+        for part in self.inputs(spec).parts {
             match part {
                 Input::Text(text) => key.text(text),
                 Input::Number(n) => key.number(n),
                 Input::Document(i) => key.document(digests, i),
                 Input::Documents(indices) => key.documents(digests, indices.iter().copied()),
+                Input::Listed(indices) => {
+                    for &i in indices {
+                        let record = &model.records[i];
+                        key.text(&record.title);
+                        key.text(&record.url);
+                        key.text(&record.published_at.to_string());
+                    }
+                    key.number(indices.len());
+                }
                 Input::Neighbour(i) => key.documents(digests, i),
                 Input::TermIndex(t, lang) => {
                     let terms = model.taxonomies[t].by_lang.get(lang);
@@ -42,10 +64,12 @@ impl<'a> Plan<'a> {
         let mut dependents = vec![Vec::new(); self.model.records.len()];
         for (s, spec) in self.specs.iter().enumerate() {
             let s = s as u32;
-            for part in self.inputs(&spec.recipe).parts {
+            for part in self.inputs(spec).parts {
                 match part {
                     Input::Document(i) | Input::Neighbour(Some(i)) => dependents[i].push(s),
-                    Input::Documents(list) => list.iter().for_each(|&i| dependents[i].push(s)),
+                    Input::Documents(list) | Input::Listed(list) => {
+                        list.iter().for_each(|&i| dependents[i].push(s))
+                    }
                     Input::Text(_)
                     | Input::Number(_)
                     | Input::Neighbour(None)
@@ -125,6 +149,7 @@ impl<'a> Plan<'a> {
             Recipe::Home(recipe::Home { list, .. }) if list.page == 1 => {
                 every_language(&|code| home_url(config, code, 1))
             }
+            Recipe::Archive(_) => every_language(&|code| archive_url(config, code)),
             Recipe::TaxonomyIndex(recipe::TaxonomyIndex { taxonomy, .. }) => {
                 let name = &self.model.taxonomies[*taxonomy].name;
                 every_language(&|code| taxonomy_url(config, code, name))
@@ -147,6 +172,7 @@ impl<'a> Plan<'a> {
                 &self.model.records[*i].lang
             }
             Recipe::Home(recipe::Home { lang, .. })
+            | Recipe::Archive(recipe::Archive { lang })
             | Recipe::TaxonomyIndex(recipe::TaxonomyIndex { lang, .. })
             | Recipe::Term(recipe::Term { lang, .. })
             | Recipe::Feed(recipe::Feed { lang, .. })
@@ -179,7 +205,7 @@ impl<'a> Plan<'a> {
                 .keys()
                 .map(|code| format!("languages.{code}.name")),
         );
-        let extra = self.inputs(&spec.recipe).config_keys;
+        let extra = self.inputs(spec).config_keys;
         keys.extend(extra.iter().map(|k| (*k).to_owned()));
         keys
     }
@@ -223,11 +249,11 @@ impl<'a> Plan<'a> {
     pub fn sources_of(&self, spec: &Spec) -> Vec<String> {
         let model = &self.model;
         let mut indices: Vec<usize> = Vec::new();
-        for part in self.inputs(&spec.recipe).parts {
+        for part in self.inputs(spec).parts {
             match part {
                 Input::Text(_) | Input::Number(_) => {}
                 Input::Document(i) => indices.push(i),
-                Input::Documents(list) => indices.extend_from_slice(list),
+                Input::Documents(list) | Input::Listed(list) => indices.extend_from_slice(list),
                 Input::Neighbour(i) => indices.extend(i),
                 Input::TermIndex(_, lang) => {
                     indices.extend(model.posts_by_lang.get(lang).into_iter().flatten())
@@ -255,11 +281,28 @@ impl<'a> Plan<'a> {
         };
         let mut context = self.context(&lang, spec.url.clone(), alternates);
         spec.recipe.fill(self, &mut context, sitemap);
+        self.fill_reads(spec, &lang, &mut context);
         Page {
             output: spec.output.clone(),
             template: spec.template.clone(),
             context,
             fingerprint: spec.fingerprint.clone(),
+        }
+    }
+
+    /// The lists of posts the page's template reads beyond its context,
+    /// which [`Plan::inputs`] covers.
+    fn fill_reads(&self, spec: &Spec, lang: &str, context: &mut Context<'_>) {
+        let (config, model, i18n) = (self.config, &self.model, self.views.i18n);
+        let items = |list: &[usize]| list.iter().map(|&i| model.item(config, i18n, i)).collect();
+        if spec.reads.all_posts {
+            context.all_posts = Some(items(model.posts_of(lang)));
+        }
+        if spec.reads.related
+            && let (Recipe::Document(recipe::Document(i)), Some(post)) =
+                (&spec.recipe, context.post.as_mut())
+        {
+            post.related = items(model.related(*i));
         }
     }
 
@@ -324,6 +367,8 @@ impl<'a> Plan<'a> {
             taxonomy: None,
             terms: None,
             term: None,
+            archive: None,
+            all_posts: None,
             redirect: None,
             feed: None,
             entries: None,

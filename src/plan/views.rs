@@ -136,6 +136,7 @@ impl<'i> Views<'i> {
                 dir: text_direction(code),
                 home_url: config.language_root(code),
                 tags_url: taxonomy_url(config, code, "tags"),
+                archive_url: archive_url(config, code),
                 taxonomies: config
                     .taxonomies
                     .iter()
@@ -190,6 +191,13 @@ pub(super) fn taxonomy_title(words: &Strings, name: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+/// The URL of a language's archive: `/fr/archive/`.
+pub(super) fn archive_url(config: &Config, lang: &str) -> String {
+    let mut url = config.language_root(lang);
+    url.push_str("archive/");
+    url
 }
 
 /// The URL of a taxonomy's index in `lang`: `/fr/series/`.

@@ -138,6 +138,8 @@ pub struct LangView {
     pub home_url: String,
     /// The index of the tags, when the site has them.
     pub tags_url: String,
+    /// Its archive: every post, by year.
+    pub archive_url: String,
     /// The index of each of the site's taxonomies, in site.toml's order.
     pub taxonomies: Vec<TaxonomyLink>,
 }
@@ -206,6 +208,9 @@ pub struct PostView {
     pub tags: Vec<TagLink>,
     /// Its terms of each taxonomy it has any of (tags too), by taxonomy.
     pub taxonomies: BTreeMap<String, Vec<TagLink>>,
+    /// Each a [`ListItem`]: the posts of its language sharing the most
+    /// terms with it, for a template that names `related`; else empty.
+    pub related: Vec<Value>,
     pub description: Option<String>,
     /// The front matter's `image`, as an absolute URL: what a link to the
     /// post shows when shared (OpenGraph, Twitter cards).
@@ -282,6 +287,8 @@ pub struct ListItem {
     pub date: String,
     pub date_display: String,
     pub date_iso: String,
+    /// Its year, `YYYY`, for archives (`groupby("year")`).
+    pub year: String,
     pub summary: String,
     pub description: Option<String>,
     pub tags: Vec<TagLink>,
@@ -290,6 +297,26 @@ pub struct ListItem {
     pub word_count: u32,
     pub reading_time: u32,
     pub extra: serde_json::Value,
+}
+
+/// A year of a language's archive.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ArchiveYear {
+    /// `YYYY`, in the site's time zone.
+    pub year: String,
+    /// Its posts, newest first.
+    pub posts: Vec<ArchiveEntry>,
+}
+
+/// A post in an archive: what it is listed by, and nothing an edit of its
+/// body changes.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ArchiveEntry {
+    pub title: String,
+    pub url: String,
+    pub date: String,
+    pub date_display: String,
+    pub date_iso: String,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -415,6 +442,13 @@ pub struct Context<'a> {
     /// On a term's page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub term: Option<TagCount>,
+    /// On a language's archive: its posts by year, newest first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub archive: Option<Vec<ArchiveYear>>,
+    /// Each a [`ListItem`]: every published post of the page's language,
+    /// newest first, for a template that names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all_posts: Option<Vec<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feed: Option<FeedView>,
     #[serde(skip_serializing_if = "Option::is_none")]

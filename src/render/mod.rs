@@ -14,9 +14,9 @@ pub mod i18n;
 mod reference;
 
 pub use context::{
-    Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
-    MenuView, PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry,
-    SwitchLink, TagCount, TagLink, TaxonomyLink, TocEntry,
+    Alternate, ArchiveEntry, ArchiveYear, Context, FeedEntry, FeedLink, FeedView, LangView,
+    LanguageLink, Link, ListItem, MenuView, PageView, Paginator, PostView, RedirectView, Shared,
+    SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, TaxonomyLink, TocEntry,
 };
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -67,12 +67,37 @@ pub struct Theme {
     own_hashes: BTreeMap<String, String>,
     closures: BTreeMap<String, BTreeSet<String>>,
     closure_hashes: BTreeMap<String, String>,
+    /// What each template, with those it reaches, reads beyond its page.
+    reads: BTreeMap<String, Reads>,
     /// The template functions and filters of the build's plugins.
     functions: Vec<Arc<dyn TemplateFunction>>,
     /// The folder of the theme site.toml names, relative to the root.
     theme_dir: Option<String>,
     /// Its `shortcodes/` templates, ready for bodies to call.
     shortcodes: Shortcodes,
+}
+
+/// What a template reads beyond its own page's context: lists of posts
+/// that grow with the site, so that only the pages of the templates naming
+/// them pay for them (in work and in fingerprints).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reads {
+    /// `all_posts`: every published post of the page's language.
+    pub all_posts: bool,
+    /// `post.related`: the posts sharing the most terms with the page's.
+    pub related: bool,
+}
+
+impl Reads {
+    /// What a template of `text`s (it and those it reaches) names. A
+    /// name it only seems to read (in a comment, as `related` in a word of
+    /// its own) costs some work and renderings, never a stale page.
+    fn of<'t>(texts: impl Iterator<Item = &'t str> + Clone) -> Reads {
+        Reads {
+            all_posts: texts.clone().any(|text| mentions(text, "all_posts")),
+            related: texts.into_iter().any(|text| mentions(text, "related")),
+        }
+    }
 }
 
 /// The names folio's templates are given besides the plugins': a plugin
@@ -153,11 +178,22 @@ impl Theme {
             })
             .collect();
         let shortcodes = shortcodes_of(&sources, &closure_hashes);
+        let reads = closures
+            .iter()
+            .map(|(name, closure)| {
+                let texts = closure
+                    .iter()
+                    .chain([name])
+                    .filter_map(|member| sources.get(member).map(|(text, _)| text.as_str()));
+                (name.clone(), Reads::of(texts))
+            })
+            .collect();
         Theme {
             sources,
             own_hashes,
             closures,
             closure_hashes,
+            reads,
             functions,
             theme_dir: None,
             shortcodes,
@@ -189,6 +225,11 @@ impl Theme {
             .unwrap_or_default();
         members.insert(0, name.to_owned());
         members
+    }
+
+    /// What the pages of template `name` read beyond their own context.
+    pub fn reads(&self, name: &str) -> Reads {
+        self.reads.get(name).copied().unwrap_or_default()
     }
 
     /// The hash of `name` and of every template it reaches.

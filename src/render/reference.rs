@@ -82,6 +82,7 @@ impl Borrowed {
                 dir: "ltr",
                 home_url: "/blog/fr/".into(),
                 tags_url: "/blog/fr/tags/".into(),
+                archive_url: "/blog/fr/archive/".into(),
                 taxonomies: vec![taxonomy()],
             }),
             words: Shared::words(words),
@@ -159,6 +160,25 @@ fn body() -> Option<Value> {
     Some(Value::from_safe_string("<p>Bonjour.</p>".into()))
 }
 
+/// A post as a list shows it.
+fn item() -> Value {
+    Value::from(minijinja::value::Serde(ListItem {
+        title: "Bonjour".into(),
+        url: "/blog/fr/posts/bonjour/".into(),
+        date: "2024-05-01".into(),
+        date_display: "1 mai 2024".into(),
+        date_iso: "2024-05-01T11:00:00+02:00".into(),
+        year: "2024".into(),
+        summary: "<p>Bonjour.</p>".into(),
+        description: Some("Un bonjour".into()),
+        tags: vec![tag()],
+        taxonomies: taxonomies(),
+        word_count: 1,
+        reading_time: 1,
+        extra: extra(),
+    }))
+}
+
 /// A post with every optional field set.
 fn post() -> PostView {
     PostView {
@@ -173,6 +193,7 @@ fn post() -> PostView {
         updated_iso: Some("2024-05-03T12:00:00+02:00".into()),
         tags: vec![tag()],
         taxonomies: taxonomies(),
+        related: vec![item()],
         description: Some("Un bonjour".into()),
         image: Some("https://example.org/blog/fr/posts/bonjour/a.jpg".into()),
         summary: "<p>Bonjour.</p>".into(),
@@ -193,20 +214,6 @@ fn post() -> PostView {
 /// name a template can meet. A new part or field of a context is added
 /// here, and then to the reference.
 fn every_part(borrowed: &Borrowed) -> Context<'_> {
-    let item = ListItem {
-        title: "Bonjour".into(),
-        url: "/blog/fr/posts/bonjour/".into(),
-        date: "2024-05-01".into(),
-        date_display: "1 mai 2024".into(),
-        date_iso: "2024-05-01T11:00:00+02:00".into(),
-        summary: "<p>Bonjour.</p>".into(),
-        description: Some("Un bonjour".into()),
-        tags: vec![tag()],
-        taxonomies: taxonomies(),
-        word_count: 1,
-        reading_time: 1,
-        extra: extra(),
-    };
     Context {
         site: &borrowed.site,
         lang: &borrowed.lang,
@@ -238,7 +245,18 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
             source_hash: "43a150d4".into(),
             content: body(),
         }),
-        posts: Some(vec![Value::from(minijinja::value::Serde(item))]),
+        posts: Some(vec![item()]),
+        all_posts: Some(vec![item()]),
+        archive: Some(vec![ArchiveYear {
+            year: "2024".into(),
+            posts: vec![ArchiveEntry {
+                title: "Bonjour".into(),
+                url: "/blog/fr/posts/bonjour/".into(),
+                date: "2024-05-01".into(),
+                date_display: "1 mai 2024".into(),
+                date_iso: "2024-05-01T11:00:00+02:00".into(),
+            }],
+        }]),
         paginator: Some(Paginator {
             current: 2,
             total: 3,
@@ -523,9 +541,11 @@ fn a_field_missing_from_the_reference_is_named_with_where_to_add_it() {
     assert_eq!(
         new_problems(&without),
         [
+            problem("all_posts[].reading_time", "ListItem"),
             problem("i18n.reading_time", "The theme's words (`i18n`)"),
             problem("page.reading_time", "PageView"),
             problem("post.reading_time", "PostView"),
+            problem("post.related[].reading_time", "ListItem"),
             problem("posts[].reading_time", "ListItem"),
         ]
     );

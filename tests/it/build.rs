@@ -98,11 +98,13 @@ fn editing_a_title_rewrites_the_pages_that_show_it() {
         ),
     );
     let report = site.build();
-    // The post, the French home and feed show the title, and so does the
-    // link from its older neighbour; the switchers show language names only.
+    // The post, the French home, archive and feed show the title, and so
+    // does the link from its older neighbour; the switchers show language
+    // names only.
     assert_eq!(
         report.written,
         [
+            "fr/archive/index.html",
             "fr/atom.xml",
             "fr/index.html",
             "fr/posts/hello-world/index.html",
@@ -312,7 +314,7 @@ fn fresh_folders_give_byte_identical_output_with_one_or_four_threads() {
     a.build_with(&options(|o| o.threads = Some(1))).unwrap();
     b.build_with(&options(|o| o.threads = Some(4))).unwrap();
     let (ta, tb) = (a.output_tree(), b.output_tree());
-    assert_eq!(ta.len(), 21);
+    assert_eq!(ta.len(), 24);
     assert_eq!(ta, tb);
     assert_eq!(a.content_rows(), b.content_rows());
 }

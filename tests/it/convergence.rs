@@ -487,10 +487,12 @@ fn drafts_are_built_only_on_request_and_keep_their_row() {
     );
 
     let with = site.build_with(&options(|o| o.drafts = true)).unwrap();
-    // The draft's neighbour links to it; the home, feed and sitemap list it.
+    // The draft's neighbour links to it; the home, archive, feed and
+    // sitemap list it.
     assert_eq!(
         with.written,
         [
+            "archive/index.html",
             "atom.xml",
             "index.html",
             "posts/idea/index.html",
@@ -539,7 +541,7 @@ fn template_edits_rerender_exactly_the_pages_that_use_them() {
         site.write(&format!("templates/{name}"), &default);
     }
     let first = site.build();
-    assert_eq!(first.rendered, 21);
+    assert_eq!(first.rendered, 24);
     assert_eq!(site.build().rendered, 0);
 
     let edit = |name: &str, marker: &str| {
@@ -573,7 +575,7 @@ fn template_edits_rerender_exactly_the_pages_that_use_them() {
     );
     // Every HTML page (the 404 page too); the feeds, the sitemap and
     // robots.txt do not extend it.
-    assert_eq!(site.build().written.len(), 15);
+    assert_eq!(site.build().written.len(), 18);
 
     site.write("templates/unused.html", "nothing extends me");
     let report = site.build();

@@ -15,6 +15,7 @@ const THEME: &[&str] = &[
     "list.html",
     "page.html",
     "taxonomy.html",
+    "archive.html",
     "atom.xml",
     "sitemap.xml",
     "robots.txt",
@@ -73,11 +74,14 @@ fn mark_template(site: &TestSite, name: &str, marker: &str) {
 const EVERY_HTML_PAGE: &[&str] = &[
     "404.html",
     "about/index.html",
+    "archive/index.html",
+    "fr/archive/index.html",
     "fr/index.html",
     "fr/posts/hello-world/index.html",
     "fr/posts/third/index.html",
     "fr/tags/index.html",
     "index.html",
+    "ja/archive/index.html",
     "ja/index.html",
     "ja/posts/hello-world/index.html",
     "ja/tags/index.html",
@@ -107,6 +111,7 @@ fn title(site: TestSite) {
     );
     site.assert_rebuild(
         &[
+            "archive/index.html",
             "atom.xml",
             "index.html",
             "posts/hello-world/index.html",
@@ -200,6 +205,7 @@ fn slug_moved(site: TestSite) {
     site.next_build_walks();
     site.assert_rebuild(
         &[
+            "archive/index.html",
             "atom.xml",
             "fr/posts/hello-world/index.html",
             "index.html",
@@ -224,6 +230,7 @@ fn new_post(site: TestSite) {
     );
     site.assert_rebuild(
         &[
+            "archive/index.html",
             "atom.xml",
             "index.html",
             "posts/fresh/index.html",
@@ -238,6 +245,7 @@ fn deleted_post(site: TestSite) {
     site.remove("content/posts/2024-06-12-second.md");
     site.assert_rebuild(
         &[
+            "archive/index.html",
             "atom.xml",
             "index.html",
             "posts/hello-world/index.html",
@@ -260,6 +268,7 @@ fn new_translation(site: TestSite) {
     site.assert_rebuild(
         &[
             "fr/posts/third/index.html",
+            "ja/archive/index.html",
             "ja/atom.xml",
             "ja/index.html",
             "ja/posts/hello-world/index.html",
@@ -274,6 +283,7 @@ fn draft_flipped(site: TestSite) {
     site.write("content/posts/third.fr.md", "+++\ntitle = \"Troisième\"\ndate = 2024-07-01T10:00:00+02:00\ndraft = true\n+++\nLe troisième.\n");
     site.assert_rebuild(
         &[
+            "fr/archive/index.html",
             "fr/atom.xml",
             "fr/index.html",
             "fr/posts/hello-world/index.html",
@@ -308,6 +318,14 @@ fn each_template(site: TestSite) {
                 "fr/tags/index.html",
                 "ja/tags/index.html",
                 "tags/index.html",
+            ],
+        ),
+        (
+            "archive.html",
+            &[
+                "archive/index.html",
+                "fr/archive/index.html",
+                "ja/archive/index.html",
             ],
         ),
         ("atom.xml", &["atom.xml", "fr/atom.xml", "ja/atom.xml"]),

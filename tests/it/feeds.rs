@@ -374,6 +374,7 @@ fn edits(kept: bool) {
         .collect();
     written.extend(
         [
+            "archive/index.html",
             "index.html",
             "posts/first/index.html",
             "posts/hostile/index.html",

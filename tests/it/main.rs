@@ -35,6 +35,7 @@ mod import;
 mod inputs;
 mod kills;
 mod layout;
+mod listing;
 mod math;
 mod menus;
 mod multilingual;

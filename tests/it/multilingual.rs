@@ -570,6 +570,7 @@ fn a_new_translation_rewrites_its_siblings_and_its_language_lists() {
     );
     site.assert_rebuild(
         &[
+            "fr/archive/index.html",
             "fr/atom.xml",
             "fr/index.html",
             "fr/posts/hello-world/index.html",
@@ -627,6 +628,7 @@ fn flipping_a_draft_and_deleting_a_post_rewrite_exactly_their_relations() {
     site.build();
     site.write("content/fr/posts/hello-world.md", "---\ntitle: Bonjour\ndate: 2024-05-01T09:00:00Z\ndraft: true\n---\nPremier paragraphe.\n\nDeuxième.\n");
     let translations_and_lists = [
+        "fr/archive/index.html",
         "fr/atom.xml",
         "fr/index.html",
         "fr/posts/third/index.html",
@@ -648,13 +650,14 @@ fn flipping_a_draft_and_deleting_a_post_rewrite_exactly_their_relations() {
         ),
     );
     let mut back = translations_and_lists.to_vec();
-    back.insert(2, "fr/posts/hello-world/index.html");
+    back.insert(3, "fr/posts/hello-world/index.html");
     site.assert_rebuild(&back, &[]);
 
     site.remove("content/ja/posts/hello-world.md");
     site.assert_rebuild(
         &[
             "fr/posts/hello-world/index.html",
+            "ja/archive/index.html",
             "ja/atom.xml",
             "ja/index.html",
             "posts/hello-world/index.html",

@@ -73,6 +73,7 @@ impl Document {
             updated_iso: updated.map(|d| d.iso),
             tags: model.tag_links(i),
             taxonomies: model.term_links(i),
+            related: Vec::new(),
             description: record.description.clone(),
             image,
             summary: model.with_links(i, &record.summary).into_owned(),

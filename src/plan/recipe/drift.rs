@@ -233,6 +233,7 @@ fn kind_of(recipe: &Recipe) -> &'static str {
     match recipe {
         Recipe::Document(_) => "document",
         Recipe::Home(_) => "home",
+        Recipe::Archive(_) => "archive",
         Recipe::TaxonomyIndex(_) => "taxonomy",
         Recipe::Term(_) => "term",
         Recipe::Feed(Feed {
@@ -320,10 +321,12 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
 /// The documents among the inputs of `spec`.
 fn documents_of(plan: &Plan<'_>, spec: &Spec) -> Vec<(String, String)> {
     let mut indices = Vec::new();
-    for part in plan.inputs(&spec.recipe).parts {
+    for part in plan.inputs(spec).parts {
         match part {
             Input::Document(i) | Input::Neighbour(Some(i)) => indices.push(i),
             Input::Documents(list) => indices.extend_from_slice(list),
+            // Listed by what the page shows of them, not by their sources.
+            Input::Listed(_) => {}
             Input::Text(_)
             | Input::Number(_)
             | Input::Neighbour(None)
@@ -374,6 +377,7 @@ fn what_a_page_shows_is_in_its_fingerprint_and_nothing_else() {
     let every_kind = [
         "document",
         "home",
+        "archive",
         "taxonomy",
         "term",
         "home feed",

@@ -7,6 +7,7 @@
 
 use super::*;
 
+mod archive;
 mod document;
 mod extra;
 mod feed;
@@ -19,6 +20,7 @@ mod taxonomy;
 #[cfg(test)]
 mod drift;
 
+pub(super) use archive::{Archive, archive_recipe};
 pub(super) use document::{Document, document_recipes};
 pub(super) use extra::{Extra, extra_recipes};
 pub(super) use feed::{Feed, FeedOf, feed_recipes, home_feed_recipes};
@@ -33,6 +35,7 @@ pub(super) use taxonomy::{TaxonomyIndex, Term, taxonomy_recipes};
 pub(super) enum Recipe {
     Document(Document),
     Home(Home),
+    Archive(Archive),
     TaxonomyIndex(TaxonomyIndex),
     Term(Term),
     Feed(Feed),
@@ -58,6 +61,9 @@ pub(super) enum Input<'m> {
     Document(usize),
     /// Documents it shows (a list, the translations), and how many.
     Documents(&'m [usize]),
+    /// Documents it lists by their title, URL and date alone, and how many:
+    /// an edit to anything else of theirs leaves it as it is.
+    Listed(&'m [usize]),
     /// The newer or older post it links, if any.
     Neighbour(Option<usize>),
     /// A taxonomy's index in a language (the taxonomy by its place in the
@@ -114,6 +120,7 @@ impl Recipe {
         match self {
             Recipe::Document(kind) => kind.inputs(model),
             Recipe::Home(kind) => kind.inputs(),
+            Recipe::Archive(kind) => kind.inputs(model),
             Recipe::TaxonomyIndex(kind) => kind.inputs(model),
             Recipe::Term(kind) => kind.inputs(model),
             Recipe::Feed(kind) => kind.inputs(model),
@@ -136,6 +143,7 @@ impl Recipe {
         match self {
             Recipe::Document(kind) => kind.fill(plan, context),
             Recipe::Home(kind) => kind.fill(plan, context),
+            Recipe::Archive(kind) => kind.fill(plan, context),
             Recipe::TaxonomyIndex(kind) => kind.fill(plan, context),
             Recipe::Term(kind) => kind.fill(plan, context),
             Recipe::Feed(kind) => kind.fill(plan, context),
@@ -155,6 +163,7 @@ impl Recipe {
                 model.records[*i].source.path.clone()
             }
             Recipe::Home(Home { lang, list }) => format!("(home of {lang}, page {})", list.page),
+            Recipe::Archive(Archive { lang }) => format!("(archive of {lang})"),
             Recipe::TaxonomyIndex(TaxonomyIndex { taxonomy, lang }) => {
                 format!("({} of {lang})", model.taxonomies[*taxonomy].name)
             }
@@ -179,7 +188,7 @@ impl Recipe {
     pub(super) fn is_generated_list(&self) -> bool {
         matches!(
             self,
-            Recipe::Home(_) | Recipe::TaxonomyIndex(_) | Recipe::Term(_)
+            Recipe::Home(_) | Recipe::Archive(_) | Recipe::TaxonomyIndex(_) | Recipe::Term(_)
         )
     }
 }

@@ -97,6 +97,7 @@ impl<'a> Plan<'a> {
                 list.items.iter().filter_map(|&i| changed(i)).max()
             }
             Recipe::TaxonomyIndex(_)
+            | Recipe::Archive(_)
             | Recipe::Feed(_)
             | Recipe::Sitemap(_)
             | Recipe::SiteFile(_)
