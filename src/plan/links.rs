@@ -138,10 +138,11 @@ impl Model {
     /// `folio publish` resolves the links of the rows it sends with.
     #[cfg(feature = "publish")]
     pub fn for_links(config: &Config, records: &[Record], visibility: Visibility) -> Option<Model> {
-        records
-            .iter()
-            .any(|r| !r.links.is_empty())
-            .then(|| Model::new(config, records.to_vec(), visibility, &|_| String::new()))
+        records.iter().any(|r| !r.links.is_empty()).then(|| {
+            Model::new(config, (records.to_vec(), Vec::new()), visibility, &|_| {
+                String::new()
+            })
+        })
     }
 
     /// `html` of `record` (its body or its summary) with each `@/` link's

@@ -39,21 +39,23 @@ pub fn same_place(old: &Record, new: &Record) -> bool {
         && old.translation_key == new.translation_key
         && old.aliases == new.aliases
         && old.template == new.template
+        && old.weight == new.weight
 }
 
 /// Lists every output of the site with its fingerprint, and the static
-/// files to copy. `records` are all current documents; `started_ns` is the
-/// build's start, for the racy rule on static files' stats.
+/// files to copy. `records` are all current documents, `sections` what
+/// the sections' `_index.md` files say; `started_ns` is the build's start,
+/// for the racy rule on static files' stats.
 pub fn plan<'a>(
     config: &'a Config,
     views: &'a Views<'a>,
     theme: &Theme,
-    records: Vec<Record>,
+    (records, sections): (Vec<Record>, Vec<SectionFile>),
     (statics, plugins): (&[StaticFile], &Plugins),
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
-    let mut model = Model::new(config, records, visibility, &|name| {
+    let mut model = Model::new(config, (records, sections), visibility, &|name| {
         theme.shortcode_hash(name).to_owned()
     });
     model.menus = model.menus(config).map_err(Error::Content)?;
@@ -66,7 +68,8 @@ pub fn plan<'a>(
         recipe::home_feed_recipes(config, &model, code, &mut recipes);
         recipe::extra_recipes(config, &model, (code, plugins), &mut recipes);
     }
-    let mut problems = recipe::document_recipes(&model, theme, &mut recipes);
+    let mut problems = recipe::section_recipes(config, &model, theme, &mut recipes);
+    problems.extend(recipe::document_recipes(&model, theme, &mut recipes));
     let (broken, mut warnings) = model.link_problems();
     problems.extend(broken);
     documents_take_generated_places(&mut recipes);
@@ -235,7 +238,7 @@ pub fn replan<'a>(
 }
 
 /// A document whose URL is that of a generated list (a language's home, its
-/// tags page, a tag's page) takes its place, as a static file takes the
+/// tags page, a tag's page, a section's page) takes its place, as a static file takes the
 /// place of the theme's: a site moved in keeps its own home page at `/fr/`.
 pub(super) fn documents_take_generated_places(recipes: &mut Vec<(String, Template, Recipe)>) {
     let generated: FxHashMap<&str, usize> = recipes

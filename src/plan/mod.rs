@@ -31,11 +31,12 @@ use crate::plugin::{DocumentSummary, LanguageDocuments, Plugins, stamp};
 use crate::render::i18n::{I18n, Strings};
 use crate::render::{
     Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
-    MenuView, PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry,
-    SwitchLink, TagCount, TagLink, Theme, TocEntry,
+    MenuView, PageView, Paginator, PostView, RedirectView, SectionLink, SectionView, Shared,
+    SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, Theme, TocEntry,
 };
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
+use crate::source::section::SectionFile;
 
 mod hasher;
 mod links;
@@ -45,6 +46,7 @@ mod model;
 mod output;
 mod page;
 mod recipe;
+mod sections;
 mod views;
 
 use hasher::{KeyHasher, KeyPrefixes};
@@ -56,8 +58,9 @@ use model::{DocumentDigest, authors_of, extra_of};
 pub use output::OutputPath;
 use page::{DisplayDate, output_collisions, paginator};
 use recipe::{Input, Inputs, Recipe};
+use sections::{Sections, section_url};
 pub use views::{Views, Visibility};
-use views::{feed_links, feed_url, home_url, tag_url, tags_url};
+use views::{feed_links, feed_url, home_url, paginated, tag_url, tags_url};
 
 /// A template's name: one of the theme's fixed ones, or one a document's
 /// front matter asks for.
@@ -158,6 +161,16 @@ impl KeptPlan {
     /// How many documents the plan was made from.
     pub fn documents(&self) -> usize {
         self.model.digests.len()
+    }
+
+    /// What the sections' `_index.md` files said.
+    pub fn section_files(&self) -> &[SectionFile] {
+        &self.model.sections.files
+    }
+
+    /// Whether a document's title decides its place in a list.
+    pub fn sorts_by_title(&self) -> bool {
+        self.model.sections.sort_by_title()
     }
 }
 
@@ -292,7 +305,7 @@ mod tests {
             &config,
             &views,
             &theme,
-            records(&config, &sources),
+            (records(&config, &sources), Vec::new()),
             (&[], &crate::plugin::Plugins::new()),
             visibility,
             0,
@@ -310,7 +323,7 @@ mod tests {
             &config,
             &views,
             &theme,
-            after.clone(),
+            (after.clone(), Vec::new()),
             (&[], &crate::plugin::Plugins::new()),
             visibility,
             0,

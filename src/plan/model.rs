@@ -38,14 +38,17 @@ pub struct Model {
     pub(super) shortcode_hashes: BTreeMap<String, String>,
     /// Each language's menus, once [`Model::menus`] made them.
     pub(super) menus: BTreeMap<String, LanguageMenus>,
+    /// The sections, each with its documents in its order.
+    pub(super) sections: Sections,
 }
 
 impl Model {
-    /// The model of `records`; `shortcode_hash` gives the hash of the
-    /// template of a shortcode they call.
+    /// The model of `records` and of the sections' `section_files`;
+    /// `shortcode_hash` gives the hash of the template of a shortcode they
+    /// call.
     pub(super) fn new(
         config: &Config,
-        records: Vec<Record>,
+        (records, section_files): (Vec<Record>, Vec<SectionFile>),
         visibility: Visibility,
         shortcode_hash: &dyn Fn(&str) -> String,
     ) -> Model {
@@ -115,12 +118,15 @@ impl Model {
         let shortcode_hashes = records
             .iter()
             .flat_map(|r| &r.shortcodes)
+            .chain(section_files.iter().flat_map(|f| &f.shortcodes))
             .map(|name| (name.clone(), shortcode_hash(name)))
             .collect();
+        let sections = Sections::new(config, &records, &visible, section_files);
         let mut model = Model {
             places: Places::of(config, &records),
             shortcode_hashes,
             menus: BTreeMap::new(),
+            sections,
             visible,
             posts_by_lang,
             position,

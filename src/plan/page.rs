@@ -31,6 +31,14 @@ impl<'a> Plan<'a> {
                     }
                 }
                 Input::Sitemap => key.text(&self.sitemap_key),
+                Input::SectionFile(file) => {
+                    key.text(&file.hash);
+                    key.number(file.shortcodes.len());
+                    for name in &file.shortcodes {
+                        key.text(model.shortcode_hashes.get(name).map_or("", String::as_str));
+                    }
+                }
+                Input::SectionTitle(file) => key.text(file.title.as_deref().unwrap_or("")),
             }
         }
         key.finish()
@@ -50,7 +58,9 @@ impl<'a> Plan<'a> {
                     | Input::Number(_)
                     | Input::Neighbour(None)
                     | Input::TagIndex(_)
-                    | Input::Sitemap => {}
+                    | Input::Sitemap
+                    | Input::SectionFile(_)
+                    | Input::SectionTitle(_) => {}
                 }
             }
         }
@@ -116,6 +126,16 @@ impl<'a> Plan<'a> {
                 every_language(&|code| home_url(config, code, 1))
             }
             Recipe::Tags(_) => every_language(&|code| tags_url(config, code)),
+            Recipe::Section(recipe::Section { at, list }) if list.page == 1 => {
+                let sections = &self.model.sections;
+                for version in sections.versions(&sections.lists[*at].folder) {
+                    let version = &sections.lists[version];
+                    visit(&version.lang, &version.url);
+                }
+            }
+            Recipe::Section(recipe::Section { at, .. }) => {
+                visit(&self.model.sections.lists[*at].lang, url)
+            }
             Recipe::Home(recipe::Home { lang, .. }) | Recipe::Tag(recipe::Tag { lang, .. }) => {
                 visit(lang, url)
             }
@@ -138,6 +158,7 @@ impl<'a> Plan<'a> {
             | Recipe::Tag(recipe::Tag { lang, .. })
             | Recipe::Feed(recipe::Feed { lang, .. })
             | Recipe::Extra(recipe::Extra { lang, .. }) => lang,
+            Recipe::Section(recipe::Section { at, .. }) => &self.model.sections.lists[*at].lang,
             Recipe::Sitemap(_) | Recipe::SiteFile(_) => &self.config.default_language,
         }
     }
@@ -210,9 +231,13 @@ impl<'a> Plan<'a> {
     pub fn sources_of(&self, spec: &Spec) -> Vec<String> {
         let model = &self.model;
         let mut indices: Vec<usize> = Vec::new();
+        let mut files: Vec<String> = Vec::new();
         for part in self.inputs(&spec.recipe).parts {
             match part {
                 Input::Text(_) | Input::Number(_) => {}
+                Input::SectionFile(file) | Input::SectionTitle(file) => {
+                    files.push(file.path.clone())
+                }
                 Input::Document(i) => indices.push(i),
                 Input::Documents(list) => indices.extend_from_slice(list),
                 Input::Neighbour(i) => indices.extend(i),
@@ -224,10 +249,12 @@ impl<'a> Plan<'a> {
         }
         let mut seen = std::collections::HashSet::new();
         indices.retain(|i| seen.insert(*i));
-        indices
-            .iter()
-            .map(|&i| model.records[i].source.path.clone())
-            .collect()
+        files.extend(
+            indices
+                .iter()
+                .map(|&i| model.records[i].source.path.clone()),
+        );
+        files
     }
 
     /// Builds the context of `spec`: the page, ready to render. `sitemap`
@@ -309,6 +336,7 @@ impl<'a> Plan<'a> {
             posts: None,
             paginator: None,
             tag: None,
+            section: None,
             redirect: None,
             tags: None,
             feed: None,

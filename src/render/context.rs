@@ -177,6 +177,35 @@ pub struct TagCount {
     pub count: usize,
 }
 
+/// A section, on its list's pages.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SectionView {
+    /// Its `_index.md`'s `title`, else its folder's name with a capital.
+    pub title: String,
+    pub description: Option<String>,
+    /// Its `_index.md`'s body, as HTML marked safe.
+    pub content: Value,
+    /// The URL of its first page.
+    pub url: String,
+    /// Its folder inside its language (`posts`, `docs/guides`).
+    pub path: String,
+    /// `posts` when it lists posts, `pages` when pages.
+    pub kind: &'static str,
+    /// Its `_index.md`'s `[extra]` table.
+    pub extra: serde_json::Value,
+    /// The sections right below it, in its language.
+    pub subsections: Vec<SectionLink>,
+}
+
+/// A section linked from the one above it, with how many documents it
+/// lists.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SectionLink {
+    pub title: String,
+    pub url: String,
+    pub count: usize,
+}
+
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct PostView {
     pub id: String,
@@ -309,6 +338,8 @@ pub struct FeedView {
     pub author: String,
     /// The tag's name, for a tag's feed.
     pub tag: Option<String>,
+    /// The section's title, for a section's feed.
+    pub section: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -391,6 +422,8 @@ pub struct Context<'a> {
     pub tag: Option<TagCount>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<TagCount>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<SectionView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feed: Option<FeedView>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -9,6 +9,7 @@ pub(super) const DEFAULT_THEME: &[(&str, &str)] = &[
     ("list.html", include_str!("../../templates/list.html")),
     ("page.html", include_str!("../../templates/page.html")),
     ("tags.html", include_str!("../../templates/tags.html")),
+    ("section.html", include_str!("../../templates/section.html")),
     ("atom.xml", include_str!("../../templates/atom.xml")),
     ("rss.xml", include_str!("../../templates/rss.xml")),
     ("feed.json", include_str!("../../templates/feed.json")),

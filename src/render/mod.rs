@@ -15,8 +15,8 @@ mod reference;
 
 pub use context::{
     Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
-    MenuView, PageView, Paginator, PostView, RedirectView, Shared, SiteView, SitemapEntry,
-    SwitchLink, TagCount, TagLink, TocEntry,
+    MenuView, PageView, Paginator, PostView, RedirectView, SectionLink, SectionView, Shared,
+    SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, TocEntry,
 };
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -231,6 +231,20 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
         }),
         tag: Some(tag_count()),
         tags: Some(vec![tag_count()]),
+        section: Some(SectionView {
+            title: "Articles".into(),
+            description: Some("Tout ce qui est écrit ici".into()),
+            content: Value::from_safe_string("<p>Bienvenue.</p>".into()),
+            url: "/blog/fr/posts/".into(),
+            path: "posts".into(),
+            kind: "posts",
+            extra: extra(),
+            subsections: vec![SectionLink {
+                title: "Rust".into(),
+                url: "/blog/fr/posts/rust/".into(),
+                count: 3,
+            }],
+        }),
         feed: Some(FeedView {
             id: "https://example.org/blog/fr/atom.xml".into(),
             title: "Mon blog".into(),
@@ -239,6 +253,7 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
             updated_rfc822: "Fri, 03 May 2024 10:00:00 +0000".into(),
             author: "Ada".into(),
             tag: Some("voyage".into()),
+            section: Some("Articles".into()),
         }),
         entries: Some(vec![FeedEntry {
             id: "urn:uuid:018f3361-d280-12d8-0df3-73615009e843".into(),

@@ -127,11 +127,7 @@ pub fn parse(
         start: text.len() - front.body.len(),
         check: xxh3_128(bytes),
     };
-    // A path written by hand is from the site's root, under its base path.
-    let url = match fields.written_url()? {
-        Some(url) => format!("{}{url}", config.base_path),
-        None => document_url(config, source.kind, &source.lang, &source.key, &slug, id_ms),
-    };
+    let (url, aliases) = places_of(&fields, config, source, (&slug, id_ms))?;
     Ok(Parsed {
         record: Record {
             id,
@@ -155,23 +151,40 @@ pub fn parse(
             translation_key,
             plugins: touched_by,
             extra: fields.extra()?,
-            aliases: fields
-                .aliases()?
-                .into_iter()
-                .map(|alias| format!("{}{alias}", config.base_path))
-                .collect(),
+            aliases,
             template: fields.template()?,
             word_count: outline.word_count,
             reading_time: outline.reading_time,
             headings: serde_json::to_string(&outline.headings).unwrap_or_else(|_| "[]".into()),
             links: outline.links,
             shortcodes: outline.shortcodes,
+            weight: fields.weight()?,
         },
         body,
         date_is_local,
         date_line,
         slug_line,
     })
+}
+
+/// A document's URL and its old URLs (`aliases`): a path written by hand
+/// is from the site's root, under its base path.
+fn places_of(
+    fields: &Fields<'_>,
+    config: &Config,
+    source: &Source,
+    (slug, id_ms): (&str, i64),
+) -> Result<(String, Vec<String>), ParseError> {
+    let url = match fields.written_url()? {
+        Some(url) => format!("{}{url}", config.base_path),
+        None => document_url(config, source.kind, &source.lang, &source.key, slug, id_ms),
+    };
+    let aliases = fields
+        .aliases()?
+        .into_iter()
+        .map(|alias| format!("{}{alias}", config.base_path))
+        .collect();
+    Ok((url, aliases))
 }
 
 /// The `title` field, which every document needs.
@@ -244,7 +257,7 @@ fn slug_of(fields: &Fields<'_>, file_slug: &str) -> Result<String, ParseError> {
 
 /// A source's bytes as the text its front matter and body are read from:
 /// UTF-8, without a byte-order mark, with `\n` line ends.
-fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
+pub(crate) fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
     // Sources are mostly ASCII with accented runs, where the standard
     // library's check leaves its fast path; a SIMD check is several times
     // faster and reports the same position.

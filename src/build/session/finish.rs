@@ -123,8 +123,9 @@ impl Session {
 
     /// Whether this build's documents differ from the last build's only in
     /// what they hold: the same sources, each in the same place in the
-    /// site, with the same theme, words, settings and static files, and no
-    /// post due or withdrawn since.
+    /// site (a title is a place where a section sorts by title), with the
+    /// same sections, theme, words, settings and static files, and no post
+    /// due or withdrawn since.
     fn only_contents_changed(
         &self,
         kept: &KeptPlan,
@@ -141,10 +142,11 @@ impl Session {
         analysis.verdict.retired.is_empty()
             && records.len() == kept.documents()
             && old.len() == analysis.fresh.len()
-            && old
-                .iter()
-                .zip(&analysis.fresh)
-                .all(|(old, &i)| plan::same_place(old, &records[i]))
+            && old.iter().zip(&analysis.fresh).all(|(old, &i)| {
+                plan::same_place(old, &records[i])
+                    && (!kept.sorts_by_title() || old.title == records[i].title)
+            })
+            && kept.section_files() == analysis.sections.as_slice()
             && meta.content_settings.as_deref() == Some(analysis.settings.as_str())
             && meta.globals.as_deref() == Some(views.globals())
             && meta.wording == wording
@@ -210,7 +212,7 @@ pub(super) fn plan_of<'p>(
         site.config(),
         views,
         &prepared.scan.theme,
-        records,
+        (records, prepared.analysis.sections.clone()),
         (&prepared.scan.statics, plugins),
         visibility,
         prepared.lock.started_ns,

@@ -1,9 +1,9 @@
 //! Feeds. A feed is a list of posts (the newest `feed_limit` of a list,
 //! newest first), a format and a URL: one per file `feeds` names, at that
 //! name in the list's folder. Which lists have feeds is the site's
-//! (`feeds_for`): a language's home, each tag. Another list (a section, a
-//! taxonomy's term) is one more [`FeedOf`] and one call of
-//! [`feed_recipes`] beside its pages.
+//! (`feeds_for`): a language's home, each tag, each section of posts (or
+//! those whose `_index.md` asks). Another list (a taxonomy's term) is one
+//! more [`FeedOf`] and one call of [`feed_recipes`] beside its pages.
 
 use super::*;
 use crate::source::config::{FeedContent, FeedFormat};
@@ -15,6 +15,8 @@ pub(in crate::plan) enum FeedOf {
     Home,
     /// A tag's posts, by the tag's slug.
     Tag(String),
+    /// A section's posts, by the place of its list in the model's sections.
+    Section(usize),
 }
 
 /// One feed of a list, in one format.
@@ -43,9 +45,13 @@ const FEEDS: &[&str] = &[
 impl Feed {
     pub(super) fn inputs<'s>(&'s self, model: &'s Model) -> Inputs<'s> {
         let mut parts = vec![Input::Text(&self.lang)];
-        if let FeedOf::Tag(slug) = &self.of {
-            let (name, _) = &model.tags_by_lang[self.lang.as_str()][slug];
-            parts.extend([Input::Text(slug), Input::Text(name)]);
+        match &self.of {
+            FeedOf::Home => {}
+            FeedOf::Tag(slug) => {
+                let (name, _) = &model.tags_by_lang[self.lang.as_str()][slug];
+                parts.extend([Input::Text(slug), Input::Text(name)]);
+            }
+            FeedOf::Section(at) => parts.extend(section_title_inputs(model, *at)),
         }
         parts.push(Input::Documents(&self.items));
         Inputs {
@@ -103,8 +109,12 @@ impl Feed {
                 .clone()
                 .unwrap_or_else(|| config.title.clone()),
             tag: match &self.of {
-                FeedOf::Home => None,
                 FeedOf::Tag(slug) => Some(model.tags_by_lang[lang][slug].0.clone()),
+                FeedOf::Home | FeedOf::Section(_) => None,
+            },
+            section: match &self.of {
+                FeedOf::Section(at) => Some(model.sections.title(*at)),
+                FeedOf::Home | FeedOf::Tag(_) => None,
             },
         });
     }
@@ -117,6 +127,10 @@ impl Feed {
             FeedOf::Tag(slug) => {
                 let name = model.tags_by_lang[lang.as_str()][slug].0.as_str();
                 format!("({format} feed of tag `{name}` of {lang})")
+            }
+            FeedOf::Section(at) => {
+                let folder = &model.sections.lists[*at].folder;
+                format!("({format} feed of section `{folder}` of {lang})")
             }
         }
     }

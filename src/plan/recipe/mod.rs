@@ -12,6 +12,7 @@ mod extra;
 mod feed;
 mod home;
 mod redirect;
+mod section;
 mod site_file;
 mod sitemap;
 mod tags;
@@ -19,11 +20,12 @@ mod tags;
 #[cfg(test)]
 mod drift;
 
-pub(super) use document::{Document, document_recipes};
+pub(super) use document::{Document, document_recipes, missing_template};
 pub(super) use extra::{Extra, extra_recipes};
 pub(super) use feed::{Feed, FeedOf, feed_recipes, home_feed_recipes};
 pub(super) use home::{Home, home_recipes};
 pub(super) use redirect::{Redirect, drop_aliases_in_the_way};
+pub(super) use section::{Section, section_recipes, section_title_inputs};
 pub(super) use site_file::{SITE_FILES, SiteFile, site_file_recipes};
 pub(super) use sitemap::{Sitemap, sitemap_recipe};
 pub(super) use tags::{Tag, Tags, tag_recipes};
@@ -35,6 +37,7 @@ pub(super) enum Recipe {
     Home(Home),
     Tags(Tags),
     Tag(Tag),
+    Section(Section),
     Feed(Feed),
     Sitemap(Sitemap),
     SiteFile(SiteFile),
@@ -66,14 +69,21 @@ pub(super) enum Input<'m> {
     /// Every HTML page's URL and alternates, hashed once per build (the
     /// sitemap key), which every visible document contributes to.
     Sitemap,
+    /// A section's `_index.md`, all it says: its bytes' hash and the
+    /// templates of the shortcodes its body calls.
+    SectionFile(&'m SectionFile),
+    /// Only the title of a section's `_index.md`, for a page that names
+    /// the section without showing it.
+    SectionTitle(&'m SectionFile),
 }
 
 /// The site.toml keys a list of posts reads: how many per page, their
 /// URLs and their dates.
 const LISTS: &[&str] = &["paginate", "permalink", "timezone"];
 
-/// One page of a paginated list of posts (a language's home, a tag's
-/// posts): which page of how many, and the posts on it.
+/// One page of a paginated list of documents (a language's home, a tag's
+/// posts, a section's documents): which page of how many, and the
+/// documents on it.
 #[derive(Debug, Clone)]
 pub(in crate::plan) struct ListPage {
     pub(in crate::plan) page: usize,
@@ -115,6 +125,7 @@ impl Recipe {
             Recipe::Home(kind) => kind.inputs(),
             Recipe::Tags(kind) => kind.inputs(),
             Recipe::Tag(kind) => kind.inputs(model),
+            Recipe::Section(kind) => kind.inputs(model),
             Recipe::Feed(kind) => kind.inputs(model),
             Recipe::Sitemap(kind) => kind.inputs(),
             Recipe::SiteFile(kind) => kind.inputs(),
@@ -137,6 +148,7 @@ impl Recipe {
             Recipe::Home(kind) => kind.fill(plan, context),
             Recipe::Tags(kind) => kind.fill(plan, context),
             Recipe::Tag(kind) => kind.fill(plan, context),
+            Recipe::Section(kind) => kind.fill(plan, context),
             Recipe::Feed(kind) => kind.fill(plan, context),
             Recipe::Sitemap(kind) => kind.fill(context, sitemap),
             Recipe::Redirect(kind) => kind.fill(plan, context),
@@ -163,6 +175,11 @@ impl Recipe {
                     .map_or(slug.as_str(), |(name, _)| name.as_str());
                 format!("(tag `{name}` of {lang}, page {})", list.page)
             }
+            Recipe::Section(Section { at, list }) => {
+                let section = &model.sections.lists[*at];
+                let (folder, lang) = (&section.folder, &section.lang);
+                format!("(section `{folder}` of {lang}, page {})", list.page)
+            }
             Recipe::Feed(feed) => feed.made_by(model),
             Recipe::Sitemap(_) => "(sitemap)".into(),
             Recipe::SiteFile(_) => format!("({template})"),
@@ -172,6 +189,9 @@ impl Recipe {
 
     /// A generated list, whose place a document may take.
     pub(super) fn is_generated_list(&self) -> bool {
-        matches!(self, Recipe::Home(_) | Recipe::Tags(_) | Recipe::Tag(_))
+        matches!(
+            self,
+            Recipe::Home(_) | Recipe::Tags(_) | Recipe::Tag(_) | Recipe::Section(_)
+        )
     }
 }

@@ -93,7 +93,9 @@ impl<'a> Plan<'a> {
         };
         match recipe {
             Recipe::Document(Document(i)) => changed(*i),
-            Recipe::Home(Home { list, .. }) | Recipe::Tag(Tag { list, .. }) => {
+            Recipe::Home(Home { list, .. })
+            | Recipe::Tag(Tag { list, .. })
+            | Recipe::Section(Section { list, .. }) => {
                 list.items.iter().filter_map(|&i| changed(i)).max()
             }
             Recipe::Tags(_)

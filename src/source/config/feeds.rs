@@ -1,9 +1,10 @@
 //! The feeds a site writes: which files each list of posts has (`feeds`,
 //! each in a format named by its file or by the site), whether they hold
 //! the summaries or the whole posts (`feed_content`), and which lists have
-//! them (`feeds_for`). Each a key of site.toml, as Zola's `feed_filenames`
-//! and `feed_limit` are, so a site moved in from Zola reads them as it
-//! wrote them; what a mistake in one is, is said with its line.
+//! them (`feeds_for`: the homes, the tags, the sections of posts). Each a
+//! key of site.toml, as Zola's `feed_filenames` and `feed_limit` are, so a
+//! site moved in from Zola reads them as it wrote them; what a mistake in
+//! one is, is said with its line.
 
 use std::fmt;
 
@@ -22,6 +23,9 @@ pub struct Feeds {
     pub home: bool,
     /// Whether each tag has feeds (its newest posts), beside its page.
     pub tags: bool,
+    /// Whether each section of posts has feeds, unless its `_index.md`
+    /// says `feed = false`.
+    pub sections: bool,
 }
 
 impl Feeds {
@@ -32,6 +36,7 @@ impl Feeds {
             content,
             home: lists.contains(&FeedList::Home),
             tags: lists.contains(&FeedList::Tags),
+            sections: lists.contains(&FeedList::Sections),
         }
     }
 }
@@ -189,6 +194,7 @@ pub enum FeedContent {
 pub(super) enum FeedList {
     Home,
     Tags,
+    Sections,
 }
 
 /// The `feeds` list: a file named twice would be two feeds at one place.

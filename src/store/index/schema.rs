@@ -2,7 +2,7 @@
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// What brings an index of version `n` (0: a new file) to the next, at `n`:
 /// an index of version `n` runs those from `n` on.
@@ -15,6 +15,7 @@ pub(super) const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
     MIGRATE_V5_TO_V6,
     MIGRATE_V6_TO_V7,
     MIGRATE_V7_TO_V8,
+    MIGRATE_V8_TO_V9,
 ];
 
 pub(super) const SCHEMA_V1: &str = "
@@ -117,5 +118,12 @@ DELETE FROM meta WHERE key = 'content_settings';
 /// rows never had them read.
 const MIGRATE_V7_TO_V8: &str = "
 ALTER TABLE posts ADD COLUMN shortcodes TEXT NOT NULL DEFAULT '[]';
+DELETE FROM meta WHERE key = 'content_settings';
+";
+
+/// Version 9 keeps a document's `weight`, by which a section may order its
+/// list; older rows never had it read.
+const MIGRATE_V8_TO_V9: &str = "
+ALTER TABLE posts ADD COLUMN weight INTEGER;
 DELETE FROM meta WHERE key = 'content_settings';
 ";
