@@ -187,7 +187,7 @@ pub fn replan<'a>(
         }
     }
     if model.places.is_none() {
-        model.places = Places::of(config, &model.records);
+        model.places = Places::of(config, &model.records, &model.sections.files);
     }
     let (broken, warnings) = model.link_problems();
     if !broken.is_empty() {

@@ -115,15 +115,15 @@ impl Model {
                 (lang.clone(), urls)
             })
             .collect();
-        let shortcode_hashes = records
-            .iter()
-            .flat_map(|r| &r.shortcodes)
-            .chain(section_files.iter().flat_map(|f| &f.shortcodes))
-            .map(|name| (name.clone(), shortcode_hash(name)))
-            .collect();
-        let sections = Sections::new(config, &records, &visible, section_files);
+        let shortcode_hashes = shortcode_hashes(&records, &section_files, shortcode_hash);
+        let sections = Sections::new(
+            config,
+            (&records, &visible),
+            section_files,
+            visibility.drafts,
+        );
         let mut model = Model {
-            places: Places::of(config, &records),
+            places: Places::of(config, &records, &sections.files),
             shortcode_hashes,
             menus: BTreeMap::new(),
             sections,
@@ -234,6 +234,21 @@ impl Model {
             url: self.records[i].url.clone(),
         })
     }
+}
+
+/// The hash of the template of each shortcode the documents and the
+/// sections' `_index.md` files call, by name.
+fn shortcode_hashes(
+    records: &[Record],
+    section_files: &[SectionFile],
+    shortcode_hash: &dyn Fn(&str) -> String,
+) -> BTreeMap<String, String> {
+    records
+        .iter()
+        .flat_map(|r| &r.shortcodes)
+        .chain(section_files.iter().flat_map(|f| &f.shortcodes))
+        .map(|name| (name.clone(), shortcode_hash(name)))
+        .collect()
 }
 
 /// Per record, the slug of each of its tags. A site has far fewer distinct

@@ -1,9 +1,9 @@
 //! The sections of the site for one build: which folders are sections (each
 //! top-level posts section, and every folder with an `_index.md`), in which
 //! languages each has a list (one with documents there or its own
-//! `_index.md`), the documents each lists in its order, and the sections
-//! right below it. A section lists every visible document under its folder,
-//! those of the sections inside it too.
+//! `_index.md`, unless that is a draft), the documents each lists in its
+//! order, and the sections right below it. A section lists every visible
+//! document under its folder, those of the sections inside it too.
 
 use super::*;
 use crate::source::section::{SectionFile, SortBy};
@@ -36,12 +36,12 @@ pub(super) struct Sections {
 
 impl Sections {
     /// The sections of the visible documents `visible` of `records`, and of
-    /// `files`.
+    /// `files`; a draft's list only when `drafts` are shown.
     pub(super) fn new(
         config: &Config,
-        records: &[Record],
-        visible: &[usize],
+        (records, visible): (&[Record], &[usize]),
         files: Vec<SectionFile>,
+        drafts: bool,
     ) -> Sections {
         let mut folders: BTreeSet<&str> = files.iter().map(|f| f.folder.as_str()).collect();
         folders.extend(config.post_sections.iter().map(String::as_str));
@@ -62,20 +62,21 @@ impl Sections {
                 }
             }
         }
+        let mut folders: Vec<&str> = folders.into_iter().collect();
+        folders.sort_by(|a, b| crate::source::discover::walk_order(a, b));
         let mut lists = Vec::new();
         for (code, _) in config.ordered_languages() {
-            let mut folders: Vec<&str> = folders.iter().copied().collect();
-            folders.sort_by(|a, b| crate::source::discover::walk_order(a, b));
-            for folder in folders {
+            for &folder in &folders {
                 let file = files
                     .iter()
                     .position(|f| f.lang == *code && f.folder == folder);
-                let Some(mut items) = members
-                    .remove(&(code.as_str(), folder))
-                    .or_else(|| file.map(|_| Vec::new()))
-                else {
+                let items = members.remove(&(code.as_str(), folder));
+                let Some(mut items) = items.or_else(|| file.map(|_| Vec::new())) else {
                     continue;
                 };
+                if file.is_some_and(|f| files[f].draft) && !drafts {
+                    continue;
+                }
                 let sort_by = file.map_or(SortBy::Date, |f| files[f].sort_by);
                 sort(records, &mut items, sort_by);
                 lists.push(SectionList {
@@ -89,17 +90,27 @@ impl Sections {
                 });
             }
         }
-        let mut sections = Sections {
-            files: Vec::new(),
-            lists,
-        };
-        for at in 0..sections.lists.len() {
-            if let Some(parent) = sections.parent_of(at) {
-                sections.lists[parent].subsections.push(at);
+        let mut sections = Sections { files, lists };
+        sections.link_subsections();
+        sections
+    }
+
+    /// Each list's `subsections`: the lists right below it, lightest
+    /// `weight` first, those without one after, in walk order.
+    fn link_subsections(&mut self) {
+        for at in 0..self.lists.len() {
+            if let Some(parent) = self.parent_of(at) {
+                self.lists[parent].subsections.push(at);
             }
         }
-        sections.files = files;
-        sections
+        let weights: Vec<Option<i64>> = (0..self.lists.len())
+            .map(|at| self.file_of(at).and_then(|f| f.weight))
+            .collect();
+        for list in &mut self.lists {
+            // Stable: walk order among equals.
+            list.subsections
+                .sort_by_key(|&sub| (weights[sub].is_none(), weights[sub]));
+        }
     }
 
     /// The nearest section above the list at `at`, in its language.

@@ -191,6 +191,8 @@ pub struct SectionView {
     pub path: String,
     /// `posts` when it lists posts, `pages` when pages.
     pub kind: &'static str,
+    /// Its order: `date` (newest first), `title` or `weight`.
+    pub sort_by: &'static str,
     /// Its `_index.md`'s `[extra]` table.
     pub extra: serde_json::Value,
     /// The sections right below it, in its language.

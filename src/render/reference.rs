@@ -238,6 +238,7 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
             url: "/blog/fr/posts/".into(),
             path: "posts".into(),
             kind: "posts",
+            sort_by: "date",
             extra: extra(),
             subsections: vec![SectionLink {
                 title: "Rust".into(),

@@ -275,7 +275,8 @@ impl<'a> Fields<'a> {
     }
 
     /// `weight`: a whole number, by which a section sorted by weight lists
-    /// the document (Hugo's and Zola's field of that name).
+    /// the document, and a section's `_index.md` orders it among the
+    /// sections beside it (Hugo's and Zola's field of that name).
     pub(crate) fn weight(&self) -> Result<Option<i64>, ParseError> {
         match self.get("weight") {
             None => Ok(None),

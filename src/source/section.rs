@@ -6,12 +6,13 @@
 
 use serde_json::Value;
 
-use crate::model::doc::{Kind, Source};
+use crate::model::doc::{InternalLink, Kind, Source};
 use crate::model::error::ProblemKind;
 use crate::source::config::Config;
 use crate::source::fields::Fields;
 use crate::source::front_matter;
 use crate::source::markdown::render_markdown;
+use crate::source::outline::OutlineReader;
 use crate::source::parse::{ParseError, line_at, source_text};
 use crate::source::shortcodes::Shortcodes;
 
@@ -19,9 +20,11 @@ use crate::source::shortcodes::Shortcodes;
 /// section.
 pub const SECTION_STEM: &str = "_index";
 
-/// The fields an `_index.md` may hold: folio's names, then Zola's for the
-/// same things. Any other is an error: a section has no page of its own
-/// whose template could read a field of the author's (`extra` is for that).
+/// The fields of an `_index.md` folio reads: its names, then Zola's for
+/// the same things. Any other field is kept for templates
+/// (`section.extra.<name>`), as a document's are, unless it is one typo
+/// away from one of these: Hugo's and Zola's other fields (`date`,
+/// `insert_anchor_links`, `page_template`…) build as they are.
 const SECTION_FIELDS: &[&str] = &[
     "title",
     "description",
@@ -29,6 +32,8 @@ const SECTION_FIELDS: &[&str] = &[
     "paginate",
     "template",
     "feed",
+    "draft",
+    "weight",
     "extra",
     "paginate_by",
     "generate_feeds",
@@ -44,6 +49,17 @@ pub enum SortBy {
     Title,
     /// Lightest `weight` first, those without one after; then newest first.
     Weight,
+}
+
+impl SortBy {
+    /// As `sort_by` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SortBy::Date => "date",
+            SortBy::Title => "title",
+            SortBy::Weight => "weight",
+        }
+    }
 }
 
 /// What one `_index.md` says, read.
@@ -66,12 +82,19 @@ pub struct SectionFile {
     pub template: Option<(String, Option<usize>)>,
     /// Whether it has feeds, over site.toml's `feeds_for`.
     pub feed: Option<bool>,
-    /// Its `[extra]` table, for templates.
+    /// A draft's list is made only by a build that shows drafts.
+    pub draft: bool,
+    /// Where it stands among the sections beside it: lightest first.
+    pub weight: Option<i64>,
+    /// Its `[extra]` table and the fields folio does not read, for
+    /// templates.
     pub extra: Value,
     /// Its body as HTML.
     pub content: String,
     /// The shortcodes its body calls.
     pub shortcodes: Vec<String>,
+    /// The links to documents its body writes (`@/…`), with their lines.
+    pub links: Vec<InternalLink>,
 }
 
 /// Whether `source` is a section's `_index.md` rather than a document.
@@ -104,9 +127,7 @@ pub fn parse_section(
     };
     let front = front_matter::split(&text)?;
     let fields = Fields::of(&front);
-    for key in front.map.keys() {
-        known_field(&fields, key)?;
-    }
+    no_typos(&fields, front.map.keys())?;
     let feed = match fields.bool("feed")? {
         Some(feed) => Some(feed),
         None => fields.bool("generate_feeds")?,
@@ -124,6 +145,11 @@ pub fn parse_section(
         ));
     }
     let first_line = line_at(&text, text.len() - front.body.len());
+    let mut outline = OutlineReader::new(front.body, first_line);
+    let events = pulldown_cmark::Parser::new_ext(front.body, config.markup.options());
+    for (event, range) in events.into_offset_iter() {
+        outline.see(&event, range);
+    }
     let body = render_markdown(
         front.body,
         (&source.lang, first_line),
@@ -141,45 +167,58 @@ pub fn parse_section(
         paginate: paginate(&fields)?,
         template: template(&fields)?.map(|name| (name, fields.line_of("template"))),
         feed,
-        extra: match fields.get("extra") {
-            None => Value::Object(Default::default()),
-            Some(Value::Object(table)) => Value::Object(table.clone()),
-            Some(_) => {
-                return Err(fields.problem(
-                    "extra",
-                    "is not a table".into(),
-                    "write `[extra]` with the values your templates read".into(),
-                ));
-            }
-        },
+        draft: fields.bool("draft")?.unwrap_or(false),
+        weight: fields.weight()?,
+        extra: extra(&fields, &front.map)?,
         content: body.html,
         shortcodes: body.called.into_iter().collect(),
+        links: outline.finish().links,
     })
 }
 
-/// `key` is a field of an `_index.md`, or the error that names the nearest.
-fn known_field(fields: &Fields<'_>, key: &str) -> Result<(), ParseError> {
-    if SECTION_FIELDS.contains(&key) {
-        return Ok(());
-    }
-    let nearest = SECTION_FIELDS
-        .iter()
-        .min_by_key(|field| strsim::levenshtein(key, field))
-        .filter(|field| {
-            strsim::levenshtein(key, field) <= 2.max(key.len() / 3)
-                || (key.len() > 2 && field.starts_with(key))
+/// No key is one typo away from a field of an `_index.md` (`sortby`,
+/// `paginte`) or the start of one (`sort`): that is a mistake, not a field
+/// of the author's own.
+fn no_typos<'k>(
+    fields: &Fields<'_>,
+    keys: impl Iterator<Item = &'k String>,
+) -> Result<(), ParseError> {
+    for key in keys.filter(|key| !SECTION_FIELDS.contains(&key.as_str())) {
+        let meant = SECTION_FIELDS.iter().find(|field| {
+            strsim::osa_distance(key, field) == 1
+                || (key.len() > 2 && field.starts_with(key.as_str()))
         });
-    let message = match nearest {
-        Some(meant) => {
-            format!("is not a field of a section's `_index.md`; did you mean `{meant}`?")
+        if let Some(meant) = meant {
+            return Err(fields.problem(
+                key,
+                format!("is not a field of a section's `_index.md`; did you mean `{meant}`?"),
+                format!("rename it to `{meant}`; a field of your own needs a name further from folio's (it is given to templates as `section.extra.<name>`)"),
+            ));
         }
-        None => "is not a field of a section's `_index.md`".to_owned(),
+    }
+    Ok(())
+}
+
+/// Its `[extra]` table, with the fields folio does not read beside what
+/// the table holds.
+fn extra(fields: &Fields<'_>, map: &serde_json::Map<String, Value>) -> Result<Value, ParseError> {
+    let mut extra = match fields.get("extra") {
+        None => serde_json::Map::new(),
+        Some(Value::Object(table)) => table.clone(),
+        Some(_) => {
+            return Err(fields.problem(
+                "extra",
+                "is not a table".into(),
+                "write `[extra]` with the values your templates read".into(),
+            ));
+        }
     };
-    Err(fields.problem(
-        key,
-        message,
-        "a section's fields are title, description, sort_by, paginate, template, feed and extra (a table of your own, for templates)".into(),
-    ))
+    for (key, value) in map {
+        if !SECTION_FIELDS.contains(&key.as_str()) {
+            extra.insert(key.clone(), value.clone());
+        }
+    }
+    Ok(Value::Object(extra))
 }
 
 fn sort_by(fields: &Fields<'_>) -> Result<SortBy, ParseError> {
@@ -254,7 +293,7 @@ mod tests {
     fn an_index_says_what_its_folder_is() {
         let section = read(
             "fr/posts/rust/_index.md",
-            "+++\ntitle = \"Rust\"\nsort_by = \"weight\"\npaginate_by = 3\nfeed = true\ntemplate = \"x.html\"\n[extra]\nicon = \"r\"\n+++\nAll about *Rust*.\n",
+            "+++\ntitle = \"Rust\"\nsort_by = \"weight\"\npaginate_by = 3\nfeed = true\ntemplate = \"x.html\"\nweight = -2\ninsert_anchor_links = \"left\"\n[extra]\nicon = \"r\"\n+++\nAll about *Rust*.\n",
         )
         .unwrap();
         assert_eq!(
@@ -266,8 +305,25 @@ mod tests {
         assert_eq!(section.paginate, Some(3));
         assert_eq!(section.feed, Some(true));
         assert_eq!(section.template, Some(("x.html".into(), Some(6))));
+        assert_eq!((section.weight, section.draft), (Some(-2), false));
+        // Zola's fields folio does not read are the templates'.
         assert_eq!(section.extra["icon"], "r");
+        assert_eq!(section.extra["insert_anchor_links"], "left");
         assert_eq!(section.content.trim(), "<p>All about <em>Rust</em>.</p>");
+        let linking = read(
+            "docs/_index.md",
+            "---\ntitle: D\n---\nSee [x](@/docs/x.md#a).\n",
+        )
+        .unwrap();
+        assert_eq!(
+            (linking.links[0].target.as_str(), linking.links[0].line),
+            ("docs/x.md#a", 4)
+        );
+        let draft = read(
+            "docs/_index.md",
+            "---\ndraft: true\npage_template: p.html\n---\n",
+        );
+        assert!(draft.unwrap().draft);
         let bare = read("docs/_index.md", "").unwrap();
         assert_eq!((bare.folder.as_str(), bare.sort_by), ("docs", SortBy::Date));
     }
@@ -286,6 +342,9 @@ mod tests {
         assert!(message.contains("`slug`"), "{message}");
         let (_, message) = said("docs/_index.md", "---\nfeed: true\n---\n");
         assert!(message.contains("feeds list posts"), "{message}");
+        let (line, message) = said("posts/_index.md", "---\ntitle: P\ndarft: true\n---\n");
+        assert_eq!(line, Some(3));
+        assert!(message.contains("did you mean `draft`?"), "{message}");
         let (_, message) = said("posts/_index.md", "---\npaginate: -1\n---\n");
         assert!(message.contains("per page"), "{message}");
         let (_, message) = said("_index.md", "");

@@ -8,7 +8,7 @@ use feed_rs::model::FeedType;
 
 use crate::util;
 
-use util::{SITE_TOML, TestSite, post};
+use util::{SITE_TOML, TestSite, options, post};
 
 /// The `<main>` of the page at `path` under the output folder.
 fn main_of(site: &TestSite, path: &str) -> String {
@@ -146,6 +146,61 @@ fn a_folder_of_pages_lists_them_by_weight_with_its_sections_inside() {
     assert!(guides.contains("/docs/guides/deploy/") && !guides.contains("/docs/intro/"));
     // French has no document there and no `_index.md`: no list.
     assert!(!site.output_tree().contains_key("fr/docs/index.html"));
+}
+
+#[test]
+fn sections_inside_one_stand_by_weight_and_a_draft_has_no_list() {
+    let site = docs_site();
+    site.write(
+        "content/en/docs/api/_index.md",
+        "---\ntitle: API\nweight: 1\n---\n",
+    );
+    site.write(
+        "content/en/docs/api/types.md",
+        "---\ntitle: Types\n---\nT.\n",
+    );
+    site.build();
+    let docs = main_of(&site, "docs/index.html");
+    // Weighed first, then by folder.
+    assert!(
+        is_sorted(&order_of(&docs, &[">API</a>", ">Guides</a>"])),
+        "{docs}"
+    );
+
+    site.write(
+        "content/en/docs/guides/_index.md",
+        "+++\ntitle = \"Guides\"\ndraft = true\nmenu = \"main\"\n+++\n",
+    );
+    site.build();
+    assert!(!site.output_tree().contains_key("docs/guides/index.html"));
+    let docs = main_of(&site, "docs/index.html");
+    // Its pages are still the docs' own.
+    assert!(!docs.contains(">Guides</a>") && docs.contains("/docs/guides/deploy/"));
+    site.build_with(&options(|o| o.drafts = true)).unwrap();
+    assert!(site.output_tree().contains_key("docs/guides/index.html"));
+}
+
+#[test]
+fn an_index_links_documents_as_they_do() {
+    let site = docs_site();
+    site.write(
+        "content/en/docs/_index.md",
+        "---\ntitle: Docs\n---\nStart with [the setup](@/docs/setup.md).\n",
+    );
+    site.build();
+    let docs = main_of(&site, "docs/index.html");
+    assert!(
+        docs.contains("<a href=\"/docs/setup/\">the setup</a>"),
+        "{docs}"
+    );
+
+    site.write(
+        "content/en/docs/_index.md",
+        "---\ntitle: Docs\n---\nStart with [the setup](@/docs/setpu.md).\n",
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(error.contains("content/en/docs/_index.md:4"), "{error}");
+    assert!(error.contains("did you mean `@/docs/setup.md`?"), "{error}");
 }
 
 #[test]
@@ -315,6 +370,40 @@ fn edits(kept: bool) {
 
     site.write("content/en/docs/x.md", "---\ntitle: Ex\n---\nX.\n");
     site.assert_rebuild(&["docs/index.html", "docs/x/index.html"], &[]);
+
+    // A link from an `_index.md` follows its target where it moves.
+    site.write(
+        "content/en/posts/_index.md",
+        "---\ntitle: Writing\nfeed: true\n---\nSee [X](@/docs/x.md).\n",
+    );
+    site.assert_rebuild(&["posts/index.html"], &[]);
+    site.write(
+        "content/en/docs/x.md",
+        "---\ntitle: Ex\npermalink: /guide/x/\n---\nX.\n",
+    );
+    site.assert_rebuild(
+        &[
+            "docs/index.html",
+            "guide/x/index.html",
+            "posts/index.html",
+            "sitemap.xml",
+        ],
+        &["docs/x/index.html"],
+    );
+    assert!(
+        site.read("public/posts/index.html")
+            .contains("href=\"/guide/x/\"")
+    );
+    site.write("content/en/docs/x.md", "---\ntitle: Ex\n---\nX.\n");
+    site.assert_rebuild(
+        &[
+            "docs/index.html",
+            "docs/x/index.html",
+            "posts/index.html",
+            "sitemap.xml",
+        ],
+        &["guide/x/index.html"],
+    );
 
     // A French page makes the section French too: the English list's
     // first page links its new version.

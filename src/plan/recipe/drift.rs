@@ -88,6 +88,11 @@ fn fixture() -> Fixture {
             "---\ntitle: Docs\nsort_by: weight\n---\n".to_owned(),
         ),
         (
+            "en/docs/guides/_index.md",
+            "---\ntitle: Guides\n---\n".to_owned(),
+        ),
+        ("en/docs/ref/_index.md", "---\ntitle: Ref\n---\n".to_owned()),
+        (
             "en/docs/a.md",
             "---\ntitle: Alpha\nweight: 2\n---\nA.\n".to_owned(),
         ),
@@ -215,6 +220,26 @@ fn section_changes() -> Vec<Change> {
         (
             "docs sorted by title",
             edit("en/docs/_index.md", "sort_by: weight", "sort_by: title"),
+        ),
+        (
+            "ref weighed before guides",
+            edit(
+                "en/docs/ref/_index.md",
+                "title: Ref",
+                "title: Ref\nweight: -1",
+            ),
+        ),
+        (
+            "docs a draft",
+            edit(
+                "en/docs/_index.md",
+                "title: Docs",
+                "title: Docs\ndraft: true",
+            ),
+        ),
+        (
+            "a field of the author's in an index",
+            edit("en/posts/_index.md", "feed: true", "feed: true\nicon: pen"),
         ),
         (
             "a docs page in fr",

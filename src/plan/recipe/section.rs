@@ -4,6 +4,7 @@
 //! them.
 
 use super::*;
+use crate::source::section::SortBy;
 
 /// One page of a section's list.
 #[derive(Debug, Clone)]
@@ -28,10 +29,14 @@ impl Section {
         let sections = &model.sections;
         let list = &sections.lists[self.at];
         let mut parts = vec![Input::Text(&list.lang), Input::Text(&list.folder)];
-        parts.push(match sections.file_of(self.at) {
-            Some(file) => Input::SectionFile(file),
-            None => Input::Text(""),
-        });
+        match sections.file_of(self.at) {
+            Some(file) => {
+                parts.push(Input::SectionFile(file));
+                let targets = model.link_targets(&list.lang, &file.links);
+                parts.extend(targets.map(Input::Document));
+            }
+            None => parts.push(Input::Text("")),
+        }
         if self.list.page == 1 {
             // Its first page's alternates: the languages that have it.
             let versions = sections.versions(&list.folder);
@@ -56,12 +61,13 @@ impl Section {
         context.section = Some(SectionView {
             title: sections.title(self.at),
             description: file.and_then(|f| f.description.clone()),
-            content: minijinja::Value::from_safe_string(
-                file.map(|f| f.content.clone()).unwrap_or_default(),
-            ),
+            content: minijinja::Value::from_safe_string(file.map_or_else(String::new, |f| {
+                model.with_links_in(&list.lang, &f.content).into_owned()
+            })),
             url: list.url.clone(),
             path: list.folder.clone(),
             kind: if list.posts { "posts" } else { "pages" },
+            sort_by: file.map_or(SortBy::Date, |f| f.sort_by).name(),
             extra: file.map_or_else(|| serde_json::json!({}), |f| f.extra.clone()),
             subsections: list
                 .subsections
