@@ -387,9 +387,11 @@ def hugo_files(langs: list[str], css: str) -> dict[str, str]:
         "[taxonomies]",
         'tag = "tags"',
         "",
-        # folio does no syntax highlighting: Hugo's Chroma would be extra work.
+        # Both highlight every fenced block, as both do by default; with
+        # classes, as folio's default writes them.
         "[markup.highlight]",
-        "codeFences = false",
+        "codeFences = true",
+        "noClasses = false",
         "",
     ]
     for w, l in enumerate(langs, 1):

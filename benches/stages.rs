@@ -213,6 +213,7 @@ fn discover_900_sources(bencher: divan::Bencher) {
 const VISIBILITY: Visibility = Visibility {
     drafts: false,
     future: false,
+    expired: false,
     now_ms: 1_750_000_000_000,
 };
 static NO_PLUGINS: folio::Plugins = folio::Plugins::new();

@@ -56,12 +56,8 @@ enum Command {
         /// The output folder (default: `output_dir` of site.toml).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Publish drafts too.
-        #[arg(long)]
-        drafts: bool,
-        /// Publish posts dated in the future too.
-        #[arg(long)]
-        future: bool,
+        #[command(flatten)]
+        publish: Publish,
         /// Print the report as JSON, with the written and deleted paths.
         #[arg(long)]
         json: bool,
@@ -112,12 +108,8 @@ enum Command {
         /// Repeatable.
         #[arg(long = "allow-host", value_name = "NAME", value_parser = host_name)]
         allow_host: Vec<String>,
-        /// Show drafts too.
-        #[arg(long)]
-        drafts: bool,
-        /// Show posts dated in the future too.
-        #[arg(long)]
-        future: bool,
+        #[command(flatten)]
+        publish: Publish,
         /// Open the site in the default browser once it is served.
         #[arg(long)]
         open: bool,
@@ -139,12 +131,8 @@ enum Command {
     Check {
         #[command(flatten)]
         site: cli::SiteArgs,
-        /// Check drafts too.
-        #[arg(long)]
-        drafts: bool,
-        /// Check posts dated in the future too.
-        #[arg(long)]
-        future: bool,
+        #[command(flatten)]
+        publish: Publish,
         /// Also ask for every link out of the site over HTTP: 404, 410 and
         /// a host that does not exist are errors, 429, 5xx and timeouts
         /// warnings. Links found alive are trusted for a day
@@ -279,8 +267,7 @@ fn main() -> ExitCode {
         Command::Build {
             site,
             out,
-            drafts,
-            future,
+            publish,
             json,
             threads,
             accept_id_changes,
@@ -289,7 +276,7 @@ fn main() -> ExitCode {
         } => build(
             &site,
             out,
-            Publish { drafts, future },
+            publish,
             json,
             threads,
             Checks {
@@ -310,14 +297,13 @@ fn main() -> ExitCode {
             bind,
             port,
             allow_host,
-            drafts,
-            future,
+            publish,
             open,
         } => serve(
             site,
             std::net::SocketAddr::new(bind, port),
             &allow_host,
-            Publish { drafts, future },
+            publish,
             open,
         ),
         Command::Publish {
@@ -347,10 +333,9 @@ fn main() -> ExitCode {
         }
         Command::Check {
             site,
-            drafts,
-            future,
+            publish,
             external,
-        } => check(&site, Publish { drafts, future }, external),
+        } => check(&site, publish, external),
         Command::Redate { file, date, root } => amend(root, &file, folio::Change::Date(&date)),
         Command::Move {
             file,

@@ -319,6 +319,7 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         lang,
         published_at,
         updated_at,
+        expires_at,
         source: SourceState {
             path,
             hash,
@@ -349,6 +350,7 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         && *lang == stored.lang
         && *published_at == stored.published_at
         && *updated_at == stored.updated_at
+        && *expires_at == stored.expires_at
         && *path == stored.source.path
         && *hash == stored.source.hash
         && *title == stored.title

@@ -23,6 +23,8 @@ pub struct BuildOptions {
     pub threads: Option<usize>,
     /// Publish posts dated in the future too.
     pub future: bool,
+    /// Publish documents past their `expires` moment too.
+    pub expired: bool,
     /// The moment (Unix ms) after which a post is in the future: the caller
     /// says what time it is (the CLI takes `SOURCE_DATE_EPOCH`, else the
     /// clock), since the library reads neither. It decides which posts are
@@ -61,6 +63,7 @@ impl BuildOptions {
             drafts: false,
             threads: None,
             future: false,
+            expired: false,
             now_ms,
             accept_id_changes: false,
             dry_run: false,
@@ -78,6 +81,7 @@ impl fmt::Debug for BuildOptions {
             .field("index_path", &self.index_path)
             .field("drafts", &self.drafts)
             .field("future", &self.future)
+            .field("expired", &self.expired)
             .field("now_ms", &self.now_ms)
             .field("threads", &self.threads)
             .field("accept_id_changes", &self.accept_id_changes)

@@ -386,7 +386,7 @@ pub(crate) fn inputs_digest(
         hasher.update(stat.mtime_ns.to_le_bytes());
     }
     let header = format!(
-        "{}\0{}\0{}\0{:?}\0{}\0drafts {} future {}\0{}\0{:?}",
+        "{}\0{}\0{}\0{:?}\0{}\0drafts {} future {} expired {}\0{}\0{:?}",
         config.content_settings(),
         config.digest,
         scan.i18n.digest,
@@ -394,6 +394,7 @@ pub(crate) fn inputs_digest(
         out_key,
         options.drafts,
         options.future,
+        options.expired,
         scan.sources.len(),
         options.plugins,
     );

@@ -32,6 +32,7 @@ pub(crate) fn build(
     options.out_dir = out;
     options.drafts = publish.drafts;
     options.future = publish.future;
+    options.expired = publish.expired;
     options.threads = threads;
     options.accept_id_changes = checks.accept_id_changes;
     options.dry_run = checks.dry_run;

@@ -15,6 +15,7 @@ pub(crate) fn check(
     let mut options = BuildOptions::new(now_ms()?);
     options.drafts = publish.drafts;
     options.future = publish.future;
+    options.expired = publish.expired;
     // The library reads no environment: the scratch folder is the CLI's,
     // new (made atomically, mode 0700, under a name no one can guess), so
     // no one else can have put anything in it.

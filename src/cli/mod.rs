@@ -75,8 +75,16 @@ fn say_waiting(lock: &str) {
     );
 }
 
-/// Which unpublished posts to publish anyway.
+/// Which unpublished documents to build, show or check anyway.
+#[derive(clap::Args)]
 pub(crate) struct Publish {
+    /// Drafts too.
+    #[arg(long)]
     pub(crate) drafts: bool,
+    /// Posts dated in the future too.
+    #[arg(long)]
     pub(crate) future: bool,
+    /// Documents past their `expires` moment too.
+    #[arg(long)]
+    pub(crate) expired: bool,
 }

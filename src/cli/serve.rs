@@ -26,6 +26,7 @@ pub(crate) fn serve(
     options.out_dir = Some(preview.clone());
     options.drafts = publish.drafts;
     options.future = publish.future;
+    options.expired = publish.expired;
     // Watching starts first: a save during the first build is rebuilt next.
     let watcher = folio::Watcher::new(&root)?;
     let mut session = folio::Session::open(site, options)?;

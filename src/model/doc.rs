@@ -106,6 +106,9 @@ pub struct Record {
     /// Unix milliseconds; 0 for pages.
     pub published_at: i64,
     pub updated_at: Option<i64>,
+    /// Unix milliseconds from which it is no longer published (`expires`,
+    /// Hugo's `expiryDate`).
+    pub expires_at: Option<i64>,
     pub source: SourceState,
     pub title: String,
     pub url: String,

@@ -26,13 +26,14 @@ pub fn copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
 /// Whether a document keeps its place in the site: what decides which
 /// pages there are, in which order each list shows its documents, and how
 /// they link (its source, id, kind, slug, language, date, URL, tags, draft
-/// flag and translation key), and the update date the sitemap gives (which
+/// flag, translation key and expiry), and the update date the sitemap gives (which
 /// the sitemap's key, kept by a replan, covers). What else it holds
 /// (title, summary, body) is in the fingerprints of the pages that show it.
 pub fn same_place(old: &Record, new: &Record) -> bool {
     old.same_claims(new)
         && old.published_at == new.published_at
         && old.updated_at == new.updated_at
+        && old.expires_at == new.expires_at
         && old.url == new.url
         && old.tags == new.tags
         && old.draft == new.draft

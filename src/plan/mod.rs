@@ -299,6 +299,7 @@ mod tests {
         let visibility = Visibility {
             drafts: false,
             future: false,
+            expired: false,
             now_ms: i64::MAX,
         };
         let before = plan(

@@ -8,16 +8,25 @@ use super::*;
 pub struct Visibility {
     pub drafts: bool,
     pub future: bool,
-    /// Posts dated after this (Unix ms) are future posts.
+    /// Whether documents past their `expires` moment are published too.
+    pub expired: bool,
+    /// Posts dated after this (Unix ms) are future posts; documents that
+    /// expire at or before it have expired.
     pub now_ms: i64,
 }
 
 impl Visibility {
-    /// Whether `record` is published: not a draft (or drafts shown), and a
-    /// page or a post whose date has come (or future posts shown).
+    /// Whether `record` is published: not a draft (or drafts shown), a
+    /// page or a post whose date has come (or future posts shown), and not
+    /// expired (or expired documents shown).
     pub fn shows(&self, record: &Record) -> bool {
         self.shows_draft(record)
             && (self.future || record.kind == Kind::Page || self.is_due(record))
+            && (self.expired || !self.has_expired(record))
+    }
+
+    fn has_expired(&self, record: &Record) -> bool {
+        record.expires_at.is_some_and(|at| at <= self.now_ms)
     }
 
     pub(super) fn shows_draft(&self, record: &Record) -> bool {
@@ -28,25 +37,29 @@ impl Visibility {
         record.published_at <= self.now_ms
     }
 
-    /// The newest date of a post shown and the oldest of a post held back
-    /// for its date: while the clock stays between them, no post is
-    /// published or withdrawn by it (with `future`, no date decides).
+    /// The last moment a date published or withdrew a document, and the
+    /// next one at which a date will: while the clock stays between them
+    /// (from the first, before the second), no document is published or
+    /// withdrawn by it. The dates are a post's publication (unless future
+    /// posts are shown) and a document's expiry (unless expired ones are).
     pub fn bounds(&self, records: &[Record]) -> (i64, i64) {
-        if self.future {
-            return (i64::MIN, i64::MAX);
-        }
-        let (mut last_shown, mut next_due) = (i64::MIN, i64::MAX);
-        for record in records
-            .iter()
-            .filter(|r| r.kind == Kind::Post && self.shows_draft(r))
-        {
-            if self.is_due(record) {
-                last_shown = last_shown.max(record.published_at);
+        let (mut last, mut next) = (i64::MIN, i64::MAX);
+        let mut moment = |at: i64| {
+            if at <= self.now_ms {
+                last = last.max(at);
             } else {
-                next_due = next_due.min(record.published_at);
+                next = next.min(at);
+            }
+        };
+        for record in records.iter().filter(|r| self.shows_draft(r)) {
+            if !self.future && record.kind == Kind::Post {
+                moment(record.published_at);
+            }
+            if let Some(expires_at) = record.expires_at.filter(|_| !self.expired) {
+                moment(expires_at);
             }
         }
-        (last_shown, next_due)
+        (last, next)
     }
 }
 

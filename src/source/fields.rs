@@ -18,7 +18,7 @@ use crate::source::markdown::render_body;
 use crate::source::parse::ParseError;
 
 /// The fields folio reads: its own, then those of Jekyll, Hugo and Zola
-/// that mean one of its own (the README has the table). Any other field is
+/// that mean one of its own (docs/content.md has the table). Any other field is
 /// kept for templates (`post.extra.<name>`), unless it is one typo away
 /// from one of these.
 pub(crate) const FIELDS: &[&str] = &[
@@ -36,6 +36,7 @@ pub(crate) const FIELDS: &[&str] = &[
     "permalink",
     "aliases",
     "template",
+    "expires",
     "weight",
     // Other generators' names for folio's fields.
     "lastmod",
@@ -48,6 +49,8 @@ pub(crate) const FIELDS: &[&str] = &[
     "url",
     "redirect_from",
     "layout",
+    "expiryDate",
+    "expirydate",
     // Zola's tables: `[taxonomies]` (tags and categories are tags, the
     // others are kept) and `[extra]` (kept).
     "taxonomies",

@@ -15,6 +15,7 @@ use xxhash_rust::xxh3::xxh3_128;
 
 use crate::model::doc::{Kind, Record, Source, SourceState};
 use crate::model::error::ProblemKind;
+use crate::model::id::format_ms;
 use crate::model::url::{
     MAX_SLUG_BYTES, collapse_slashes, encode_segment, fill_placeholders, normalize_slug,
 };
@@ -47,6 +48,10 @@ pub struct Parsed {
 
 /// The fields that give `updated`, in the order they are looked for.
 const UPDATED: &[&str] = &["updated", "lastmod", "last_modified_at"];
+
+/// The fields that give `expires`: folio's, then Hugo's (whose keys are
+/// read without regard to case, and written both ways).
+const EXPIRES: &[&str] = &["expires", "expiryDate", "expirydate"];
 
 /// Where a parsed source's body is, for its page to render it from the
 /// source read again.
@@ -94,6 +99,7 @@ pub fn parse(
         Some(field) => fields.date(field, config)?.map(|(ms, _)| ms),
         None => None,
     };
+    let expires_at = expiry(&fields, published_at, config)?;
     let slug = slug_of(&fields, file_slug)?;
     let id_ms = if source.kind == Kind::Page {
         0
@@ -127,7 +133,11 @@ pub fn parse(
         start: text.len() - front.body.len(),
         check: xxh3_128(bytes),
     };
-    let (url, aliases) = places_of(&fields, config, source, (&slug, id_ms))?;
+    // A path written by hand is from the site's root, under its base path.
+    let url = match fields.written_url()? {
+        Some(url) => format!("{}{url}", config.base_path),
+        None => document_url(config, source.kind, &source.lang, &source.key, &slug, id_ms),
+    };
     Ok(Parsed {
         record: Record {
             id,
@@ -136,6 +146,7 @@ pub fn parse(
             lang: source.lang.clone(),
             published_at: id_ms,
             updated_at,
+            expires_at,
             source: SourceState {
                 path: source.path.clone(),
                 hash,
@@ -151,7 +162,7 @@ pub fn parse(
             translation_key,
             plugins: touched_by,
             extra: fields.extra()?,
-            aliases,
+            aliases: aliases_of(&fields, config)?,
             template: fields.template()?,
             word_count: outline.word_count,
             reading_time: outline.reading_time,
@@ -167,24 +178,13 @@ pub fn parse(
     })
 }
 
-/// A document's URL and its old URLs (`aliases`): a path written by hand
-/// is from the site's root, under its base path.
-fn places_of(
-    fields: &Fields<'_>,
-    config: &Config,
-    source: &Source,
-    (slug, id_ms): (&str, i64),
-) -> Result<(String, Vec<String>), ParseError> {
-    let url = match fields.written_url()? {
-        Some(url) => format!("{}{url}", config.base_path),
-        None => document_url(config, source.kind, &source.lang, &source.key, slug, id_ms),
-    };
-    let aliases = fields
-        .aliases()?
-        .into_iter()
+/// The document's old URLs, each under the site's base path as every URL
+/// folio writes.
+fn aliases_of(fields: &Fields<'_>, config: &Config) -> Result<Vec<String>, ParseError> {
+    let aliases = fields.aliases()?.into_iter();
+    Ok(aliases
         .map(|alias| format!("{}{alias}", config.base_path))
-        .collect();
-    Ok((url, aliases))
+        .collect())
 }
 
 /// The `title` field, which every document needs.
@@ -369,6 +369,33 @@ fn summary_through(
     Ok((summary.into_owned(), outline, touched_by))
 }
 
+/// When the document stops being published, if its front matter says: a
+/// moment not after its date would never show it, which is a mistake.
+fn expiry(
+    fields: &Fields<'_>,
+    published_at: i64,
+    config: &Config,
+) -> Result<Option<i64>, ParseError> {
+    let Some(field) = EXPIRES.iter().find(|field| fields.get(field).is_some()) else {
+        return Ok(None);
+    };
+    let Some((expires_at, _)) = fields.date(field, config)? else {
+        return Ok(None);
+    };
+    if expires_at <= published_at {
+        return Err(fields.problem(
+            field,
+            format!(
+                "{field} ({}) is not after the date ({}): the document would never be shown",
+                format_ms(expires_at),
+                format_ms(published_at)
+            ),
+            format!("give {field} a later moment, or remove it to publish the document for good"),
+        ));
+    }
+    Ok(Some(expires_at))
+}
+
 /// `text` through the transforms of `phase`, in order, adding to
 /// `touched_by` the stamp of each one that changed it. Without transforms
 /// the text is not copied.
@@ -475,8 +502,6 @@ pub fn field_line(bytes: &[u8], field: &str) -> Option<usize> {
 pub(crate) mod tests {
     use super::*;
     use std::path::Path;
-
-    use crate::model::id::format_ms;
 
     pub(crate) fn config(tz: &str) -> Config {
         Config::parse(

@@ -487,6 +487,77 @@ fn future_posts_wait_for_their_date_or_for_the_flag() {
     assert!(flagged.path("public/posts/later/index.html").exists());
 }
 
+/// A post that expires on 2030-01-01 (`expires`) and a page that expires
+/// on 2031-01-01 (Hugo's `expiryDate`).
+fn site_with_expiring_documents() -> TestSite {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/posts/offer.md",
+        "---\ntitle: Offer\ndate: 2024-01-01T00:00:00Z\nexpires: 2030-01-01T00:00:00Z\n---\nBuy.\n",
+    );
+    site.write(
+        "content/en/sale.md",
+        "---\ntitle: Sale\nexpiryDate: 2031-01-01T00:00:00Z\n---\nSale.\n",
+    );
+    site
+}
+
+#[test]
+fn expired_documents_are_withdrawn_when_the_clock_passes_or_kept_by_the_flag() {
+    let site = site_with_expiring_documents();
+    let at = |now: &str| {
+        options(|o| o.now_ms = now.parse::<jiff::Timestamp>().unwrap().as_millisecond())
+    };
+    site.build_with(&at("2029-12-31T23:59:59Z")).unwrap();
+    assert!(site.path("public/posts/offer/index.html").exists());
+    assert!(site.path("public/sale/index.html").exists());
+    assert!(site.read("public/atom.xml").contains("Offer"));
+    // The moment comes: nothing is read again, the post's page goes and
+    // the lists that showed it are written.
+    let report = site.build_with(&at("2030-01-01T00:00:00Z")).unwrap();
+    assert_eq!(report.parsed, 0);
+    assert_eq!(report.deleted, ["posts/offer/index.html"]);
+    assert!(!site.read("public/atom.xml").contains("Offer"));
+    assert!(!site.read("public/sitemap.xml").contains("/posts/offer/"));
+    assert!(site.path("public/sale/index.html").exists());
+    // Its row stays: its id was published and stays guarded.
+    assert_eq!(
+        site.query("SELECT count(*) FROM posts WHERE slug = 'offer' AND expires_at IS NOT NULL"),
+        ["1"]
+    );
+    let report = site.build_with(&at("2031-06-01T00:00:00Z")).unwrap();
+    assert_eq!(report.deleted, ["sale/index.html"]);
+    // A clock moved back publishes them again.
+    let report = site.build_with(&at("2029-06-01T00:00:00Z")).unwrap();
+    assert!(
+        report
+            .written
+            .contains(&"posts/offer/index.html".to_owned())
+    );
+    assert!(report.written.contains(&"sale/index.html".to_owned()));
+
+    let mut flagged = at("2032-01-01T00:00:00Z");
+    flagged.expired = true;
+    site.build_with(&flagged).unwrap();
+    assert!(site.path("public/posts/offer/index.html").exists());
+    assert!(site.path("public/sale/index.html").exists());
+}
+
+#[test]
+fn an_expiry_not_after_the_date_is_refused_naming_the_field_and_line() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/posts/never.md",
+        "---\ntitle: Never\ndate: 2024-05-01T00:00:00Z\nexpires: 2024-04-01T00:00:00Z\n---\nNo.\n",
+    );
+    let output = site.cli(&["build"]);
+    assert!(!output.status.success());
+    let stderr = util::stderr(&output);
+    assert!(stderr.contains("content/en/posts/never.md:4"), "{stderr}");
+    assert!(stderr.contains("is not after the date"), "{stderr}");
+    assert!(!site.path("public").exists(), "nothing is written");
+}
+
 #[test]
 fn a_new_translation_rewrites_its_siblings_and_its_language_lists() {
     let site = TestSite::with_posts();

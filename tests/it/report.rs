@@ -48,7 +48,7 @@ fn the_report_json_has_the_pinned_shape_and_the_cli_prints_the_same() {
     assert_eq!(
         from_library,
         golden,
-        "the report's JSON moved: if on purpose, bump BuildReport::SCHEMA when a field was renamed or removed, document it in the README and write this to {GOLDEN}:\n{}",
+        "the report's JSON moved: if on purpose, bump BuildReport::SCHEMA when a field was renamed or removed, document it in docs/deployment.md (its JSON report table) and write this to {GOLDEN}:\n{}",
         serde_json::to_string_pretty(&from_library).unwrap()
     );
 

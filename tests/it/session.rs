@@ -168,6 +168,22 @@ fn a_session_publishes_a_future_post_once_its_clock_passes_the_date() {
 }
 
 #[test]
+fn a_session_withdraws_an_expired_post_once_its_clock_passes_the_moment() {
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/posts/offer.md",
+        "---\ntitle: Offer\ndate: 2024-01-01T00:00:00Z\nexpires: 2026-01-02T00:00:00Z\n---\nBuy.\n",
+    );
+    let mut session = session(&site);
+    assert!(site.path("public/posts/offer/index.html").exists());
+    session.set_now(NOW_MS + 2 * 86_400_000);
+    let report = session.rebuild::<&str>(&[]).unwrap();
+    assert!(!report.scanned_everything);
+    assert_eq!(report.deleted, ["posts/offer/index.html"]);
+    assert!(!site.read("public/atom.xml").contains("Offer"));
+}
+
+#[test]
 fn explain_and_dry_run_go_through_a_session_and_write_nothing() {
     let site = TestSite::with_posts();
     let mut session = session(&site);

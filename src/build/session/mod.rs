@@ -563,6 +563,7 @@ impl Session {
         Visibility {
             drafts: self.options.drafts,
             future: self.options.future,
+            expired: self.options.expired,
             now_ms: self.options.now_ms,
         }
     }

@@ -355,6 +355,7 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
     let visibility = Visibility {
         drafts: false,
         future: false,
+        expired: false,
         now_ms: i64::MAX,
     };
     let plan = plan(

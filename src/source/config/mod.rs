@@ -612,7 +612,7 @@ fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
         path: path.to_owned(),
         line: e.span().map(|span| line_of_offset(text, span.start)),
         message: with_key(e.message().trim(), text, e.span()),
-        help: "see the README for the keys site.toml takes".into(),
+        help: "see docs/configuration.md for the keys site.toml takes".into(),
     }
 }
 

@@ -505,6 +505,7 @@ mod tests {
             lang: "en".into(),
             published_at: 1_700_000_000_000,
             updated_at: None,
+            expires_at: None,
             source: SourceState {
                 path: format!("content/en/posts/{slug}.md"),
                 hash: hash.into(),

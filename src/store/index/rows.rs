@@ -8,7 +8,8 @@ pub(super) fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
         "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
                     source_size, source_mtime_ns, title, url, summary, description, tags, draft,
                     translation_key, plugins, extra, aliases, template, ever_published,
-                    word_count, reading_time, headings, links, shortcodes, weight
+                    word_count, reading_time, headings, links, shortcodes, expires_at,
+                    weight
              FROM posts",
     )?;
     stmt.query_map([], |row| {
@@ -22,6 +23,7 @@ pub(super) fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
             lang: text(row, 3)?,
             published_at: row.get(4)?,
             updated_at: row.get(5)?,
+            expires_at: row.get(27)?,
             source: SourceState {
                 path: text(row, 6)?,
                 hash: text(row, 7)?,
@@ -59,7 +61,7 @@ pub(super) fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
                 "[]" => Vec::new(),
                 names => serde_json::from_str(names).map_err(|_| corrupt(26, "shortcodes"))?,
             },
-            weight: row.get(27)?,
+            weight: row.get(28)?,
         })
     })?
     .collect::<rusqlite::Result<Vec<Record>>>()
@@ -128,9 +130,9 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
         "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
              source_hash, source_size, source_mtime_ns, title, url, summary, description,
              tags, draft, translation_key, plugins, extra, aliases, template, ever_published,
-             word_count, reading_time, headings, links, shortcodes, weight)
+             word_count, reading_time, headings, links, shortcodes, expires_at, weight)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
+                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)
          ON CONFLICT (id) DO UPDATE SET
              kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
              published_at = excluded.published_at, updated_at = excluded.updated_at,
@@ -143,7 +145,8 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
              aliases = excluded.aliases, template = excluded.template,
              word_count = excluded.word_count, reading_time = excluded.reading_time,
              headings = excluded.headings, links = excluded.links,
-             shortcodes = excluded.shortcodes, weight = excluded.weight,
+             shortcodes = excluded.shortcodes, expires_at = excluded.expires_at,
+             weight = excluded.weight,
              ever_published = posts.ever_published OR excluded.ever_published",
     )?;
     for r in records {
@@ -175,6 +178,7 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
             r.headings,
             serde_json::to_string(&r.links).unwrap_or_else(|_| "[]".into()),
             serde_json::to_string(&r.shortcodes).unwrap_or_else(|_| "[]".into()),
+            r.expires_at,
             r.weight,
         ])?;
     }

@@ -2,7 +2,7 @@
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// What brings an index of version `n` (0: a new file) to the next, at `n`:
 /// an index of version `n` runs those from `n` on.
@@ -16,6 +16,7 @@ pub(super) const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
     MIGRATE_V6_TO_V7,
     MIGRATE_V7_TO_V8,
     MIGRATE_V8_TO_V9,
+    MIGRATE_V9_TO_V10,
 ];
 
 pub(super) const SCHEMA_V1: &str = "
@@ -121,9 +122,18 @@ ALTER TABLE posts ADD COLUMN shortcodes TEXT NOT NULL DEFAULT '[]';
 DELETE FROM meta WHERE key = 'content_settings';
 ";
 
-/// Version 9 keeps a document's `weight`, by which a section may order its
-/// list; older rows never had it read.
+/// Version 9 keeps when a document stops being published (`expires`, Unix
+/// milliseconds). Older rows kept the field among those folio did not
+/// read: forgetting the content settings has every source read again.
 const MIGRATE_V8_TO_V9: &str = "
+ALTER TABLE posts ADD COLUMN expires_at INTEGER;
+DELETE FROM meta WHERE key = 'content_settings';
+";
+
+/// Version 10 keeps a document's `weight`, by which a section may order its
+/// list. Older rows kept the field among those folio did not read:
+/// forgetting the content settings has every source read again.
+const MIGRATE_V9_TO_V10: &str = "
 ALTER TABLE posts ADD COLUMN weight INTEGER;
 DELETE FROM meta WHERE key = 'content_settings';
 ";
