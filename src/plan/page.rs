@@ -32,39 +32,46 @@ impl<'a> Plan<'a> {
                 }
                 Input::Sitemap => key.text(&self.sitemap_key),
                 Input::SectionFile(file) => {
+                    let file = &model.sections.files[file];
                     key.text(&file.hash);
                     key.number(file.shortcodes.len());
                     for name in &file.shortcodes {
                         key.text(model.shortcode_hashes.get(name).map_or("", String::as_str));
                     }
                 }
-                Input::SectionTitle(file) => key.text(file.title.as_deref().unwrap_or("")),
+                Input::SectionTitle(file) => {
+                    key.text(model.sections.files[file].title.as_deref().unwrap_or(""))
+                }
             }
         }
         key.finish()
     }
 
-    /// Per document, the pages whose fingerprint covers its digest: the
-    /// documents among their [`Plan::inputs`].
-    pub(super) fn dependents(&self) -> Vec<Vec<u32>> {
-        let mut dependents = vec![Vec::new(); self.model.records.len()];
+    /// Per document and per section's `_index.md`, the pages whose
+    /// fingerprint covers it: the documents and the sections' files among
+    /// their [`Plan::inputs`].
+    pub(super) fn dependents(&self) -> Dependents {
+        let mut documents = vec![Vec::new(); self.model.records.len()];
+        let mut sections = vec![Vec::new(); self.model.sections.files.len()];
         for (s, spec) in self.specs.iter().enumerate() {
             let s = s as u32;
             for part in self.inputs(&spec.recipe).parts {
                 match part {
-                    Input::Document(i) | Input::Neighbour(Some(i)) => dependents[i].push(s),
-                    Input::Documents(list) => list.iter().for_each(|&i| dependents[i].push(s)),
+                    Input::Document(i) | Input::Neighbour(Some(i)) => documents[i].push(s),
+                    Input::Documents(list) => list.iter().for_each(|&i| documents[i].push(s)),
+                    Input::SectionFile(f) | Input::SectionTitle(f) => sections[f].push(s),
                     Input::Text(_)
                     | Input::Number(_)
                     | Input::Neighbour(None)
                     | Input::TagIndex(_)
-                    | Input::Sitemap
-                    | Input::SectionFile(_)
-                    | Input::SectionTitle(_) => {}
+                    | Input::Sitemap => {}
                 }
             }
         }
-        dependents
+        Dependents {
+            documents,
+            sections,
+        }
     }
 
     /// `html` of document `i` (its body) with each `@/` link's URL in its
@@ -236,7 +243,7 @@ impl<'a> Plan<'a> {
             match part {
                 Input::Text(_) | Input::Number(_) => {}
                 Input::SectionFile(file) | Input::SectionTitle(file) => {
-                    files.push(file.path.clone())
+                    files.push(model.sections.files[file].path.clone())
                 }
                 Input::Document(i) => indices.push(i),
                 Input::Documents(list) => indices.extend_from_slice(list),

@@ -400,7 +400,10 @@ fn documents_of(plan: &Plan<'_>, spec: &Spec) -> Vec<(String, String)> {
         match part {
             Input::Document(i) | Input::Neighbour(Some(i)) => indices.push(i),
             Input::Documents(list) => indices.extend_from_slice(list),
-            Input::SectionFile(file) => files.push((file.path.clone(), file.hash.clone())),
+            Input::SectionFile(f) => {
+                let file = &plan.model.sections.files[f];
+                files.push((file.path.clone(), file.hash.clone()));
+            }
             Input::Text(_)
             | Input::Number(_)
             | Input::Neighbour(None)

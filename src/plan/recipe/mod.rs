@@ -69,12 +69,13 @@ pub(super) enum Input<'m> {
     /// Every HTML page's URL and alternates, hashed once per build (the
     /// sitemap key), which every visible document contributes to.
     Sitemap,
-    /// A section's `_index.md`, all it says: its bytes' hash and the
-    /// templates of the shortcodes its body calls.
-    SectionFile(&'m SectionFile),
+    /// A section's `_index.md` (by place in the model's section files),
+    /// all it says: its bytes' hash and the templates of the shortcodes its
+    /// body calls.
+    SectionFile(usize),
     /// Only the title of a section's `_index.md`, for a page that names
     /// the section without showing it.
-    SectionTitle(&'m SectionFile),
+    SectionTitle(usize),
 }
 
 /// The site.toml keys a list of posts reads: how many per page, their

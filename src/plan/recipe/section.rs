@@ -29,11 +29,11 @@ impl Section {
         let sections = &model.sections;
         let list = &sections.lists[self.at];
         let mut parts = vec![Input::Text(&list.lang), Input::Text(&list.folder)];
-        match sections.file_of(self.at) {
+        match list.file {
             Some(file) => {
                 parts.push(Input::SectionFile(file));
-                let targets = model.link_targets(&list.lang, &file.links);
-                parts.extend(targets.map(Input::Document));
+                let links = &sections.files[file].links;
+                parts.extend(model.link_targets(&list.lang, links).map(Input::Document));
             }
             None => parts.push(Input::Text("")),
         }
@@ -94,9 +94,8 @@ impl Section {
 pub(in crate::plan) fn section_title_inputs(model: &Model, at: usize) -> [Input<'_>; 2] {
     [
         Input::Text(&model.sections.lists[at].folder),
-        model
-            .sections
-            .file_of(at)
+        model.sections.lists[at]
+            .file
             .map_or(Input::Text(""), Input::SectionTitle),
     ]
 }
