@@ -249,7 +249,9 @@ impl Corpus {
         corpus(dir.path());
         let site = Site::open(dir.path()).unwrap();
         let files = FilesAt::new(dir.path());
-        let (sources, _) = folio::source::discover::discover(dir.path(), site.config()).unwrap();
+        let sources = folio::source::discover::discover(dir.path(), site.config())
+            .unwrap()
+            .sources;
         let mut parsed: Vec<Parsed> = sources
             .iter()
             .map(|source| read_and_parse(&files, source, site.config()))
@@ -284,7 +286,7 @@ impl Corpus {
             // The plan owns the records it was made from: their copy is
             // counted in the plan's time (well under 1% of it here).
             (self.records.clone(), Vec::new()),
-            (&[], &NO_PLUGINS),
+            (&[], &[], &NO_PLUGINS),
             VISIBILITY,
             STARTED_NS,
         )
@@ -369,7 +371,9 @@ fn parse_900_sources(bencher: divan::Bencher) {
     corpus(dir.path());
     let site = Site::open(dir.path()).unwrap();
     let files = FilesAt::new(dir.path());
-    let (sources, _) = folio::source::discover::discover(dir.path(), site.config()).unwrap();
+    let sources = folio::source::discover::discover(dir.path(), site.config())
+        .unwrap()
+        .sources;
     bencher
         .counter(ItemsCount::new(sources.len()))
         .bench_local(|| {

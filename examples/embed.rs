@@ -105,8 +105,12 @@ mod tests {
                 .written
                 .contains(&"fr/posts/carnet-de-voyage/index.html".to_owned())
         );
-        assert_eq!(rendered, report.rendered);
-        assert_eq!(report.written.len(), report.rendered);
+        // The observer hears of each page rendered and each file read to
+        // be copied: the map beside the travel notes (a bundle's file).
+        let map = "fr/posts/carnet-de-voyage/itineraire.svg".to_owned();
+        assert!(report.written.contains(&map));
+        assert_eq!(rendered, report.rendered + 1);
+        assert_eq!(report.written.len(), rendered);
         assert!(dist.join("site/index.html").is_file());
         assert!(dist.join(".cache/folio.sqlite").is_file());
 

@@ -330,6 +330,7 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         summary,
         description,
         tags,
+        terms,
         draft,
         ever_published,
         translation_key,
@@ -358,6 +359,7 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         && *summary == stored.summary
         && *description == stored.description
         && *tags == stored.tags
+        && *terms == stored.terms
         && *draft == stored.draft
         && *ever_published == stored.ever_published
         && *translation_key == stored.translation_key

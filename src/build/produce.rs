@@ -219,7 +219,7 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
             let Some((body, _notes)) = body? else {
                 return Ok(Rendering::SourceChanged(job.source_of(i)));
             };
-            contents.push(body);
+            contents.push(job.plan.in_feed(i, body));
         }
         page.context.set_entry_contents(contents);
     }

@@ -19,6 +19,7 @@ use crate::model::report::Inputs;
 use crate::plugin::Plugins;
 use crate::render::i18n::{I18N_DIR, I18n};
 use crate::render::{TEMPLATES_DIR, Theme};
+use crate::source::bundle::{self, Bundle, ContentFile};
 use crate::source::config::{CONFIG_FILE, Config, THEMES_DIR};
 use crate::source::discover::{
     self, CONTENT_DIR, FilesAt, PUBLISHED_HIDDEN, STATIC_DIR, StaticFile, is_markdown, walk_order,
@@ -34,6 +35,11 @@ pub(crate) struct Scan {
     pub sections: Vec<Source>,
     /// Sources whose place or name is wrong: reported with the parse's.
     pub problems: Vec<Problem>,
+    /// The files of `content/` that are no source, in walk order.
+    pub files: Vec<ContentFile>,
+    /// Those of them that bundles hold: [`bundle::bundles`] of the two
+    /// above.
+    pub bundles: Vec<Bundle>,
     pub statics: Vec<StaticFile>,
     pub theme: Theme,
     pub i18n: I18n,
@@ -41,6 +47,11 @@ pub(crate) struct Scan {
 }
 
 impl Scan {
+    /// The files the bundles hold, each once.
+    fn bundle_files(&self) -> impl Iterator<Item = &ContentFile> {
+        self.bundles.iter().flat_map(|bundle| &bundle.files)
+    }
+
     /// What the outputs are made from, for the report: `templates` are the
     /// names of those the pages use (with what they reach), `root` the
     /// site root, absolute.
@@ -57,6 +68,7 @@ impl Scan {
             )
             .chain(self.i18n.files.iter().cloned())
             .chain(self.statics.iter().map(StaticFile::source_path))
+            .chain(self.bundle_files().map(|file| file.path.clone()))
             .collect();
         files.sort();
         files.dedup();
@@ -115,13 +127,15 @@ pub(crate) fn everything(
             Ok::<_, Error>(Damaged::find(out_dir, stored))
         },
     );
-    let (mut sources, problems) = discovered?;
+    let mut discovered = discovered?;
     discover::check_theme(root, config)?;
-    let sections = take_sections(&mut sources);
+    let sections = take_sections(&mut discovered.sources);
     Ok(Scan {
-        sources,
+        bundles: bundle::bundles(&discovered.sources, &discovered.files),
+        sources: discovered.sources,
         sections,
-        problems,
+        problems: discovered.problems,
+        files: discovered.files,
         statics: discover::discover_static(root, config.theme_dir.as_deref())?,
         theme: Theme::load(root, config.theme_dir.as_deref(), plugins)?,
         i18n: I18n::load(root, config)?,
@@ -197,6 +211,7 @@ pub(crate) fn after_changes(
     if words_changed {
         last.i18n = I18n::load(root, config)?;
     }
+    last.bundles = bundle::bundles(&last.sources, &last.files);
     last.damaged = Damaged::default();
     Ok(Some(last))
 }
@@ -262,8 +277,9 @@ fn take_sections(sources: &mut Vec<Source>) -> Vec<Source> {
     sections
 }
 
-/// `content/<rest>` changed: its source is added, moved on or removed, as
-/// a walk would find it; a removed folder takes the sources under it.
+/// `content/<rest>` changed: its source, section's `_index.md` or file is
+/// added, moved on or removed, as a walk would find it; a removed folder
+/// takes the sources and files under it.
 fn update_sources(
     files: &FilesAt,
     config: &Config,
@@ -279,10 +295,20 @@ fn update_sources(
         for sources in [&mut scan.sources, &mut scan.sections] {
             sources.retain(|s| s.path != rel && !s.path.starts_with(&inside));
         }
+        scan.files
+            .retain(|f| f.path != rel && !f.path.starts_with(&inside));
         scan.problems.retain(|p| p.path != Path::new(rel));
         return Ok(());
     };
     if !is_markdown(Path::new(rest)) {
+        let file = ContentFile {
+            path: rel.to_owned(),
+            stat,
+        };
+        match scan.files.binary_search_by(|f| walk_order(&f.path, rel)) {
+            Ok(i) => scan.files[i] = file,
+            Err(i) => scan.files.insert(i, file),
+        }
         return Ok(());
     }
     match discover::classify(rest, config) {
@@ -353,8 +379,9 @@ fn update_statics(
 }
 
 /// A digest of everything a build reads: the config, templates, words,
-/// options, and the stat of every source and static file. `None` when a
-/// stat cannot be trusted (racy), so that no later build skips on it.
+/// options, and the stat of every source, static file and bundle's file.
+/// `None` when a stat cannot be trusted (racy), so that no later build
+/// skips on it.
 pub(crate) fn inputs_digest(
     config: &Config,
     scan: &Scan,
@@ -374,6 +401,10 @@ pub(crate) fn inputs_digest(
             scan.statics
                 .iter()
                 .map(|s| (s.source_path().into(), s.stat)),
+        )
+        .chain(
+            scan.bundle_files()
+                .map(|f| (std::borrow::Cow::Borrowed(f.path.as_str()), f.stat)),
         );
     let mut hasher = Sha256::new();
     for (path, stat) in stats {

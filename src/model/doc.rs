@@ -81,8 +81,12 @@ pub struct Source {
     /// The path inside its language root, without the language suffix and
     /// extension (`posts/hello-world`): the default translation key.
     pub key: String,
-    /// The file name without language suffix and extension.
+    /// The file name without language suffix and extension; a bundle's
+    /// folder name.
     pub stem: String,
+    /// Whether it is a bundle's document (`<folder>/index.md`): named by
+    /// its folder, with the folder's other files copied beside its page.
+    pub bundle: bool,
     pub stat: Stat,
 }
 
@@ -115,7 +119,12 @@ pub struct Record {
     /// HTML: the part before `<!-- more -->`, or else the first paragraph.
     pub summary: String,
     pub description: Option<String>,
+    /// Its terms of the `tags` taxonomy (with other generators'
+    /// categories, unless the site declares `categories`).
     pub tags: Vec<String>,
+    /// Its terms of each other taxonomy the site declares, in site.toml's
+    /// order, those it has none of left out.
+    pub terms: Vec<(String, Vec<String>)>,
     pub draft: bool,
     /// Published by some build, even if a draft now: its id is public (its
     /// page and feed entry were out), so its date and slug are guarded.
@@ -201,6 +210,17 @@ impl TemplateChoice {
 }
 
 impl Record {
+    /// Its terms of `taxonomy`.
+    pub fn terms_of(&self, taxonomy: &str) -> &[String] {
+        if taxonomy == "tags" {
+            return &self.tags;
+        }
+        self.terms
+            .iter()
+            .find(|(name, _)| name == taxonomy)
+            .map_or(&[], |(_, terms)| terms)
+    }
+
     /// Its headings, from [`Record::headings`]' JSON.
     pub fn heading_list(&self) -> Vec<Heading> {
         serde_json::from_str(&self.headings).unwrap_or_default()

@@ -252,6 +252,29 @@ impl Model {
         replace_links(html, |target| self.resolve(from, target).ok())
     }
 
+    /// `html` of document `i` as a page other than its own shows it (a
+    /// list, a feed): [`Model::with_links`], then [`Model::rooted`].
+    pub(super) fn shown_elsewhere<'h>(&self, i: usize, html: &'h str) -> Cow<'h, str> {
+        match self.with_links(i, html) {
+            Cow::Borrowed(html) => self.rooted(i, html),
+            Cow::Owned(html) => Cow::Owned(self.rooted(i, &html).into_owned()),
+        }
+    }
+
+    /// `html` of document `i` with, when it is a bundle's, each relative
+    /// link (`photo.jpg`, `../x/`) made a path from the site's root to where
+    /// it leads from the document's page: the files beside that page are
+    /// found from a list or a feed too. Other documents' HTML is left as it
+    /// always was.
+    pub(super) fn rooted<'h>(&self, i: usize, html: &'h str) -> Cow<'h, str> {
+        if !self.bundled.contains(&i) {
+            return Cow::Borrowed(html);
+        }
+        let url = &self.records[i].url;
+        let folder = &url[..url.rfind('/').map_or(0, |at| at + 1)];
+        root_relative_links(html, folder)
+    }
+
     /// `html` of a section's `_index.md` in `lang` with each `@/` link's
     /// URL in its place.
     pub(super) fn with_links_in<'h>(&self, lang: &str, html: &'h str) -> Cow<'h, str> {
@@ -401,9 +424,66 @@ fn replace_links(html: &str, resolve: impl Fn(&str) -> Option<String>) -> Cow<'_
     Cow::Owned(out)
 }
 
+/// `html` with each relative URL of an `href` or `src` attribute put after
+/// `folder` (a URL path ending in `/`, percent-encoded): a link with a
+/// scheme, one from the root or the host, and one within the page (`#x`,
+/// `?q`) are left.
+fn root_relative_links<'h>(html: &'h str, folder: &str) -> Cow<'h, str> {
+    let mut out = String::new();
+    let mut copied = 0;
+    for at in memchr::memmem::find_iter(html.as_bytes(), "=\"") {
+        let named = html[..at].ends_with(" href") || html[..at].ends_with(" src");
+        let start = at + 2;
+        let Some(len) = html[start..].find('"') else {
+            break;
+        };
+        let written = &html[start..start + len];
+        let scheme = written
+            .split(['/', '?', '#'])
+            .next()
+            .is_some_and(|first| first.contains(':'));
+        let relative = !written.is_empty() && !scheme && !written.starts_with(['/', '#', '?']);
+        if at < copied || !named || !relative {
+            continue;
+        }
+        out.push_str(&html[copied..start]);
+        out.push_str(&folder.replace('&', "&amp;").replace('"', "%22"));
+        copied = start;
+    }
+    if copied == 0 {
+        return Cow::Borrowed(html);
+    }
+    out.push_str(&html[copied..]);
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_links_are_put_under_the_page_s_folder_and_others_left() {
+        let html = "<p><img src=\"photo.jpg\" alt=\"a\"> <a href=\"maps/way.svg\">map</a> \
+                    <a href=\"../b/\">b</a> <a href=\"/x/\">x</a> <a href=\"#top\">t</a> \
+                    <a href=\"https://e.org/\">e</a> <a href=\"//cdn/x\">c</a> \
+                    <a href=\"mailto:a@e.org\">m</a> <a href=\"?q\">q</a> <a href=\"\">empty</a> \
+                    <a title=\"photo.jpg\" data-src=\"y\">no</a> <code>src=&quot;z&quot;</code></p>";
+        let rooted = root_relative_links(html, "/blog/posts/trip/");
+        assert_eq!(
+            rooted,
+            "<p><img src=\"/blog/posts/trip/photo.jpg\" alt=\"a\"> \
+             <a href=\"/blog/posts/trip/maps/way.svg\">map</a> \
+             <a href=\"/blog/posts/trip/../b/\">b</a> <a href=\"/x/\">x</a> <a href=\"#top\">t</a> \
+             <a href=\"https://e.org/\">e</a> <a href=\"//cdn/x\">c</a> \
+             <a href=\"mailto:a@e.org\">m</a> <a href=\"?q\">q</a> <a href=\"\">empty</a> \
+             <a title=\"photo.jpg\" data-src=\"y\">no</a> <code>src=&quot;z&quot;</code></p>"
+        );
+        let untouched = "<p><a href=\"/x/\">x</a></p>";
+        assert!(matches!(
+            root_relative_links(untouched, "/p/"),
+            Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn links_in_attributes_are_replaced_and_others_left() {

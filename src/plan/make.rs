@@ -4,8 +4,49 @@
 
 use super::*;
 
-/// The static files to copy, for a build that started at `started_ns`.
-pub fn copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
+/// The files to copy, for a build that started at `started_ns`: the static
+/// files, then each bundle's files beside the page of each of its documents
+/// that `visibility` publishes, in its language's folder (a draft's stay
+/// out with it).
+pub fn copies(
+    config: &Config,
+    (statics, bundles): (&[StaticFile], &[Bundle]),
+    (records, visibility): (&[Record], Visibility),
+    started_ns: i64,
+) -> Vec<Copy> {
+    let mut copies = static_copies(statics, started_ns);
+    let documents = bundle_records(bundles, records);
+    copies.extend(bundle_copies(
+        config,
+        (bundles, &documents),
+        (records, visibility),
+        started_ns,
+    ));
+    copies
+}
+
+/// The place in `records` of each bundle's documents, bundle after bundle
+/// in the order of their `documents`.
+fn bundle_records(bundles: &[Bundle], records: &[Record]) -> Vec<Option<usize>> {
+    if bundles.is_empty() {
+        return Vec::new();
+    }
+    let documents: FxHashMap<&str, usize> = bundles
+        .iter()
+        .flat_map(|bundle| &bundle.documents)
+        .enumerate()
+        .map(|(at, path)| (path.as_str(), at))
+        .collect();
+    let mut found = vec![None; documents.len()];
+    for (i, record) in records.iter().enumerate() {
+        if let Some(&at) = documents.get(record.source.path.as_str()) {
+            found[at] = Some(i);
+        }
+    }
+    found
+}
+
+fn static_copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
     statics
         .iter()
         .filter_map(|file| {
@@ -23,10 +64,56 @@ pub fn copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
         .collect()
 }
 
+/// Each bundle's files beside each of its published pages, by bundle, then
+/// document, then file, in walk order. A page whose URL leaves the output
+/// folder has no folder to take them, and is an error of its own.
+fn bundle_copies(
+    config: &Config,
+    (bundles, documents): (&[Bundle], &[Option<usize>]),
+    (records, visibility): (&[Record], Visibility),
+    started_ns: i64,
+) -> Vec<Copy> {
+    let mut documents = documents.iter();
+    let mut copies = Vec::new();
+    for bundle in bundles {
+        let pages = documents
+            .by_ref()
+            .take(bundle.documents.len())
+            .flatten()
+            .map(|&i| &records[i])
+            .filter(|record| visibility.shows(record));
+        for record in pages {
+            let Some(page) = config.site_path(&record.url).and_then(OutputPath::for_url) else {
+                continue;
+            };
+            let folder = page
+                .as_str()
+                .rsplit_once('/')
+                .map_or("", |(folder, _)| folder);
+            copies.extend(bundle.files.iter().filter_map(|file| {
+                let place = bundle.place_of(file);
+                let output = match folder {
+                    "" => OutputPath::new(place),
+                    _ => OutputPath::new(&format!("{folder}/{place}")),
+                }?;
+                let stat = file.stat.settled(started_ns);
+                Some(Copy {
+                    output,
+                    source: file.path.clone(),
+                    // Its path too: another bundle's file may come to this
+                    // output with the same stat.
+                    fingerprint: format!("bundle {} {} {}", file.path, stat.size, stat.mtime_ns),
+                })
+            }));
+        }
+    }
+    copies
+}
+
 /// Whether a document keeps its place in the site: what decides which
 /// pages there are, in which order each list shows its documents, and how
-/// they link (its source, id, kind, slug, language, date, URL, tags, draft
-/// flag, translation key and expiry), and the update date the sitemap gives (which
+/// they link (its source, id, kind, slug, language, date, URL, terms,
+/// draft flag, translation key and expiry), and the update date the sitemap gives (which
 /// the sitemap's key, kept by a replan, covers). What else it holds
 /// (title, summary, body) is in the fingerprints of the pages that show it.
 pub fn same_place(old: &Record, new: &Record) -> bool {
@@ -36,6 +123,7 @@ pub fn same_place(old: &Record, new: &Record) -> bool {
         && old.expires_at == new.expires_at
         && old.url == new.url
         && old.tags == new.tags
+        && old.terms == new.terms
         && old.draft == new.draft
         && old.translation_key == new.translation_key
         && old.aliases == new.aliases
@@ -89,20 +177,29 @@ pub fn plan<'a>(
     views: &'a Views<'a>,
     theme: &Theme,
     (records, sections): (Vec<Record>, Vec<SectionFile>),
-    (statics, plugins): (&[StaticFile], &Plugins),
+    (statics, bundles, plugins): (&[StaticFile], &[Bundle], &Plugins),
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
+    let mut copies = static_copies(statics, started_ns);
+    let statics = copies.len();
+    let documents = bundle_records(bundles, &records);
+    copies.extend(bundle_copies(
+        config,
+        (bundles, &documents),
+        (&records, visibility),
+        started_ns,
+    ));
     let mut model = Model::new(config, (records, sections), visibility, &|name| {
         theme.shortcode_hash(name).to_owned()
     });
+    model.bundled = documents.into_iter().flatten().collect();
     model.menus = model.menus(config).map_err(Error::Content)?;
-    let copies = copies(statics, started_ns);
 
     let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
     for (code, _) in config.ordered_languages() {
         recipe::home_recipes(config, &model, code, &mut recipes);
-        recipe::tag_recipes(config, &model, code, &mut recipes);
+        recipe::taxonomy_recipes((config, theme), &model, code, &mut recipes);
         recipe::home_feed_recipes(config, &model, code, &mut recipes);
         recipe::extra_recipes(config, &model, (code, plugins), &mut recipes);
     }
@@ -112,11 +209,23 @@ pub fn plan<'a>(
     problems.extend(broken);
     documents_take_generated_places(&mut recipes);
     recipe::sitemap_recipe(config, &mut recipes);
-    recipe::site_file_recipes(config, &copies, &mut recipes);
+    // A bundle's file is no site file's replacement: one at `robots.txt`
+    // is a collision, named with the page's.
+    recipe::site_file_recipes(config, &copies[..statics], &mut recipes);
 
     let (mut specs, misplaced) = specs_of(config, &model, recipes);
     problems.extend(misplaced);
     warnings.extend(recipe::drop_aliases_in_the_way(&model, &copies, &mut specs));
+    // Before taxonomies, tags had an index template of their own: a site's
+    // copy of it would be left unused without a word.
+    if let Some(path) = theme.site_file("tags.html")
+        && theme.site_file("taxonomy.html").is_none()
+    {
+        warnings.push(format!(
+            "{}: tags.html is no longer read: each taxonomy's index is taxonomy.html, whose `tags` is now `terms` (docs/templates.md); rename it",
+            path.display()
+        ));
+    }
     // Static files claim their outputs first, then the pages in plan order.
     let outputs: Vec<&str> = copies
         .iter()
@@ -192,7 +301,7 @@ pub(super) fn specs_of(
 
 /// The last build's plan, brought up to date with `records` where only the
 /// documents at `changed` differ, and only in what they hold: each keeps its
-/// path, id, slug, URL, date, tags, draft flag and translation key, so the
+/// path, id, slug, URL, date, terms, draft flag and translation key, so the
 /// site has the same pages, listed in the same order (the caller checks
 /// that, and that the theme, the words, the config, the static files and
 /// what is published are those of the last build). Only the fingerprints

@@ -1,14 +1,15 @@
 //! Which pages the site has, what each one is rendered from, and which of
 //! them must be rendered again.
 //!
-//! Owns the site's page model: a page per visible document, and per language
-//! a paginated home, tag pages, their feeds; a sitemap and robots.txt for
-//! the site; translations, `hreflang` alternates and the language switcher;
-//! URLs turned into output paths; and fingerprints: the hash of a page's
-//! template closure and of everything its context is computed from (the
-//! config, its language's words, and each document it shows, stood in for by
-//! its path and source hash). A page whose fingerprint is unchanged and whose
-//! output file is intact is not rendered, and its context is never built.
+//! Owns the site's page model: a page per visible document (its bundle's
+//! files beside it), and per language a paginated home, tag pages, their
+//! feeds; a sitemap and robots.txt for the site; translations, `hreflang`
+//! alternates and the language switcher; URLs turned into output paths;
+//! and fingerprints: the hash of a page's template closure and of
+//! everything its context is computed from (the config, its language's
+//! words, and each document it shows, stood in for by its path and source
+//! hash). A page whose fingerprint is unchanged and whose output file is
+//! intact is not rendered, and its context is never built.
 
 use std::borrow::{Borrow, Cow};
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,8 +33,9 @@ use crate::render::i18n::{I18n, Strings};
 use crate::render::{
     Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
     MenuView, PageView, Paginator, PostView, RedirectView, SectionLink, SectionView, Shared,
-    SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, Theme, TocEntry,
+    SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, TaxonomyLink, Theme, TocEntry,
 };
+use crate::source::bundle::Bundle;
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
 use crate::source::section::SectionFile;
@@ -54,13 +56,13 @@ use links::Places;
 pub use make::{copies, plan, replan, same_place, same_section_place};
 use menus::LanguageMenus;
 pub use model::Model;
-use model::{DocumentDigest, authors_of, extra_of};
+use model::{DocumentDigest, Taxonomy, authors_of, extra_of};
 pub use output::OutputPath;
 use page::{DisplayDate, output_collisions, paginator};
 use recipe::{Input, Inputs, Recipe};
 use sections::{Sections, section_url};
 pub use views::{Views, Visibility};
-use views::{feed_links, feed_url, home_url, paginated, tag_url, tags_url};
+use views::{feed_links, feed_url, home_url, paginated, taxonomy_title, taxonomy_url, term_url};
 
 /// A template's name: one of the theme's fixed ones, or one a document's
 /// front matter asks for.
@@ -108,8 +110,9 @@ impl Spec {
     }
 }
 
-/// A static file to copy. Its fingerprint is its stat (size, mtime), so an
-/// unchanged file is not even read; a racy stat never matches.
+/// A file to copy: a static file, or a bundle's beside its page. Its
+/// fingerprint is its stat (size, mtime), so an unchanged file is not even
+/// read; a racy stat never matches.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Copy {
     pub output: OutputPath,
@@ -326,7 +329,7 @@ mod tests {
             &views,
             &theme,
             records(&config, &sources),
-            (&[], &crate::plugin::Plugins::new()),
+            (&[], &[], &crate::plugin::Plugins::new()),
             visibility,
             0,
         )
@@ -347,7 +350,7 @@ mod tests {
             &views,
             &theme,
             after.clone(),
-            (&[], &crate::plugin::Plugins::new()),
+            (&[], &[], &crate::plugin::Plugins::new()),
             visibility,
             0,
         )

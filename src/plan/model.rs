@@ -3,8 +3,22 @@
 
 use super::*;
 
-/// The tags of one language: slug → (shown name, its posts newest first).
-pub(super) type TagIndex = BTreeMap<String, (String, Vec<usize>)>;
+/// The terms of one taxonomy in one language: slug → (shown name, its
+/// posts newest first).
+pub(super) type TermIndex = BTreeMap<String, (String, Vec<usize>)>;
+
+/// One taxonomy of the site (`tags`, `series`…) as one build sees it.
+pub(super) struct Taxonomy {
+    pub(super) name: String,
+    /// Per language, its terms.
+    pub(super) by_lang: BTreeMap<String, TermIndex>,
+    /// Per record, the slug of each of its terms.
+    pub(super) slugs: Vec<Vec<Arc<str>>>,
+    /// Per language and term slug, the URL of the term's first page: made
+    /// once per term, not for each link to it (130,000 tag links in a cold
+    /// build of 5,000 posts in 3 languages).
+    pub(super) pages: FxHashMap<String, FxHashMap<Box<str>, String>>,
+}
 
 /// The site seen from one build: what is visible, in which order, and how
 /// documents relate.
@@ -20,13 +34,8 @@ pub struct Model {
     pub(super) groups: Vec<Vec<usize>>,
     /// Per record, its place in `groups`, when it is visible.
     pub(super) group_of: Vec<Option<u32>>,
-    pub(super) tags_by_lang: BTreeMap<String, TagIndex>,
-    /// Per record, the slug of each of its tags.
-    pub(super) tag_slugs: Vec<Vec<Arc<str>>>,
-    /// Per language and tag slug, the URL of the tag's first page: made once
-    /// per tag, not for each link to it (130,000 in a cold build of 5,000
-    /// posts in 3 languages).
-    pub(super) tag_pages: FxHashMap<String, FxHashMap<Box<str>, String>>,
+    /// The site's taxonomies, in site.toml's order.
+    pub(super) taxonomies: Vec<Taxonomy>,
     /// Per record, its entry in lists, built on first use.
     pub(super) items: Vec<OnceLock<minijinja::Value>>,
     /// Per record, what stands in for it in fingerprints.
@@ -40,6 +49,9 @@ pub struct Model {
     pub(super) menus: BTreeMap<String, LanguageMenus>,
     /// The sections, each with its documents in its order.
     pub(super) sections: Sections,
+    /// The bundles' documents, whose relative links lead to the files
+    /// beside their page: [`Model::shown_elsewhere`] roots them there.
+    pub(super) bundled: FxHashSet<usize>,
 }
 
 impl Model {
@@ -63,7 +75,6 @@ impl Model {
         let visible: Vec<usize> = (0..records.len())
             .filter(|&i| visibility.shows(&records[i]) && config.is_language(&records[i].lang))
             .collect();
-        let tag_slugs = tag_slugs(&records);
 
         let mut group_at: FxHashMap<(Kind, &str), u32> = FxHashMap::default();
         let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -104,16 +115,10 @@ impl Model {
                 position[i] = Some(at);
             }
         }
-        let tags_by_lang = tag_indexes(&records, &posts_by_lang, &tag_slugs);
-        let tag_pages = tags_by_lang
+        let taxonomies = config
+            .taxonomies
             .iter()
-            .map(|(lang, index)| {
-                let urls = index
-                    .keys()
-                    .map(|slug| (slug.as_str().into(), tag_url(config, lang, slug, 1)))
-                    .collect();
-                (lang.clone(), urls)
-            })
+            .map(|name| Taxonomy::new(config, name, &records, &posts_by_lang))
             .collect();
         let shortcode_hashes = shortcode_hashes(&records, &section_files, shortcode_hash);
         let sections = Sections::new(
@@ -127,14 +132,13 @@ impl Model {
             shortcode_hashes,
             menus: BTreeMap::new(),
             sections,
+            bundled: FxHashSet::default(),
             visible,
             posts_by_lang,
             position,
             groups,
             group_of,
-            tags_by_lang,
-            tag_slugs,
-            tag_pages,
+            taxonomies,
             items: (0..records.len()).map(|_| OnceLock::new()).collect(),
             digests: Vec::new(),
             records,
@@ -184,25 +188,30 @@ impl Model {
         )
     }
 
-    /// The tags of record `i`, linked to its language's tag pages.
-    pub(super) fn tag_links(&self, i: usize) -> Vec<TagLink> {
-        let record = &self.records[i];
-        record
-            .tags
+    /// The taxonomy `name`, with its place among the site's.
+    pub(super) fn taxonomy(&self, name: &str) -> Option<(usize, &Taxonomy)> {
+        self.taxonomies
             .iter()
-            .zip(&self.tag_slugs[i])
-            .map(|(name, slug)| TagLink {
-                name: name.clone(),
-                // Only shown posts link their tags, and each of their tags
-                // has a page in their language.
-                url: self.tag_page(&record.lang, slug),
-            })
-            .collect()
+            .enumerate()
+            .find(|(_, t)| t.name == name)
     }
 
-    /// The URL of the first page of tag `slug` in `lang`, which has one.
-    pub(super) fn tag_page(&self, lang: &str, slug: &str) -> String {
-        self.tag_pages[lang][slug].clone()
+    /// The tags of record `i`, linked to their pages; none when the site
+    /// has no tags.
+    pub(super) fn tag_links(&self, i: usize) -> Vec<TagLink> {
+        self.taxonomy("tags")
+            .map_or_else(Vec::new, |(_, tags)| tags.links(&self.records[i], i))
+    }
+
+    /// The terms of record `i` of each taxonomy it has terms of, linked to
+    /// their pages, by taxonomy.
+    pub(super) fn term_links(&self, i: usize) -> BTreeMap<String, Vec<TagLink>> {
+        let record = &self.records[i];
+        self.taxonomies
+            .iter()
+            .filter(|t| !record.terms_of(&t.name).is_empty())
+            .map(|t| (t.name.clone(), t.links(record, i)))
+            .collect()
     }
 
     pub(super) fn item(&self, config: &Config, i18n: &I18n, i: usize) -> minijinja::Value {
@@ -217,9 +226,10 @@ impl Model {
                     date: date.ymd,
                     date_display: date.display,
                     date_iso: date.iso,
-                    summary: self.with_links(i, &record.summary).into_owned(),
+                    summary: self.shown_elsewhere(i, &record.summary).into_owned(),
                     description: record.description.clone(),
                     tags: self.tag_links(i),
+                    taxonomies: self.term_links(i),
                     word_count: record.word_count,
                     reading_time: record.reading_time,
                     extra: extra_of(record),
@@ -251,14 +261,67 @@ fn shortcode_hashes(
         .collect()
 }
 
-/// Per record, the slug of each of its tags. A site has far fewer distinct
-/// tags than tag uses: each slug is made once.
-fn tag_slugs(records: &[Record]) -> Vec<Vec<Arc<str>>> {
+impl Taxonomy {
+    fn new(
+        config: &Config,
+        name: &str,
+        records: &[Record],
+        posts_by_lang: &BTreeMap<String, Vec<usize>>,
+    ) -> Taxonomy {
+        let slugs = term_slugs(records, name);
+        let by_lang = term_indexes(records, name, posts_by_lang, &slugs);
+        let pages = by_lang
+            .iter()
+            .map(|(lang, index)| {
+                let urls = index
+                    .keys()
+                    .map(|slug| (slug.as_str().into(), term_url(config, lang, name, slug, 1)))
+                    .collect();
+                (lang.clone(), urls)
+            })
+            .collect();
+        Taxonomy {
+            name: name.to_owned(),
+            by_lang,
+            slugs,
+            pages,
+        }
+    }
+
+    /// The URL of the first page of term `slug` in `lang`, which has one.
+    pub(super) fn page(&self, lang: &str, slug: &str) -> String {
+        self.pages[lang][slug].clone()
+    }
+
+    /// The name and posts of term `slug` in `lang`, which has it.
+    pub(super) fn term(&self, lang: &str, slug: &str) -> &(String, Vec<usize>) {
+        &self.by_lang[lang][slug]
+    }
+
+    /// The terms of `record`, number `i`, linked to their pages.
+    fn links(&self, record: &Record, i: usize) -> Vec<TagLink> {
+        record
+            .terms_of(&self.name)
+            .iter()
+            .zip(&self.slugs[i])
+            .map(|(name, slug)| TagLink {
+                name: name.clone(),
+                // Only shown posts link their terms, and each of their
+                // terms has a page in their language.
+                url: self.page(&record.lang, slug),
+            })
+            .collect()
+    }
+}
+
+/// Per record, the slug of each of its terms of `taxonomy`. A site has far
+/// fewer distinct terms than uses of them: each slug is made once.
+fn term_slugs(records: &[Record], taxonomy: &str) -> Vec<Vec<Arc<str>>> {
     let mut slug_of: FxHashMap<&str, Arc<str>> = FxHashMap::default();
     records
         .iter()
         .map(|r| {
-            r.tags
+            r.terms_of(taxonomy)
                 .iter()
                 .map(|t| {
                     slug_of
@@ -271,21 +334,22 @@ fn tag_slugs(records: &[Record]) -> Vec<Vec<Arc<str>>> {
         .collect()
 }
 
-/// Per language, each tag's name and posts, by slug. A language has tens
-/// of tags and thousands of tag uses: the uses are gathered in a hash map,
-/// the sorted index built once.
-pub(super) fn tag_indexes(
+/// Per language, each term's name and posts, by slug. A language has tens
+/// of tags and thousands of uses of them: the uses are gathered in a hash
+/// map, the sorted index built once.
+fn term_indexes(
     records: &[Record],
+    taxonomy: &str,
     posts_by_lang: &BTreeMap<String, Vec<usize>>,
-    tag_slugs: &[Vec<Arc<str>>],
-) -> BTreeMap<String, TagIndex> {
+    slugs: &[Vec<Arc<str>>],
+) -> BTreeMap<String, TermIndex> {
     posts_by_lang
         .iter()
         .map(|(lang, posts)| {
-            let mut tags: FxHashMap<&str, (&str, Vec<usize>)> = FxHashMap::default();
+            let mut terms: FxHashMap<&str, (&str, Vec<usize>)> = FxHashMap::default();
             for &i in posts {
-                for (name, slug) in records[i].tags.iter().zip(&tag_slugs[i]) {
-                    let entry = tags.entry(&**slug).or_insert((name, Vec::new()));
+                for (name, slug) in records[i].terms_of(taxonomy).iter().zip(&slugs[i]) {
+                    let entry = terms.entry(&**slug).or_insert((name, Vec::new()));
                     // Spellings that share a slug show as the smallest
                     // one, whatever order the posts come in.
                     if name.as_str() < entry.0 {
@@ -294,7 +358,7 @@ pub(super) fn tag_indexes(
                     entry.1.push(i);
                 }
             }
-            let index: TagIndex = tags
+            let index: TermIndex = terms
                 .into_iter()
                 .map(|(slug, (name, posts))| (slug.to_owned(), (name.to_owned(), posts)))
                 .collect();

@@ -22,9 +22,9 @@ impl<'a> Plan<'a> {
                 Input::Document(i) => key.document(digests, i),
                 Input::Documents(indices) => key.documents(digests, indices.iter().copied()),
                 Input::Neighbour(i) => key.documents(digests, i),
-                Input::TagIndex(lang) => {
-                    for (slug, (name, posts)) in model.tags_by_lang.get(lang).into_iter().flatten()
-                    {
+                Input::TermIndex(t, lang) => {
+                    let terms = model.taxonomies[t].by_lang.get(lang);
+                    for (slug, (name, posts)) in terms.into_iter().flatten() {
                         key.text(slug);
                         key.text(name);
                         key.number(posts.len());
@@ -63,7 +63,7 @@ impl<'a> Plan<'a> {
                     Input::Text(_)
                     | Input::Number(_)
                     | Input::Neighbour(None)
-                    | Input::TagIndex(_)
+                    | Input::TermIndex(..)
                     | Input::Sitemap => {}
                 }
             }
@@ -78,6 +78,16 @@ impl<'a> Plan<'a> {
     /// place.
     pub fn with_links<'h>(&self, i: usize, html: &'h str) -> Cow<'h, str> {
         self.model.with_links(i, html)
+    }
+
+    /// `html` of document `i` (its body, its links already resolved) as a
+    /// feed shows it: a bundle's relative links rooted at its page.
+    pub fn in_feed(&self, i: usize, html: String) -> String {
+        let rooted = match self.model.rooted(i, &html) {
+            Cow::Owned(rooted) => Some(rooted),
+            Cow::Borrowed(_) => None,
+        };
+        rooted.unwrap_or(html)
     }
 
     /// Every current document, by source path.
@@ -132,7 +142,10 @@ impl<'a> Plan<'a> {
             Recipe::Home(recipe::Home { list, .. }) if list.page == 1 => {
                 every_language(&|code| home_url(config, code, 1))
             }
-            Recipe::Tags(_) => every_language(&|code| tags_url(config, code)),
+            Recipe::TaxonomyIndex(recipe::TaxonomyIndex { taxonomy, .. }) => {
+                let name = &self.model.taxonomies[*taxonomy].name;
+                every_language(&|code| taxonomy_url(config, code, name))
+            }
             Recipe::Section(recipe::Section { at, list }) if list.page == 1 => {
                 let sections = &self.model.sections;
                 for version in sections.versions(&sections.lists[*at].folder) {
@@ -143,7 +156,7 @@ impl<'a> Plan<'a> {
             Recipe::Section(recipe::Section { at, .. }) => {
                 visit(&self.model.sections.lists[*at].lang, url)
             }
-            Recipe::Home(recipe::Home { lang, .. }) | Recipe::Tag(recipe::Tag { lang, .. }) => {
+            Recipe::Home(recipe::Home { lang, .. }) | Recipe::Term(recipe::Term { lang, .. }) => {
                 visit(lang, url)
             }
             Recipe::Feed(_)
@@ -161,8 +174,8 @@ impl<'a> Plan<'a> {
                 &self.model.records[*i].lang
             }
             Recipe::Home(recipe::Home { lang, .. })
-            | Recipe::Tags(recipe::Tags { lang })
-            | Recipe::Tag(recipe::Tag { lang, .. })
+            | Recipe::TaxonomyIndex(recipe::TaxonomyIndex { lang, .. })
+            | Recipe::Term(recipe::Term { lang, .. })
             | Recipe::Feed(recipe::Feed { lang, .. })
             | Recipe::Extra(recipe::Extra { lang, .. }) => lang,
             Recipe::Section(recipe::Section { at, .. }) => &self.model.sections.lists[*at].lang,
@@ -248,7 +261,7 @@ impl<'a> Plan<'a> {
                 Input::Document(i) => indices.push(i),
                 Input::Documents(list) => indices.extend_from_slice(list),
                 Input::Neighbour(i) => indices.extend(i),
-                Input::TagIndex(lang) => {
+                Input::TermIndex(_, lang) => {
                     indices.extend(model.posts_by_lang.get(lang).into_iter().flatten())
                 }
                 Input::Sitemap => indices.extend_from_slice(&model.visible),
@@ -342,10 +355,11 @@ impl<'a> Plan<'a> {
             page: None,
             posts: None,
             paginator: None,
-            tag: None,
+            taxonomy: None,
+            terms: None,
+            term: None,
             section: None,
             redirect: None,
-            tags: None,
             feed: None,
             entries: None,
             sitemap: None,

@@ -135,7 +135,16 @@ impl<'i> Views<'i> {
                 name: lang.name.clone(),
                 dir: text_direction(code),
                 home_url: config.language_root(code),
-                tags_url: tags_url(config, code),
+                tags_url: taxonomy_url(config, code, "tags"),
+                taxonomies: config
+                    .taxonomies
+                    .iter()
+                    .map(|name| TaxonomyLink {
+                        name: name.clone(),
+                        title: taxonomy_title(i18n.strings(code), name),
+                        url: taxonomy_url(config, code, name),
+                    })
+                    .collect(),
             });
             let words = Shared::words(i18n.strings(code).text.clone());
             // What the feeds' links are made of is in the globals (the
@@ -169,16 +178,38 @@ pub(super) fn home_url(config: &Config, lang: &str, page: usize) -> String {
     paginated(config.language_root(lang), page)
 }
 
-pub(super) fn tags_url(config: &Config, lang: &str) -> String {
+/// What a taxonomy is called in a language: the theme's word of its name
+/// (`series = "Séries"`), else its name with a capital (`Series`).
+pub(super) fn taxonomy_title(words: &Strings, name: &str) -> String {
+    if let Some(word) = words.text.get(name) {
+        return word.clone();
+    }
+    let spaced = name.replace(['-', '_'], " ");
+    let mut chars = spaced.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The URL of a taxonomy's index in `lang`: `/fr/series/`.
+pub(super) fn taxonomy_url(config: &Config, lang: &str, taxonomy: &str) -> String {
     let mut url = config.language_root(lang);
-    url.push_str("tags/");
+    url.push_str(taxonomy);
+    url.push('/');
     url
 }
 
-/// Built a piece at a time into one string: every tag link of every page
+/// Built a piece at a time into one string: every term link of every page
 /// and list entry is one of these.
-pub(super) fn tag_url(config: &Config, lang: &str, slug: &str, page: usize) -> String {
-    let mut url = tags_url(config, lang);
+pub(super) fn term_url(
+    config: &Config,
+    lang: &str,
+    taxonomy: &str,
+    slug: &str,
+    page: usize,
+) -> String {
+    let mut url = taxonomy_url(config, lang, taxonomy);
     push_encoded_segment(&mut url, slug);
     url.push('/');
     paginated(url, page)

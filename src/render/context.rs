@@ -136,7 +136,20 @@ pub struct LangView {
     pub name: String,
     pub dir: &'static str,
     pub home_url: String,
+    /// The index of the tags, when the site has them.
     pub tags_url: String,
+    /// The index of each of the site's taxonomies, in site.toml's order.
+    pub taxonomies: Vec<TaxonomyLink>,
+}
+
+/// A taxonomy's index, as the pages of a language link it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TaxonomyLink {
+    /// As site.toml names it: `series`.
+    pub name: String,
+    /// As the language calls it: `Séries`.
+    pub title: String,
+    pub url: String,
 }
 
 /// A version of the page in a language (for `hreflang`), itself included.
@@ -222,6 +235,8 @@ pub struct PostView {
     pub updated_display: Option<String>,
     pub updated_iso: Option<String>,
     pub tags: Vec<TagLink>,
+    /// Its terms of each taxonomy it has any of (tags too), by taxonomy.
+    pub taxonomies: BTreeMap<String, Vec<TagLink>>,
     pub description: Option<String>,
     /// The front matter's `image`, as an absolute URL: what a link to the
     /// post shows when shared (OpenGraph, Twitter cards).
@@ -301,6 +316,8 @@ pub struct ListItem {
     pub summary: String,
     pub description: Option<String>,
     pub tags: Vec<TagLink>,
+    /// Its terms of each taxonomy it has any of (tags too), by taxonomy.
+    pub taxonomies: BTreeMap<String, Vec<TagLink>>,
     pub word_count: u32,
     pub reading_time: u32,
     pub extra: serde_json::Value,
@@ -338,8 +355,10 @@ pub struct FeedView {
     pub updated: String,
     pub updated_rfc822: String,
     pub author: String,
-    /// The tag's name, for a tag's feed.
-    pub tag: Option<String>,
+    /// The term's name, for a term's feed.
+    pub term: Option<String>,
+    /// The term's taxonomy, for a term's feed.
+    pub taxonomy: Option<TaxonomyLink>,
     /// The section's title, for a section's feed.
     pub section: Option<String>,
 }
@@ -420,10 +439,15 @@ pub struct Context<'a> {
     pub posts: Option<Vec<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paginator: Option<Paginator>,
+    /// On a taxonomy's index and its terms' pages.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tag: Option<TagCount>,
+    pub taxonomy: Option<TaxonomyLink>,
+    /// On a taxonomy's index: its terms in the page's language.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<TagCount>>,
+    pub terms: Option<Vec<TagCount>>,
+    /// On a term's page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub term: Option<TagCount>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<SectionView>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -8,7 +8,10 @@ pub(super) const DEFAULT_THEME: &[(&str, &str)] = &[
     ("post.html", include_str!("../../templates/post.html")),
     ("list.html", include_str!("../../templates/list.html")),
     ("page.html", include_str!("../../templates/page.html")),
-    ("tags.html", include_str!("../../templates/tags.html")),
+    (
+        "taxonomy.html",
+        include_str!("../../templates/taxonomy.html"),
+    ),
     ("section.html", include_str!("../../templates/section.html")),
     ("atom.xml", include_str!("../../templates/atom.xml")),
     ("rss.xml", include_str!("../../templates/rss.xml")),

@@ -16,7 +16,7 @@ mod reference;
 pub use context::{
     Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
     MenuView, PageView, Paginator, PostView, RedirectView, SectionLink, SectionView, Shared,
-    SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, TocEntry,
+    SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, TaxonomyLink, TocEntry,
 };
 
 use std::collections::{BTreeMap, BTreeSet};

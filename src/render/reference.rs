@@ -82,6 +82,7 @@ impl Borrowed {
                 dir: "ltr",
                 home_url: "/blog/fr/".into(),
                 tags_url: "/blog/fr/tags/".into(),
+                taxonomies: vec![taxonomy()],
             }),
             words: Shared::words(words),
             sitemap: vec![SitemapEntry {
@@ -106,6 +107,19 @@ fn tag() -> TagLink {
         name: "voyage".into(),
         url: "/blog/fr/tags/voyage/".into(),
     }
+}
+
+fn taxonomy() -> TaxonomyLink {
+    TaxonomyLink {
+        name: "series".into(),
+        title: "Séries".into(),
+        url: "/blog/fr/series/".into(),
+    }
+}
+
+/// Each taxonomy's links, of one taxonomy, so that its items are walked.
+fn taxonomies() -> BTreeMap<String, Vec<TagLink>> {
+    BTreeMap::from([("series".into(), vec![tag()])])
 }
 
 fn tag_count() -> TagCount {
@@ -158,6 +172,7 @@ fn post() -> PostView {
         updated_display: Some("3 mai 2024".into()),
         updated_iso: Some("2024-05-03T12:00:00+02:00".into()),
         tags: vec![tag()],
+        taxonomies: taxonomies(),
         description: Some("Un bonjour".into()),
         image: Some("https://example.org/blog/fr/posts/bonjour/a.jpg".into()),
         summary: "<p>Bonjour.</p>".into(),
@@ -177,6 +192,24 @@ fn post() -> PostView {
 /// set and each list given an item, so that its serialization shows every
 /// name a template can meet. A new part or field of a context is added
 /// here, and then to the reference.
+fn section() -> SectionView {
+    SectionView {
+        title: "Articles".into(),
+        description: Some("Tout ce qui est écrit ici".into()),
+        content: Value::from_safe_string("<p>Bienvenue.</p>".into()),
+        url: "/blog/fr/posts/".into(),
+        path: "posts".into(),
+        kind: "posts",
+        sort_by: "date",
+        extra: extra(),
+        subsections: vec![SectionLink {
+            title: "Rust".into(),
+            url: "/blog/fr/posts/rust/".into(),
+            count: 3,
+        }],
+    }
+}
+
 fn every_part(borrowed: &Borrowed) -> Context<'_> {
     let item = ListItem {
         title: "Bonjour".into(),
@@ -187,6 +220,7 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
         summary: "<p>Bonjour.</p>".into(),
         description: Some("Un bonjour".into()),
         tags: vec![tag()],
+        taxonomies: taxonomies(),
         word_count: 1,
         reading_time: 1,
         extra: extra(),
@@ -229,23 +263,10 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
             newer_url: Some("/blog/fr/".into()),
             older_url: Some("/blog/fr/page/3/".into()),
         }),
-        tag: Some(tag_count()),
-        tags: Some(vec![tag_count()]),
-        section: Some(SectionView {
-            title: "Articles".into(),
-            description: Some("Tout ce qui est écrit ici".into()),
-            content: Value::from_safe_string("<p>Bienvenue.</p>".into()),
-            url: "/blog/fr/posts/".into(),
-            path: "posts".into(),
-            kind: "posts",
-            sort_by: "date",
-            extra: extra(),
-            subsections: vec![SectionLink {
-                title: "Rust".into(),
-                url: "/blog/fr/posts/rust/".into(),
-                count: 3,
-            }],
-        }),
+        taxonomy: Some(taxonomy()),
+        terms: Some(vec![tag_count()]),
+        term: Some(tag_count()),
+        section: Some(section()),
         feed: Some(FeedView {
             id: "https://example.org/blog/fr/atom.xml".into(),
             title: "Mon blog".into(),
@@ -253,7 +274,8 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
             updated: "2024-05-03T10:00:00Z".into(),
             updated_rfc822: "Fri, 03 May 2024 10:00:00 +0000".into(),
             author: "Ada".into(),
-            tag: Some("voyage".into()),
+            term: Some("voyage".into()),
+            taxonomy: Some(taxonomy()),
             section: Some("Articles".into()),
         }),
         entries: Some(vec![FeedEntry {

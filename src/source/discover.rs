@@ -15,6 +15,7 @@ use walkdir::WalkDir;
 
 use crate::model::doc::{Kind, Source, Stat};
 use crate::model::error::{Error, Problem, ProblemKind};
+use crate::source::bundle::{self, ContentFile};
 use crate::source::config::{self, Config};
 
 pub const CONTENT_DIR: &str = "content";
@@ -222,14 +223,36 @@ fn walk_with_links(dir: &Path, hidden_kept: &[&str]) -> Result<(Vec<Walked>, Vec
     Ok((files, links))
 }
 
+/// What a walk of `content/` found.
+pub struct Discovered {
+    /// In walk order.
+    pub sources: Vec<Source>,
+    /// The files that are no source, in walk order: a bundle's are copied.
+    pub files: Vec<ContentFile>,
+    /// Sources whose place or name is wrong.
+    pub problems: Vec<Problem>,
+}
+
 /// Walks `<root>/content` in a stable order. Problems (an undeclared language,
 /// a file name that is not UTF-8) are collected, not returned early, so a user
 /// sees them all at once.
-pub fn discover(root: &Path, config: &Config) -> Result<(Vec<Source>, Vec<Problem>), Error> {
+pub fn discover(root: &Path, config: &Config) -> Result<Discovered, Error> {
     let (files, links) = walk_with_links(&root.join(CONTENT_DIR), &[])?;
+    let (files, others): (Vec<Walked>, Vec<Walked>) =
+        files.into_iter().partition(|file| is_markdown(&file.path));
+    // A name that is not UTF-8 could be no part of a URL; such a file was
+    // never read, and a bundle leaves it out too.
+    let others = others
+        .into_iter()
+        .filter_map(|file| {
+            Some(ContentFile {
+                path: format!("{CONTENT_DIR}/{}", file.rel?),
+                stat: file.stat,
+            })
+        })
+        .collect();
     let found: Vec<Result<Source, Box<Problem>>> = files
         .into_par_iter()
-        .filter(|file| is_markdown(&file.path))
         .map(|file| {
             let shown = || relative(root, &file.path);
             let Some(rel) = &file.rel else {
@@ -260,13 +283,18 @@ pub fn discover(root: &Path, config: &Config) -> Result<(Vec<Source>, Vec<Proble
             Err(problem) => problems.push(*problem),
         }
     }
-    Ok((sources, problems))
+    Ok(Discovered {
+        sources,
+        files: others,
+        problems,
+    })
 }
 
 /// The problem of a symbolic link in `content/` that could stand for
 /// sources: folio does not follow one, since it could lead out of the site
 /// (and publish what it finds there) or around in a loop. A link to any
-/// other file (an image beside a post) is left alone, as that file would be.
+/// other file (an image in a bundle) is not followed either, and so not
+/// copied, but it is no error: `static/` skips links the same way.
 fn linked_source(root: &Path, link: &Path) -> Option<Problem> {
     let to_other_file = std::fs::metadata(link).is_ok_and(|meta| meta.is_file());
     if to_other_file && !is_markdown(link) {
@@ -481,18 +509,23 @@ pub fn classify(rel: &str, config: &Config) -> Result<Source, ProblemKind> {
     } else {
         Kind::Page
     };
-    let key = section
-        .iter()
-        .copied()
-        .chain(std::iter::once(stem))
-        .collect::<Vec<_>>()
-        .join("/");
+    // A bundle's document is its folder's: its key and its name, so that
+    // `posts/trip/index.md` is `posts/trip.md` with its files beside it.
+    let bundle = bundle::is_document(stem, section, |s| config.is_post_section(s));
+    let (stem, key) = match section.split_last() {
+        Some((folder, _)) if bundle => (*folder, section.join("/")),
+        _ => {
+            let path = section.iter().copied().chain(std::iter::once(stem));
+            (stem, path.collect::<Vec<_>>().join("/"))
+        }
+    };
     Ok(Source {
         path: String::new(),
         lang: lang.to_owned(),
         kind,
         key,
         stem: stem.to_owned(),
+        bundle,
         stat: Stat {
             size: 0,
             mtime_ns: Stat::RACY,
@@ -571,6 +604,34 @@ mod tests {
             place("docs/setup.ja.md"),
             ("ja".into(), Kind::Page, "docs/setup".into(), "setup".into())
         );
+    }
+
+    #[test]
+    fn a_bundle_s_document_is_named_and_keyed_by_its_folder() {
+        let bundle = |rel: &str| {
+            let s = classify(rel, &config()).unwrap();
+            (s.bundle, s.lang, s.kind, s.key, s.stem)
+        };
+        let trip = |lang: &str| {
+            let (key, stem) = ("posts/2024-05-01-trip", "2024-05-01-trip");
+            (true, lang.into(), Kind::Post, key.into(), stem.into())
+        };
+        assert_eq!(bundle("posts/2024-05-01-trip/index.md"), trip("en"));
+        assert_eq!(bundle("posts/2024-05-01-trip/index.fr.md"), trip("fr"));
+        assert_eq!(bundle("fr/posts/2024-05-01-trip/index.md"), trip("fr"));
+        let about = (
+            true,
+            "ja".into(),
+            Kind::Page,
+            "about".into(),
+            "about".into(),
+        );
+        assert_eq!(bundle("ja/about/index.md"), about);
+        // A posts section's own folder and a language root hold no bundle.
+        let not = |key: &str, kind| (false, "en".into(), kind, key.into(), "index".into());
+        assert_eq!(bundle("posts/index.md"), not("posts/index", Kind::Post));
+        assert_eq!(bundle("en/index.md"), not("index", Kind::Page));
+        assert_eq!(bundle("index.md"), not("index", Kind::Page));
     }
 
     #[test]

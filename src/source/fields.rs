@@ -13,49 +13,10 @@ use crate::model::id::{PostId, format_ms};
 use crate::model::url::{MAX_SLUG_BYTES, tag_slug};
 use crate::source::config::Config;
 use crate::source::dates::parse_date;
+pub(crate) use crate::source::field_names::FIELDS;
 use crate::source::front_matter::FrontMatter;
 use crate::source::markdown::render_body;
 use crate::source::parse::ParseError;
-
-/// The fields folio reads: its own, then those of Jekyll, Hugo and Zola
-/// that mean one of its own (docs/content.md has the table). Any other field is
-/// kept for templates (`post.extra.<name>`), unless it is one typo away
-/// from one of these.
-pub(crate) const FIELDS: &[&str] = &[
-    "title",
-    "date",
-    "slug",
-    "tags",
-    "draft",
-    "description",
-    "translation_key",
-    "updated",
-    "summary",
-    "authors",
-    "lang",
-    "permalink",
-    "aliases",
-    "template",
-    "expires",
-    "weight",
-    // Other generators' names for folio's fields.
-    "lastmod",
-    "last_modified_at",
-    "excerpt",
-    "categories",
-    "category",
-    "author",
-    "published",
-    "url",
-    "redirect_from",
-    "layout",
-    "expiryDate",
-    "expirydate",
-    // Zola's tables: `[taxonomies]` (tags and categories are tags, the
-    // others are kept) and `[extra]` (kept).
-    "taxonomies",
-    "extra",
-];
 
 /// A long text as a message quotes it: its first 40 characters and `…`.
 fn abridged(text: &str) -> Cow<'_, str> {
@@ -63,6 +24,14 @@ fn abridged(text: &str) -> Cow<'_, str> {
         Some((at, _)) => Cow::Owned(format!("{}…", &text[..at])),
         None => Cow::Borrowed(text),
     }
+}
+
+/// A document's terms: its tags, and those of each other taxonomy it has,
+/// in site.toml's order.
+#[derive(Debug, Default)]
+pub(crate) struct Terms {
+    pub(crate) tags: Vec<String>,
+    pub(crate) others: Vec<(String, Vec<String>)>,
 }
 
 /// Typed access to front matter fields, with errors that name the field and
@@ -76,19 +45,23 @@ impl<'a> Fields<'a> {
         Fields { front }
     }
 
-    /// No field is one typo away from one folio reads (`darft`, `tittle`,
-    /// `tag`): that is a mistake, not a field of the author's own.
-    pub(crate) fn no_typos(&self) -> Result<(), ParseError> {
+    /// No field is one typo away from one folio reads or a taxonomy of
+    /// the site (`darft`, `tittle`, `tag`, `serie`): that is a mistake, not
+    /// a field of the author's own.
+    pub(crate) fn no_typos(&self, taxonomies: &[String]) -> Result<(), ParseError> {
+        let read = || {
+            FIELDS
+                .iter()
+                .copied()
+                .chain(taxonomies.iter().map(String::as_str))
+        };
         for key in self
             .front
             .map
             .keys()
-            .filter(|key| !FIELDS.contains(&key.as_str()))
+            .filter(|key| !read().any(|f| f == key.as_str()))
         {
-            if let Some(meant) = FIELDS
-                .iter()
-                .find(|field| strsim::osa_distance(key, field) == 1)
-            {
+            if let Some(meant) = read().find(|field| strsim::osa_distance(key, field) == 1) {
                 return Err(self.problem(
                     key,
                     format!("is not a field folio reads; did you mean `{meant}`?"),
@@ -242,23 +215,24 @@ impl<'a> Fields<'a> {
     }
 
     /// The fields folio does not read, for templates, as a JSON object:
-    /// Zola's `[extra]` table, the other fields, the taxonomies other than
-    /// tags and categories, and `authors` (from `author` or `authors`).
-    pub(crate) fn extra(&self) -> Result<String, ParseError> {
+    /// Zola's `[extra]` table, the other fields, Zola's taxonomies the
+    /// site does not have (but categories, which are tags then), and
+    /// `authors` (from `author` or `authors`).
+    pub(crate) fn extra(&self, taxonomies: &[String]) -> Result<String, ParseError> {
         let mut extra = match self.get("extra") {
             None => Map::new(),
             Some(Value::Object(table)) => table.clone(),
             Some(other) => return Err(self.wrong_type("extra", "a table", other)),
         };
         for (key, value) in &self.front.map {
-            if !FIELDS.contains(&key.as_str()) {
+            if !FIELDS.contains(&key.as_str()) && !taxonomies.contains(key) {
                 extra.insert(key.clone(), value.clone());
             }
         }
-        if let Some(Value::Object(taxonomies)) = self.get("taxonomies") {
-            let others: Map<String, Value> = taxonomies
+        if let Some(Value::Object(table)) = self.get("taxonomies") {
+            let others: Map<String, Value> = table
                 .iter()
-                .filter(|(name, _)| !matches!(name.as_str(), "tags" | "categories"))
+                .filter(|(name, _)| name.as_str() != "categories" && !taxonomies.contains(name))
                 .map(|(name, terms)| (name.clone(), terms.clone()))
                 .collect();
             if !others.is_empty() {
@@ -342,56 +316,101 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// `tags`, with the other generators' categories (Jekyll's
-    /// `categories` and `category`, Zola's `[taxonomies]` tags and
-    /// categories) as tags too, each once, in the order written.
-    pub(crate) fn tags(&self) -> Result<Vec<String>, ParseError> {
-        let mut found = Vec::new();
-        if let Some(value) = self.get("tags") {
-            found.extend(self.tag_names("tags", value, false)?);
+    /// The terms of each taxonomy in `taxonomies`: `tags`, then the others
+    /// in their order, each without the empty and the repeated. A
+    /// taxonomy's field (`series: [...]`) or Zola's `[taxonomies]` table
+    /// gives them; the other generators' categories (Jekyll's `categories`
+    /// and `category`) are the `categories` taxonomy's when the site has
+    /// one, else tags.
+    pub(crate) fn terms(&self, taxonomies: &[String]) -> Result<Terms, ParseError> {
+        let declared = |name: &str| taxonomies.iter().any(|t| t == name);
+        let categories_into = if declared("categories") {
+            "categories"
+        } else {
+            "tags"
+        };
+        let mut found: Vec<(&str, Vec<String>)> = taxonomies
+            .iter()
+            .map(|t| (t.as_str(), Vec::new()))
+            .collect();
+        let mut add = |into: &str, terms: Vec<String>| {
+            if let Some((_, list)) = found.iter_mut().find(|(t, _)| *t == into) {
+                list.extend(terms);
+            }
+        };
+        for name in taxonomies.iter().filter(|t| *t != "categories") {
+            if let Some(value) = self.get(name) {
+                add(name, self.term_names(name, value, false)?);
+            }
         }
         // Jekyll reads a string of categories as words.
         for field in ["categories", "category"] {
             if let Some(value) = self.get(field) {
-                found.extend(self.tag_names(field, value, field == "categories")?);
+                add(
+                    categories_into,
+                    self.term_names(field, value, field == "categories")?,
+                );
             }
         }
         if let Some(table) = self.get("taxonomies") {
-            let Value::Object(taxonomies) = table else {
+            let Value::Object(table) = table else {
                 return Err(self.wrong_type("taxonomies", "a table", table));
             };
-            for name in ["tags", "categories"] {
-                if let Some(value) = taxonomies.get(name).filter(|v| !v.is_null()) {
-                    found.extend(self.tag_names("taxonomies", value, false)?);
+            let undeclared_categories = (!declared("categories")).then_some("categories");
+            let names = taxonomies
+                .iter()
+                .map(String::as_str)
+                .chain(undeclared_categories);
+            for name in names {
+                if let Some(value) = table.get(name).filter(|v| !v.is_null()) {
+                    let into = if name == "categories" {
+                        categories_into
+                    } else {
+                        name
+                    };
+                    add(into, self.term_names("taxonomies", value, false)?);
                 }
             }
         }
-        let mut seen = HashSet::new();
-        found.retain(|tag| !tag.is_empty() && seen.insert(tag.clone()));
-        Ok(found)
+        let mut terms = Terms::default();
+        for (name, mut list) in found {
+            let mut seen = HashSet::new();
+            list.retain(|term| !term.is_empty() && seen.insert(term.clone()));
+            if name == "tags" {
+                terms.tags = list;
+            } else if !list.is_empty() {
+                terms.others.push((name.to_owned(), list));
+            }
+        }
+        Ok(terms)
     }
 
-    /// The tags `field` gives: [`Fields::strings`], each short enough for
+    /// The terms `field` gives: [`Fields::strings`], each short enough for
     /// its URL segment to name its folder.
-    fn tag_names(
+    fn term_names(
         &self,
         field: &str,
         value: &Value,
         words: bool,
     ) -> Result<Vec<String>, ParseError> {
-        let tags = self.strings(field, value, words)?;
-        if let Some(long) = tags.iter().find(|tag| tag_slug(tag).len() > MAX_SLUG_BYTES) {
+        let terms = self.strings(field, value, words)?;
+        if let Some(long) = terms
+            .iter()
+            .find(|term| tag_slug(term).len() > MAX_SLUG_BYTES)
+        {
+            // Most sites have tags alone, and call them so.
+            let what = if field == "tags" { "tag" } else { "term" };
             return Err(self.problem(
                 field,
                 format!(
-                    "the tag `{}` is {} bytes long; its page's folder is named after it, in at most {MAX_SLUG_BYTES} bytes",
+                    "the {what} `{}` is {} bytes long; its page's folder is named after it, in at most {MAX_SLUG_BYTES} bytes",
                     abridged(long),
                     long.len()
                 ),
-                "shorten the tag".into(),
+                format!("shorten the {what}"),
             ));
         }
-        Ok(tags)
+        Ok(terms)
     }
 
     /// A list of strings; a lone string is one item (or, with `words`, one

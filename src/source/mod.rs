@@ -1,11 +1,13 @@
 //! Reading sources: `site.toml`, the content layout and its walk, each
 //! source's front matter and Markdown, and the invariants the documents
-//! read must keep (one per slug and language, dates that never move).
-//! Room for what reads more of a source: page bundles.
+//! read must keep (one per slug and language, dates that never move), and
+//! page bundles: a folder's `index.md` and the files beside it.
 
+pub mod bundle;
 pub mod config;
 pub mod dates;
 pub mod discover;
+pub(crate) mod field_names;
 pub(crate) mod fields;
 pub(crate) mod front_matter;
 pub mod highlight;

@@ -87,7 +87,7 @@ pub fn parse(
     let text = source_text(bytes)?;
     let front = front_matter::split(&text)?;
     let fields = Fields::of(&front);
-    fields.no_typos()?;
+    fields.no_typos(&config.taxonomies)?;
     fields.same_language(source)?;
 
     let title = title_of(&fields)?;
@@ -107,7 +107,7 @@ pub fn parse(
         published_at
     };
     let id = fields.id(&slug, &source.lang, id_ms)?;
-    let tags = fields.tags()?;
+    let terms = fields.terms(&config.taxonomies)?;
     let draft = fields.draft()?;
     let description = fields.string("description")?;
     let translation_key = fields
@@ -156,12 +156,13 @@ pub fn parse(
             url,
             summary,
             description,
-            tags,
+            tags: terms.tags,
+            terms: terms.others,
             draft,
             ever_published: !draft,
             translation_key,
             plugins: touched_by,
-            extra: fields.extra()?,
+            extra: fields.extra(&config.taxonomies)?,
             aliases: aliases_of(&fields, config)?,
             template: fields.template()?,
             word_count: outline.word_count,

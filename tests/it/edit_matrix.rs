@@ -14,7 +14,7 @@ const THEME: &[&str] = &[
     "post.html",
     "list.html",
     "page.html",
-    "tags.html",
+    "taxonomy.html",
     "section.html",
     "atom.xml",
     "sitemap.xml",
@@ -344,7 +344,7 @@ fn each_template(site: TestSite) {
             ],
         ),
         (
-            "tags.html",
+            "taxonomy.html",
             &[
                 "fr/tags/index.html",
                 "ja/tags/index.html",
@@ -406,6 +406,46 @@ fn a_static_file_that_collides_with_a_page_is_refused(site: TestSite) {
     assert!(message.contains("static/index.html"), "{message}");
 }
 
+fn post_made_a_bundle_then_its_files_added_edited_deleted(site: TestSite) {
+    // The same post, moved into a folder of its own: the same slug, date
+    // and id, the same page, so nothing is written.
+    let text = site.read("content/posts/2024-06-12-second.md");
+    site.remove("content/posts/2024-06-12-second.md");
+    site.write("content/posts/2024-06-12-second/index.md", &text);
+    site.assert_rebuild(&[], &[]);
+    site.write("content/posts/2024-06-12-second/map.svg", "<svg/>");
+    site.assert_rebuild(&["posts/second/map.svg"], &[]);
+    site.write("content/posts/2024-06-12-second/map.svg", "<svg>v2</svg>");
+    site.assert_rebuild(&["posts/second/map.svg"], &[]);
+    // A link to it further down than the summary: the post's page alone.
+    site.write(
+        "content/posts/2024-06-12-second/index.md",
+        &format!(
+            "{text}
+![The map](map.svg)
+"
+        ),
+    );
+    site.assert_rebuild(&["posts/second/index.html"], &[]);
+    site.remove("content/posts/2024-06-12-second/map.svg");
+    site.assert_rebuild(&[], &["posts/second/map.svg"]);
+}
+
+fn a_bundle_s_file_that_collides_with_a_page_is_refused(site: TestSite) {
+    let text = site.read("content/posts/2024-06-12-second.md");
+    site.remove("content/posts/2024-06-12-second.md");
+    site.write("content/posts/2024-06-12-second/index.md", &text);
+    site.write(
+        "content/posts/2024-06-12-second/index.html",
+        "<p>by hand</p>",
+    );
+    let message = site.try_build().unwrap_err().to_string();
+    assert!(
+        message.contains("content/posts/2024-06-12-second/index.html also produces"),
+        "{message}"
+    );
+}
+
 /// Each edit above as a test, once per path through the engine.
 macro_rules! through_both_paths {
     ($($edit:ident),* $(,)?) => {
@@ -443,4 +483,6 @@ through_both_paths!(
     static_file_added_edited_deleted,
     touch_without_change,
     a_static_file_that_collides_with_a_page_is_refused,
+    post_made_a_bundle_then_its_files_added_edited_deleted,
+    a_bundle_s_file_that_collides_with_a_page_is_refused,
 );

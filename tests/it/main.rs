@@ -15,6 +15,7 @@ mod api;
 #[cfg(feature = "serve")]
 mod browser;
 mod build;
+mod bundles;
 mod check;
 #[cfg(feature = "external-links")]
 mod check_external;
@@ -50,5 +51,6 @@ mod serve;
 mod session;
 mod sharing;
 mod shortcodes;
+mod taxonomies;
 mod themes;
 mod writing;

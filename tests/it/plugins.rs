@@ -85,7 +85,7 @@ fn site() -> TestSite {
         "---\ntitle: The talk\ndate: 2024-08-01\ntags: [video]\n---\nThe recording:\n\n{{< youtube dQw4w9WgXcQ >}}\n",
     );
     site.write(
-        "templates/tags.html",
+        "templates/taxonomy.html",
         "{% extends \"base.html\" %}{% block content %}<h1>{{ \"tags\" | shout }}</h1>{% endblock %}",
     );
     site

@@ -282,16 +282,18 @@ impl TestSite {
     pub(crate) fn content_rows(&self) -> Vec<String> {
         self.query(
             "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash, title, url,
-                    summary, description, tags, draft, translation_key, plugins, extra, expires_at
+                    summary, description, tags, draft, translation_key, plugins, extra, expires_at, terms
              FROM posts ORDER BY id",
         )
     }
 
     /// The outputs table without the folder and the files' stats (a static
-    /// file's fingerprint is its source's stat).
+    /// file's or a bundle's file's fingerprint is its source's stat).
     pub(crate) fn output_rows(&self) -> Vec<String> {
         self.query(
-            "SELECT path, hash, CASE WHEN fingerprint LIKE 'static %' THEN 'static' ELSE fingerprint END
+            "SELECT path, hash, CASE WHEN fingerprint LIKE 'static %' THEN 'static'
+                                     WHEN fingerprint LIKE 'bundle %' THEN 'bundle'
+                                     ELSE fingerprint END
              FROM outputs ORDER BY path",
         )
     }

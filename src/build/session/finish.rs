@@ -137,7 +137,13 @@ impl Session {
         let (old, meta) = (&analysis.snapshot.records, &analysis.snapshot.meta);
         let theme = serde_json::to_string(prepared.scan.theme.own_hashes()).ok();
         let wording = serde_json::to_string(views.wording()).ok();
-        let copies = plan::copies(&prepared.scan.statics, prepared.lock.started_ns);
+        let scan = &prepared.scan;
+        let copies = plan::copies(
+            self.site.config(),
+            (&scan.statics, &scan.bundles),
+            (records, self.visibility()),
+            prepared.lock.started_ns,
+        );
         let now = self.options.now_ms;
         analysis.verdict.retired.is_empty()
             && records.len() == kept.documents()
@@ -218,7 +224,7 @@ pub(super) fn plan_of<'p>(
         views,
         &prepared.scan.theme,
         (records, prepared.analysis.sections.clone()),
-        (&prepared.scan.statics, plugins),
+        (&prepared.scan.statics, &prepared.scan.bundles, plugins),
         visibility,
         prepared.lock.started_ns,
     )

@@ -72,6 +72,7 @@ impl Document {
             updated_display: updated.as_ref().map(|d| d.display.clone()),
             updated_iso: updated.map(|d| d.iso),
             tags: model.tag_links(i),
+            taxonomies: model.term_links(i),
             description: record.description.clone(),
             image,
             summary: model.with_links(i, &record.summary).into_owned(),

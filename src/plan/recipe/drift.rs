@@ -42,7 +42,8 @@ fn fixture() -> Fixture {
     let config = "title = \"T\"\nbase_url = \"https://example.org\"\ndefault_language = \"en\"\n\
                   paginate = 2\nfeed_limit = 3\nauthor = \"Ann\"\n\
                   feeds = [\"atom.xml\", { file = \"index.xml\", format = \"rss\" }, \"feed.json\"]\n\
-                  feeds_for = [\"home\", \"tags\"]\n\
+                  taxonomies = [\"tags\", \"series\"]\n\
+                  feeds_for = [\"home\", \"tags\", \"series\"]\n\
                   [languages.en]\nname = \"English\"\n[languages.fr]\nname = \"Français\"\n";
     let sources = BTreeMap::from([
         (
@@ -54,7 +55,7 @@ fn fixture() -> Fixture {
             post(
                 "B",
                 "2024-05-02",
-                "tags: [x, y]\ndescription: About b\n",
+                "tags: [x, y]\nseries: [s]\ndescription: About b\n",
                 "Second.\n\nMore of b.",
             ),
         ),
@@ -69,7 +70,7 @@ fn fixture() -> Fixture {
         ),
         (
             "en/posts/d.md",
-            post("D", "2024-05-04", "tags: [z]\n", "Fourth."),
+            post("D", "2024-05-04", "tags: [z]\nseries: [s]\n", "Fourth."),
         ),
         (
             "fr/posts/a.md",
@@ -104,7 +105,7 @@ fn fixture() -> Fixture {
     Fixture {
         config: config.to_owned(),
         sources,
-        words_fr: "tags = \"Étiquettes\"\n".to_owned(),
+        words_fr: "tags = \"Étiquettes\"\nseries = \"Séries\"\n".to_owned(),
     }
 }
 
@@ -160,6 +161,10 @@ fn document_changes() -> Vec<Change> {
             ),
         ),
         ("b's tags", edit("en/posts/b.md", "[x, y]", "[x, y, w]")),
+        (
+            "b's series",
+            edit("en/posts/b.md", "series: [s]", "series: [s, t]"),
+        ),
         ("tag spelled anew", edit("en/posts/a.md", "[x]", "[X]")),
         (
             "b's authors",
@@ -286,8 +291,13 @@ fn setting_changes() -> Vec<Change> {
         ),
         (
             "no tag feeds",
-            edit("site.toml", "[\"home\", \"tags\"]", "[\"home\"]"),
+            edit("site.toml", "[\"home\", \"tags\", ", "[\"home\", "),
         ),
+        (
+            "no series feeds",
+            edit("site.toml", ", \"series\"]\n[", "]\n["),
+        ),
+        ("fr's series", edit("i18n/fr.toml", "Séries", "Suites")),
         (
             "site title",
             edit("site.toml", "title = \"T\"", "title = \"U\""),
@@ -305,15 +315,16 @@ fn kind_of(recipe: &Recipe) -> &'static str {
     match recipe {
         Recipe::Document(_) => "document",
         Recipe::Home(_) => "home",
-        Recipe::Tags(_) => "tags",
-        Recipe::Tag(_) => "tag",
+        Recipe::TaxonomyIndex(_) => "taxonomy",
+        Recipe::Term(_) => "term",
         Recipe::Section(_) => "section",
         Recipe::Feed(Feed {
             of: FeedOf::Home, ..
         }) => "home feed",
         Recipe::Feed(Feed {
-            of: FeedOf::Tag(_), ..
-        }) => "tag feed",
+            of: FeedOf::Term(..),
+            ..
+        }) => "term feed",
         Recipe::Feed(Feed {
             of: FeedOf::Section(_),
             ..
@@ -363,7 +374,7 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
         &views,
         &theme,
         (records, sections),
-        (&[], &plugins),
+        (&[], &[], &plugins),
         visibility,
         0,
     )
@@ -407,7 +418,7 @@ fn documents_of(plan: &Plan<'_>, spec: &Spec) -> Vec<(String, String)> {
             Input::Text(_)
             | Input::Number(_)
             | Input::Neighbour(None)
-            | Input::TagIndex(_)
+            | Input::TermIndex(..)
             | Input::Sitemap
             | Input::SectionTitle(_) => {}
         }
@@ -453,10 +464,10 @@ fn what_a_page_shows_is_in_its_fingerprint_and_nothing_else() {
     let every_kind = [
         "document",
         "home",
-        "tags",
-        "tag",
+        "taxonomy",
+        "term",
         "home feed",
-        "tag feed",
+        "term feed",
         "section",
         "section feed",
         "sitemap",

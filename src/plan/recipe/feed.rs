@@ -1,9 +1,9 @@
 //! Feeds. A feed is a list of posts (the newest `feed_limit` of a list,
 //! newest first), a format and a URL: one per file `feeds` names, at that
 //! name in the list's folder. Which lists have feeds is the site's
-//! (`feeds_for`): a language's home, each tag, each section of posts (or
-//! those whose `_index.md` asks). Another list (a taxonomy's term) is one
-//! more [`FeedOf`] and one call of [`feed_recipes`] beside its pages.
+//! (`feeds_for`): a language's home, each term of a taxonomy, each section
+//! of posts (or those whose `_index.md` asks). Another list is one more
+//! [`FeedOf`] and one call of [`feed_recipes`] beside its pages.
 
 use super::*;
 use crate::source::config::{FeedContent, FeedFormat};
@@ -13,8 +13,9 @@ use crate::source::config::{FeedContent, FeedFormat};
 pub(in crate::plan) enum FeedOf {
     /// A language's home: all its posts.
     Home,
-    /// A tag's posts, by the tag's slug.
-    Tag(String),
+    /// A term's posts: its taxonomy, by its place in the model, and its
+    /// slug.
+    Term(usize, String),
     /// A section's posts, by the place of its list in the model's sections.
     Section(usize),
 }
@@ -47,9 +48,14 @@ impl Feed {
         let mut parts = vec![Input::Text(&self.lang)];
         match &self.of {
             FeedOf::Home => {}
-            FeedOf::Tag(slug) => {
-                let (name, _) = &model.tags_by_lang[self.lang.as_str()][slug];
-                parts.extend([Input::Text(slug), Input::Text(name)]);
+            FeedOf::Term(t, slug) => {
+                let taxonomy = &model.taxonomies[*t];
+                let (name, _) = taxonomy.term(&self.lang, slug);
+                parts.extend([
+                    Input::Text(&taxonomy.name),
+                    Input::Text(slug),
+                    Input::Text(name),
+                ]);
             }
             FeedOf::Section(at) => parts.extend(section_title_inputs(model, *at)),
         }
@@ -77,7 +83,7 @@ impl Feed {
                         published: format_ms(r.published_at),
                         published_rfc822: rfc822(r.published_at),
                         updated: format_ms(r.updated_at.unwrap_or(r.published_at)),
-                        summary: model.with_links(i, &r.summary).into_owned(),
+                        summary: model.shown_elsewhere(i, &r.summary).into_owned(),
                         description: r.description.clone(),
                         content: None,
                         tags: r.tags.clone(),
@@ -108,25 +114,37 @@ impl Feed {
                 .author
                 .clone()
                 .unwrap_or_else(|| config.title.clone()),
-            tag: match &self.of {
-                FeedOf::Tag(slug) => Some(model.tags_by_lang[lang][slug].0.clone()),
+            term: match &self.of {
                 FeedOf::Home | FeedOf::Section(_) => None,
+                FeedOf::Term(t, slug) => Some(model.taxonomies[*t].term(lang, slug).0.clone()),
+            },
+            taxonomy: match &self.of {
+                FeedOf::Home | FeedOf::Section(_) => None,
+                FeedOf::Term(t, _) => {
+                    let name = &model.taxonomies[*t].name;
+                    Some(TaxonomyLink {
+                        name: name.clone(),
+                        title: taxonomy_title(plan.views.i18n.strings(lang), name),
+                        url: taxonomy_url(config, lang, name),
+                    })
+                }
             },
             section: match &self.of {
                 FeedOf::Section(at) => Some(model.sections.title(*at)),
-                FeedOf::Home | FeedOf::Tag(_) => None,
+                FeedOf::Home | FeedOf::Term(..) => None,
             },
         });
     }
 
-    /// Who produces it: `(rss feed of tag `x` of en)`.
+    /// Who produces it: `(rss feed of tags `x` of en)`.
     pub(super) fn made_by(&self, model: &Model) -> String {
         let (format, lang) = (self.format.key(), &self.lang);
         match &self.of {
             FeedOf::Home => format!("({format} feed of {lang})"),
-            FeedOf::Tag(slug) => {
-                let name = model.tags_by_lang[lang.as_str()][slug].0.as_str();
-                format!("({format} feed of tag `{name}` of {lang})")
+            FeedOf::Term(t, slug) => {
+                let taxonomy = &model.taxonomies[*t];
+                let name = taxonomy.term(lang, slug).0.as_str();
+                format!("({format} feed of {} `{name}` of {lang})", taxonomy.name)
             }
             FeedOf::Section(at) => {
                 let folder = &model.sections.lists[*at].folder;

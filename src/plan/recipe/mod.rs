@@ -15,7 +15,7 @@ mod redirect;
 mod section;
 mod site_file;
 mod sitemap;
-mod tags;
+mod taxonomy;
 
 #[cfg(test)]
 mod drift;
@@ -28,15 +28,15 @@ pub(super) use redirect::{Redirect, drop_aliases_in_the_way};
 pub(super) use section::{Section, section_recipes, section_title_inputs};
 pub(super) use site_file::{SITE_FILES, SiteFile, site_file_recipes};
 pub(super) use sitemap::{Sitemap, sitemap_recipe};
-pub(super) use tags::{Tag, Tags, tag_recipes};
+pub(super) use taxonomy::{TaxonomyIndex, Term, taxonomy_recipes};
 
 /// How a page's context is built, once it must be.
 #[derive(Debug, Clone)]
 pub(super) enum Recipe {
     Document(Document),
     Home(Home),
-    Tags(Tags),
-    Tag(Tag),
+    TaxonomyIndex(TaxonomyIndex),
+    Term(Term),
     Section(Section),
     Feed(Feed),
     Sitemap(Sitemap),
@@ -54,7 +54,7 @@ pub(super) struct Inputs<'m> {
 
 /// One input of a page.
 pub(super) enum Input<'m> {
-    /// A value that shapes the page: its language, a page number, a tag.
+    /// A value that shapes the page: its language, a page number, a term.
     Text(&'m str),
     Number(usize),
     /// A document it shows, stood in for by its digest.
@@ -63,9 +63,10 @@ pub(super) enum Input<'m> {
     Documents(&'m [usize]),
     /// The newer or older post it links, if any.
     Neighbour(Option<usize>),
-    /// A language's tag index: each tag's slug, name and number of posts,
-    /// which every post of the language contributes to.
-    TagIndex(&'m str),
+    /// A taxonomy's index in a language (the taxonomy by its place in the
+    /// model): each term's slug, name and number of posts, which every post
+    /// of the language contributes to.
+    TermIndex(usize, &'m str),
     /// Every HTML page's URL and alternates, hashed once per build (the
     /// sitemap key), which every visible document contributes to.
     Sitemap,
@@ -82,7 +83,7 @@ pub(super) enum Input<'m> {
 /// URLs and their dates.
 const LISTS: &[&str] = &["paginate", "permalink", "timezone"];
 
-/// One page of a paginated list of documents (a language's home, a tag's
+/// One page of a paginated list of documents (a language's home, a term's
 /// posts, a section's documents): which page of how many, and the
 /// documents on it.
 #[derive(Debug, Clone)]
@@ -124,8 +125,8 @@ impl Recipe {
         match self {
             Recipe::Document(kind) => kind.inputs(model),
             Recipe::Home(kind) => kind.inputs(),
-            Recipe::Tags(kind) => kind.inputs(),
-            Recipe::Tag(kind) => kind.inputs(model),
+            Recipe::TaxonomyIndex(kind) => kind.inputs(model),
+            Recipe::Term(kind) => kind.inputs(model),
             Recipe::Section(kind) => kind.inputs(model),
             Recipe::Feed(kind) => kind.inputs(model),
             Recipe::Sitemap(kind) => kind.inputs(),
@@ -147,8 +148,8 @@ impl Recipe {
         match self {
             Recipe::Document(kind) => kind.fill(plan, context),
             Recipe::Home(kind) => kind.fill(plan, context),
-            Recipe::Tags(kind) => kind.fill(plan, context),
-            Recipe::Tag(kind) => kind.fill(plan, context),
+            Recipe::TaxonomyIndex(kind) => kind.fill(plan, context),
+            Recipe::Term(kind) => kind.fill(plan, context),
             Recipe::Section(kind) => kind.fill(plan, context),
             Recipe::Feed(kind) => kind.fill(plan, context),
             Recipe::Sitemap(kind) => kind.fill(context, sitemap),
@@ -167,14 +168,18 @@ impl Recipe {
                 model.records[*i].source.path.clone()
             }
             Recipe::Home(Home { lang, list }) => format!("(home of {lang}, page {})", list.page),
-            Recipe::Tags(Tags { lang }) => format!("(tags of {lang})"),
-            Recipe::Tag(Tag { lang, slug, list }) => {
-                let name = model
-                    .tags_by_lang
-                    .get(lang.as_str())
-                    .and_then(|tags| tags.get(slug))
-                    .map_or(slug.as_str(), |(name, _)| name.as_str());
-                format!("(tag `{name}` of {lang}, page {})", list.page)
+            Recipe::TaxonomyIndex(TaxonomyIndex { taxonomy, lang }) => {
+                format!("({} of {lang})", model.taxonomies[*taxonomy].name)
+            }
+            Recipe::Term(Term {
+                taxonomy,
+                lang,
+                slug,
+                list,
+            }) => {
+                let taxonomy = &model.taxonomies[*taxonomy];
+                let (name, _) = taxonomy.term(lang, slug);
+                format!("({} `{name}` of {lang}, page {})", taxonomy.name, list.page)
             }
             Recipe::Section(Section { at, list }) => {
                 let section = &model.sections.lists[*at];
@@ -192,7 +197,7 @@ impl Recipe {
     pub(super) fn is_generated_list(&self) -> bool {
         matches!(
             self,
-            Recipe::Home(_) | Recipe::Tags(_) | Recipe::Tag(_) | Recipe::Section(_)
+            Recipe::Home(_) | Recipe::TaxonomyIndex(_) | Recipe::Term(_) | Recipe::Section(_)
         )
     }
 }

@@ -94,11 +94,11 @@ impl<'a> Plan<'a> {
         match recipe {
             Recipe::Document(Document(i)) => changed(*i),
             Recipe::Home(Home { list, .. })
-            | Recipe::Tag(Tag { list, .. })
+            | Recipe::Term(Term { list, .. })
             | Recipe::Section(Section { list, .. }) => {
                 list.items.iter().filter_map(|&i| changed(i)).max()
             }
-            Recipe::Tags(_)
+            Recipe::TaxonomyIndex(_)
             | Recipe::Feed(_)
             | Recipe::Sitemap(_)
             | Recipe::SiteFile(_)

@@ -1,10 +1,10 @@
 //! The feeds a site writes: which files each list of posts has (`feeds`,
 //! each in a format named by its file or by the site), whether they hold
 //! the summaries or the whole posts (`feed_content`), and which lists have
-//! them (`feeds_for`: the homes, the tags, the sections of posts). Each a
-//! key of site.toml, as Zola's `feed_filenames` and `feed_limit` are, so a
-//! site moved in from Zola reads them as it wrote them; what a mistake in
-//! one is, is said with its line.
+//! them (`feeds_for`: the homes, the terms of a taxonomy, the sections of
+//! posts). Each a key of site.toml, as Zola's `feed_filenames` and
+//! `feed_limit` are, so a site moved in from Zola reads them as it wrote
+//! them; what a mistake in one is, is said with its line.
 
 use std::fmt;
 
@@ -21,8 +21,9 @@ pub struct Feeds {
     pub content: FeedContent,
     /// Whether a language's home has feeds (its newest posts).
     pub home: bool,
-    /// Whether each tag has feeds (its newest posts), beside its page.
-    pub tags: bool,
+    /// The taxonomies each of whose terms has feeds (its newest posts),
+    /// beside its page.
+    pub terms: Vec<String>,
     /// Whether each section of posts has feeds, unless its `_index.md`
     /// says `feed = false`.
     pub sections: bool,
@@ -35,9 +36,43 @@ impl Feeds {
             files,
             content,
             home: lists.contains(&FeedList::Home),
-            tags: lists.contains(&FeedList::Tags),
+            terms: lists
+                .iter()
+                .filter_map(|list| match list {
+                    FeedList::Taxonomy(name) => Some(name.clone()),
+                    FeedList::Home | FeedList::Sections => None,
+                })
+                .collect(),
             sections: lists.contains(&FeedList::Sections),
         }
+    }
+
+    /// Whether each term of `taxonomy` has feeds.
+    pub fn for_terms_of(&self, taxonomy: &str) -> bool {
+        self.terms.iter().any(|name| name == taxonomy)
+    }
+
+    /// A list `feeds_for` names that the site does not have, with the help
+    /// to fix it.
+    pub(super) fn unknown_list(
+        lists: &[FeedList],
+        taxonomies: &[String],
+    ) -> Option<(String, String)> {
+        lists.iter().find_map(|list| match list {
+            FeedList::Taxonomy(name) if !taxonomies.contains(name) => Some((
+                format!("feeds_for: `{name}` is neither `home`, `sections` nor one of the site's taxonomies"),
+                match taxonomies
+                    .iter()
+                    .find(|t| strsim::osa_distance(t, name) <= 2)
+                {
+                    Some(near) => format!("did you mean `{near}`?"),
+                    None => format!(
+                        "add `{name}` to `taxonomies`, or name `home`, `sections` or one of {taxonomies:?}"
+                    ),
+                },
+            )),
+            _ => None,
+        })
     }
 }
 
@@ -188,13 +223,26 @@ pub enum FeedContent {
     Full,
 }
 
-/// A kind of list that can have feeds (`feeds_for`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// A kind of list that can have feeds (`feeds_for`): `home`, `sections`
+/// (each section of posts), or the name of a taxonomy, whose every term
+/// then has them.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(from = "String")]
 pub(super) enum FeedList {
     Home,
-    Tags,
     Sections,
+    Taxonomy(String),
+}
+
+impl From<String> for FeedList {
+    fn from(name: String) -> FeedList {
+        match name.as_str() {
+            "home" => FeedList::Home,
+            // The sections' lists, whatever the taxonomies are called.
+            "sections" => FeedList::Sections,
+            _ => FeedList::Taxonomy(name),
+        }
+    }
 }
 
 /// The `feeds` list: a file named twice would be two feeds at one place.

@@ -21,6 +21,7 @@ mod defaults;
 mod feeds;
 mod layers;
 mod menus;
+mod places;
 mod publish;
 
 pub use check::{LinkCheck, Links, Severity};
@@ -66,6 +67,8 @@ struct RawConfig {
     feed_content: FeedContent,
     #[serde(default = "feeds::default_lists")]
     feeds_for: Vec<feeds::FeedList>,
+    #[serde(default = "places::default_taxonomies")]
+    taxonomies: Vec<String>,
     author: Option<String>,
     /// What the site is about, for themes (`site.description`).
     description: Option<String>,
@@ -194,8 +197,11 @@ pub struct Config {
     /// The folders of a language that hold posts (`posts`, `blog`,
     /// `_posts`…); any other holds pages.
     pub post_sections: Vec<String>,
-    /// Posts per list page (home and tag pages).
+    /// Posts per list page (home and term pages).
     pub paginate: usize,
+    /// What posts are grouped by (`tags`, `categories`, `series`…), in
+    /// site.toml's order: the front matter's fields of those names.
+    pub taxonomies: Vec<String>,
     /// Entries per feed.
     pub feed_limit: usize,
     /// The feed files of each list that has them, and what they hold.
@@ -223,8 +229,6 @@ pub struct Config {
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
-
-const PERMALINK_FIELDS: &[&str] = &["lang", "section", "slug", "year", "month", "day"];
 
 impl Config {
     /// Reads and validates `<root>/site.toml`.
@@ -268,26 +272,10 @@ impl Config {
                 "use a name such as `UTC`, `Europe/Paris` or `Asia/Tokyo`",
             )
         })?;
-        let sections_help = "list the folders that hold posts, one name each, e.g. `post_sections = [\"posts\", \"blog\"]`";
-        if raw.post_sections.is_empty() {
-            return Err(invalid("post_sections is empty".into(), sections_help));
-        }
-        if let Some(bad) = raw
-            .post_sections
-            .iter()
-            .find(|s| s.is_empty() || s.contains(['/', '\\']) || s.starts_with('.'))
-        {
-            return Err(invalid(
-                format!("post_sections: `{bad}` is not a folder name"),
-                sections_help,
-            ));
-        }
-        check_permalink(&raw.permalink).map_err(|why| {
-            invalid(
-                format!("permalink `{}` {why}", raw.permalink),
-                "write a path such as `/{lang}/posts/{slug}/` or `/{lang}/{year}/{month}/{slug}/`",
-            )
-        })?;
+        places::check(&raw.post_sections, &raw.permalink, &raw.taxonomies)
+            .err()
+            .or_else(|| Feeds::unknown_list(&raw.feeds_for, &raw.taxonomies))
+            .map_or(Ok(()), |(message, help)| Err(invalid(message, &help)))?;
         check_sizes_and_names(&raw).map_err(|(message, help)| invalid(message, help))?;
         raw.highlight
             .check()
@@ -314,6 +302,7 @@ impl Config {
             permalink: raw.permalink,
             post_sections: raw.post_sections,
             paginate: raw.paginate,
+            taxonomies: raw.taxonomies,
             feed_limit: raw.feed_limit,
             feeds: Feeds::new(raw.feeds, raw.feed_content, &raw.feeds_for),
             author: raw.author,
@@ -417,7 +406,7 @@ impl Config {
     /// source is parsed again. They start with [`folio_settings`].
     pub(crate) fn content_settings(&self) -> String {
         format!(
-            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; base_path {}; {}",
+            "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; taxonomies {}; base_path {}; {}",
             folio_settings(),
             self.language_codes().join(","),
             self.timezone_name,
@@ -425,6 +414,8 @@ impl Config {
             self.default_language_in_subdir,
             self.permalink,
             self.post_sections.join(","),
+            // Which fields are terms, and which are kept for templates.
+            self.taxonomies.join(","),
             // Every URL a row holds starts with it.
             self.base_path,
             self.markup.settings(),
@@ -447,39 +438,6 @@ pub fn made_by_this_folio(content_settings: &str) -> bool {
     content_settings
         .strip_prefix(&folio_settings())
         .is_some_and(|rest| rest.starts_with("; "))
-}
-
-/// A permalink starts and ends with `/`, holds `{slug}`, and names only the
-/// fields it can be given.
-fn check_permalink(pattern: &str) -> Result<(), String> {
-    if !pattern.starts_with('/') || !pattern.ends_with('/') {
-        return Err("must start and end with `/`".into());
-    }
-    if !pattern.contains("{slug}") {
-        return Err("must contain `{slug}`, or two posts would share a URL".into());
-    }
-    let mut rest = pattern;
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}') else {
-            return Err("has an unclosed `{`".into());
-        };
-        let field = &rest[open + 1..open + close];
-        if !PERMALINK_FIELDS.contains(&field) {
-            return Err(format!(
-                "names `{{{field}}}`; the fields are {}",
-                PERMALINK_FIELDS
-                    .iter()
-                    .map(|f| format!("{{{f}}}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        rest = &rest[open + close + 1..];
-    }
-    if pattern.split('/').any(|s| s == "." || s == "..") {
-        return Err("must not contain `.` or `..` segments".into());
-    }
-    Ok(())
 }
 
 /// The text direction of a language, from its primary subtag.
@@ -763,24 +721,7 @@ title = "T (fr)"
     }
 
     #[test]
-    fn permalinks_are_checked() {
-        for good in [
-            "/{lang}/posts/{slug}/",
-            "/{lang}/{year}/{month}/{day}/{slug}/",
-            "/{slug}/",
-        ] {
-            assert!(check_permalink(good).is_ok(), "{good}");
-        }
-        for bad in [
-            "/{lang}/posts/",
-            "{slug}/",
-            "/{slug}",
-            "/{slug}/{hour}/",
-            "/../{slug}/",
-            "/{slug/",
-        ] {
-            assert!(check_permalink(bad).is_err(), "{bad}");
-        }
+    fn a_permalink_s_mistake_is_named() {
         let text = format!("permalink = \"/{{title}}/\"\n{MINIMAL}");
         assert!(parse(&text).unwrap_err().to_string().contains("{title}"));
     }

@@ -519,6 +519,7 @@ mod tests {
             summary: "<p>s</p>".into(),
             description: None,
             tags: vec!["a".into()],
+            terms: Vec::new(),
             draft: false,
             ever_published: true,
             translation_key: format!("posts/{slug}"),

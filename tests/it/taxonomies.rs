@@ -1,0 +1,380 @@
+//! Taxonomies on real site trees: each one site.toml declares has an index
+//! and a page per term in every language, paginated, fed when `feeds_for`
+//! names it; `categories` stops being tags once declared; mistakes are
+//! named with their file and line; and an edit writes again exactly the
+//! pages that show it, through fresh builds and a kept session.
+
+use feed_rs::model::FeedType;
+
+use crate::util;
+
+use util::{SITE_TOML, TestSite};
+
+const TAXONOMIES: &str = "taxonomies = [\"tags\", \"categories\", \"series\"]\npaginate = 1";
+
+/// Three English posts and a French one, in tags, categories (Jekyll's
+/// words, Zola's table) and a series, with `settings` over site.toml.
+fn site(settings: &str) -> TestSite {
+    let site = TestSite::new();
+    site.write("site.toml", &format!("{settings}\n{SITE_TOML}"));
+    site.write(
+        "content/en/posts/day-one.md",
+        "---\ntitle: Day one\ndate: 2024-05-01\ntags: [travel]\ncategories: journal notes\nseries: [Around Japan]\n---\nWe left.\n",
+    );
+    site.write(
+        "content/en/posts/day-two.md",
+        "---\ntitle: Day two\ndate: 2024-05-02\ntags: [travel, food]\nseries: Around Japan\n---\nWe ate.\n",
+    );
+    site.write(
+        "content/en/posts/zola.md",
+        "+++\ntitle = \"From Zola\"\ndate = 2024-04-01\n[taxonomies]\ntags = [\"meta\"]\ncategories = [\"journal\"]\nseries = [\"Moving in\"]\n[extra]\nmood = \"calm\"\n+++\nMoved.\n",
+    );
+    site.write(
+        "content/fr/posts/day-one.md",
+        "---\ntitle: Premier jour\ndate: 2024-05-01\nseries: [Le Japon]\n---\nNous partons.\n",
+    );
+    site
+}
+
+/// The `<main>` of the page at `path` under the output folder.
+fn main_of(site: &TestSite, path: &str) -> String {
+    let html = site.read(&format!("public/{path}"));
+    let start = html.find("<main").expect("a <main>");
+    let end = html.find("</main>").expect("a </main>");
+    html[start..end].to_owned()
+}
+
+#[test]
+fn each_declared_taxonomy_has_an_index_and_a_page_per_term_in_each_language() {
+    let site = site(TAXONOMIES);
+    site.build();
+    let tree = site.output_tree();
+    for page in [
+        "tags/index.html",
+        "tags/travel/index.html",
+        "tags/travel/page/2/index.html",
+        "categories/index.html",
+        "categories/journal/index.html",
+        "categories/journal/page/2/index.html",
+        "categories/notes/index.html",
+        "series/index.html",
+        "series/around-japan/index.html",
+        "series/around-japan/page/2/index.html",
+        "series/moving-in/index.html",
+        "fr/series/index.html",
+        "fr/series/le-japon/index.html",
+        "fr/categories/index.html",
+    ] {
+        assert!(tree.contains_key(page), "{page}");
+    }
+    // Declared, categories are no longer tags.
+    assert!(!tree.contains_key("tags/journal/index.html"));
+    let index = main_of(&site, "categories/index.html");
+    assert!(index.contains("<h1>Categories</h1>"), "{index}");
+    assert!(
+        index.contains("<a class=\"tag\" href=\"/categories/journal/\" rel=\"tag\">journal</a> 2"),
+        "{index}"
+    );
+    let term = main_of(&site, "series/around-japan/index.html");
+    assert!(
+        term.contains("<h1>Series: <span class=\"term\">Around Japan</span></h1>"),
+        "{term}"
+    );
+    assert!(term.contains("/posts/day-two/"), "{term}");
+    assert!(term.contains("/series/around-japan/page/2/"), "{term}");
+    // A post links its terms of every taxonomy, each under its name; the
+    // terms are not kept as fields of its own.
+    let post = site.read("public/posts/zola/index.html");
+    for link in [
+        "<a href=\"/series/\">Series</a>: <a href=\"/series/moving-in/\">Moving in</a>",
+        "<a href=\"/categories/\">Categories</a>: <a href=\"/categories/journal/\">journal</a>",
+        "href=\"/tags/meta/\" rel=\"tag\">#meta</a>",
+    ] {
+        assert!(post.contains(link), "{link}\n{post}");
+    }
+    let extra = site.query("SELECT extra FROM posts WHERE slug = 'zola'");
+    assert_eq!(extra, ["{\"mood\":\"calm\"}"]);
+    // The home links each taxonomy's index.
+    let home = main_of(&site, "index.html");
+    for link in [
+        "href=\"/tags/\"",
+        "href=\"/categories/\"",
+        "href=\"/series/\"",
+    ] {
+        assert!(home.contains(link), "{link}\n{home}");
+    }
+    // Each index is one page in every language, translated by hreflang.
+    let french = site.read("public/fr/series/index.html");
+    assert!(
+        french.contains("hreflang=\"en\" href=\"https://example.org/series/\""),
+        "{french}"
+    );
+    let sitemap = site.read("public/sitemap.xml");
+    assert!(sitemap.contains("<loc>https://example.org/fr/series/le-japon/</loc>"));
+}
+
+#[test]
+fn a_site_that_declares_none_has_tags_with_categories_among_them() {
+    let site = site("");
+    site.build();
+    let tree = site.output_tree();
+    assert!(tree.contains_key("tags/journal/index.html"));
+    assert!(tree.contains_key("tags/notes/index.html"));
+    assert!(
+        !tree
+            .keys()
+            .any(|p| p.starts_with("series/") || p.starts_with("categories/"))
+    );
+    // An undeclared taxonomy is a field of the post's own, for templates.
+    let extra = site.query("SELECT extra FROM posts WHERE slug = 'day-one' AND lang = 'en'");
+    assert_eq!(extra, ["{\"series\":[\"Around Japan\"]}"]);
+}
+
+#[test]
+fn the_words_of_a_language_name_its_taxonomies() {
+    let site = site(TAXONOMIES);
+    site.write("i18n/fr.toml", "series = \"Séries\"\n");
+    site.build();
+    let index = main_of(&site, "fr/series/index.html");
+    assert!(index.contains("<h1>Séries</h1>"), "{index}");
+    let post = site.read("public/fr/posts/day-one/index.html");
+    assert!(
+        post.contains(
+            "<a href=\"/fr/series/\">Séries</a>: <a href=\"/fr/series/le-japon/\">Le Japon</a>"
+        ),
+        "{post}"
+    );
+}
+
+#[test]
+fn each_term_of_a_taxonomy_feeds_named_has_its_feeds() {
+    let site = site(&format!(
+        "{TAXONOMIES}\nfeeds = [\"atom.xml\", \"rss.xml\", \"feed.json\"]\nfeeds_for = [\"home\", \"series\"]"
+    ));
+    site.build();
+    for (name, kind) in [
+        ("atom.xml", FeedType::Atom),
+        ("rss.xml", FeedType::RSS2),
+        ("feed.json", FeedType::JSON),
+    ] {
+        let path = format!("series/around-japan/{name}");
+        let text = site.read(&format!("public/{path}"));
+        let feed =
+            feed_rs::parser::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(feed.feed_type, kind);
+        assert_eq!(
+            feed.title.unwrap().content,
+            "Series: Around Japan · Test",
+            "{path}"
+        );
+        let titles: Vec<String> = feed
+            .entries
+            .iter()
+            .map(|e| e.title.as_ref().unwrap().content.clone())
+            .collect();
+        assert_eq!(titles, ["Day two", "Day one"], "{path}");
+    }
+    assert!(site.path("public/fr/series/le-japon/atom.xml").exists());
+    // Tags were not named: no tag has a feed.
+    assert!(!site.path("public/tags/travel/atom.xml").exists());
+    let page = site.read("public/series/around-japan/index.html");
+    assert!(
+        page.contains(
+            "title=\"Series: Around Japan · Atom feed\" href=\"/series/around-japan/atom.xml\""
+        ),
+        "{page}"
+    );
+}
+
+#[test]
+fn mistakes_in_taxonomies_are_named_with_their_file_and_help() {
+    let site = site(TAXONOMIES);
+    for (settings, says) in [
+        (
+            "taxonomies = [\"Series\"]",
+            "taxonomies: `Series` is not a name folio can use",
+        ),
+        (
+            "taxonomies = [\"title\"]",
+            "`title` is a front matter field folio reads",
+        ),
+        (
+            "taxonomies = [\"posts\"]",
+            "`posts`'s pages would be where the site's other pages are",
+        ),
+        (
+            "taxonomies = [\"tags\", \"series\"]\nfeeds_for = [\"home\", \"serie\"]",
+            "did you mean `series`?",
+        ),
+    ] {
+        site.write("site.toml", &format!("{settings}\n{SITE_TOML}"));
+        let error = folio::Site::open(site.root()).unwrap_err().to_string();
+        assert!(
+            error.contains("site.toml") && error.contains(says),
+            "{settings}: {error}"
+        );
+    }
+    site.write("site.toml", &format!("{TAXONOMIES}\n{SITE_TOML}"));
+    site.write(
+        "content/en/posts/typo.md",
+        "---\ntitle: Typo\ndate: 2024-06-01\nserie: [Around Japan]\n---\nOops.\n",
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains("content/en/posts/typo.md:4") && error.contains("did you mean `series`?"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_site_s_old_tags_template_is_named_as_unused() {
+    let site = site("");
+    site.write("templates/tags.html", "{{ tags }}");
+    let report = site.build();
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("tags.html is no longer read") && w.contains("taxonomy.html")),
+        "{:?}",
+        report.warnings
+    );
+    site.write("templates/taxonomy.html", "{{ terms|length }}");
+    assert!(site.build().warnings.is_empty());
+    // travel, food, meta, and Jekyll's categories journal and notes.
+    assert_eq!(site.read("public/tags/index.html"), "5");
+}
+
+#[test]
+fn a_theme_gives_a_taxonomy_templates_of_its_own() {
+    let site = site(TAXONOMIES);
+    site.write(
+        "templates/series/taxonomy.html",
+        "series: {{ terms|map(attribute=\"name\")|join(\",\") }}",
+    );
+    site.write(
+        "templates/series/term.html",
+        "{{ taxonomy.name }} {{ term.name }} {{ term.count }}",
+    );
+    site.build();
+    assert_eq!(
+        site.read("public/series/index.html"),
+        "series: Around Japan,Moving in"
+    );
+    assert_eq!(
+        site.read("public/series/around-japan/index.html"),
+        "series Around Japan 2"
+    );
+    // The others keep the shared ones.
+    assert!(
+        site.read("public/categories/index.html")
+            .contains("<h1>Categories</h1>")
+    );
+}
+
+/// Exactly the pages that show an edit are written again; `kept` rebuilds
+/// through a kept session told the paths that changed.
+fn edits(kept: bool) {
+    let site = site(TAXONOMIES);
+    if kept {
+        site.keep_session();
+    }
+    site.build();
+
+    // A post joins a second series: its page, the series index, the new
+    // term's page; no other term's page, no tag's, no French page.
+    let zola = site.read("content/en/posts/zola.md");
+    site.write(
+        "content/en/posts/zola.md",
+        &zola.replace(
+            "series = [\"Moving in\"]",
+            "series = [\"Moving in\", \"Around Japan\"]",
+        ),
+    );
+    site.assert_rebuild(
+        &[
+            "posts/zola/index.html",
+            "series/around-japan/index.html",
+            "series/around-japan/page/2/index.html",
+            "series/around-japan/page/3/index.html",
+            "series/index.html",
+            "sitemap.xml",
+        ],
+        &[],
+    );
+
+    // Its body: its page, and the lists (its posts section's too) and the
+    // feed that show its summary (a page of one post each: it is the
+    // oldest).
+    site.write(
+        "content/en/posts/zola.md",
+        &site
+            .read("content/en/posts/zola.md")
+            .replace("Moved.", "Moved in."),
+    );
+    site.assert_rebuild(
+        &[
+            "atom.xml",
+            "categories/journal/page/2/index.html",
+            "page/3/index.html",
+            "posts/page/3/index.html",
+            "posts/zola/index.html",
+            "series/around-japan/page/3/index.html",
+            "series/moving-in/index.html",
+            "tags/meta/index.html",
+        ],
+        &[],
+    );
+
+    // What French calls series: the French pages that show the word (the
+    // home's links, the post's, the index's title and the term's), not
+    // the other indexes, which render the same bytes again.
+    site.write("i18n/fr.toml", "series = \"Séries\"\n");
+    site.assert_rebuild(
+        &[
+            "fr/index.html",
+            "fr/posts/day-one/index.html",
+            "fr/series/index.html",
+            "fr/series/le-japon/index.html",
+        ],
+        &[],
+    );
+
+    // Series dropped from site.toml: their pages go, and the posts that
+    // named one lose the link.
+    site.write(
+        "site.toml",
+        &format!("taxonomies = [\"tags\", \"categories\"]\npaginate = 1\n{SITE_TOML}"),
+    );
+    let report = site.build();
+    assert!(
+        report.deleted.iter().any(|p| p == "series/index.html"),
+        "{:?}",
+        report.deleted
+    );
+    assert!(
+        report
+            .deleted
+            .iter()
+            .any(|p| p == "fr/series/le-japon/index.html")
+    );
+    assert!(
+        !site
+            .read("public/posts/zola/index.html")
+            .contains("/series/")
+    );
+    assert!(
+        site.output_tree() == site.clean_build_tree(),
+        "differs from a clean build"
+    );
+}
+
+#[test]
+fn an_edit_writes_again_exactly_the_pages_that_show_it() {
+    edits(false);
+}
+
+#[test]
+fn an_edit_in_a_kept_session_writes_again_exactly_the_pages_that_show_it() {
+    edits(true);
+}
