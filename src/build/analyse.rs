@@ -17,6 +17,7 @@ use crate::source::config::Config;
 use crate::source::discover::FilesAt;
 use crate::source::identify::{self, TimezoneChange, Verdict};
 use crate::source::parse::{self, BodyAt, Parsed};
+use crate::source::section::{SectionFile, parse_section};
 use crate::source::shortcodes::Shortcodes;
 use crate::store::index::Snapshot;
 
@@ -39,6 +40,8 @@ pub(crate) struct Analysis {
     pub verdict: Verdict,
     /// The content settings the rows are derived with.
     pub settings: String,
+    /// What each section's `_index.md` says, in walk order.
+    pub sections: Vec<SectionFile>,
 }
 
 /// What reading the sources of one build needs.
@@ -79,7 +82,7 @@ pub(crate) fn content_settings(
 pub(crate) fn analyse(
     reading: &Reading<'_>,
     mut snapshot: Snapshot,
-    sources: &[Source],
+    (sources, sections): (&[Source], &[Source]),
     mut problems: Vec<Problem>,
     report: &mut BuildReport,
 ) -> Result<Analysis, Error> {
@@ -93,6 +96,7 @@ pub(crate) fn analyse(
     events.finish(report, Stage::Discover);
     events.start(Stage::Parse, to_read.len());
     let mut fresh = parse_all(reading, &to_read, &mut problems)?;
+    let sections = read_sections(reading, sections, &mut problems)?;
     if !problems.is_empty() {
         problems.sort_by(|a, b| a.path.cmp(&b.path));
         return Err(Error::Content(problems));
@@ -138,7 +142,30 @@ pub(crate) fn analyse(
         current,
         verdict,
         settings,
+        sections,
     })
+}
+
+/// Reads every section's `_index.md`: a site has few, and what one says
+/// reaches pages no row records. A file's problem joins `problems`.
+fn read_sections(
+    reading: &Reading<'_>,
+    sections: &[Source],
+    problems: &mut Vec<Problem>,
+) -> Result<Vec<SectionFile>, Error> {
+    let mut read = Vec::with_capacity(sections.len());
+    for source in sections {
+        let bytes = reading
+            .files
+            .read(&source.path, source.stat.size)
+            .map_err(|e| Error::io(reading.root.join(&source.path), e))?;
+        let hash = source_hash(&bytes);
+        match parse_section(source, &bytes, hash, (reading.config, reading.shortcodes)) {
+            Ok(section) => read.push(section),
+            Err((line, kind)) => problems.push(Problem::new(&source.path, line, kind)),
+        }
+    }
+    Ok(read)
 }
 
 /// A row whose source kept its stat is this build's record as it is: it
@@ -316,6 +343,7 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         headings,
         links,
         shortcodes,
+        weight,
     } = fresh;
     *id == stored.id
         && *kind == stored.kind
@@ -344,4 +372,5 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         && *headings == stored.headings
         && *links == stored.links
         && *shortcodes == stored.shortcodes
+        && *weight == stored.weight
 }

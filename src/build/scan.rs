@@ -24,12 +24,15 @@ use crate::source::config::{CONFIG_FILE, Config, THEMES_DIR};
 use crate::source::discover::{
     self, CONTENT_DIR, FilesAt, PUBLISHED_HIDDEN, STATIC_DIR, StaticFile, is_markdown, walk_order,
 };
+use crate::source::section::is_section_file;
 use crate::store::index::Index;
 
 /// Everything a build reads before it reads a source's bytes.
 pub(crate) struct Scan {
     /// In walk order (folders before their later siblings, by name).
     pub sources: Vec<Source>,
+    /// The sections' `_index.md` files, in walk order: not documents.
+    pub sections: Vec<Source>,
     /// Sources whose place or name is wrong: reported with the parse's.
     pub problems: Vec<Problem>,
     /// The files of `content/` that are no source, in walk order.
@@ -56,6 +59,7 @@ impl Scan {
         let mut files: Vec<String> = [CONFIG_FILE.to_owned()]
             .into_iter()
             .chain(self.sources.iter().map(|source| source.path.clone()))
+            .chain(self.sections.iter().map(|source| source.path.clone()))
             .chain(
                 templates
                     .iter()
@@ -123,11 +127,13 @@ pub(crate) fn everything(
             Ok::<_, Error>(Damaged::find(out_dir, stored))
         },
     );
-    let discovered = discovered?;
+    let mut discovered = discovered?;
     discover::check_theme(root, config)?;
+    let sections = take_sections(&mut discovered.sources);
     Ok(Scan {
         bundles: bundle::bundles(&discovered.sources, &discovered.files),
         sources: discovered.sources,
+        sections,
         problems: discovered.problems,
         files: discovered.files,
         statics: discover::discover_static(root, config.theme_dir.as_deref())?,
@@ -262,9 +268,18 @@ fn now_at(files: &FilesAt, rel: &str) -> Result<Option<Stat>, NeedsWalk> {
     }
 }
 
-/// `content/<rest>` changed: its source or file is added, moved on or
-/// removed, as a walk would find it; a removed folder takes the sources and
-/// files under it.
+/// The sections' `_index.md` files among `sources`, taken out.
+fn take_sections(sources: &mut Vec<Source>) -> Vec<Source> {
+    let (sections, documents) = std::mem::take(sources)
+        .into_iter()
+        .partition(is_section_file);
+    *sources = documents;
+    sections
+}
+
+/// `content/<rest>` changed: its source, section's `_index.md` or file is
+/// added, moved on or removed, as a walk would find it; a removed folder
+/// takes the sources and files under it.
 fn update_sources(
     files: &FilesAt,
     config: &Config,
@@ -275,11 +290,11 @@ fn update_sources(
     if discover::is_hidden(rest, &[]) {
         return Ok(());
     }
-    let sources = &mut scan.sources;
-    let at = sources.binary_search_by(|s| walk_order(&s.path, rel));
     let Some(stat) = now_at(files, rel)? else {
         let inside = format!("{rel}/");
-        sources.retain(|s| s.path != rel && !s.path.starts_with(&inside));
+        for sources in [&mut scan.sources, &mut scan.sections] {
+            sources.retain(|s| s.path != rel && !s.path.starts_with(&inside));
+        }
         scan.files
             .retain(|f| f.path != rel && !f.path.starts_with(&inside));
         scan.problems.retain(|p| p.path != Path::new(rel));
@@ -300,14 +315,19 @@ fn update_sources(
         Ok(mut source) => {
             source.path = rel.to_owned();
             source.stat = stat;
+            let sources = match is_section_file(&source) {
+                true => &mut scan.sections,
+                false => &mut scan.sources,
+            };
+            let at = sources.binary_search_by(|s| walk_order(&s.path, rel));
             match at {
                 Ok(i) => sources[i] = source,
                 Err(i) => sources.insert(i, source),
             }
         }
         Err(kind) => {
-            if let Ok(i) = at {
-                sources.remove(i);
+            for sources in [&mut scan.sources, &mut scan.sections] {
+                sources.retain(|s| s.path != rel);
             }
             scan.problems.push(Problem::new(rel, None, kind));
         }
@@ -375,6 +395,7 @@ pub(crate) fn inputs_digest(
     let stats = scan
         .sources
         .iter()
+        .chain(&scan.sections)
         .map(|s| (std::borrow::Cow::Borrowed(s.path.as_str()), s.stat))
         .chain(
             scan.statics

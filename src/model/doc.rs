@@ -153,6 +153,8 @@ pub struct Record {
     /// The shortcodes its body calls, by name, sorted: their templates are
     /// in the fingerprints of the pages that show it.
     pub shortcodes: Vec<String>,
+    /// Where a section ordered by weight lists it: lightest first.
+    pub weight: Option<i64>,
 }
 
 /// A heading of a document's body: its contents entry, and an anchor a

@@ -30,9 +30,13 @@ enum Broken {
 }
 
 impl Places {
-    /// `None` when no document links another and no menu a document:
-    /// most sites pay nothing.
-    pub(super) fn of(config: &Config, records: &[Record]) -> Option<Places> {
+    /// `None` when no document or section links a document and no menu
+    /// does: most sites pay nothing.
+    pub(super) fn of(
+        config: &Config,
+        records: &[Record],
+        sections: &[SectionFile],
+    ) -> Option<Places> {
         let menus_link = || {
             let languages = config.languages.values().map(|l| &l.menus);
             std::iter::once(&config.menus)
@@ -40,7 +44,9 @@ impl Places {
                 .flat_map(|menus| menus.values().flatten())
                 .any(|item| item.url.starts_with(INTERNAL_LINK))
         };
-        if records.iter().all(|r| r.links.is_empty()) && !menus_link() {
+        let unlinked = records.iter().all(|r| r.links.is_empty())
+            && sections.iter().all(|f| f.links.is_empty());
+        if unlinked && !menus_link() {
             return None;
         }
         Some(Places {
@@ -138,10 +144,11 @@ impl Model {
     /// `folio publish` resolves the links of the rows it sends with.
     #[cfg(feature = "publish")]
     pub fn for_links(config: &Config, records: &[Record], visibility: Visibility) -> Option<Model> {
-        records
-            .iter()
-            .any(|r| !r.links.is_empty())
-            .then(|| Model::new(config, records.to_vec(), visibility, &|_| String::new()))
+        records.iter().any(|r| !r.links.is_empty()).then(|| {
+            Model::new(config, (records.to_vec(), Vec::new()), visibility, &|_| {
+                String::new()
+            })
+        })
     }
 
     /// `html` of `record` (its body or its summary) with each `@/` link's
@@ -183,6 +190,11 @@ impl Model {
     /// The URL a link of document `from` leads to, its `#anchor` kept; a
     /// missing anchor too, when the site only warns of those.
     fn resolve(&self, from: usize, link: &str) -> Result<String, Broken> {
+        self.resolve_in(&self.records[from].lang, link)
+    }
+
+    /// [`Model::resolve`] of a link from a page in `lang`.
+    fn resolve_in(&self, lang: &str, link: &str) -> Result<String, Broken> {
         let url_of = |to: usize, anchor: Option<&str>| {
             let url = &self.records[to].url;
             match anchor {
@@ -190,7 +202,7 @@ impl Model {
                 None => url.clone(),
             }
         };
-        match self.target(from, link) {
+        match self.target_in(lang, link) {
             Ok((to, anchor)) => Ok(url_of(to, anchor)),
             Err(Broken::NoAnchor(to, _))
                 if self
@@ -204,13 +216,8 @@ impl Model {
         }
     }
 
-    /// The document a link of document `from` names, and its anchor, which
-    /// that document's headings have.
-    fn target<'l>(&self, from: usize, link: &'l str) -> Result<(usize, Option<&'l str>), Broken> {
-        self.target_in(&self.records[from].lang, link)
-    }
-
-    /// [`Model::target`] of a link from a page in `lang`.
+    /// The document a link from a page in `lang` names, and its anchor,
+    /// which that document's headings have.
     fn target_in<'l>(&self, lang: &str, link: &'l str) -> Result<(usize, Option<&'l str>), Broken> {
         let places = self.places.as_ref().ok_or(Broken::NoDocument)?;
         let (path, anchor) = match link.split_once('#') {
@@ -268,37 +275,74 @@ impl Model {
         root_relative_links(html, folder)
     }
 
-    /// A problem for each link of a visible document that leads nowhere:
-    /// no such document, one this build does not publish, or no such
-    /// heading in it; the last is a warning instead when the site says so.
+    /// `html` of a section's `_index.md` in `lang` with each `@/` link's
+    /// URL in its place.
+    pub(super) fn with_links_in<'h>(&self, lang: &str, html: &'h str) -> Cow<'h, str> {
+        match self.places {
+            None => Cow::Borrowed(html),
+            Some(_) => replace_links(html, |target| self.resolve_in(lang, target).ok()),
+        }
+    }
+
+    /// The documents the links of a section's `_index.md` in `lang` lead
+    /// to: their URLs are in the HTML of its page.
+    pub(super) fn link_targets<'s>(
+        &'s self,
+        lang: &'s str,
+        links: &'s [InternalLink],
+    ) -> impl Iterator<Item = usize> + 's {
+        links
+            .iter()
+            .filter_map(move |link| match self.target_in(lang, &link.target) {
+                Ok((to, _)) | Err(Broken::NoAnchor(to, _)) => Some(to),
+                Err(Broken::NoDocument | Broken::Hidden(_)) => None,
+            })
+    }
+
+    /// A problem for each link of a visible document, or of a section's
+    /// `_index.md`, that leads nowhere: no such document, one this build
+    /// does not publish, or no such heading in it; the last is a warning
+    /// instead when the site says so.
     pub(super) fn link_problems(&self) -> (Vec<Problem>, Vec<String>) {
         let (mut problems, mut warnings) = (Vec::new(), Vec::new());
         let Some(places) = &self.places else {
             return (problems, warnings);
         };
-        for &i in &self.visible {
-            for link in &self.records[i].links {
-                match self.target(i, &link.target) {
+        let documents = self.visible.iter().map(|&i| {
+            let record = &self.records[i];
+            (
+                record.source.path.as_str(),
+                record.lang.as_str(),
+                &record.links,
+            )
+        });
+        let sections = (0..self.sections.lists.len())
+            .filter_map(|at| self.sections.file_of(at))
+            .map(|file| (file.path.as_str(), file.lang.as_str(), &file.links));
+        for (path, lang, links) in documents.chain(sections) {
+            for link in links {
+                match self.target_in(lang, &link.target) {
                     Ok(_) => {}
                     Err(broken @ Broken::NoAnchor(..)) if places.anchors == Severity::Warn => {
-                        warnings.push(self.link_problem(i, link, broken).to_string());
+                        let problem = self.link_problem((path, lang), link, broken);
+                        warnings.push(problem.to_string());
                     }
-                    Err(broken) => problems.push(self.link_problem(i, link, broken)),
+                    Err(broken) => problems.push(self.link_problem((path, lang), link, broken)),
                 }
             }
         }
         (problems, warnings)
     }
 
-    fn link_problem(&self, i: usize, link: &InternalLink, broken: Broken) -> Problem {
-        let (message, help) = self.broken(
-            self.places.as_ref(),
-            &self.records[i].lang,
-            &link.target,
-            broken,
-        );
+    fn link_problem(
+        &self,
+        (path, lang): (&str, &str),
+        link: &InternalLink,
+        broken: Broken,
+    ) -> Problem {
+        let (message, help) = self.broken(self.places.as_ref(), lang, &link.target, broken);
         Problem::new(
-            &self.records[i].source.path,
+            path,
             Some(link.line as usize),
             ProblemKind::BrokenLink {
                 link: format!("{INTERNAL_LINK}{}", link.target),

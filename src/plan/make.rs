@@ -128,16 +128,55 @@ pub fn same_place(old: &Record, new: &Record) -> bool {
         && old.translation_key == new.translation_key
         && old.aliases == new.aliases
         && old.template == new.template
+        && old.weight == new.weight
+}
+
+/// Whether a section's `_index.md` keeps its place in the site: what
+/// decides which pages there are, what each lists in which order, with
+/// which template, and where its links lead. What else it says (title,
+/// description, text, extra) is in the fingerprints of the pages that show
+/// it.
+pub fn same_section_place(old: &SectionFile, new: &SectionFile) -> bool {
+    // Every field named, so that a new one is placed or shown on purpose.
+    let SectionFile {
+        path,
+        lang,
+        folder,
+        hash: _,
+        title: _,
+        description: _,
+        sort_by,
+        paginate,
+        template,
+        feed,
+        draft,
+        weight,
+        extra: _,
+        content: _,
+        shortcodes: _,
+        links,
+    } = new;
+    *path == old.path
+        && *lang == old.lang
+        && *folder == old.folder
+        && *sort_by == old.sort_by
+        && *paginate == old.paginate
+        && *template == old.template
+        && *feed == old.feed
+        && *draft == old.draft
+        && *weight == old.weight
+        && *links == old.links
 }
 
 /// Lists every output of the site with its fingerprint, and the static
-/// files to copy. `records` are all current documents; `started_ns` is the
-/// build's start, for the racy rule on static files' stats.
+/// files to copy. `records` are all current documents, `sections` what
+/// the sections' `_index.md` files say; `started_ns` is the build's start,
+/// for the racy rule on static files' stats.
 pub fn plan<'a>(
     config: &'a Config,
     views: &'a Views<'a>,
     theme: &Theme,
-    records: Vec<Record>,
+    (records, sections): (Vec<Record>, Vec<SectionFile>),
     (statics, bundles, plugins): (&[StaticFile], &[Bundle], &Plugins),
     visibility: Visibility,
     started_ns: i64,
@@ -151,7 +190,7 @@ pub fn plan<'a>(
         (&records, visibility),
         started_ns,
     ));
-    let mut model = Model::new(config, records, visibility, &|name| {
+    let mut model = Model::new(config, (records, sections), visibility, &|name| {
         theme.shortcode_hash(name).to_owned()
     });
     model.bundled = documents.into_iter().flatten().collect();
@@ -165,7 +204,8 @@ pub fn plan<'a>(
         recipe::home_feed_recipes(config, &model, code, &mut recipes);
         recipe::extra_recipes(config, &model, (code, plugins), &mut recipes);
     }
-    let mut problems = recipe::document_recipes(&model, theme, &mut recipes);
+    let mut problems = recipe::section_recipes(config, &model, theme, &mut recipes);
+    problems.extend(recipe::document_recipes(&model, theme, &mut recipes));
     let (broken, mut warnings) = model.link_problems();
     problems.extend(broken);
     documents_take_generated_places(&mut recipes);
@@ -267,15 +307,16 @@ pub(super) fn specs_of(
 /// site has the same pages, listed in the same order (the caller checks
 /// that, and that the theme, the words, the config, the static files and
 /// what is published are those of the last build). Only the fingerprints
-/// of the pages that show a changed document are computed again. Returns
-/// the plan and those pages, by their place in its specs; or the links
-/// that lead nowhere now.
+/// of the pages that show a changed document, or a section's `_index.md`
+/// that changed in what it says only ([`same_section_place`]), are
+/// computed again. Returns the plan and those pages, by their place in its
+/// specs; or the links that lead nowhere now.
 pub fn replan<'a>(
     config: &'a Config,
     views: &'a Views<'a>,
     theme: &Theme,
     kept: KeptPlan,
-    records: Vec<Record>,
+    (records, sections): (Vec<Record>, Vec<SectionFile>),
     changed: &[usize],
 ) -> Result<(Plan<'a>, Vec<usize>), Error> {
     let KeptPlan {
@@ -286,17 +327,28 @@ pub fn replan<'a>(
         dependents,
     } = kept;
     model.records = records;
-    // A changed document may call a shortcode no document called before.
-    for &i in changed {
-        for name in &model.records[i].shortcodes {
-            if !model.shortcode_hashes.contains_key(name) {
-                let hash = theme.shortcode_hash(name).to_owned();
-                model.shortcode_hashes.insert(name.clone(), hash);
-            }
+    let rewritten: Vec<usize> = (0..sections.len())
+        .filter(|&f| model.sections.files.get(f) != Some(&sections[f]))
+        .collect();
+    model.sections.files = sections;
+    // A changed document or section may call a shortcode nothing called
+    // before.
+    let called = changed
+        .iter()
+        .flat_map(|&i| &model.records[i].shortcodes)
+        .chain(
+            rewritten
+                .iter()
+                .flat_map(|&f| &model.sections.files[f].shortcodes),
+        );
+    for name in called {
+        if !model.shortcode_hashes.contains_key(name) {
+            let hash = theme.shortcode_hash(name).to_owned();
+            model.shortcode_hashes.insert(name.clone(), hash);
         }
     }
     if model.places.is_none() {
-        model.places = Places::of(config, &model.records);
+        model.places = Places::of(config, &model.records, &model.sections.files);
     }
     let (broken, warnings) = model.link_problems();
     if !broken.is_empty() {
@@ -320,9 +372,11 @@ pub fn replan<'a>(
         warnings,
     };
     let dependents = plan.dependents.take().unwrap_or_else(|| plan.dependents());
-    let mut affected: Vec<usize> = changed
-        .iter()
-        .flat_map(|&i| dependents[i].iter().map(|&s| s as usize))
+    let of_documents = changed.iter().flat_map(|&i| &dependents.documents[i]);
+    let of_sections = rewritten.iter().flat_map(|&f| &dependents.sections[f]);
+    let mut affected: Vec<usize> = of_documents
+        .chain(of_sections)
+        .map(|&s| s as usize)
         .collect();
     affected.sort_unstable();
     affected.dedup();
@@ -347,7 +401,7 @@ pub fn replan<'a>(
 }
 
 /// A document whose URL is that of a generated list (a language's home, its
-/// tags page, a tag's page) takes its place, as a static file takes the
+/// tags page, a tag's page, a section's page) takes its place, as a static file takes the
 /// place of the theme's: a site moved in keeps its own home page at `/fr/`.
 pub(super) fn documents_take_generated_places(recipes: &mut Vec<(String, Template, Recipe)>) {
     let generated: FxHashMap<&str, usize> = recipes

@@ -32,12 +32,13 @@ use crate::plugin::{DocumentSummary, LanguageDocuments, Plugins, stamp};
 use crate::render::i18n::{I18n, Strings};
 use crate::render::{
     Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
-    MenuView, PageView, Paginator, PostView, Reads, RedirectView, Shared, SiteView, SitemapEntry,
-    SwitchLink, TagCount, TagLink, TaxonomyLink, Theme, TocEntry,
+    MenuView, PageView, Paginator, PostView, Reads, RedirectView, SectionLink, SectionView, Shared,
+    SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, TaxonomyLink, Theme, TocEntry,
 };
 use crate::source::bundle::Bundle;
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
+use crate::source::section::SectionFile;
 
 mod hasher;
 mod links;
@@ -47,19 +48,23 @@ mod model;
 mod output;
 mod page;
 mod recipe;
+mod sections;
 mod views;
 
 use hasher::{KeyHasher, KeyPrefixes};
 use links::Places;
-pub use make::{copies, plan, replan, same_place};
+pub use make::{copies, plan, replan, same_place, same_section_place};
 use menus::LanguageMenus;
 pub use model::Model;
 use model::{DocumentDigest, Taxonomy, authors_of, extra_of};
 pub use output::OutputPath;
 use page::{DisplayDate, output_collisions, paginator};
 use recipe::{Input, Inputs, Recipe};
+use sections::{Sections, section_url};
 pub use views::{Views, Visibility};
-use views::{archive_url, feed_links, feed_url, home_url, taxonomy_title, taxonomy_url, term_url};
+use views::{
+    archive_url, feed_links, feed_url, home_url, paginated, taxonomy_title, taxonomy_url, term_url,
+};
 
 /// A template's name: one of the theme's fixed ones, or one a document's
 /// front matter asks for.
@@ -132,9 +137,9 @@ pub struct Plan<'a> {
     /// What the sitemap's fingerprint covers: every HTML page's URL and
     /// alternates.
     sitemap_key: String,
-    /// Per document, the pages whose fingerprint covers its digest; made
-    /// on the first [`replan`] that needs it.
-    dependents: Option<Vec<Vec<u32>>>,
+    /// Per source, the pages whose fingerprint covers it; made on the
+    /// first [`replan`] that needs it.
+    dependents: Option<Dependents>,
     /// The old URLs left out because a page or a file is there.
     pub warnings: Vec<String>,
 }
@@ -146,7 +151,17 @@ pub struct KeptPlan {
     copies: Vec<Copy>,
     model: Model,
     sitemap_key: String,
-    dependents: Option<Vec<Vec<u32>>>,
+    dependents: Option<Dependents>,
+}
+
+/// Per source, the pages (by place in the plan's specs) whose fingerprint
+/// covers it: what a [`replan`] renders again when it changes.
+struct Dependents {
+    /// Per document, the pages whose fingerprint covers its digest.
+    documents: Vec<Vec<u32>>,
+    /// Per section's `_index.md`, the pages that show it, whole or its
+    /// title.
+    sections: Vec<Vec<u32>>,
 }
 
 impl KeptPlan {
@@ -163,6 +178,16 @@ impl KeptPlan {
     /// How many documents the plan was made from.
     pub fn documents(&self) -> usize {
         self.model.digests.len()
+    }
+
+    /// What the sections' `_index.md` files said.
+    pub fn section_files(&self) -> &[SectionFile] {
+        &self.model.sections.files
+    }
+
+    /// Whether a document's title decides its place in a list.
+    pub fn sorts_by_title(&self) -> bool {
+        self.model.sections.sort_by_title()
     }
 }
 
@@ -241,27 +266,32 @@ mod tests {
         );
     }
 
-    /// The records of `sources` ((path under content/, text)), by path.
-    fn records(config: &Config, sources: &[(&str, String)]) -> Vec<Record> {
-        let mut records: Vec<Record> = sources
-            .iter()
-            .map(|(rel, text)| {
-                let mut source = crate::source::discover::classify(rel, config).unwrap();
-                source.path = format!("content/{rel}");
-                let hash = crate::model::hash::source_hash(text.as_bytes());
-                let plugins = crate::plugin::Plugins::new();
-                crate::source::parse::parse(
+    /// The records of `sources` ((path under content/, text)), by path,
+    /// and what their sections' `_index.md` files say.
+    fn records(config: &Config, sources: &[(&str, String)]) -> (Vec<Record>, Vec<SectionFile>) {
+        let (mut records, mut sections) = (Vec::new(), Vec::new());
+        for (rel, text) in sources {
+            let mut source = crate::source::discover::classify(rel, config).unwrap();
+            source.path = format!("content/{rel}");
+            let hash = crate::model::hash::source_hash(text.as_bytes());
+            let plugins = crate::plugin::Plugins::new();
+            let settings = (config, &plugins, &Default::default());
+            if crate::source::section::is_section_file(&source) {
+                let section = crate::source::section::parse_section;
+                sections.push(section(
                     &source,
                     text.as_bytes(),
                     hash,
-                    (config, &plugins, &Default::default()),
-                )
-                .unwrap()
-                .record
-            })
-            .collect();
+                    (config, settings.2),
+                ));
+            } else {
+                let parsed = crate::source::parse::parse(&source, text.as_bytes(), hash, settings);
+                records.push(parsed.unwrap().record);
+            }
+        }
         records.sort_by(|a, b| a.source.path.cmp(&b.source.path));
-        records
+        let sections = sections.into_iter().map(Result::unwrap).collect();
+        (records, sections)
     }
 
     #[test]
@@ -287,6 +317,10 @@ mod tests {
             ("en/posts/c.md", post("C", 3, "y", "Third.")),
             ("fr/posts/a.md", post("A fr", 1, "x", "Premier.")),
             ("en/about.md", "---\ntitle: About\n---\nAbout.\n".to_owned()),
+            (
+                "en/posts/_index.md",
+                "---\ntitle: Writing\n---\nAll.\n".to_owned(),
+            ),
         ];
         let visibility = Visibility {
             drafts: false,
@@ -305,10 +339,13 @@ mod tests {
         )
         .unwrap()
         .into_kept();
-        // What b holds changes (its summary and its body), not its place.
+        // What b holds changes (its summary and its body), not its place;
+        // so does what the posts section says of itself.
         sources[1].1 = post("B, retitled", 2, "x, y", "Second, rewritten.\n\nAnd more.");
+        sources[5].1 = "---\ntitle: Essays\n---\nAll of them.\n".to_owned();
         let after = records(&config, &sources);
         let changed = [after
+            .0
             .iter()
             .position(|r| r.source.path == "content/en/posts/b.md")
             .unwrap()];
@@ -340,6 +377,11 @@ mod tests {
         assert!(affected.contains(&"posts/b/index.html"), "{affected:?}");
         assert!(affected.contains(&"posts/a/index.html"), "{affected:?}");
         assert!(affected.contains(&"atom.xml"), "{affected:?}");
+        // The posts section's both pages show its new title.
+        assert!(
+            affected.contains(&"posts/page/2/index.html"),
+            "{affected:?}"
+        );
         for untouched in [
             "fr/posts/a/index.html",
             "about/index.html",

@@ -117,17 +117,20 @@ pub struct Model {
     pub(super) shortcode_hashes: BTreeMap<String, String>,
     /// Each language's menus, once [`Model::menus`] made them.
     pub(super) menus: BTreeMap<String, LanguageMenus>,
+    /// The sections, each with its documents in its order.
+    pub(super) sections: Sections,
     /// The bundles' documents, whose relative links lead to the files
     /// beside their page: [`Model::shown_elsewhere`] roots them there.
     pub(super) bundled: FxHashSet<usize>,
 }
 
 impl Model {
-    /// The model of `records`; `shortcode_hash` gives the hash of the
-    /// template of a shortcode they call.
+    /// The model of `records` and of the sections' `section_files`;
+    /// `shortcode_hash` gives the hash of the template of a shortcode they
+    /// call.
     pub(super) fn new(
         config: &Config,
-        records: Vec<Record>,
+        (records, section_files): (Vec<Record>, Vec<SectionFile>),
         visibility: Visibility,
         shortcode_hash: &dyn Fn(&str) -> String,
     ) -> Model {
@@ -187,15 +190,18 @@ impl Model {
             .iter()
             .map(|name| Taxonomy::new(config, name, &records, &posts_by_lang))
             .collect();
-        let shortcode_hashes = records
-            .iter()
-            .flat_map(|r| &r.shortcodes)
-            .map(|name| (name.clone(), shortcode_hash(name)))
-            .collect();
+        let shortcode_hashes = shortcode_hashes(&records, &section_files, shortcode_hash);
+        let sections = Sections::new(
+            config,
+            (&records, &visible),
+            section_files,
+            visibility.drafts,
+        );
         let mut model = Model {
-            places: Places::of(config, &records),
+            places: Places::of(config, &records, &sections.files),
             shortcode_hashes,
             menus: BTreeMap::new(),
+            sections,
             bundled: FxHashSet::default(),
             visible,
             posts_by_lang,
@@ -331,6 +337,21 @@ impl Model {
             url: self.records[i].url.clone(),
         })
     }
+}
+
+/// The hash of the template of each shortcode the documents and the
+/// sections' `_index.md` files call, by name.
+fn shortcode_hashes(
+    records: &[Record],
+    section_files: &[SectionFile],
+    shortcode_hash: &dyn Fn(&str) -> String,
+) -> BTreeMap<String, String> {
+    records
+        .iter()
+        .flat_map(|r| &r.shortcodes)
+        .chain(section_files.iter().flat_map(|f| &f.shortcodes))
+        .map(|name| (name.clone(), shortcode_hash(name)))
+        .collect()
 }
 
 impl Taxonomy {

@@ -53,23 +53,37 @@ impl<'a> Plan<'a> {
                     }
                 }
                 Input::Sitemap => key.text(&self.sitemap_key),
+                Input::SectionFile(file) => {
+                    let file = &model.sections.files[file];
+                    key.text(&file.hash);
+                    key.number(file.shortcodes.len());
+                    for name in &file.shortcodes {
+                        key.text(model.shortcode_hashes.get(name).map_or("", String::as_str));
+                    }
+                }
+                Input::SectionTitle(file) => {
+                    key.text(model.sections.files[file].title.as_deref().unwrap_or(""))
+                }
             }
         }
         key.finish()
     }
 
-    /// Per document, the pages whose fingerprint covers its digest: the
-    /// documents among their [`Plan::inputs`].
-    pub(super) fn dependents(&self) -> Vec<Vec<u32>> {
-        let mut dependents = vec![Vec::new(); self.model.records.len()];
+    /// Per document and per section's `_index.md`, the pages whose
+    /// fingerprint covers it: the documents and the sections' files among
+    /// their [`Plan::inputs`].
+    pub(super) fn dependents(&self) -> Dependents {
+        let mut documents = vec![Vec::new(); self.model.records.len()];
+        let mut sections = vec![Vec::new(); self.model.sections.files.len()];
         for (s, spec) in self.specs.iter().enumerate() {
             let s = s as u32;
             for part in self.inputs(spec).parts {
                 match part {
-                    Input::Document(i) | Input::Neighbour(Some(i)) => dependents[i].push(s),
+                    Input::Document(i) | Input::Neighbour(Some(i)) => documents[i].push(s),
                     Input::Documents(list) | Input::Listed(list) => {
-                        list.iter().for_each(|&i| dependents[i].push(s))
+                        list.iter().for_each(|&i| documents[i].push(s))
                     }
+                    Input::SectionFile(f) | Input::SectionTitle(f) => sections[f].push(s),
                     Input::Text(_)
                     | Input::Number(_)
                     | Input::Neighbour(None)
@@ -78,7 +92,10 @@ impl<'a> Plan<'a> {
                 }
             }
         }
-        dependents
+        Dependents {
+            documents,
+            sections,
+        }
     }
 
     /// `html` of document `i` (its body) with each `@/` link's URL in its
@@ -154,6 +171,16 @@ impl<'a> Plan<'a> {
                 let name = &self.model.taxonomies[*taxonomy].name;
                 every_language(&|code| taxonomy_url(config, code, name))
             }
+            Recipe::Section(recipe::Section { at, list }) if list.page == 1 => {
+                let sections = &self.model.sections;
+                for version in sections.versions(&sections.lists[*at].folder) {
+                    let version = &sections.lists[version];
+                    visit(&version.lang, &version.url);
+                }
+            }
+            Recipe::Section(recipe::Section { at, .. }) => {
+                visit(&self.model.sections.lists[*at].lang, url)
+            }
             Recipe::Home(recipe::Home { lang, .. }) | Recipe::Term(recipe::Term { lang, .. }) => {
                 visit(lang, url)
             }
@@ -177,6 +204,7 @@ impl<'a> Plan<'a> {
             | Recipe::Term(recipe::Term { lang, .. })
             | Recipe::Feed(recipe::Feed { lang, .. })
             | Recipe::Extra(recipe::Extra { lang, .. }) => lang,
+            Recipe::Section(recipe::Section { at, .. }) => &self.model.sections.lists[*at].lang,
             Recipe::Sitemap(_) | Recipe::SiteFile(_) => &self.config.default_language,
         }
     }
@@ -249,9 +277,13 @@ impl<'a> Plan<'a> {
     pub fn sources_of(&self, spec: &Spec) -> Vec<String> {
         let model = &self.model;
         let mut indices: Vec<usize> = Vec::new();
+        let mut files: Vec<String> = Vec::new();
         for part in self.inputs(spec).parts {
             match part {
                 Input::Text(_) | Input::Number(_) => {}
+                Input::SectionFile(file) | Input::SectionTitle(file) => {
+                    files.push(model.sections.files[file].path.clone())
+                }
                 Input::Document(i) => indices.push(i),
                 Input::Documents(list) | Input::Listed(list) => indices.extend_from_slice(list),
                 Input::Neighbour(i) => indices.extend(i),
@@ -263,10 +295,12 @@ impl<'a> Plan<'a> {
         }
         let mut seen = std::collections::HashSet::new();
         indices.retain(|i| seen.insert(*i));
-        indices
-            .iter()
-            .map(|&i| model.records[i].source.path.clone())
-            .collect()
+        files.extend(
+            indices
+                .iter()
+                .map(|&i| model.records[i].source.path.clone()),
+        );
+        files
     }
 
     /// Builds the context of `spec`: the page, ready to render. `sitemap`
@@ -369,6 +403,7 @@ impl<'a> Plan<'a> {
             term: None,
             archive: None,
             all_posts: None,
+            section: None,
             redirect: None,
             feed: None,
             entries: None,

@@ -192,6 +192,37 @@ pub struct TagCount {
     pub count: usize,
 }
 
+/// A section, on its list's pages.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SectionView {
+    /// Its `_index.md`'s `title`, else its folder's name with a capital.
+    pub title: String,
+    pub description: Option<String>,
+    /// Its `_index.md`'s body, as HTML marked safe.
+    pub content: Value,
+    /// The URL of its first page.
+    pub url: String,
+    /// Its folder inside its language (`posts`, `docs/guides`).
+    pub path: String,
+    /// `posts` when it lists posts, `pages` when pages.
+    pub kind: &'static str,
+    /// Its order: `date` (newest first), `title` or `weight`.
+    pub sort_by: &'static str,
+    /// Its `_index.md`'s `[extra]` table.
+    pub extra: serde_json::Value,
+    /// The sections right below it, in its language.
+    pub subsections: Vec<SectionLink>,
+}
+
+/// A section linked from the one above it, with how many documents it
+/// lists.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SectionLink {
+    pub title: String,
+    pub url: String,
+    pub count: usize,
+}
+
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct PostView {
     pub id: String,
@@ -355,6 +386,8 @@ pub struct FeedView {
     pub term: Option<String>,
     /// The term's taxonomy, for a term's feed.
     pub taxonomy: Option<TaxonomyLink>,
+    /// The section's title, for a section's feed.
+    pub section: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -449,6 +482,8 @@ pub struct Context<'a> {
     /// newest first, for a template that names it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_posts: Option<Vec<Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<SectionView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feed: Option<FeedView>,
     #[serde(skip_serializing_if = "Option::is_none")]

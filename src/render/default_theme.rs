@@ -13,6 +13,7 @@ pub(super) const DEFAULT_THEME: &[(&str, &str)] = &[
         include_str!("../../templates/taxonomy.html"),
     ),
     ("archive.html", include_str!("../../templates/archive.html")),
+    ("section.html", include_str!("../../templates/section.html")),
     ("atom.xml", include_str!("../../templates/atom.xml")),
     ("rss.xml", include_str!("../../templates/rss.xml")),
     ("feed.json", include_str!("../../templates/feed.json")),

@@ -15,8 +15,9 @@ mod reference;
 
 pub use context::{
     Alternate, ArchiveEntry, ArchiveYear, Context, FeedEntry, FeedLink, FeedView, LangView,
-    LanguageLink, Link, ListItem, MenuView, PageView, Paginator, PostView, RedirectView, Shared,
-    SiteView, SitemapEntry, SwitchLink, TagCount, TagLink, TaxonomyLink, TocEntry,
+    LanguageLink, Link, ListItem, MenuView, PageView, Paginator, PostView, RedirectView,
+    SectionLink, SectionView, Shared, SiteView, SitemapEntry, SwitchLink, TagCount, TagLink,
+    TaxonomyLink, TocEntry,
 };
 
 use std::collections::{BTreeMap, BTreeSet};

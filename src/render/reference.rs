@@ -213,6 +213,24 @@ fn post() -> PostView {
 /// set and each list given an item, so that its serialization shows every
 /// name a template can meet. A new part or field of a context is added
 /// here, and then to the reference.
+fn section() -> SectionView {
+    SectionView {
+        title: "Articles".into(),
+        description: Some("Tout ce qui est écrit ici".into()),
+        content: Value::from_safe_string("<p>Bienvenue.</p>".into()),
+        url: "/blog/fr/posts/".into(),
+        path: "posts".into(),
+        kind: "posts",
+        sort_by: "date",
+        extra: extra(),
+        subsections: vec![SectionLink {
+            title: "Rust".into(),
+            url: "/blog/fr/posts/rust/".into(),
+            count: 3,
+        }],
+    }
+}
+
 fn every_part(borrowed: &Borrowed) -> Context<'_> {
     Context {
         site: &borrowed.site,
@@ -266,6 +284,7 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
         taxonomy: Some(taxonomy()),
         terms: Some(vec![tag_count()]),
         term: Some(tag_count()),
+        section: Some(section()),
         feed: Some(FeedView {
             id: "https://example.org/blog/fr/atom.xml".into(),
             title: "Mon blog".into(),
@@ -275,6 +294,7 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
             author: "Ada".into(),
             term: Some("voyage".into()),
             taxonomy: Some(taxonomy()),
+            section: Some("Articles".into()),
         }),
         entries: Some(vec![FeedEntry {
             id: "urn:uuid:018f3361-d280-12d8-0df3-73615009e843".into(),

@@ -23,6 +23,7 @@ pub(crate) const FIELDS: &[&str] = &[
     "aliases",
     "template",
     "expires",
+    "weight",
     // Other generators' names for folio's fields.
     "lastmod",
     "last_modified_at",

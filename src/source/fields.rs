@@ -251,6 +251,17 @@ impl<'a> Fields<'a> {
         Ok(Value::Object(extra).to_string())
     }
 
+    /// `weight`: a whole number, by which a section sorted by weight lists
+    /// the document, and a section's `_index.md` orders it among the
+    /// sections beside it (Hugo's and Zola's field of that name).
+    pub(crate) fn weight(&self) -> Result<Option<i64>, ParseError> {
+        match self.get("weight") {
+            None => Ok(None),
+            Some(Value::Number(n)) if n.as_i64().is_some() => Ok(n.as_i64()),
+            Some(other) => Err(self.wrong_type("weight", "a whole number", other)),
+        }
+    }
+
     /// The line where `key` is written, as its reader saw it.
     pub(crate) fn line_of(&self, key: &str) -> Option<usize> {
         self.front.line_of(key)
@@ -297,7 +308,7 @@ impl<'a> Fields<'a> {
         }
     }
 
-    fn bool(&self, field: &str) -> Result<Option<bool>, ParseError> {
+    pub(crate) fn bool(&self, field: &str) -> Result<Option<bool>, ParseError> {
         match self.get(field) {
             None => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),

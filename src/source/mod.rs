@@ -16,4 +16,5 @@ pub mod markdown;
 pub mod math;
 pub mod outline;
 pub mod parse;
+pub mod section;
 pub mod shortcodes;

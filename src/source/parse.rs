@@ -170,6 +170,7 @@ pub fn parse(
             headings: serde_json::to_string(&outline.headings).unwrap_or_else(|_| "[]".into()),
             links: outline.links,
             shortcodes: outline.shortcodes,
+            weight: fields.weight()?,
         },
         body,
         date_is_local,
@@ -257,7 +258,7 @@ fn slug_of(fields: &Fields<'_>, file_slug: &str) -> Result<String, ParseError> {
 
 /// A source's bytes as the text its front matter and body are read from:
 /// UTF-8, without a byte-order mark, with `\n` line ends.
-fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
+pub(crate) fn source_text(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
     // Sources are mostly ASCII with accented runs, where the standard
     // library's check leaves its fast path; a SIMD check is several times
     // faster and reports the same position.

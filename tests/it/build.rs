@@ -72,7 +72,12 @@ fn editing_a_body_rewrites_that_post_and_only_the_pages_showing_its_summary() {
     let report = site.build();
     assert_eq!(
         report.written,
-        ["atom.xml", "index.html", "posts/hello-world/index.html"]
+        [
+            "atom.xml",
+            "index.html",
+            "posts/hello-world/index.html",
+            "posts/index.html"
+        ]
     );
     assert_eq!(
         rewritten(&before, &site.output_identities()),
@@ -108,6 +113,7 @@ fn editing_a_title_rewrites_the_pages_that_show_it() {
             "fr/atom.xml",
             "fr/index.html",
             "fr/posts/hello-world/index.html",
+            "fr/posts/index.html",
             "fr/posts/third/index.html"
         ]
     );
@@ -314,7 +320,7 @@ fn fresh_folders_give_byte_identical_output_with_one_or_four_threads() {
     a.build_with(&options(|o| o.threads = Some(1))).unwrap();
     b.build_with(&options(|o| o.threads = Some(4))).unwrap();
     let (ta, tb) = (a.output_tree(), b.output_tree());
-    assert_eq!(ta.len(), 24);
+    assert_eq!(ta.len(), 27);
     assert_eq!(ta, tb);
     assert_eq!(a.content_rows(), b.content_rows());
 }

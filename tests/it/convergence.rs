@@ -487,8 +487,8 @@ fn drafts_are_built_only_on_request_and_keep_their_row() {
     );
 
     let with = site.build_with(&options(|o| o.drafts = true)).unwrap();
-    // The draft's neighbour links to it; the home, archive, feed and
-    // sitemap list it.
+    // The draft's neighbour links to it; the home, archive, feed, posts
+    // section and sitemap list it.
     assert_eq!(
         with.written,
         [
@@ -496,6 +496,7 @@ fn drafts_are_built_only_on_request_and_keep_their_row() {
             "atom.xml",
             "index.html",
             "posts/idea/index.html",
+            "posts/index.html",
             "posts/second/index.html",
             "sitemap.xml"
         ]
@@ -541,7 +542,7 @@ fn template_edits_rerender_exactly_the_pages_that_use_them() {
         site.write(&format!("templates/{name}"), &default);
     }
     let first = site.build();
-    assert_eq!(first.rendered, 24);
+    assert_eq!(first.rendered, 27);
     assert_eq!(site.build().rendered, 0);
 
     let edit = |name: &str, marker: &str| {
@@ -573,9 +574,9 @@ fn template_edits_rerender_exactly_the_pages_that_use_them() {
         "templates/base.html",
         &text.replace("<main", "<!-- base --><main"),
     );
-    // Every HTML page (the 404 page too); the feeds, the sitemap and
-    // robots.txt do not extend it.
-    assert_eq!(site.build().written.len(), 18);
+    // Every HTML page (the 404 page, the sections' lists and the archives
+    // too); the feeds, the sitemap and robots.txt do not extend it.
+    assert_eq!(site.build().written.len(), 21);
 
     site.write("templates/unused.html", "nothing extends me");
     let report = site.build();

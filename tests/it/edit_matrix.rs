@@ -16,6 +16,7 @@ const THEME: &[&str] = &[
     "page.html",
     "taxonomy.html",
     "archive.html",
+    "section.html",
     "atom.xml",
     "sitemap.xml",
     "robots.txt",
@@ -78,14 +79,17 @@ const EVERY_HTML_PAGE: &[&str] = &[
     "fr/archive/index.html",
     "fr/index.html",
     "fr/posts/hello-world/index.html",
+    "fr/posts/index.html",
     "fr/posts/third/index.html",
     "fr/tags/index.html",
     "index.html",
     "ja/archive/index.html",
     "ja/index.html",
     "ja/posts/hello-world/index.html",
+    "ja/posts/index.html",
     "ja/tags/index.html",
     "posts/hello-world/index.html",
+    "posts/index.html",
     "posts/second/index.html",
     "tags/a/index.html",
     "tags/b/index.html",
@@ -115,6 +119,7 @@ fn title(site: TestSite) {
             "atom.xml",
             "index.html",
             "posts/hello-world/index.html",
+            "posts/index.html",
             "posts/second/index.html",
             "tags/a/index.html",
             "tags/b/index.html",
@@ -129,6 +134,7 @@ fn summary_marker(site: TestSite) {
         &[
             "atom.xml",
             "index.html",
+            "posts/index.html",
             "posts/second/index.html",
             "tags/a/index.html",
             "tags/b/index.html",
@@ -160,6 +166,7 @@ fn tag_added(site: TestSite) {
             "atom.xml",
             "index.html",
             "posts/hello-world/index.html",
+            "posts/index.html",
             "tags/a/index.html",
             "tags/index.html",
         ],
@@ -212,6 +219,7 @@ fn slug_moved(site: TestSite) {
             "ja/posts/hello-world/index.html",
             "posts/hello-world/index.html",
             "posts/hello/index.html",
+            "posts/index.html",
             "posts/second/index.html",
             "sitemap.xml",
         ],
@@ -234,6 +242,7 @@ fn new_post(site: TestSite) {
             "atom.xml",
             "index.html",
             "posts/fresh/index.html",
+            "posts/index.html",
             "posts/second/index.html",
             "sitemap.xml",
         ],
@@ -249,6 +258,7 @@ fn deleted_post(site: TestSite) {
             "atom.xml",
             "index.html",
             "posts/hello-world/index.html",
+            "posts/index.html",
             "sitemap.xml",
             "tags/index.html",
         ],
@@ -272,6 +282,7 @@ fn new_translation(site: TestSite) {
             "ja/atom.xml",
             "ja/index.html",
             "ja/posts/hello-world/index.html",
+            "ja/posts/index.html",
             "ja/posts/third/index.html",
             "sitemap.xml",
         ],
@@ -287,10 +298,32 @@ fn draft_flipped(site: TestSite) {
             "fr/atom.xml",
             "fr/index.html",
             "fr/posts/hello-world/index.html",
+            "fr/posts/index.html",
             "sitemap.xml",
         ],
         &["fr/posts/third/index.html"],
     );
+}
+
+fn section_index(site: TestSite) {
+    // French posts, in the layout that names the language in the file's
+    // name: the French list alone shows it.
+    site.write(
+        "content/posts/_index.fr.md",
+        "---\ntitle: Articles\n---\nTout ce qui est écrit ici.\n",
+    );
+    site.assert_rebuild(&["fr/posts/index.html"], &[]);
+    assert!(
+        site.read("public/fr/posts/index.html")
+            .contains("<h1>Articles</h1>")
+    );
+    site.write(
+        "content/posts/_index.fr.md",
+        "---\ntitle: Articles\nfeed: true\n---\nTout.\n",
+    );
+    site.assert_rebuild(&["fr/posts/atom.xml", "fr/posts/index.html"], &[]);
+    site.remove("content/posts/_index.fr.md");
+    site.assert_rebuild(&["fr/posts/index.html"], &["fr/posts/atom.xml"]);
 }
 
 fn each_template(site: TestSite) {
@@ -312,6 +345,14 @@ fn each_template(site: TestSite) {
         ("post.html", posts),
         ("list.html", lists),
         ("page.html", &["about/index.html"]),
+        (
+            "section.html",
+            &[
+                "fr/posts/index.html",
+                "ja/posts/index.html",
+                "posts/index.html",
+            ],
+        ),
         (
             "taxonomy.html",
             &[
@@ -454,6 +495,7 @@ through_both_paths!(
     deleted_post,
     new_translation,
     draft_flipped,
+    section_index,
     each_template,
     site_title,
     static_file_added_edited_deleted,

@@ -378,6 +378,7 @@ fn edits(kept: bool) {
             "index.html",
             "posts/first/index.html",
             "posts/hostile/index.html",
+            "posts/index.html",
             "posts/third/index.html",
             "tags/a/index.html",
         ]

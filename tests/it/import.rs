@@ -233,7 +233,7 @@ fn a_zola_site_moves_in_with_every_url_kept() {
     );
     assert!(
         summary.contains(
-            "kept for templates (extra): insert_anchor_links, paginate_by, render, sort_by, weight"
+            "kept for templates (extra): insert_anchor_links, paginate_by, render, sort_by"
         ),
         "{summary}"
     );

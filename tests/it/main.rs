@@ -46,6 +46,7 @@ mod publish_faults;
 mod publish_tls;
 mod report;
 mod scaffold;
+mod sections;
 #[cfg(feature = "serve")]
 mod serve;
 mod session;

@@ -114,10 +114,10 @@ fn turning_math_on_rewrites_the_pages_that_show_formulas_and_nothing_else() {
         let site = site(kept, false);
         site.build();
         site.write("site.toml", &with_math("enabled = true"));
-        site.assert_rebuild(&["atom.xml", "index.html", PAGE], &[]);
+        site.assert_rebuild(&["atom.xml", "index.html", PAGE, "posts/index.html"], &[]);
         assert!(site.read(&format!("public/{PAGE}")).contains("<math"));
         site.write("site.toml", &with_math("enabled = false"));
-        site.assert_rebuild(&["atom.xml", "index.html", PAGE], &[]);
+        site.assert_rebuild(&["atom.xml", "index.html", PAGE, "posts/index.html"], &[]);
         assert!(!site.read(&format!("public/{PAGE}")).contains("<math"));
     }
 }

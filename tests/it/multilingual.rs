@@ -574,6 +574,7 @@ fn a_new_translation_rewrites_its_siblings_and_its_language_lists() {
             "fr/atom.xml",
             "fr/index.html",
             "fr/posts/hello-world/index.html",
+            "fr/posts/index.html",
             "fr/posts/second/index.html",
             "fr/posts/third/index.html",
             "posts/second/index.html",
@@ -595,6 +596,7 @@ fn adding_and_removing_a_tag_rewrite_exactly_the_tag_pages() {
         &[
             "atom.xml",
             "index.html",
+            "posts/index.html",
             "posts/second/index.html",
             "sitemap.xml",
             "tags/a/index.html",
@@ -612,6 +614,7 @@ fn adding_and_removing_a_tag_rewrite_exactly_the_tag_pages() {
         &[
             "atom.xml",
             "index.html",
+            "posts/index.html",
             "posts/second/index.html",
             "sitemap.xml",
             "tags/a/index.html",
@@ -631,6 +634,7 @@ fn flipping_a_draft_and_deleting_a_post_rewrite_exactly_their_relations() {
         "fr/archive/index.html",
         "fr/atom.xml",
         "fr/index.html",
+        "fr/posts/index.html",
         "fr/posts/third/index.html",
         "ja/posts/hello-world/index.html",
         "posts/hello-world/index.html",
@@ -653,17 +657,20 @@ fn flipping_a_draft_and_deleting_a_post_rewrite_exactly_their_relations() {
     back.insert(3, "fr/posts/hello-world/index.html");
     site.assert_rebuild(&back, &[]);
 
+    // The other languages' posts sections no longer link a Japanese one.
     site.remove("content/ja/posts/hello-world.md");
     site.assert_rebuild(
         &[
             "fr/posts/hello-world/index.html",
+            "fr/posts/index.html",
             "ja/archive/index.html",
             "ja/atom.xml",
             "ja/index.html",
             "posts/hello-world/index.html",
+            "posts/index.html",
             "sitemap.xml",
         ],
-        &["ja/posts/hello-world/index.html"],
+        &["ja/posts/hello-world/index.html", "ja/posts/index.html"],
     );
 }
 

@@ -149,15 +149,32 @@ fn a_shortcode_template_edit_renders_exactly_its_callers(kept: bool) {
         "templates/shortcodes/stars.html",
         "<span class=\"stars\">{% for i in range(n) %}*{% endfor %}</span>",
     );
-    // Own's summary, its first paragraph, is its call of stars: the home
-    // and the feed show it.
-    site.assert_rebuild(&["atom.xml", "index.html", "posts/own/index.html"], &[]);
-    // The home and the feed show media's summary, which calls youtube.
+    // Own's summary, its first paragraph, is its call of stars: the home,
+    // the posts section and the feed show it.
+    site.assert_rebuild(
+        &[
+            "atom.xml",
+            "index.html",
+            "posts/index.html",
+            "posts/own/index.html",
+        ],
+        &[],
+    );
+    // The home, the posts section and the feed show media's summary, which
+    // calls youtube.
     site.write(
         "templates/shortcodes/youtube.html",
         "<div class=\"video\">{{ id }}@{{ start }}</div>",
     );
-    site.assert_rebuild(&["atom.xml", "index.html", "posts/media/index.html"], &[]);
+    site.assert_rebuild(
+        &[
+            "atom.xml",
+            "index.html",
+            "posts/index.html",
+            "posts/media/index.html",
+        ],
+        &[],
+    );
     assert!(
         site.read("public/index.html")
             .contains("<div class=\"video\">abc@5</div>")

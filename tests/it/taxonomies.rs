@@ -303,8 +303,9 @@ fn edits(kept: bool) {
         &[],
     );
 
-    // Its body: its page, and the lists and the feed that show its
-    // summary (a page of one post each: it is the oldest).
+    // Its body: its page, and the lists (its posts section's too) and the
+    // feed that show its summary (a page of one post each: it is the
+    // oldest).
     site.write(
         "content/en/posts/zola.md",
         &site
@@ -316,6 +317,7 @@ fn edits(kept: bool) {
             "atom.xml",
             "categories/journal/page/2/index.html",
             "page/3/index.html",
+            "posts/page/3/index.html",
             "posts/zola/index.html",
             "series/around-japan/page/3/index.html",
             "series/moving-in/index.html",

@@ -61,8 +61,14 @@ fn a_theme_s_files_are_used_under_the_site_s_own() {
     );
 }
 
-/// The English lists, which show the word `read_more` (folio's list.html).
-const ENGLISH_LISTS: &[&str] = &["index.html", "tags/a/index.html", "tags/b/index.html"];
+/// The English lists, which show the word `read_more` (folio's list.html
+/// and section.html).
+const ENGLISH_LISTS: &[&str] = &[
+    "index.html",
+    "posts/index.html",
+    "tags/a/index.html",
+    "tags/b/index.html",
+];
 
 /// One edit at a time, each rewriting exactly the pages that show it.
 fn theme_edits(site: TestSite) {

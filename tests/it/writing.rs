@@ -390,9 +390,25 @@ fn punctuation_is_as_written_by_default_and_the_switch_rewrites_what_it_changes(
         );
         site.write("site.toml", &smart);
         // The plain post reads the same either way: its page is not written.
-        site.assert_rebuild(&["atom.xml", "index.html", "posts/quotes/index.html"], &[]);
+        site.assert_rebuild(
+            &[
+                "atom.xml",
+                "index.html",
+                "posts/index.html",
+                "posts/quotes/index.html",
+            ],
+            &[],
+        );
         site.write("site.toml", util::SITE_TOML);
-        site.assert_rebuild(&["atom.xml", "index.html", "posts/quotes/index.html"], &[]);
+        site.assert_rebuild(
+            &[
+                "atom.xml",
+                "index.html",
+                "posts/index.html",
+                "posts/quotes/index.html",
+            ],
+            &[],
+        );
     }
 }
 

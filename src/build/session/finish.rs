@@ -106,7 +106,7 @@ impl Session {
                 views,
                 &prepared.scan.theme,
                 kept_plan,
-                records,
+                (records, prepared.analysis.sections.clone()),
                 &prepared.analysis.fresh,
             )?;
             return Ok((plan, Some(affected)));
@@ -121,10 +121,11 @@ impl Session {
         Ok((plan, None))
     }
 
-    /// Whether this build's documents differ from the last build's only in
-    /// what they hold: the same sources, each in the same place in the
-    /// site, with the same theme, words, settings and static files, and no
-    /// post due or withdrawn since.
+    /// Whether this build's documents and sections differ from the last
+    /// build's only in what they hold: the same sources, each in the same
+    /// place in the site (a title is a place where a section sorts by
+    /// title), with the same theme, words, settings and static files, and
+    /// no post due or withdrawn since.
     fn only_contents_changed(
         &self,
         kept: &KeptPlan,
@@ -147,10 +148,16 @@ impl Session {
         analysis.verdict.retired.is_empty()
             && records.len() == kept.documents()
             && old.len() == analysis.fresh.len()
-            && old
+            && old.iter().zip(&analysis.fresh).all(|(old, &i)| {
+                plan::same_place(old, &records[i])
+                    && (!kept.sorts_by_title() || old.title == records[i].title)
+            })
+            && kept.section_files().len() == analysis.sections.len()
+            && kept
+                .section_files()
                 .iter()
-                .zip(&analysis.fresh)
-                .all(|(old, &i)| plan::same_place(old, &records[i]))
+                .zip(&analysis.sections)
+                .all(|(old, new)| plan::same_section_place(old, new))
             && meta.content_settings.as_deref() == Some(analysis.settings.as_str())
             && meta.globals.as_deref() == Some(views.globals())
             && meta.wording == wording
@@ -216,7 +223,7 @@ pub(super) fn plan_of<'p>(
         site.config(),
         views,
         &prepared.scan.theme,
-        records,
+        (records, prepared.analysis.sections.clone()),
         (&prepared.scan.statics, &prepared.scan.bundles, plugins),
         visibility,
         prepared.lock.started_ns,

@@ -536,7 +536,13 @@ impl Session {
             progress: &self.progress,
         };
         let problems = std::mem::take(&mut scan.problems);
-        let analysis = analyse::analyse(&reading, snapshot, &scan.sources, problems, &mut report)?;
+        let analysis = analyse::analyse(
+            &reading,
+            snapshot,
+            (&scan.sources, &scan.sections),
+            problems,
+            &mut report,
+        )?;
         Ok(Prepared {
             lock,
             scan,

@@ -166,7 +166,12 @@ pub(in crate::plan) fn document_recipes(
             Some(template) => {
                 recipes.push((record.url.clone(), template, Recipe::Document(Document(i))))
             }
-            None => problems.push(missing_template(record, theme)),
+            None => problems.push(missing_template(
+                &record.source.path,
+                None,
+                record_template(record),
+                theme,
+            )),
         }
         Redirect::recipes_of(record, i, recipes);
     }
@@ -194,13 +199,23 @@ fn document_template(record: &Record, theme: &Theme) -> Option<Template> {
     }
 }
 
-/// The problem of a document whose `template` the theme does not have,
-/// with the nearest name it has.
-fn missing_template(record: &Record, theme: &Theme) -> Problem {
-    let name = match &record.template {
+/// The template a document's front matter names.
+fn record_template(record: &Record) -> &str {
+    match &record.template {
         Some(TemplateChoice::Named(name) | TemplateChoice::Layout(name)) => name.as_str(),
         None => "",
-    };
+    }
+}
+
+/// The problem of the source at `path` (a document, a section's
+/// `_index.md`) whose `template` (at `line`, where known) names `name`,
+/// which the theme does not have; with the nearest name it has.
+pub(in crate::plan) fn missing_template(
+    path: &str,
+    line: Option<usize>,
+    name: &str,
+    theme: &Theme,
+) -> Problem {
     let names = theme.names();
     let near = names
         .iter()
@@ -217,8 +232,8 @@ fn missing_template(record: &Record, theme: &Theme) -> Problem {
     };
     let field = "template".to_owned();
     Problem::new(
-        &record.source.path,
-        None,
+        path,
+        line,
         ProblemKind::Field {
             field,
             message,

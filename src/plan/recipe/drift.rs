@@ -11,6 +11,7 @@ use std::path::Path;
 
 use super::*;
 use crate::plugin::SearchIndex;
+use crate::source::section::{is_section_file, parse_section};
 
 /// A site: its site.toml, its sources (path under content/ → text) and the
 /// words of `i18n/fr.toml`.
@@ -79,6 +80,27 @@ fn fixture() -> Fixture {
             "en/about.md",
             "---\ntitle: About\n---\nAbout us.\n".to_owned(),
         ),
+        (
+            "en/posts/_index.md",
+            "---\ntitle: Writing\nfeed: true\n---\nAll of it.\n".to_owned(),
+        ),
+        (
+            "en/docs/_index.md",
+            "---\ntitle: Docs\nsort_by: weight\n---\n".to_owned(),
+        ),
+        (
+            "en/docs/guides/_index.md",
+            "---\ntitle: Guides\n---\n".to_owned(),
+        ),
+        ("en/docs/ref/_index.md", "---\ntitle: Ref\n---\n".to_owned()),
+        (
+            "en/docs/a.md",
+            "---\ntitle: Alpha\nweight: 2\n---\nA.\n".to_owned(),
+        ),
+        (
+            "en/docs/b.md",
+            "---\ntitle: Beta\nweight: 1\n---\nB.\n".to_owned(),
+        ),
     ]);
     Fixture {
         config: config.to_owned(),
@@ -105,6 +127,7 @@ fn edit(path: &'static str, from: &'static str, to: &'static str) -> Box<dyn Fn(
 
 fn changes() -> Vec<Change> {
     let mut changes = document_changes();
+    changes.extend(section_changes());
     changes.extend(setting_changes());
     changes
 }
@@ -183,6 +206,65 @@ fn document_changes() -> Vec<Change> {
     ]
 }
 
+/// Changes to the sections: their `_index.md` files, and what they list.
+fn section_changes() -> Vec<Change> {
+    vec![
+        (
+            "section retitled",
+            edit("en/posts/_index.md", "Writing", "Essays"),
+        ),
+        (
+            "section's text",
+            edit("en/posts/_index.md", "All of it.", "Everything."),
+        ),
+        (
+            "docs page reweighed",
+            edit("en/docs/a.md", "weight: 2", "weight: 0"),
+        ),
+        ("docs page retitled", edit("en/docs/a.md", "Alpha", "Alef")),
+        (
+            "docs sorted by title",
+            edit("en/docs/_index.md", "sort_by: weight", "sort_by: title"),
+        ),
+        (
+            "ref weighed before guides",
+            edit(
+                "en/docs/ref/_index.md",
+                "title: Ref",
+                "title: Ref\nweight: -1",
+            ),
+        ),
+        (
+            "docs a draft",
+            edit(
+                "en/docs/_index.md",
+                "title: Docs",
+                "title: Docs\ndraft: true",
+            ),
+        ),
+        (
+            "a field of the author's in an index",
+            edit("en/posts/_index.md", "feed: true", "feed: true\nicon: pen"),
+        ),
+        (
+            "a docs page in fr",
+            Box::new(|site: &mut Fixture| {
+                site.sources
+                    .insert("fr/docs/a.md", "---\ntitle: Alpha fr\n---\nA.\n".to_owned());
+            }),
+        ),
+        (
+            "a section inside docs",
+            Box::new(|site: &mut Fixture| {
+                site.sources.insert(
+                    "en/docs/deep/_index.md",
+                    "---\ntitle: Deep\n---\n".to_owned(),
+                );
+            }),
+        ),
+    ]
+}
+
 /// Changes to site.toml and to the words.
 fn setting_changes() -> Vec<Change> {
     vec![
@@ -236,6 +318,7 @@ fn kind_of(recipe: &Recipe) -> &'static str {
         Recipe::Archive(_) => "archive",
         Recipe::TaxonomyIndex(_) => "taxonomy",
         Recipe::Term(_) => "term",
+        Recipe::Section(_) => "section",
         Recipe::Feed(Feed {
             of: FeedOf::Home, ..
         }) => "home feed",
@@ -243,6 +326,10 @@ fn kind_of(recipe: &Recipe) -> &'static str {
             of: FeedOf::Term(..),
             ..
         }) => "term feed",
+        Recipe::Feed(Feed {
+            of: FeedOf::Section(_),
+            ..
+        }) => "section feed",
         Recipe::Sitemap(_) => "sitemap",
         Recipe::SiteFile(_) => "site file",
         Recipe::Redirect(_) => "redirect",
@@ -261,23 +348,21 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
     let theme = Theme::load(root.path(), None, &plugins).unwrap();
     let i18n = I18n::load(root.path(), &config).unwrap();
     let views = Views::new(&config, &i18n);
-    let mut records: Vec<Record> = site
-        .sources
-        .iter()
-        .map(|(rel, text)| {
-            let mut source = crate::source::discover::classify(rel, &config).unwrap();
-            source.path = format!("content/{rel}");
-            let hash = crate::model::hash::source_hash(text.as_bytes());
-            crate::source::parse::parse(
-                &source,
-                text.as_bytes(),
-                hash,
-                (&config, &plugins, &Default::default()),
-            )
-            .unwrap()
-            .record
-        })
-        .collect();
+    let mut records: Vec<Record> = Vec::new();
+    let mut sections = Vec::new();
+    for (rel, text) in &site.sources {
+        let mut source = crate::source::discover::classify(rel, &config).unwrap();
+        source.path = format!("content/{rel}");
+        let hash = crate::model::hash::source_hash(text.as_bytes());
+        let settings = (&config, &plugins, &Default::default());
+        if is_section_file(&source) {
+            let read = parse_section(&source, text.as_bytes(), hash, (settings.0, settings.2));
+            sections.push(read.unwrap());
+        } else {
+            let parsed = crate::source::parse::parse(&source, text.as_bytes(), hash, settings);
+            records.push(parsed.unwrap().record);
+        }
+    }
     records.sort_by(|a, b| a.source.path.cmp(&b.source.path));
     let visibility = Visibility {
         drafts: false,
@@ -289,7 +374,7 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
         &config,
         &views,
         &theme,
-        records,
+        (records, sections),
         (&[], &[], &plugins),
         visibility,
         0,
@@ -318,29 +403,34 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
         .collect()
 }
 
-/// The documents among the inputs of `spec`.
+/// The sources that stand in whole among the inputs of `spec` (documents,
+/// sections' `_index.md` files), by path and source hash.
 fn documents_of(plan: &Plan<'_>, spec: &Spec) -> Vec<(String, String)> {
     let mut indices = Vec::new();
+    let mut files = Vec::new();
     for part in plan.inputs(spec).parts {
         match part {
             Input::Document(i) | Input::Neighbour(Some(i)) => indices.push(i),
             Input::Documents(list) => indices.extend_from_slice(list),
             // Listed by what the page shows of them, not by their sources.
             Input::Listed(_) => {}
+            Input::SectionFile(f) => {
+                let file = &plan.model.sections.files[f];
+                files.push((file.path.clone(), file.hash.clone()));
+            }
             Input::Text(_)
             | Input::Number(_)
             | Input::Neighbour(None)
             | Input::TermIndex(..)
-            | Input::Sitemap => {}
+            | Input::Sitemap
+            | Input::SectionTitle(_) => {}
         }
     }
-    indices
-        .into_iter()
-        .map(|i| {
-            let record = &plan.records()[i];
-            (record.source.path.clone(), record.source.hash.clone())
-        })
-        .collect()
+    files.extend(indices.into_iter().map(|i| {
+        let record = &plan.records()[i];
+        (record.source.path.clone(), record.source.hash.clone())
+    }));
+    files
 }
 
 #[test]
@@ -382,6 +472,8 @@ fn what_a_page_shows_is_in_its_fingerprint_and_nothing_else() {
         "term",
         "home feed",
         "term feed",
+        "section",
+        "section feed",
         "sitemap",
         "site file",
         "redirect",

@@ -1,9 +1,9 @@
 //! Feeds. A feed is a list of posts (the newest `feed_limit` of a list,
 //! newest first), a format and a URL: one per file `feeds` names, at that
 //! name in the list's folder. Which lists have feeds is the site's
-//! (`feeds_for`): a language's home, each term of a taxonomy. Another list
-//! (a section) is one more [`FeedOf`] and one call of [`feed_recipes`]
-//! beside its pages.
+//! (`feeds_for`): a language's home, each term of a taxonomy, each section
+//! of posts (or those whose `_index.md` asks). Another list is one more
+//! [`FeedOf`] and one call of [`feed_recipes`] beside its pages.
 
 use super::*;
 use crate::source::config::{FeedContent, FeedFormat};
@@ -16,6 +16,8 @@ pub(in crate::plan) enum FeedOf {
     /// A term's posts: its taxonomy, by its place in the model, and its
     /// slug.
     Term(usize, String),
+    /// A section's posts, by the place of its list in the model's sections.
+    Section(usize),
 }
 
 /// One feed of a list, in one format.
@@ -44,14 +46,18 @@ const FEEDS: &[&str] = &[
 impl Feed {
     pub(super) fn inputs<'s>(&'s self, model: &'s Model) -> Inputs<'s> {
         let mut parts = vec![Input::Text(&self.lang)];
-        if let FeedOf::Term(t, slug) = &self.of {
-            let taxonomy = &model.taxonomies[*t];
-            let (name, _) = taxonomy.term(&self.lang, slug);
-            parts.extend([
-                Input::Text(&taxonomy.name),
-                Input::Text(slug),
-                Input::Text(name),
-            ]);
+        match &self.of {
+            FeedOf::Home => {}
+            FeedOf::Term(t, slug) => {
+                let taxonomy = &model.taxonomies[*t];
+                let (name, _) = taxonomy.term(&self.lang, slug);
+                parts.extend([
+                    Input::Text(&taxonomy.name),
+                    Input::Text(slug),
+                    Input::Text(name),
+                ]);
+            }
+            FeedOf::Section(at) => parts.extend(section_title_inputs(model, *at)),
         }
         parts.push(Input::Documents(&self.items));
         Inputs {
@@ -109,11 +115,11 @@ impl Feed {
                 .clone()
                 .unwrap_or_else(|| config.title.clone()),
             term: match &self.of {
-                FeedOf::Home => None,
+                FeedOf::Home | FeedOf::Section(_) => None,
                 FeedOf::Term(t, slug) => Some(model.taxonomies[*t].term(lang, slug).0.clone()),
             },
             taxonomy: match &self.of {
-                FeedOf::Home => None,
+                FeedOf::Home | FeedOf::Section(_) => None,
                 FeedOf::Term(t, _) => {
                     let name = &model.taxonomies[*t].name;
                     Some(TaxonomyLink {
@@ -122,6 +128,10 @@ impl Feed {
                         url: taxonomy_url(config, lang, name),
                     })
                 }
+            },
+            section: match &self.of {
+                FeedOf::Section(at) => Some(model.sections.title(*at)),
+                FeedOf::Home | FeedOf::Term(..) => None,
             },
         });
     }
@@ -135,6 +145,10 @@ impl Feed {
                 let taxonomy = &model.taxonomies[*t];
                 let name = taxonomy.term(lang, slug).0.as_str();
                 format!("({format} feed of {} `{name}` of {lang})", taxonomy.name)
+            }
+            FeedOf::Section(at) => {
+                let folder = &model.sections.lists[*at].folder;
+                format!("({format} feed of section `{folder}` of {lang})")
             }
         }
     }

@@ -13,6 +13,7 @@ mod extra;
 mod feed;
 mod home;
 mod redirect;
+mod section;
 mod site_file;
 mod sitemap;
 mod taxonomy;
@@ -21,11 +22,12 @@ mod taxonomy;
 mod drift;
 
 pub(super) use archive::{Archive, archive_recipe};
-pub(super) use document::{Document, document_recipes};
+pub(super) use document::{Document, document_recipes, missing_template};
 pub(super) use extra::{Extra, extra_recipes};
 pub(super) use feed::{Feed, FeedOf, feed_recipes, home_feed_recipes};
 pub(super) use home::{Home, home_recipes};
 pub(super) use redirect::{Redirect, drop_aliases_in_the_way};
+pub(super) use section::{Section, section_recipes, section_title_inputs};
 pub(super) use site_file::{SITE_FILES, SiteFile, site_file_recipes};
 pub(super) use sitemap::{Sitemap, sitemap_recipe};
 pub(super) use taxonomy::{TaxonomyIndex, Term, taxonomy_recipes};
@@ -38,6 +40,7 @@ pub(super) enum Recipe {
     Archive(Archive),
     TaxonomyIndex(TaxonomyIndex),
     Term(Term),
+    Section(Section),
     Feed(Feed),
     Sitemap(Sitemap),
     SiteFile(SiteFile),
@@ -73,14 +76,22 @@ pub(super) enum Input<'m> {
     /// Every HTML page's URL and alternates, hashed once per build (the
     /// sitemap key), which every visible document contributes to.
     Sitemap,
+    /// A section's `_index.md` (by place in the model's section files),
+    /// all it says: its bytes' hash and the templates of the shortcodes its
+    /// body calls.
+    SectionFile(usize),
+    /// Only the title of a section's `_index.md`, for a page that names
+    /// the section without showing it.
+    SectionTitle(usize),
 }
 
 /// The site.toml keys a list of posts reads: how many per page, their
 /// URLs and their dates.
 const LISTS: &[&str] = &["paginate", "permalink", "timezone"];
 
-/// One page of a paginated list of posts (a language's home, a term's
-/// posts): which page of how many, and the posts on it.
+/// One page of a paginated list of documents (a language's home, a term's
+/// posts, a section's documents): which page of how many, and the
+/// documents on it.
 #[derive(Debug, Clone)]
 pub(in crate::plan) struct ListPage {
     pub(in crate::plan) page: usize,
@@ -123,6 +134,7 @@ impl Recipe {
             Recipe::Archive(kind) => kind.inputs(model),
             Recipe::TaxonomyIndex(kind) => kind.inputs(model),
             Recipe::Term(kind) => kind.inputs(model),
+            Recipe::Section(kind) => kind.inputs(model),
             Recipe::Feed(kind) => kind.inputs(model),
             Recipe::Sitemap(kind) => kind.inputs(),
             Recipe::SiteFile(kind) => kind.inputs(),
@@ -146,6 +158,7 @@ impl Recipe {
             Recipe::Archive(kind) => kind.fill(plan, context),
             Recipe::TaxonomyIndex(kind) => kind.fill(plan, context),
             Recipe::Term(kind) => kind.fill(plan, context),
+            Recipe::Section(kind) => kind.fill(plan, context),
             Recipe::Feed(kind) => kind.fill(plan, context),
             Recipe::Sitemap(kind) => kind.fill(context, sitemap),
             Recipe::Redirect(kind) => kind.fill(plan, context),
@@ -177,6 +190,11 @@ impl Recipe {
                 let (name, _) = taxonomy.term(lang, slug);
                 format!("({} `{name}` of {lang}, page {})", taxonomy.name, list.page)
             }
+            Recipe::Section(Section { at, list }) => {
+                let section = &model.sections.lists[*at];
+                let (folder, lang) = (&section.folder, &section.lang);
+                format!("(section `{folder}` of {lang}, page {})", list.page)
+            }
             Recipe::Feed(feed) => feed.made_by(model),
             Recipe::Sitemap(_) => "(sitemap)".into(),
             Recipe::SiteFile(_) => format!("({template})"),
@@ -188,7 +206,11 @@ impl Recipe {
     pub(super) fn is_generated_list(&self) -> bool {
         matches!(
             self,
-            Recipe::Home(_) | Recipe::Archive(_) | Recipe::TaxonomyIndex(_) | Recipe::Term(_)
+            Recipe::Home(_)
+                | Recipe::Archive(_)
+                | Recipe::TaxonomyIndex(_)
+                | Recipe::Term(_)
+                | Recipe::Section(_)
         )
     }
 }

@@ -93,7 +93,9 @@ impl<'a> Plan<'a> {
         };
         match recipe {
             Recipe::Document(Document(i)) => changed(*i),
-            Recipe::Home(Home { list, .. }) | Recipe::Term(Term { list, .. }) => {
+            Recipe::Home(Home { list, .. })
+            | Recipe::Term(Term { list, .. })
+            | Recipe::Section(Section { list, .. }) => {
                 list.items.iter().filter_map(|&i| changed(i)).max()
             }
             Recipe::TaxonomyIndex(_)

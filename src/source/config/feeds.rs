@@ -1,9 +1,10 @@
 //! The feeds a site writes: which files each list of posts has (`feeds`,
 //! each in a format named by its file or by the site), whether they hold
 //! the summaries or the whole posts (`feed_content`), and which lists have
-//! them (`feeds_for`: the homes, the terms of a taxonomy). Each a key of site.toml, as Zola's `feed_filenames`
-//! and `feed_limit` are, so a site moved in from Zola reads them as it
-//! wrote them; what a mistake in one is, is said with its line.
+//! them (`feeds_for`: the homes, the terms of a taxonomy, the sections of
+//! posts). Each a key of site.toml, as Zola's `feed_filenames` and
+//! `feed_limit` are, so a site moved in from Zola reads them as it wrote
+//! them; what a mistake in one is, is said with its line.
 
 use std::fmt;
 
@@ -23,6 +24,9 @@ pub struct Feeds {
     /// The taxonomies each of whose terms has feeds (its newest posts),
     /// beside its page.
     pub terms: Vec<String>,
+    /// Whether each section of posts has feeds, unless its `_index.md`
+    /// says `feed = false`.
+    pub sections: bool,
 }
 
 impl Feeds {
@@ -36,9 +40,10 @@ impl Feeds {
                 .iter()
                 .filter_map(|list| match list {
                     FeedList::Taxonomy(name) => Some(name.clone()),
-                    FeedList::Home => None,
+                    FeedList::Home | FeedList::Sections => None,
                 })
                 .collect(),
+            sections: lists.contains(&FeedList::Sections),
         }
     }
 
@@ -55,14 +60,14 @@ impl Feeds {
     ) -> Option<(String, String)> {
         lists.iter().find_map(|list| match list {
             FeedList::Taxonomy(name) if !taxonomies.contains(name) => Some((
-                format!("feeds_for: `{name}` is neither `home` nor one of the site's taxonomies"),
+                format!("feeds_for: `{name}` is neither `home`, `sections` nor one of the site's taxonomies"),
                 match taxonomies
                     .iter()
                     .find(|t| strsim::osa_distance(t, name) <= 2)
                 {
                     Some(near) => format!("did you mean `{near}`?"),
                     None => format!(
-                        "add `{name}` to `taxonomies`, or name `home` or one of {taxonomies:?}"
+                        "add `{name}` to `taxonomies`, or name `home`, `sections` or one of {taxonomies:?}"
                     ),
                 },
             )),
@@ -218,12 +223,14 @@ pub enum FeedContent {
     Full,
 }
 
-/// A kind of list that can have feeds (`feeds_for`): `home`, or the name
-/// of a taxonomy, whose every term then has them.
+/// A kind of list that can have feeds (`feeds_for`): `home`, `sections`
+/// (each section of posts), or the name of a taxonomy, whose every term
+/// then has them.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(from = "String")]
 pub(super) enum FeedList {
     Home,
+    Sections,
     Taxonomy(String),
 }
 
@@ -231,6 +238,8 @@ impl From<String> for FeedList {
     fn from(name: String) -> FeedList {
         match name.as_str() {
             "home" => FeedList::Home,
+            // The sections' lists, whatever the taxonomies are called.
+            "sections" => FeedList::Sections,
             _ => FeedList::Taxonomy(name),
         }
     }

@@ -532,6 +532,7 @@ mod tests {
             headings: "[]".into(),
             links: Vec::new(),
             shortcodes: Vec::new(),
+            weight: None,
         }
     }
 

@@ -8,7 +8,8 @@ pub(super) fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
         "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
                     source_size, source_mtime_ns, title, url, summary, description, tags, draft,
                     translation_key, plugins, extra, aliases, template, ever_published,
-                    word_count, reading_time, headings, links, shortcodes, expires_at, terms
+                    word_count, reading_time, headings, links, shortcodes, expires_at, terms,
+                    weight
              FROM posts",
     )?;
     stmt.query_map([], |row| {
@@ -64,6 +65,7 @@ pub(super) fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
                 "[]" => Vec::new(),
                 names => serde_json::from_str(names).map_err(|_| corrupt(26, "shortcodes"))?,
             },
+            weight: row.get(29)?,
         })
     })?
     .collect::<rusqlite::Result<Vec<Record>>>()
@@ -132,9 +134,9 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
         "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
              source_hash, source_size, source_mtime_ns, title, url, summary, description,
              tags, draft, translation_key, plugins, extra, aliases, template, ever_published,
-             word_count, reading_time, headings, links, shortcodes, expires_at, terms)
+             word_count, reading_time, headings, links, shortcodes, expires_at, terms, weight)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)
+                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)
          ON CONFLICT (id) DO UPDATE SET
              kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
              published_at = excluded.published_at, updated_at = excluded.updated_at,
@@ -148,7 +150,7 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
              word_count = excluded.word_count, reading_time = excluded.reading_time,
              headings = excluded.headings, links = excluded.links,
              shortcodes = excluded.shortcodes, expires_at = excluded.expires_at,
-             terms = excluded.terms,
+             terms = excluded.terms, weight = excluded.weight,
              ever_published = posts.ever_published OR excluded.ever_published",
     )?;
     for r in records {
@@ -182,6 +184,7 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
             serde_json::to_string(&r.shortcodes).unwrap_or_else(|_| "[]".into()),
             r.expires_at,
             serde_json::to_string(&r.terms).unwrap_or_else(|_| "[]".into()),
+            r.weight,
         ])?;
     }
     Ok(())

@@ -2,7 +2,7 @@
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 10;
+pub const SCHEMA_VERSION: i64 = 11;
 
 /// What brings an index of version `n` (0: a new file) to the next, at `n`:
 /// an index of version `n` runs those from `n` on.
@@ -17,6 +17,7 @@ pub(super) const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
     MIGRATE_V7_TO_V8,
     MIGRATE_V8_TO_V9,
     MIGRATE_V9_TO_V10,
+    MIGRATE_V10_TO_V11,
 ];
 
 pub(super) const SCHEMA_V1: &str = "
@@ -136,5 +137,13 @@ DELETE FROM meta WHERE key = 'content_settings';
 /// every source read again.
 const MIGRATE_V9_TO_V10: &str = "
 ALTER TABLE posts ADD COLUMN terms TEXT NOT NULL DEFAULT '[]';
+DELETE FROM meta WHERE key = 'content_settings';
+";
+
+/// Version 11 keeps a document's `weight`, by which a section may order its
+/// list. Older rows kept the field among those folio did not read:
+/// forgetting the content settings has every source read again.
+const MIGRATE_V10_TO_V11: &str = "
+ALTER TABLE posts ADD COLUMN weight INTEGER;
 DELETE FROM meta WHERE key = 'content_settings';
 ";
