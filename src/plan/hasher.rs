@@ -35,6 +35,11 @@ impl KeyHasher {
         self.0.update((n as u64).to_le_bytes());
     }
 
+    /// A moment, in Unix milliseconds (before 1970 too).
+    pub(super) fn moment(&mut self, ms: i64) {
+        self.0.update(ms.to_le_bytes());
+    }
+
     /// A document stands in by its [`document_digest`].
     pub(super) fn document(&mut self, digests: &[DocumentDigest], i: usize) {
         self.0.update(digests[i]);

@@ -56,14 +56,14 @@ use links::Places;
 pub use make::{copies, plan, replan, same_place, same_section_place};
 use menus::LanguageMenus;
 pub use model::Model;
-use model::{DocumentDigest, Taxonomy, authors_of, extra_of};
+use model::{DocumentDigest, authors_of, extra_of};
 pub use output::OutputPath;
 use page::{DisplayDate, output_collisions, paginator};
 use recipe::{Input, Inputs, Recipe};
 use sections::{Sections, section_url};
 pub use views::{Views, Visibility};
 use views::{
-    archive_url, feed_links, feed_url, home_url, paginated, taxonomy_title, taxonomy_url, term_url,
+    archive_url, feed_links, feed_url, home_url, paginated, taxonomy_link, taxonomy_url, term_url,
 };
 
 /// A template's name: one of the theme's fixed ones, or one a document's

@@ -315,7 +315,7 @@ impl Model {
                 minijinja::Value::from(minijinja::value::Serde(ListItem {
                     title: record.title.clone(),
                     url: record.url.clone(),
-                    year: date.ymd.get(..4).unwrap_or_default().to_owned(),
+                    year: date.year().to_owned(),
                     date: date.ymd,
                     date_display: date.display,
                     date_iso: date.iso,

@@ -39,7 +39,7 @@ impl<'a> Plan<'a> {
                         let record = &model.records[i];
                         key.text(&record.title);
                         key.text(&record.url);
-                        key.text(&record.published_at.to_string());
+                        key.moment(record.published_at);
                     }
                     key.number(indices.len());
                 }
@@ -517,5 +517,10 @@ impl DisplayDate {
             display: strings.format_date(&zoned),
             iso: zoned.strftime("%Y-%m-%dT%H:%M:%S%:z").to_string(),
         }
+    }
+
+    /// Its year, `YYYY`: what an archive groups by.
+    pub(super) fn year(&self) -> &str {
+        self.ymd.get(..4).unwrap_or_default()
     }
 }

@@ -140,11 +140,7 @@ impl<'i> Views<'i> {
                 taxonomies: config
                     .taxonomies
                     .iter()
-                    .map(|name| TaxonomyLink {
-                        name: name.clone(),
-                        title: taxonomy_title(i18n.strings(code), name),
-                        url: taxonomy_url(config, code, name),
-                    })
+                    .map(|name| taxonomy_link(config, i18n.strings(code), code, name))
                     .collect(),
             });
             let words = Shared::words(i18n.strings(code).text.clone());
@@ -191,6 +187,21 @@ pub(super) fn taxonomy_title(words: &Strings, name: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+/// Taxonomy `name` as the pages of `lang` link it: its name, what the
+/// language calls it, the URL of its index there.
+pub(super) fn taxonomy_link(
+    config: &Config,
+    words: &Strings,
+    lang: &str,
+    name: &str,
+) -> TaxonomyLink {
+    TaxonomyLink {
+        name: name.to_owned(),
+        title: taxonomy_title(words, name),
+        url: taxonomy_url(config, lang, name),
+    }
 }
 
 /// The URL of a language's archive: `/fr/archive/`.

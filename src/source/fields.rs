@@ -162,23 +162,31 @@ impl<'a> Fields<'a> {
         Ok(path)
     }
 
+    /// `template`: a template's path under templates/, nothing outside it
+    /// (`example` is one, for the help).
+    pub(crate) fn template_name(&self, example: &str) -> Result<Option<String>, ParseError> {
+        let Some(name) = self.string("template")? else {
+            return Ok(None);
+        };
+        let name = name.trim();
+        let outside = name.starts_with('/')
+            || name.contains('\\')
+            || name.split('/').any(|part| matches!(part, "" | "." | ".."));
+        if outside {
+            return Err(self.problem(
+                "template",
+                format!("`{name}` is not the name of a template"),
+                format!("name a file of templates/ by its path there, like `{example}` or `wide/{example}`"),
+            ));
+        }
+        Ok(Some(name.to_owned()))
+    }
+
     /// The template the front matter asks for: `template` (which must
     /// exist), or a `layout` (used when the theme has it).
     pub(crate) fn template(&self) -> Result<Option<TemplateChoice>, ParseError> {
-        if let Some(name) = self.string("template")? {
-            let name = name.trim();
-            // A template is named by its path under templates/.
-            let outside = name.starts_with('/')
-                || name.contains('\\')
-                || name.split('/').any(|part| matches!(part, "" | "." | ".."));
-            if outside {
-                return Err(self.problem(
-                    "template",
-                    format!("`{name}` is not the name of a template"),
-                    "name a file of templates/ by its path there, like `post.html` or `wide/post.html`".into(),
-                ));
-            }
-            return Ok(Some(TemplateChoice::Named(name.to_owned())));
+        if let Some(name) = self.template_name("post.html")? {
+            return Ok(Some(TemplateChoice::Named(name)));
         }
         Ok(self
             .string("layout")?

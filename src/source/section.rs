@@ -165,7 +165,9 @@ pub fn parse_section(
         description: fields.string("description")?,
         sort_by: sort_by(&fields)?,
         paginate: paginate(&fields)?,
-        template: template(&fields)?.map(|name| (name, fields.line_of("template"))),
+        template: fields
+            .template_name("section.html")?
+            .map(|name| (name, fields.line_of("template"))),
         feed,
         draft: fields.bool("draft")?.unwrap_or(false),
         weight: fields.weight()?,
@@ -252,25 +254,6 @@ fn paginate(fields: &Fields<'_>) -> Result<Option<usize>, ParseError> {
         }
     }
     Ok(None)
-}
-
-/// `template`, a path under templates/.
-fn template(fields: &Fields<'_>) -> Result<Option<String>, ParseError> {
-    let Some(name) = fields.string("template")? else {
-        return Ok(None);
-    };
-    let name = name.trim();
-    let outside = name.starts_with('/')
-        || name.contains('\\')
-        || name.split('/').any(|part| matches!(part, "" | "." | ".."));
-    if outside {
-        return Err(fields.problem(
-            "template",
-            format!("`{name}` is not the name of a template"),
-            "name a file of templates/ by its path there, like `section.html` or `wide/section.html`".into(),
-        ));
-    }
-    Ok(Some(name.to_owned()))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use crate::util;
 
-use util::{SITE_TOML, TestSite};
+use util::{SITE_TOML, TestSite, is_sorted, order_of};
 
 /// Four English posts over two years, in tags and a series, and a French
 /// one.
@@ -38,36 +38,26 @@ fn site() -> TestSite {
     site
 }
 
-/// The `<main>` of the page at `path` under the output folder.
-fn main_of(site: &TestSite, path: &str) -> String {
-    let html = site.read(&format!("public/{path}"));
-    let start = html.find("<main").expect("a <main>");
-    let end = html.find("</main>").expect("a </main>");
-    html[start..end].to_owned()
-}
-
 #[test]
 fn each_language_has_an_archive_of_its_posts_by_year() {
     let site = site();
     site.build();
-    let archive = main_of(&site, "archive/index.html");
+    let archive = site.main_of("archive/index.html");
     assert!(archive.contains("<h1>Archive</h1>"), "{archive}");
-    let at = |needle: &str| {
-        archive
-            .find(needle)
-            .unwrap_or_else(|| panic!("no {needle} in {archive}"))
-    };
-    let order = [
-        at("<h2>2024</h2>"),
-        at("/posts/autumn/"),
-        at("/posts/summer/"),
-        at("/posts/spring/"),
-        at("<h2>2023</h2>"),
-        at("/posts/oldest/"),
-    ];
-    assert!(order.windows(2).all(|w| w[0] < w[1]), "{archive}");
+    let order = order_of(
+        &archive,
+        &[
+            "<h2>2024</h2>",
+            "/posts/autumn/",
+            "/posts/summer/",
+            "/posts/spring/",
+            "<h2>2023</h2>",
+            "/posts/oldest/",
+        ],
+    );
+    assert!(is_sorted(&order), "{archive}");
     assert!(!archive.contains("hiver"), "{archive}");
-    let french = main_of(&site, "fr/archive/index.html");
+    let french = site.main_of("fr/archive/index.html");
     assert!(french.contains("<h1>Archives</h1>") && french.contains("/fr/posts/hiver/"));
     // An empty language has an archive that says so; each links the others.
     let japanese = site.read("public/ja/archive/index.html");
@@ -76,7 +66,10 @@ fn each_language_has_an_archive_of_its_posts_by_year() {
         japanese.contains("hreflang=\"fr\" href=\"https://example.org/fr/archive/\""),
         "{japanese}"
     );
-    assert!(main_of(&site, "index.html").contains("<a href=\"/archive/\">Archive</a>"));
+    assert!(
+        site.main_of("index.html")
+            .contains("<a href=\"/archive/\">Archive</a>")
+    );
     let sitemap = site.read("public/sitemap.xml");
     assert!(sitemap.contains("<loc>https://example.org/archive/</loc>"));
 }

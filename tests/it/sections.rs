@@ -8,32 +8,7 @@ use feed_rs::model::FeedType;
 
 use crate::util;
 
-use util::{SITE_TOML, TestSite, options, post};
-
-/// The `<main>` of the page at `path` under the output folder.
-fn main_of(site: &TestSite, path: &str) -> String {
-    let html = site.read(&format!("public/{path}"));
-    let start = html.find("<main").expect("a <main>");
-    let end = html.find("</main>").expect("a </main>");
-    html[start..end].to_owned()
-}
-
-/// Where each of `needles` first appears in `haystack`, which must hold
-/// them all.
-fn order_of(haystack: &str, needles: &[&str]) -> Vec<usize> {
-    needles
-        .iter()
-        .map(|n| {
-            haystack
-                .find(n)
-                .unwrap_or_else(|| panic!("no {n:?} in {haystack}"))
-        })
-        .collect()
-}
-
-fn is_sorted(at: &[usize]) -> bool {
-    at.windows(2).all(|w| w[0] < w[1])
-}
+use util::{SITE_TOML, TestSite, is_sorted, options, order_of, post};
 
 #[test]
 fn every_posts_section_has_a_list_in_each_language_it_has_posts_in() {
@@ -51,7 +26,7 @@ fn every_posts_section_has_a_list_in_each_language_it_has_posts_in() {
     assert!(!tree.keys().any(|p| p.ends_with("_index/index.html")));
     let english = site.read("public/posts/index.html");
     assert!(english.contains("<h1>Posts</h1>"), "{english}");
-    let main = main_of(&site, "posts/index.html");
+    let main = site.main_of("posts/index.html");
     assert!(is_sorted(&order_of(
         &main,
         &["/posts/second/", "/posts/hello-world/"]
@@ -81,8 +56,11 @@ fn an_index_gives_its_section_a_title_a_text_an_order_and_pages() {
     assert!(first.contains("<p>The <em>intro</em>.</p>"), "{first}");
     assert!(first.contains("content=\"All of it\""), "{first}");
     // By title: Hello, then Second, one a page.
-    assert!(main_of(&site, "posts/index.html").contains("/posts/hello-world/"));
-    let second = main_of(&site, "posts/page/2/index.html");
+    assert!(
+        site.main_of("posts/index.html")
+            .contains("/posts/hello-world/")
+    );
+    let second = site.main_of("posts/page/2/index.html");
     assert!(second.contains("/posts/second/"), "{second}");
     assert!(!second.contains("The <em>intro</em>"), "{second}");
     assert!(second.contains("href=\"/posts/\" rel=\"prev\""), "{second}");
@@ -129,7 +107,7 @@ fn docs_site() -> TestSite {
 fn a_folder_of_pages_lists_them_by_weight_with_its_sections_inside() {
     let site = docs_site();
     site.build();
-    let docs = main_of(&site, "docs/index.html");
+    let docs = site.main_of("docs/index.html");
     // Lightest first, those without a weight after, the guide's page too.
     assert!(is_sorted(&order_of(
         &docs,
@@ -142,7 +120,7 @@ fn a_folder_of_pages_lists_them_by_weight_with_its_sections_inside() {
     );
     // Pages have no date to show.
     assert!(!docs.contains("<time"), "{docs}");
-    let guides = main_of(&site, "docs/guides/index.html");
+    let guides = site.main_of("docs/guides/index.html");
     assert!(guides.contains("/docs/guides/deploy/") && !guides.contains("/docs/intro/"));
     // French has no document there and no `_index.md`: no list.
     assert!(!site.output_tree().contains_key("fr/docs/index.html"));
@@ -160,7 +138,7 @@ fn sections_inside_one_stand_by_weight_and_a_draft_has_no_list() {
         "---\ntitle: Types\n---\nT.\n",
     );
     site.build();
-    let docs = main_of(&site, "docs/index.html");
+    let docs = site.main_of("docs/index.html");
     // Weighed first, then by folder.
     assert!(
         is_sorted(&order_of(&docs, &[">API</a>", ">Guides</a>"])),
@@ -173,7 +151,7 @@ fn sections_inside_one_stand_by_weight_and_a_draft_has_no_list() {
     );
     site.build();
     assert!(!site.output_tree().contains_key("docs/guides/index.html"));
-    let docs = main_of(&site, "docs/index.html");
+    let docs = site.main_of("docs/index.html");
     // Its pages are still the docs' own.
     assert!(!docs.contains(">Guides</a>") && docs.contains("/docs/guides/deploy/"));
     site.build_with(&options(|o| o.drafts = true)).unwrap();
@@ -188,7 +166,7 @@ fn an_index_links_documents_as_they_do() {
         "---\ntitle: Docs\n---\nStart with [the setup](@/docs/setup.md).\n",
     );
     site.build();
-    let docs = main_of(&site, "docs/index.html");
+    let docs = site.main_of("docs/index.html");
     assert!(
         docs.contains("<a href=\"/docs/setup/\">the setup</a>"),
         "{docs}"
@@ -368,7 +346,7 @@ fn edits(kept: bool) {
         "---\ntitle: Y\nweight: 1\n---\nY.\n",
     );
     site.assert_rebuild(&["docs/index.html"], &[]);
-    let docs = main_of(&site, "docs/index.html");
+    let docs = site.main_of("docs/index.html");
     assert!(is_sorted(&order_of(&docs, &["/docs/y/", "/docs/x/"])));
 
     site.write("content/en/docs/x.md", "---\ntitle: Ex\n---\nX.\n");

@@ -36,14 +36,6 @@ fn site(settings: &str) -> TestSite {
     site
 }
 
-/// The `<main>` of the page at `path` under the output folder.
-fn main_of(site: &TestSite, path: &str) -> String {
-    let html = site.read(&format!("public/{path}"));
-    let start = html.find("<main").expect("a <main>");
-    let end = html.find("</main>").expect("a </main>");
-    html[start..end].to_owned()
-}
-
 #[test]
 fn each_declared_taxonomy_has_an_index_and_a_page_per_term_in_each_language() {
     let site = site(TAXONOMIES);
@@ -69,13 +61,13 @@ fn each_declared_taxonomy_has_an_index_and_a_page_per_term_in_each_language() {
     }
     // Declared, categories are no longer tags.
     assert!(!tree.contains_key("tags/journal/index.html"));
-    let index = main_of(&site, "categories/index.html");
+    let index = site.main_of("categories/index.html");
     assert!(index.contains("<h1>Categories</h1>"), "{index}");
     assert!(
         index.contains("<a class=\"tag\" href=\"/categories/journal/\" rel=\"tag\">journal</a> 2"),
         "{index}"
     );
-    let term = main_of(&site, "series/around-japan/index.html");
+    let term = site.main_of("series/around-japan/index.html");
     assert!(
         term.contains("<h1>Series: <span class=\"term\">Around Japan</span></h1>"),
         "{term}"
@@ -95,7 +87,7 @@ fn each_declared_taxonomy_has_an_index_and_a_page_per_term_in_each_language() {
     let extra = site.query("SELECT extra FROM posts WHERE slug = 'zola'");
     assert_eq!(extra, ["{\"mood\":\"calm\"}"]);
     // The home links each taxonomy's index.
-    let home = main_of(&site, "index.html");
+    let home = site.main_of("index.html");
     for link in [
         "href=\"/tags/\"",
         "href=\"/categories/\"",
@@ -135,7 +127,7 @@ fn the_words_of_a_language_name_its_taxonomies() {
     let site = site(TAXONOMIES);
     site.write("i18n/fr.toml", "series = \"Séries\"\n");
     site.build();
-    let index = main_of(&site, "fr/series/index.html");
+    let index = site.main_of("fr/series/index.html");
     assert!(index.contains("<h1>Séries</h1>"), "{index}");
     let post = site.read("public/fr/posts/day-one/index.html");
     assert!(

@@ -277,6 +277,14 @@ impl TestSite {
         self.query("SELECT * FROM posts ORDER BY id")
     }
 
+    /// The `<main>` of the page at `path` under the output folder.
+    pub(crate) fn main_of(&self, path: &str) -> String {
+        let html = self.read(&format!("public/{path}"));
+        let start = html.find("<main").expect("a <main>");
+        let end = html.find("</main>").expect("a </main>");
+        html[start..end].to_owned()
+    }
+
     /// The posts table without the stat columns, which describe this folder's
     /// files rather than the content.
     pub(crate) fn content_rows(&self) -> Vec<String> {
@@ -378,6 +386,24 @@ pub(crate) fn stdout(output: &Output) -> String {
 /// What a command printed on stderr, as text.
 pub(crate) fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Where each of `needles` first appears in `haystack`, which must hold
+/// them all.
+pub(crate) fn order_of(haystack: &str, needles: &[&str]) -> Vec<usize> {
+    needles
+        .iter()
+        .map(|n| {
+            haystack
+                .find(n)
+                .unwrap_or_else(|| panic!("no {n:?} in {haystack}"))
+        })
+        .collect()
+}
+
+/// Whether places found by [`order_of`] come one after another.
+pub(crate) fn is_sorted(at: &[usize]) -> bool {
+    at.windows(2).all(|w| w[0] < w[1])
 }
 
 /// A post with YAML front matter.

@@ -30,19 +30,19 @@ impl Archive {
         for &i in model.posts_of(&self.lang) {
             let record = &model.records[i];
             let date = DisplayDate::new(config, words, record.published_at);
-            let year = date.ymd.get(..4).unwrap_or_default();
+            let year = date.year().to_owned();
             let entry = ArchiveEntry {
                 title: record.title.clone(),
                 url: record.url.clone(),
                 date_display: date.display,
                 date_iso: date.iso,
-                date: date.ymd.clone(),
+                date: date.ymd,
             };
             // Newest first: a year's posts come together.
             match years.last_mut() {
                 Some(last) if last.year == year => last.posts.push(entry),
                 _ => years.push(ArchiveYear {
-                    year: year.to_owned(),
+                    year,
                     posts: vec![entry],
                 }),
             }

@@ -120,14 +120,12 @@ impl Feed {
             },
             taxonomy: match &self.of {
                 FeedOf::Home | FeedOf::Section(_) => None,
-                FeedOf::Term(t, _) => {
-                    let name = &model.taxonomies[*t].name;
-                    Some(TaxonomyLink {
-                        name: name.clone(),
-                        title: taxonomy_title(plan.views.i18n.strings(lang), name),
-                        url: taxonomy_url(config, lang, name),
-                    })
-                }
+                FeedOf::Term(t, _) => Some(taxonomy_link(
+                    config,
+                    plan.views.i18n.strings(lang),
+                    lang,
+                    &model.taxonomies[*t].name,
+                )),
             },
             section: match &self.of {
                 FeedOf::Section(at) => Some(model.sections.title(*at)),

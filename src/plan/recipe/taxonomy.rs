@@ -21,16 +21,6 @@ pub(in crate::plan) struct Term {
     pub(in crate::plan) list: ListPage,
 }
 
-/// The taxonomy as its pages show it: its name, its title in `lang`, the
-/// URL of its index.
-fn taxonomy_link(plan: &Plan<'_>, taxonomy: &Taxonomy, lang: &str) -> TaxonomyLink {
-    TaxonomyLink {
-        name: taxonomy.name.clone(),
-        title: taxonomy_title(plan.views.i18n.strings(lang), &taxonomy.name),
-        url: taxonomy_url(plan.config, lang, &taxonomy.name),
-    }
-}
-
 impl TaxonomyIndex {
     pub(super) fn inputs<'s>(&'s self, model: &'s Model) -> Inputs<'s> {
         let name = &model.taxonomies[self.taxonomy].name;
@@ -47,7 +37,12 @@ impl TaxonomyIndex {
     pub(super) fn fill(&self, plan: &Plan<'_>, context: &mut Context<'_>) {
         let taxonomy = &plan.model.taxonomies[self.taxonomy];
         let lang = self.lang.as_str();
-        context.taxonomy = Some(taxonomy_link(plan, taxonomy, lang));
+        context.taxonomy = Some(taxonomy_link(
+            plan.config,
+            plan.views.i18n.strings(lang),
+            lang,
+            &taxonomy.name,
+        ));
         context.terms = Some(
             taxonomy
                 .by_lang
@@ -96,7 +91,12 @@ impl Term {
         let taxonomy = &plan.model.taxonomies[self.taxonomy];
         let (lang, slug) = (self.lang.as_str(), self.slug.as_str());
         let (name, tagged) = taxonomy.term(lang, slug);
-        context.taxonomy = Some(taxonomy_link(plan, taxonomy, lang));
+        context.taxonomy = Some(taxonomy_link(
+            plan.config,
+            plan.views.i18n.strings(lang),
+            lang,
+            &taxonomy.name,
+        ));
         context.term = Some(TagCount {
             name: name.clone(),
             url: taxonomy.page(lang, slug),
