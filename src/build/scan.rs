@@ -7,6 +7,7 @@
 //! ([`after_changes`], what a kept session does between saves).
 
 use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
@@ -44,6 +45,10 @@ pub(crate) struct Scan {
     pub theme: Theme,
     pub i18n: I18n,
     pub damaged: Damaged,
+    /// The last [`Scan::inputs`], with the templates it was listed for:
+    /// the same files give the same list (15,000 paths sorted again was a
+    /// sixth of a one-post rebuild). Dropped when a file comes or goes.
+    pub(crate) listed: Mutex<Option<(Vec<String>, Arc<Inputs>)>>,
 }
 
 impl Scan {
@@ -55,7 +60,19 @@ impl Scan {
     /// What the outputs are made from, for the report: `templates` are the
     /// names of those the pages use (with what they reach), `root` the
     /// site root, absolute.
-    pub(crate) fn inputs(&self, root: &Path, templates: &[String]) -> Inputs {
+    pub(crate) fn inputs(&self, root: &Path, templates: &[String]) -> Arc<Inputs> {
+        let mut listed = self.listed.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((listed_for, inputs)) = &*listed
+            && listed_for == templates
+        {
+            return Arc::clone(inputs);
+        }
+        let inputs = Arc::new(self.list_inputs(root, templates));
+        *listed = Some((templates.to_vec(), Arc::clone(&inputs)));
+        inputs
+    }
+
+    fn list_inputs(&self, root: &Path, templates: &[String]) -> Inputs {
         let mut files: Vec<String> = [CONFIG_FILE.to_owned()]
             .into_iter()
             .chain(self.sources.iter().map(|source| source.path.clone()))
@@ -140,6 +157,7 @@ pub(crate) fn everything(
         theme: Theme::load(root, config.theme_dir.as_deref(), plugins)?,
         i18n: I18n::load(root, config)?,
         damaged: damaged?,
+        listed: Mutex::default(),
     })
 }
 
@@ -157,6 +175,7 @@ pub(crate) fn after_changes(
 ) -> Result<Option<Scan>, Error> {
     let files = FilesAt::new(root);
     let (mut theme_changed, mut words_changed) = (false, false);
+    let mut files_came_or_went = false;
     for rel in changed {
         let Some((top, rest)) = rel.split_once('/') else {
             // site.toml, or a whole input folder appearing or going.
@@ -180,30 +199,35 @@ pub(crate) fn after_changes(
                 InTheme::Folder => return Ok(None),
                 InTheme::Templates => {
                     theme_changed = true;
-                    Ok(())
+                    Ok(false)
                 }
                 InTheme::Words => {
                     words_changed = true;
-                    Ok(())
+                    Ok(false)
                 }
                 InTheme::Static(rest) => update_statics(&files, &mut last.statics, rest, theme),
-                InTheme::Nothing => Ok(()),
+                InTheme::Nothing => Ok(false),
             },
             CONTENT_DIR => update_sources(&files, config, &mut last, rel, rest),
             STATIC_DIR => update_statics(&files, &mut last.statics, rest, theme),
             TEMPLATES_DIR => {
                 theme_changed = true;
-                Ok(())
+                Ok(false)
             }
             I18N_DIR => {
                 words_changed = true;
-                Ok(())
+                Ok(false)
             }
-            _ => Ok(()),
+            _ => Ok(false),
         };
-        if let Err(NeedsWalk) = updated {
-            return Ok(None);
+        match updated {
+            Err(NeedsWalk) => return Ok(None),
+            Ok(came_or_went) => files_came_or_went |= came_or_went,
         }
+    }
+    // Which template or table a name reads from may change with them.
+    if files_came_or_went || theme_changed || words_changed {
+        last.listed = Mutex::default();
     }
     if theme_changed {
         last.theme = Theme::load(root, config.theme_dir.as_deref(), plugins)?;
@@ -279,16 +303,17 @@ fn take_sections(sources: &mut Vec<Source>) -> Vec<Source> {
 
 /// `content/<rest>` changed: its source, section's `_index.md` or file is
 /// added, moved on or removed, as a walk would find it; a removed folder
-/// takes the sources and files under it.
+/// takes the sources and files under it. Says whether a file came or went
+/// (rather than changed in place).
 fn update_sources(
     files: &FilesAt,
     config: &Config,
     scan: &mut Scan,
     rel: &str,
     rest: &str,
-) -> Result<(), NeedsWalk> {
+) -> Result<bool, NeedsWalk> {
     if discover::is_hidden(rest, &[]) {
-        return Ok(());
+        return Ok(false);
     }
     let Some(stat) = now_at(files, rel)? else {
         let inside = format!("{rel}/");
@@ -298,18 +323,25 @@ fn update_sources(
         scan.files
             .retain(|f| f.path != rel && !f.path.starts_with(&inside));
         scan.problems.retain(|p| p.path != Path::new(rel));
-        return Ok(());
+        return Ok(true);
     };
     if !is_markdown(Path::new(rest)) {
         let file = ContentFile {
             path: rel.to_owned(),
             stat,
         };
-        match scan.files.binary_search_by(|f| walk_order(&f.path, rel)) {
-            Ok(i) => scan.files[i] = file,
-            Err(i) => scan.files.insert(i, file),
-        }
-        return Ok(());
+        return Ok(
+            match scan.files.binary_search_by(|f| walk_order(&f.path, rel)) {
+                Ok(i) => {
+                    scan.files[i] = file;
+                    false
+                }
+                Err(i) => {
+                    scan.files.insert(i, file);
+                    true
+                }
+            },
+        );
     }
     match discover::classify(rest, config) {
         Ok(mut source) => {
@@ -320,30 +352,38 @@ fn update_sources(
                 false => &mut scan.sources,
             };
             let at = sources.binary_search_by(|s| walk_order(&s.path, rel));
-            match at {
-                Ok(i) => sources[i] = source,
-                Err(i) => sources.insert(i, source),
-            }
+            Ok(match at {
+                Ok(i) => {
+                    sources[i] = source;
+                    false
+                }
+                Err(i) => {
+                    sources.insert(i, source);
+                    true
+                }
+            })
         }
         Err(kind) => {
             for sources in [&mut scan.sources, &mut scan.sections] {
                 sources.retain(|s| s.path != rel);
             }
             scan.problems.push(Problem::new(rel, None, kind));
+            Ok(true)
         }
     }
-    Ok(())
 }
 
-/// `static/<rest>` changed: its copy is added, moved on or removed.
+/// `static/<rest>` changed: its copy is added, moved on or removed. Says
+/// whether a file came or went (the theme's in place of the site's is
+/// another file).
 fn update_statics(
     files: &FilesAt,
     statics: &mut Vec<StaticFile>,
     rest: &str,
     theme_dir: Option<&str>,
-) -> Result<(), NeedsWalk> {
+) -> Result<bool, NeedsWalk> {
     if discover::is_hidden(rest, PUBLISHED_HIDDEN) {
-        return Ok(());
+        return Ok(false);
     }
     let at = statics.binary_search_by(|s| walk_order(&s.rel, rest));
     // The site's file at that path, else its theme's.
@@ -362,8 +402,15 @@ fn update_statics(
                 theme_dir,
             };
             match at {
-                Ok(i) => statics[i] = file,
-                Err(i) => statics.insert(i, file),
+                Ok(i) => {
+                    let moved = statics[i].theme_dir != file.theme_dir;
+                    statics[i] = file;
+                    Ok(moved)
+                }
+                Err(i) => {
+                    statics.insert(i, file);
+                    Ok(true)
+                }
             }
         }
         None => {
@@ -373,9 +420,9 @@ fn update_statics(
                 return Err(NeedsWalk);
             }
             statics.retain(|s| s.rel != rest && !s.rel.starts_with(&inside));
+            Ok(true)
         }
     }
-    Ok(())
 }
 
 /// A digest of everything a build reads: the config, templates, words,

@@ -189,8 +189,9 @@ pub struct BuildReport {
     /// translation of a theme word).
     pub warnings: Vec<String>,
     /// Every file the outputs depend on, and the folders where a new file
-    /// would change them.
-    pub inputs: Inputs,
+    /// would change them. Shared: a kept session's builds hand out one list
+    /// until a file comes or goes.
+    pub inputs: Arc<Inputs>,
     /// Wall time of the build, for the summary line only: no output holds it.
     pub elapsed_ms: u64,
     /// Wall milliseconds per stage, in pipeline order (the last attempt's,
@@ -220,7 +221,7 @@ impl Default for BuildReport {
             why: BTreeMap::new(),
             dry_run: false,
             warnings: Vec::new(),
-            inputs: Inputs::default(),
+            inputs: Arc::default(),
             elapsed_ms: 0,
             stages: Vec::new(),
         }

@@ -217,16 +217,7 @@ pub fn plan<'a>(
     let (mut specs, misplaced) = specs_of((config, theme), &model, recipes);
     problems.extend(misplaced);
     warnings.extend(recipe::drop_aliases_in_the_way(&model, &copies, &mut specs));
-    // Before taxonomies, tags had an index template of their own: a site's
-    // copy of it would be left unused without a word.
-    if let Some(path) = theme.site_file("tags.html")
-        && theme.site_file("taxonomy.html").is_none()
-    {
-        warnings.push(format!(
-            "{}: tags.html is no longer read: each taxonomy's index is taxonomy.html, whose `tags` is now `terms` (docs/templates.md); rename it",
-            path.display()
-        ));
-    }
+    warnings.extend(retired_template(theme));
     // Static files claim their outputs first, then the pages in plan order.
     let outputs: Vec<&str> = copies
         .iter()
@@ -252,6 +243,7 @@ pub fn plan<'a>(
         model,
         sitemap_key: String::new(),
         dependents: None,
+        templates: templates_used(theme, &specs),
         warnings,
     };
     plan.sitemap_key = plan.sitemap_key(&specs);
@@ -271,6 +263,30 @@ pub fn plan<'a>(
         spec.fingerprint = fingerprint;
     }
     Ok(Plan { specs, ..plan })
+}
+
+/// Before taxonomies, tags had an index template of their own: a site's
+/// copy of it would be left unused without a word.
+fn retired_template(theme: &Theme) -> Option<String> {
+    let path = theme.site_file("tags.html")?;
+    theme.site_file("taxonomy.html").is_none().then(|| {
+        format!(
+            "{}: tags.html is no longer read: each taxonomy's index is taxonomy.html, whose `tags` is now `terms` (docs/templates.md); rename it",
+            path.display()
+        )
+    })
+}
+
+/// The templates the pages of `specs` use, with every template they extend,
+/// include or import: sorted names. A plan brought up to date has the pages
+/// and theme of the last, hence its templates.
+fn templates_used(theme: &Theme, specs: &[Spec]) -> Vec<String> {
+    let used: FxHashSet<&str> = specs.iter().map(|spec| spec.template.as_ref()).collect();
+    let reached: BTreeSet<String> = used
+        .into_iter()
+        .flat_map(|name| theme.closure(name))
+        .collect();
+    reached.into_iter().collect()
 }
 
 /// Each recipe at its place in the output folder, or the problem of a URL
@@ -309,15 +325,17 @@ pub(super) fn specs_of(
 /// what is published are those of the last build). Only the fingerprints
 /// of the pages that show a changed document, or a section's `_index.md`
 /// that changed in what it says only ([`same_section_place`]), are
-/// computed again. Returns the plan and those pages, by their place in its
-/// specs; or the links that lead nowhere now.
+/// computed again; of the pages that list a document by its title alone,
+/// only those of the documents whose title changed (`retitled`). Returns
+/// the plan and those pages, by their place in its specs; or the links
+/// that lead nowhere now.
 pub fn replan<'a>(
     config: &'a Config,
     views: &'a Views<'a>,
     theme: &Theme,
     kept: KeptPlan,
     (records, sections): (Vec<Record>, Vec<SectionFile>),
-    changed: &[usize],
+    (changed, retitled): (&[usize], &[usize]),
 ) -> Result<(Plan<'a>, Vec<usize>), Error> {
     let KeptPlan {
         specs,
@@ -325,6 +343,7 @@ pub fn replan<'a>(
         mut model,
         sitemap_key,
         dependents,
+        templates,
     } = kept;
     model.records = records;
     let rewritten: Vec<usize> = (0..sections.len())
@@ -366,6 +385,7 @@ pub fn replan<'a>(
         model,
         sitemap_key,
         dependents,
+        templates,
         // Those of old URLs were said when they were planned; they did not
         // change since. Those of anchors are said at every build, as a
         // fresh one says them.
@@ -373,8 +393,10 @@ pub fn replan<'a>(
     };
     let dependents = plan.dependents.take().unwrap_or_else(|| plan.dependents());
     let of_documents = changed.iter().flat_map(|&i| &dependents.documents[i]);
+    let of_titles = retitled.iter().flat_map(|&i| &dependents.listings[i]);
     let of_sections = rewritten.iter().flat_map(|&f| &dependents.sections[f]);
     let mut affected: Vec<usize> = of_documents
+        .chain(of_titles)
         .chain(of_sections)
         .map(|&s| s as usize)
         .collect();

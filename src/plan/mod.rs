@@ -140,6 +140,8 @@ pub struct Plan<'a> {
     /// Per source, the pages whose fingerprint covers it; made on the
     /// first [`replan`] that needs it.
     dependents: Option<Dependents>,
+    /// The templates its pages use, and those they reach.
+    templates: Vec<String>,
     /// The old URLs left out because a page or a file is there.
     pub warnings: Vec<String>,
 }
@@ -152,6 +154,7 @@ pub struct KeptPlan {
     model: Model,
     sitemap_key: String,
     dependents: Option<Dependents>,
+    templates: Vec<String>,
 }
 
 /// Per source, the pages (by place in the plan's specs) whose fingerprint
@@ -159,6 +162,10 @@ pub struct KeptPlan {
 struct Dependents {
     /// Per document, the pages whose fingerprint covers its digest.
     documents: Vec<Vec<u32>>,
+    /// Per document, the pages that list it by its title, URL and date
+    /// alone: a document brought up to date keeps its URL and date, so
+    /// only a new title reaches them.
+    listings: Vec<Vec<u32>>,
     /// Per section's `_index.md`, the pages that show it, whole or its
     /// title.
     sections: Vec<Vec<u32>>,
@@ -294,8 +301,11 @@ mod tests {
         (records, sections)
     }
 
-    #[test]
-    fn a_plan_brought_up_to_date_equals_one_planned_afresh() {
+    /// Plans `sources`, then plans them after `edit` both afresh and
+    /// brought up to date from the first plan, asserts that both give every
+    /// page the same fingerprint, and returns the outputs brought up to
+    /// date.
+    fn replanned_after(edit: impl FnOnce(&mut Vec<(&str, String)>)) -> Vec<String> {
         let config = Config::parse(
             "title = \"T\"\nbase_url = \"https://example.org\"\ndefault_language = \"en\"\n\
              paginate = 2\n[languages.en]\nname = \"English\"\n[languages.fr]\nname = \"Français\"\n",
@@ -308,9 +318,6 @@ mod tests {
             I18n::load(root.path(), &config).unwrap(),
         );
         let views = Views::new(&config, &i18n);
-        let post = |title: &str, day: usize, tags: &str, body: &str| {
-            format!("---\ntitle: {title}\ndate: 2024-05-{day:02}\ntags: [{tags}]\n---\n{body}\n")
-        };
         let mut sources: Vec<(&str, String)> = vec![
             ("en/posts/a.md", post("A", 1, "x", "First.\n\nMore.")),
             ("en/posts/b.md", post("B", 2, "x, y", "Second.")),
@@ -328,39 +335,40 @@ mod tests {
             expired: false,
             now_ms: i64::MAX,
         };
-        let before = plan(
-            &config,
-            &views,
-            &theme,
-            records(&config, &sources),
-            (&[], &[], &crate::plugin::Plugins::new()),
-            visibility,
-            0,
-        )
-        .unwrap()
-        .into_kept();
-        // What b holds changes (its summary and its body), not its place;
-        // so does what the posts section says of itself.
-        sources[1].1 = post("B, retitled", 2, "x, y", "Second, rewritten.\n\nAnd more.");
-        sources[5].1 = "---\ntitle: Essays\n---\nAll of them.\n".to_owned();
+        let planned = |(records, sections)| {
+            plan(
+                &config,
+                &views,
+                &theme,
+                (records, sections),
+                (&[], &[], &crate::plugin::Plugins::new()),
+                visibility,
+                0,
+            )
+            .unwrap()
+        };
+        let before_records = records(&config, &sources).0;
+        let before = planned(records(&config, &sources)).into_kept();
+        edit(&mut sources);
         let after = records(&config, &sources);
-        let changed = [after
-            .0
+        let changed: Vec<usize> = (0..after.0.len())
+            .filter(|&i| after.0[i] != before_records[i])
+            .collect();
+        let retitled: Vec<usize> = changed
             .iter()
-            .position(|r| r.source.path == "content/en/posts/b.md")
-            .unwrap()];
-        let afresh = plan(
+            .copied()
+            .filter(|&i| after.0[i].title != before_records[i].title)
+            .collect();
+        let afresh = planned(after.clone());
+        let (replanned, affected) = replan(
             &config,
             &views,
             &theme,
-            after.clone(),
-            (&[], &[], &crate::plugin::Plugins::new()),
-            visibility,
-            0,
+            before,
+            after,
+            (&changed, &retitled),
         )
         .unwrap();
-        let (replanned, affected) =
-            replan(&config, &views, &theme, before, after, &changed).unwrap();
         let fingerprints = |plan: &Plan<'_>| -> Vec<(String, String)> {
             plan.specs
                 .iter()
@@ -368,28 +376,66 @@ mod tests {
                 .collect()
         };
         assert_eq!(fingerprints(&replanned), fingerprints(&afresh));
-        // Its page, its neighbours', the lists and the feed: not the
-        // untouched French page, the about page or the site's own files.
-        let affected: Vec<&str> = affected
+        affected
             .iter()
-            .map(|&s| afresh.specs[s].output.as_str())
-            .collect();
-        assert!(affected.contains(&"posts/b/index.html"), "{affected:?}");
-        assert!(affected.contains(&"posts/a/index.html"), "{affected:?}");
-        assert!(affected.contains(&"atom.xml"), "{affected:?}");
-        // The posts section's both pages show its new title.
-        assert!(
-            affected.contains(&"posts/page/2/index.html"),
-            "{affected:?}"
-        );
+            .map(|&s| afresh.specs[s].output.to_string())
+            .collect()
+    }
+
+    fn post(title: &str, day: usize, tags: &str, body: &str) -> String {
+        format!("---\ntitle: {title}\ndate: 2024-05-{day:02}\ntags: [{tags}]\n---\n{body}\n")
+    }
+
+    #[test]
+    fn a_plan_brought_up_to_date_equals_one_planned_afresh() {
+        // What b holds changes (its title, summary and body), not its
+        // place; so does what the posts section says of itself.
+        let affected = replanned_after(|sources| {
+            sources[1].1 = post("B, retitled", 2, "x, y", "Second, rewritten.\n\nAnd more.");
+            sources[5].1 = "---\ntitle: Essays\n---\nAll of them.\n".to_owned();
+        });
+        // Its page, its neighbours', the lists, the archive and the feed:
+        // not the untouched French page, the about page or the site's own
+        // files.
+        for touched in [
+            "posts/b/index.html",
+            "posts/a/index.html",
+            "atom.xml",
+            "archive/index.html",
+            // The posts section's both pages show its new title.
+            "posts/page/2/index.html",
+        ] {
+            assert!(
+                affected.iter().any(|a| a == touched),
+                "{touched}: {affected:?}"
+            );
+        }
         for untouched in [
             "fr/posts/a/index.html",
             "about/index.html",
             "robots.txt",
             "sitemap.xml",
         ] {
-            assert!(!affected.contains(&untouched), "{untouched}: {affected:?}");
+            assert!(
+                !affected.iter().any(|a| a == untouched),
+                "{untouched}: {affected:?}"
+            );
         }
+    }
+
+    #[test]
+    fn a_body_edit_leaves_the_lists_by_title_alone() {
+        let affected = replanned_after(|sources| {
+            sources[1].1 = post("B", 2, "x, y", "Second, rewritten.");
+        });
+        assert!(
+            affected.iter().any(|a| a == "posts/b/index.html"),
+            "{affected:?}"
+        );
+        assert!(
+            !affected.iter().any(|a| a == "archive/index.html"),
+            "{affected:?}"
+        );
     }
 
     #[test]

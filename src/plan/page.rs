@@ -74,15 +74,15 @@ impl<'a> Plan<'a> {
     /// their [`Plan::inputs`].
     pub(super) fn dependents(&self) -> Dependents {
         let mut documents = vec![Vec::new(); self.model.records.len()];
+        let mut listings = vec![Vec::new(); self.model.records.len()];
         let mut sections = vec![Vec::new(); self.model.sections.files.len()];
         for (s, spec) in self.specs.iter().enumerate() {
             let s = s as u32;
             for part in self.inputs(spec).parts {
                 match part {
                     Input::Document(i) | Input::Neighbour(Some(i)) => documents[i].push(s),
-                    Input::Documents(list) | Input::Listed(list) => {
-                        list.iter().for_each(|&i| documents[i].push(s))
-                    }
+                    Input::Documents(list) => list.iter().for_each(|&i| documents[i].push(s)),
+                    Input::Listed(list) => list.iter().for_each(|&i| listings[i].push(s)),
                     Input::SectionFile(f) | Input::SectionTitle(f) => sections[f].push(s),
                     Input::Text(_)
                     | Input::Number(_)
@@ -94,6 +94,7 @@ impl<'a> Plan<'a> {
         }
         Dependents {
             documents,
+            listings,
             sections,
         }
     }
@@ -127,6 +128,7 @@ impl<'a> Plan<'a> {
             model: self.model,
             sitemap_key: self.sitemap_key,
             dependents: self.dependents,
+            templates: self.templates,
         }
     }
 
@@ -255,17 +257,8 @@ impl<'a> Plan<'a> {
 
     /// The templates the pages use, with every template they extend,
     /// include or import: sorted names.
-    pub fn templates(&self, theme: &Theme) -> Vec<String> {
-        let used: BTreeSet<&str> = self
-            .specs
-            .iter()
-            .map(|spec| spec.template.as_ref())
-            .collect();
-        let reached: BTreeSet<String> = used
-            .into_iter()
-            .flat_map(|name| theme.closure(name))
-            .collect();
-        reached.into_iter().collect()
+    pub fn templates(&self) -> &[String] {
+        &self.templates
     }
 
     /// Who produces the output of `spec` (`folio explain`).

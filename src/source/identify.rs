@@ -31,9 +31,9 @@ pub struct Verdict {
 /// `stored` every other row of the index before this build (an unchanged row
 /// keeps its slot and its id, so it can neither be re-dated nor retired; a
 /// fresh document that claims its slot is a duplicate of it).
-pub fn check(
-    fresh: &[Parsed],
-    unchanged: &[Record],
+pub fn check<'r>(
+    fresh: &'r [Parsed],
+    unchanged: impl IntoIterator<Item = &'r Record>,
     stored: &[Record],
     timezone_change: Option<TimezoneChange<'_>>,
     accept_id_changes: bool,
@@ -44,7 +44,7 @@ pub fn check(
         });
     }
     let current: Vec<&Record> = unchanged
-        .iter()
+        .into_iter()
         .chain(fresh.iter().map(|p| &p.record))
         .collect();
     let mut problems = duplicates(&current);

@@ -130,3 +130,31 @@ fn a_new_post_lands_in_a_listed_folder_and_cargo_hears_of_it() {
     );
     assert!(after.written.iter().any(|w| w.contains("posts/new")));
 }
+
+#[test]
+fn a_kept_session_lists_the_files_that_came_and_drops_those_that_went() {
+    let site = site_with_own_templates();
+    let mut session =
+        folio::Session::open(Site::open(site.root()).unwrap(), options(|_| {})).unwrap();
+    let listed = |report: &BuildReport, file: &str| report.inputs.files.iter().any(|f| f == file);
+    let first = session.build().unwrap();
+    let (post, picture) = ("content/en/posts/new.md", "static/new.png");
+    site.write(post, &util::post("New", "2024-07-01T09:00:00Z", "New."));
+    site.write(picture, "png");
+    let came = session.rebuild(&[post, picture]).unwrap();
+    assert!(!came.scanned_everything);
+    assert!(listed(&came, post) && listed(&came, picture));
+    assert!(!listed(&first, post));
+
+    // An edit in place keeps the list as it was.
+    site.write(post, &util::post("New", "2024-07-01T09:00:00Z", "Edited."));
+    let edited = session.rebuild(&[post]).unwrap();
+    assert_eq!(edited.inputs, came.inputs);
+
+    site.remove(post);
+    site.remove(picture);
+    let went = session.rebuild(&[post, picture]).unwrap();
+    assert!(!went.scanned_everything);
+    assert!(!listed(&went, post) && !listed(&went, picture));
+    assert_eq!(went.inputs, first.inputs);
+}

@@ -221,3 +221,41 @@ fn a_link_saved_into_content_is_refused_by_a_rebuild_as_by_a_build() {
     );
     assert!(!site.path("public/posts/leak").exists());
 }
+
+#[test]
+fn a_rebuild_told_of_edits_additions_and_removals_reads_only_those() {
+    let site = TestSite::with_posts();
+    let mut session = session(&site);
+    let sources = session.build().unwrap().scanned;
+
+    // A path told that did not change is not read.
+    let untouched = session.rebuild(&[HELLO]).unwrap();
+    assert_eq!((untouched.parsed, untouched.unchanged), (0, sources));
+
+    // An edit, a new post and a removed one at once.
+    let (new, gone) = (
+        "content/en/posts/new.md",
+        "content/posts/2024-06-12-second.md",
+    );
+    assert!(site.path(gone).is_file(), "the site has {gone}");
+    edit_hello(&site, "Second, edited.");
+    site.write(new, &post("New", "2024-06-01T09:00:00Z", "New."));
+    site.remove(gone);
+    let mixed = session.rebuild(&[HELLO, new, gone]).unwrap();
+    assert!(!mixed.scanned_everything);
+    assert_eq!((mixed.parsed, mixed.unchanged), (2, sources - 2));
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+
+    // Then edits alone, each row kept in its place.
+    for (n, text) in ["Once.", "Twice."].into_iter().enumerate() {
+        site.write(new, &post("New", "2024-06-01T09:00:00Z", text));
+        edit_hello(&site, text);
+        let edited = session.rebuild(&[new, HELLO]).unwrap();
+        assert_eq!(
+            (edited.parsed, edited.unchanged),
+            (2, sources - 2),
+            "edit {n}"
+        );
+        assert_eq!(site.output_tree(), site.clean_build_tree(), "edit {n}");
+    }
+}

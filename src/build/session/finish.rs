@@ -21,9 +21,9 @@ impl Session {
         for warning in &plan.warnings {
             self.progress.warn(&mut report, warning.clone());
         }
-        let templates = plan.templates(&prepared.scan.theme);
-        report.inputs = prepared.scan.inputs(&self.root, &templates);
-        let meta = self.meta_after(&plan, &prepared, &templates);
+        let templates = plan.templates();
+        report.inputs = prepared.scan.inputs(&self.root, templates);
+        let meta = self.meta_after(&plan, &prepared, templates);
         let outputs = &prepared.analysis.snapshot.outputs;
         // A plan brought up to date has the pages of the last build: none
         // of its outputs is stale.
@@ -101,13 +101,20 @@ impl Session {
         if let Some(kept_plan) = kept_plan
             && self.only_contents_changed(&kept_plan, views, prepared, &records)
         {
+            let analysis = &prepared.analysis;
+            // The rows it read again, as they were, in the order of `fresh`.
+            let retitled: Vec<usize> = (analysis.snapshot.records.iter())
+                .zip(&analysis.fresh)
+                .filter(|(old, i)| old.title != records[**i].title)
+                .map(|(_, &i)| i)
+                .collect();
             let (plan, affected) = plan::replan(
                 site.config(),
                 views,
                 &prepared.scan.theme,
                 kept_plan,
-                (records, prepared.analysis.sections.clone()),
-                &prepared.analysis.fresh,
+                (records, analysis.sections.clone()),
+                (&analysis.fresh, &retitled),
             )?;
             return Ok((plan, Some(affected)));
         }

@@ -338,7 +338,7 @@ impl Session {
         let lock = self.lock()?;
         self.progress.begin();
         let (scan, _) = self.scan(Scope::Everything, false)?;
-        self.prepare(lock, scan, None, &HashSet::new())
+        self.prepare(lock, scan, (None, None), &HashSet::new())
     }
 
     /// `changed` as paths relative to the root; `None` when one cannot be
@@ -465,7 +465,11 @@ impl Session {
             }
             return Ok(Attempt::Built(Box::new(report)));
         }
-        let mut prepared = self.prepare(lock, scan, kept, force_read)?;
+        let changed = match (scope, &kept) {
+            (Scope::Changed(changed), Some(_)) => Some(changed),
+            _ => None,
+        };
+        let mut prepared = self.prepare(lock, scan, (kept, changed), force_read)?;
         prepared.inputs = inputs;
         prepared.report.scanned_everything = scanned_everything;
         self.finish(prepared)
@@ -510,7 +514,7 @@ impl Session {
         &mut self,
         lock: BuildLock,
         mut scan: Scan,
-        kept: Option<Resumed>,
+        (kept, changed): (Option<Resumed>, Option<&[String]>),
         force_read: &HashSet<String>,
     ) -> Result<Prepared, Error> {
         let mut report = BuildReport {
@@ -529,6 +533,7 @@ impl Session {
             config: self.site.config(),
             files: &files,
             force_read,
+            changed,
             started_ns: lock.started_ns,
             accept_id_changes: self.options.accept_id_changes,
             plugins: &self.options.plugins,
