@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -18,12 +18,13 @@ use crate::model::doc::Record;
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::source_hash;
 use crate::model::report::{BuildReport, Event, Reporter};
-use crate::plan::{Copy, OutputPath, Plan, Spec};
+use crate::plan::{Copy, Making, OutputPath, Plan, Spec};
 use crate::plugin::{Document, Plugins};
 use crate::render::{SitemapEntry, Theme};
 use crate::source::config::Config;
 use crate::source::discover::FilesAt;
 use crate::source::parse::{self, BodyAt};
+use crate::source::sass::{self, SASS_DIR, SassFile};
 use crate::source::shortcodes::Shortcodes;
 use crate::store::index::OutputRow;
 use crate::store::write::{self, Pruned, Rendered};
@@ -53,6 +54,12 @@ pub(crate) struct RenderJob<'j, 'p> {
     /// What rendering the bodies noted, as warnings naming
     /// their file and line; the build reports them sorted.
     pub notes: &'j Mutex<Vec<String>>,
+    /// The files of `sass/` as the scan found them, and when the build
+    /// started: a compiled sheet's fingerprint covers what it read.
+    pub sass: (&'j [SassFile], i64),
+    /// What each stylesheet compiled read or looked for, by its path from
+    /// the root: the next build fingerprints it by them.
+    pub sass_reads: &'j Mutex<Vec<(String, Vec<String>)>>,
 }
 
 impl RenderJob<'_, '_> {
@@ -178,7 +185,7 @@ fn render_all(
         .map(|(at, c)| {
             let at = pages + at;
             let copy = &job.plan.copies[c];
-            finish(at, &copy.output, due(at).then(|| read_copy(job.root, copy)))
+            finish(at, &copy.output, due(at).then(|| make_copy(job, copy)))
         });
     rendered.chain(copied).collect()
 }
@@ -290,14 +297,37 @@ impl RenderJob<'_, '_> {
     }
 }
 
-/// A static file, read to be staged like a page.
-fn read_copy(root: &Path, copy: &Copy) -> Result<Rendering, Error> {
-    let path = root.join(&copy.source);
-    let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+/// A static file read, or a stylesheet compiled, to be staged like a page.
+fn make_copy(job: &RenderJob<'_, '_>, copy: &Copy) -> Result<Rendering, Error> {
+    let (bytes, fingerprint) = match copy.making {
+        Making::Verbatim => {
+            let path = job.root.join(&copy.source);
+            let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+            (bytes, copy.fingerprint.clone())
+        }
+        Making::Sass => {
+            let rel = copy
+                .source
+                .strip_prefix(&format!("{SASS_DIR}/"))
+                .unwrap_or(&copy.source);
+            let compiled = sass::compile(job.root, rel)?;
+            let (files, started_ns) = job.sass;
+            // What it read this time, which its fingerprint covers from now.
+            let fingerprint = sass::fingerprint(&compiled.reads, files, started_ns);
+            let mut notes = job.notes.lock().unwrap_or_else(PoisonError::into_inner);
+            notes.extend(compiled.notes);
+            let mut reads = job
+                .sass_reads
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            reads.push((copy.source.clone(), compiled.reads));
+            (compiled.css, fingerprint)
+        }
+    };
     Ok(Rendering::Done(Rendered {
         output: copy.output.clone(),
         bytes,
-        fingerprint: copy.fingerprint.clone(),
+        fingerprint,
     }))
 }
 

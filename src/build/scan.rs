@@ -25,6 +25,7 @@ use crate::source::config::{CONFIG_FILE, Config, THEMES_DIR};
 use crate::source::discover::{
     self, CONTENT_DIR, FilesAt, PUBLISHED_HIDDEN, STATIC_DIR, StaticFile, is_markdown, walk_order,
 };
+use crate::source::sass::{self, SASS_DIR, SassFile};
 use crate::source::section::is_section_file;
 use crate::store::index::Index;
 
@@ -42,6 +43,8 @@ pub(crate) struct Scan {
     /// above.
     pub bundles: Vec<Bundle>,
     pub statics: Vec<StaticFile>,
+    /// Every file of `sass/`: the stylesheets and what they use.
+    pub sass: Vec<SassFile>,
     pub theme: Theme,
     pub i18n: I18n,
     pub damaged: Damaged,
@@ -85,6 +88,7 @@ impl Scan {
             )
             .chain(self.i18n.files.iter().cloned())
             .chain(self.statics.iter().map(StaticFile::source_path))
+            .chain(self.sass.iter().map(SassFile::source_path))
             .chain(self.bundle_files().map(|file| file.path.clone()))
             .collect();
         files.sort();
@@ -93,7 +97,7 @@ impl Scan {
         let theme_tops = self.theme.theme_dir().into_iter().flat_map(|theme| {
             [STATIC_DIR, TEMPLATES_DIR, I18N_DIR].map(|top| format!("{theme}/{top}"))
         });
-        let tops: Vec<String> = [CONTENT_DIR, STATIC_DIR, TEMPLATES_DIR, I18N_DIR]
+        let tops: Vec<String> = [CONTENT_DIR, STATIC_DIR, SASS_DIR, TEMPLATES_DIR, I18N_DIR]
             .map(str::to_owned)
             .into_iter()
             .chain(theme_tops)
@@ -154,6 +158,7 @@ pub(crate) fn everything(
         problems: discovered.problems,
         files: discovered.files,
         statics: discover::discover_static(root, config.theme_dir.as_deref())?,
+        sass: sass::discover(root)?,
         theme: Theme::load(root, config.theme_dir.as_deref(), plugins)?,
         i18n: I18n::load(root, config)?,
         damaged: damaged?,
@@ -183,6 +188,7 @@ pub(crate) fn after_changes(
                 CONFIG_FILE,
                 CONTENT_DIR,
                 STATIC_DIR,
+                SASS_DIR,
                 TEMPLATES_DIR,
                 I18N_DIR,
                 THEMES_DIR,
@@ -210,6 +216,7 @@ pub(crate) fn after_changes(
             },
             CONTENT_DIR => update_sources(&files, config, &mut last, rel, rest),
             STATIC_DIR => update_statics(&files, &mut last.statics, rest, theme),
+            SASS_DIR => update_sass(&files, &mut last.sass, rest),
             TEMPLATES_DIR => {
                 theme_changed = true;
                 Ok(false)
@@ -425,6 +432,31 @@ fn update_statics(
     }
 }
 
+/// `sass/<rest>` changed: the file is added, moved on or removed; a removed
+/// folder takes the files under it. Says whether a file came or went.
+fn update_sass(files: &FilesAt, sass: &mut Vec<SassFile>, rest: &str) -> Result<bool, NeedsWalk> {
+    if discover::is_hidden(rest, &[]) {
+        return Ok(false);
+    }
+    let at = sass.binary_search_by(|f| walk_order(&f.rel, rest));
+    match (now_at(files, &format!("{SASS_DIR}/{rest}"))?, at) {
+        (Some(stat), Ok(i)) => {
+            sass[i].stat = stat;
+            Ok(false)
+        }
+        (Some(stat), Err(i)) => {
+            let rel = rest.to_owned();
+            sass.insert(i, SassFile { rel, stat });
+            Ok(true)
+        }
+        (None, _) => {
+            let inside = format!("{rest}/");
+            sass.retain(|f| f.rel != rest && !f.rel.starts_with(&inside));
+            Ok(true)
+        }
+    }
+}
+
 /// A digest of everything a build reads: the config, templates, words,
 /// options, and the stat of every source, static file and bundle's file.
 /// `None` when a stat cannot be trusted (racy), so that no later build
@@ -449,6 +481,7 @@ pub(crate) fn inputs_digest(
                 .iter()
                 .map(|s| (s.source_path().into(), s.stat)),
         )
+        .chain(scan.sass.iter().map(|f| (f.source_path().into(), f.stat)))
         .chain(
             scan.bundle_files()
                 .map(|f| (std::borrow::Cow::Borrowed(f.path.as_str()), f.stat)),

@@ -227,6 +227,14 @@ pub enum ProblemKind {
     },
     /// The file changed again and again while folio read it.
     ChangedDuringBuild,
+    /// A stylesheet of `sass/` (the sheet or a file it uses) does not
+    /// compile.
+    Stylesheet {
+        /// What the compiler says is wrong.
+        message: String,
+        /// 1-based column of the line.
+        column: usize,
+    },
     /// An output folio wrote earlier stands where a page must go and cannot
     /// be removed: it changed since, or the removal failed.
     InTheWay {
@@ -474,6 +482,10 @@ impl fmt::Display for ProblemKind {
             ProblemKind::Plugin { plugin, message } => write!(
                 f,
                 "the plugin `{plugin}` failed on its body: {message}\n  = help: fix what the plugin points at in the file, or the plugin"
+            ),
+            ProblemKind::Stylesheet { message, column } => write!(
+                f,
+                "column {column}: {message}\n  = help: fix the stylesheet (grass compiles it by Dart Sass's rules); its CSS was not written"
             ),
             ProblemKind::ChangedDuringBuild => write!(
                 f,

@@ -4,17 +4,18 @@
 
 use super::*;
 
-/// The files to copy, for a build that started at `started_ns`: the static
-/// files, then each bundle's files beside the page of each of its documents
-/// that `visibility` publishes, in its language's folder (a draft's stay
-/// out with it).
+/// The files to copy or compile, for a build that started at `started_ns`:
+/// the static files, the stylesheets of `sass/`, then each bundle's files
+/// beside the page of each of its documents that `visibility` publishes,
+/// in its language's folder (a draft's stay out with it).
 pub fn copies(
     config: &Config,
-    (statics, bundles): (&[StaticFile], &[Bundle]),
+    (statics, bundles, sheets): (&[StaticFile], &[Bundle], Sheets<'_>),
     (records, visibility): (&[Record], Visibility),
     started_ns: i64,
 ) -> Vec<Copy> {
     let mut copies = static_copies(statics, started_ns);
+    copies.extend(sass_copies(sheets, started_ns));
     let documents = bundle_records(bundles, records);
     copies.extend(bundle_copies(
         config,
@@ -46,6 +47,44 @@ fn bundle_records(bundles: &[Bundle], records: &[Record]) -> Vec<Option<usize>> 
     found
 }
 
+/// The stylesheets of `sass/` and the paths each one's last compile read
+/// or looked for, by the sheet's path from the root.
+#[derive(Debug, Clone, Copy)]
+pub struct Sheets<'a> {
+    pub files: &'a [SassFile],
+    pub reads: &'a BTreeMap<String, Vec<String>>,
+}
+
+#[cfg(any(test, feature = "internals"))]
+impl Sheets<'static> {
+    /// A site without `sass/`.
+    pub const NONE: Sheets<'static> = Sheets {
+        files: &[],
+        reads: &BTreeMap::new(),
+    };
+}
+
+/// Each sheet of `sass/` as CSS at its path, fingerprinted by what its last
+/// compile read (or, never compiled, by itself).
+fn sass_copies(sheets: Sheets<'_>, started_ns: i64) -> Vec<Copy> {
+    sheets
+        .files
+        .iter()
+        .filter(|file| sass::is_sheet(&file.rel))
+        .filter_map(|file| {
+            let source = file.source_path();
+            let itself = [file.rel.clone()];
+            let reads = sheets.reads.get(&source).map_or(&itself[..], Vec::as_slice);
+            Some(Copy {
+                output: OutputPath::new(&sass::output_of(&file.rel))?,
+                fingerprint: sass::fingerprint(reads, sheets.files, started_ns),
+                source,
+                making: Making::Sass,
+            })
+        })
+        .collect()
+}
+
 fn static_copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
     statics
         .iter()
@@ -59,6 +98,7 @@ fn static_copies(statics: &[StaticFile], started_ns: i64) -> Vec<Copy> {
                     None => format!("static {} {}", stat.size, stat.mtime_ns),
                     Some(theme) => format!("static {theme} {} {}", stat.size, stat.mtime_ns),
                 },
+                making: Making::Verbatim,
             })
         })
         .collect()
@@ -103,6 +143,7 @@ fn bundle_copies(
                     // Its path too: another bundle's file may come to this
                     // output with the same stat.
                     fingerprint: format!("bundle {} {} {}", file.path, stat.size, stat.mtime_ns),
+                    making: Making::Verbatim,
                 })
             }));
         }
@@ -177,11 +218,13 @@ pub fn plan<'a>(
     views: &'a Views<'a>,
     theme: &Theme,
     (records, sections): (Vec<Record>, Vec<SectionFile>),
-    (statics, bundles, plugins): (&[StaticFile], &[Bundle], &Plugins),
+    (statics, bundles, sheets, plugins): (&[StaticFile], &[Bundle], Sheets<'_>, &Plugins),
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
     let mut copies = static_copies(statics, started_ns);
+    copies.extend(sass_copies(sheets, started_ns));
+    // Those a site file of folio's gives way to.
     let statics = copies.len();
     let documents = bundle_records(bundles, &records);
     copies.extend(bundle_copies(

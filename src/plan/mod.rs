@@ -38,6 +38,7 @@ use crate::render::{
 use crate::source::bundle::Bundle;
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
+use crate::source::sass::{self, SassFile};
 use crate::source::section::SectionFile;
 
 mod hasher;
@@ -53,7 +54,7 @@ mod views;
 
 use hasher::{KeyHasher, KeyPrefixes};
 use links::Places;
-pub use make::{copies, plan, replan, same_place, same_section_place};
+pub use make::{Sheets, copies, plan, replan, same_place, same_section_place};
 use menus::LanguageMenus;
 pub use model::Model;
 use model::{DocumentDigest, authors_of, extra_of};
@@ -114,15 +115,26 @@ impl Spec {
     }
 }
 
-/// A file to copy: a static file, or a bundle's beside its page. Its
-/// fingerprint is its stat (size, mtime), so an unchanged file is not even
-/// read; a racy stat never matches.
+/// A file to copy: a static file, or a bundle's beside its page; or a
+/// stylesheet of `sass/` to compile. Its fingerprint is its stat (size,
+/// mtime), with those of what a stylesheet uses, so an unchanged file is
+/// not even read; a racy stat never matches.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Copy {
     pub output: OutputPath,
     /// Relative to the site root.
     pub source: String,
     pub fingerprint: String,
+    pub making: Making,
+}
+
+/// How a [`Copy`]'s output is made from its source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Making {
+    /// Its bytes, as they are.
+    Verbatim,
+    /// Compiled from Sass to CSS ([`crate::source::sass`]).
+    Sass,
 }
 
 /// Everything a build produces: the pages as specs (cheap to list and to
@@ -341,7 +353,7 @@ mod tests {
                 &views,
                 &theme,
                 (records, sections),
-                (&[], &[], &crate::plugin::Plugins::new()),
+                (&[], &[], Sheets::NONE, &crate::plugin::Plugins::new()),
                 visibility,
                 0,
             )

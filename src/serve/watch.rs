@@ -27,6 +27,7 @@ use crate::render::i18n::I18N_DIR;
 use crate::source::config::CONFIG_FILE;
 use crate::source::config::THEMES_DIR;
 use crate::source::discover::{CONTENT_DIR, STATIC_DIR};
+use crate::source::sass::SASS_DIR;
 
 /// How long the file system must be quiet before a burst is rebuilt: an
 /// editor's save is a few events within a millisecond or two.
@@ -44,10 +45,17 @@ const LONGEST_BURST: Duration = Duration::from_millis(250);
 const STOP_CHECK: Duration = Duration::from_millis(100);
 
 /// The folders whose files a site is built from, under its root.
-const WATCHED: [&str; 5] = [CONTENT_DIR, TEMPLATES_DIR, STATIC_DIR, I18N_DIR, THEMES_DIR];
+const WATCHED: [&str; 6] = [
+    CONTENT_DIR,
+    TEMPLATES_DIR,
+    STATIC_DIR,
+    SASS_DIR,
+    I18N_DIR,
+    THEMES_DIR,
+];
 
 /// Watches the inputs of the site at a root: `content/`, `templates/`,
-/// `static/`, `i18n/`, `themes/` and `site.toml`.
+/// `static/`, `sass/`, `i18n/`, `themes/` and `site.toml`.
 pub struct Watcher {
     root: PathBuf,
     watcher: Mutex<notify::RecommendedWatcher>,

@@ -1,7 +1,8 @@
 //! Reading sources: `site.toml`, the content layout and its walk, each
 //! source's front matter and Markdown, and the invariants the documents
 //! read must keep (one per slug and language, dates that never move), and
-//! page bundles: a folder's `index.md` and the files beside it.
+//! page bundles: a folder's `index.md` and the files beside it; the
+//! stylesheets of `sass/`.
 
 pub mod bundle;
 pub mod config;
@@ -16,5 +17,6 @@ pub mod markdown;
 pub mod math;
 pub mod outline;
 pub mod parse;
+pub mod sass;
 pub mod section;
 pub mod shortcodes;

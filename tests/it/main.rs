@@ -45,6 +45,7 @@ mod publish;
 mod publish_faults;
 mod publish_tls;
 mod report;
+mod sass;
 mod scaffold;
 mod sections;
 #[cfg(feature = "serve")]

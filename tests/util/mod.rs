@@ -296,11 +296,13 @@ impl TestSite {
     }
 
     /// The outputs table without the folder and the files' stats (a static
-    /// file's or a bundle's file's fingerprint is its source's stat).
+    /// file's, a bundle's file's or a stylesheet's fingerprint is made of
+    /// its sources' stats).
     pub(crate) fn output_rows(&self) -> Vec<String> {
         self.query(
             "SELECT path, hash, CASE WHEN fingerprint LIKE 'static %' THEN 'static'
                                      WHEN fingerprint LIKE 'bundle %' THEN 'bundle'
+                                     WHEN fingerprint LIKE 'sass %' THEN 'sass'
                                      ELSE fingerprint END
              FROM outputs ORDER BY path",
         )

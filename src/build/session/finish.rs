@@ -74,7 +74,7 @@ impl Session {
             snapshot.outputs.remove(path);
         }
         snapshot.outputs.extend(written_rows);
-        snapshot.meta = meta;
+        snapshot.meta = *meta;
         self.kept = Some(Kept {
             scan: Scan {
                 damaged: Default::default(),
@@ -145,9 +145,14 @@ impl Session {
         let theme = serde_json::to_string(prepared.scan.theme.own_hashes()).ok();
         let wording = serde_json::to_string(views.wording()).ok();
         let scan = &prepared.scan;
+        let reads = meta.sass_reads();
+        let sheets = plan::Sheets {
+            files: &scan.sass,
+            reads: &reads,
+        };
         let copies = plan::copies(
             self.site.config(),
-            (&scan.statics, &scan.bundles),
+            (&scan.statics, &scan.bundles, sheets),
             (records, self.visibility()),
             prepared.lock.started_ns,
         );
@@ -214,6 +219,8 @@ impl Session {
             globals: Some(plan.globals().to_owned()),
             wording: Some(serde_json::to_string(plan.wording()).unwrap_or_default()),
             templates: serde_json::to_string(templates).ok(),
+            // Those of the sheets this build compiles are added once done.
+            sass_reads: prepared.analysis.snapshot.meta.sass_reads.clone(),
         }
     }
 }
@@ -226,12 +233,22 @@ pub(super) fn plan_of<'p>(
     records: Vec<crate::model::doc::Record>,
     (visibility, plugins): (Visibility, &Plugins),
 ) -> Result<Plan<'p>, Error> {
+    let reads = prepared.analysis.snapshot.meta.sass_reads();
+    let sheets = plan::Sheets {
+        files: &prepared.scan.sass,
+        reads: &reads,
+    };
     plan::plan(
         site.config(),
         views,
         &prepared.scan.theme,
         (records, prepared.analysis.sections.clone()),
-        (&prepared.scan.statics, &prepared.scan.bundles, plugins),
+        (
+            &prepared.scan.statics,
+            &prepared.scan.bundles,
+            sheets,
+            plugins,
+        ),
         visibility,
         prepared.lock.started_ns,
     )
@@ -246,7 +263,7 @@ enum Made {
     Committed {
         dropped: Vec<String>,
         written_rows: Vec<(String, OutputRow)>,
-        meta: Meta,
+        meta: Box<Meta>,
     },
 }
 
@@ -274,7 +291,7 @@ impl Session {
         let mut staging =
             write::Staging::for_folder(&self.out_dir, !dry_run && outputs.is_empty())?;
         let files = FilesAt::new(self.site.root());
-        let notes = Mutex::new(Vec::new());
+        let (notes, sass_reads) = (Mutex::default(), Mutex::default());
         let pages = batches.free.0.iter().chain(&batches.blocked.0);
         let shared = produce::SharedBodies::of(plan, pages);
         let job = RenderJob {
@@ -295,6 +312,8 @@ impl Session {
             shortcodes: prepared.scan.theme.shortcodes(),
             progress: &self.progress,
             notes: &notes,
+            sass: (&prepared.scan.sass, prepared.lock.started_ns),
+            sass_reads: &sass_reads,
         };
         let mut pruned_early = HashSet::new();
         let changed = produce::render_and_stage(
@@ -309,12 +328,10 @@ impl Session {
             return Ok(Made::SourcesChanged(changed));
         }
         produce::report_notes(notes, &self.progress, report);
+        let meta = with_sass_reads(meta, plan, sass_reads);
         self.progress.finish(report, Stage::Render);
         if dry_run {
-            self.progress.start(Stage::Write, 0);
-            commit::dry_run_report((&self.out_dir, self.index.path()), &staging, stale, report)?;
-            self.progress.finish(report, Stage::Write);
-            return Ok(Made::DryRun);
+            return self.dry_run_written(&staging, stale, report);
         }
         let folder = Folder {
             out_dir: &self.out_dir,
@@ -350,7 +367,43 @@ impl Session {
         Ok(Made::Committed {
             dropped,
             written_rows: changes.outputs,
-            meta: changes.meta,
+            meta: Box::new(changes.meta),
         })
     }
+}
+
+impl Session {
+    /// What a dry run would have written and deleted, in the report.
+    fn dry_run_written(
+        &self,
+        staging: &write::Staging,
+        stale: &[(&String, &OutputRow)],
+        report: &mut BuildReport,
+    ) -> Result<Made, Error> {
+        self.progress.start(Stage::Write, 0);
+        commit::dry_run_report((&self.out_dir, self.index.path()), staging, stale, report)?;
+        self.progress.finish(report, Stage::Write);
+        Ok(Made::DryRun)
+    }
+}
+
+/// `meta` with what each stylesheet compiled by this build read, beside what
+/// the others' last compile read; those of sheets gone are dropped.
+fn with_sass_reads(
+    mut meta: Meta,
+    plan: &Plan<'_>,
+    compiled: Mutex<Vec<(String, Vec<String>)>>,
+) -> Meta {
+    let compiled = compiled.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut reads = meta.sass_reads();
+    reads.extend(compiled);
+    let sheets: HashSet<&str> = plan
+        .copies
+        .iter()
+        .filter(|copy| copy.making == plan::Making::Sass)
+        .map(|copy| copy.source.as_str())
+        .collect();
+    reads.retain(|sheet, _| sheets.contains(sheet.as_str()));
+    meta.sass_reads = serde_json::to_string(&reads).ok();
+    meta
 }

@@ -375,7 +375,7 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
         &views,
         &theme,
         (records, sections),
-        (&[], &[], &plugins),
+        (&[], &[], Sheets::NONE, &plugins),
         visibility,
         0,
     )

@@ -6,6 +6,7 @@
 //! rows were derived with. Every change of a build lands in one transaction.
 
 use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -70,6 +71,10 @@ pub struct Meta {
     /// The templates the pages use, with what they reach (a JSON list): a
     /// build with nothing to do reports its inputs without a plan.
     pub templates: Option<String>,
+    /// What each stylesheet's last compile read or looked for (a JSON
+    /// object: the sheet's path from the root → paths under `sass/`): what
+    /// its fingerprint covers.
+    pub sass_reads: Option<String>,
 }
 
 impl Meta {
@@ -77,7 +82,7 @@ impl Meta {
         let mut stmt = conn.prepare_cached(
             "SELECT key, value FROM meta WHERE key IN
              ('content_settings', 'timezone', 'inputs', 'next_due', 'last_shown',
-              'theme', 'globals', 'wording', 'templates')",
+              'theme', 'globals', 'wording', 'templates', 'sass_reads')",
         )?;
         let mut meta = Meta::default();
         let mut rows = stmt.query([])?;
@@ -93,6 +98,7 @@ impl Meta {
                 "theme" => meta.theme = Some(value),
                 "globals" => meta.globals = Some(value),
                 "wording" => meta.wording = Some(value),
+                "sass_reads" => meta.sass_reads = Some(value),
                 _ => meta.templates = Some(value),
             }
         }
@@ -112,6 +118,7 @@ impl Meta {
             globals,
             wording,
             templates,
+            sass_reads,
         } = self;
         [
             ("content_settings", content_settings.clone()),
@@ -123,10 +130,20 @@ impl Meta {
             ("globals", globals.clone()),
             ("wording", wording.clone()),
             ("templates", templates.clone()),
+            ("sass_reads", sass_reads.clone()),
         ]
         .into_iter()
         .filter_map(|(key, value)| Some((key, value?)))
         .collect()
+    }
+
+    /// [`Meta::sass_reads`], read: none for an index that has not recorded
+    /// them (each sheet is then compiled again, and they are).
+    pub fn sass_reads(&self) -> BTreeMap<String, Vec<String>> {
+        self.sass_reads
+            .as_deref()
+            .and_then(|json| serde_json::from_str(json).ok())
+            .unwrap_or_default()
     }
 
     /// Whether the last build recorded these inputs and `now` still lies
