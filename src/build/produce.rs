@@ -20,6 +20,7 @@ use crate::model::hash::source_hash;
 use crate::model::report::{BuildReport, Event, Reporter};
 use crate::plan::{Copy, Making, OutputPath, Plan, Spec};
 use crate::plugin::{Document, Plugins};
+use crate::render::minify::{self, Minifiable};
 use crate::render::{SitemapEntry, Theme};
 use crate::source::config::Config;
 use crate::source::discover::FilesAt;
@@ -63,6 +64,22 @@ pub(crate) struct RenderJob<'j, 'p> {
 }
 
 impl RenderJob<'_, '_> {
+    /// `bytes` of the output at `output`, made from `source`, minified when
+    /// the site asks and the output is a page, a stylesheet or a script; one
+    /// the minifier cannot read is kept as it is, with a warning.
+    fn minified(&self, output: &OutputPath, bytes: Vec<u8>, source: &str) -> Vec<u8> {
+        let kind = Minifiable::of(output.as_str()).filter(|_| self.config.minify);
+        let Some(kind) = kind else {
+            return bytes;
+        };
+        let (bytes, why) = kind.minify(bytes);
+        if let Some(why) = why {
+            let mut notes = self.notes.lock().unwrap_or_else(PoisonError::into_inner);
+            notes.push(format!("{source}: written as it is, not minified: {why}"));
+        }
+        bytes
+    }
+
     /// Compares a rendered page with its output and, when it differs, writes
     /// the temp file it will be renamed from (unless in a dry run).
     fn stage(&self, staging: &write::Staging, page: Rendered) -> Result<Rendering, Error> {
@@ -176,7 +193,17 @@ fn render_all(
         .enumerate()
         .map(|(at, s)| {
             let spec = &job.plan.specs[s];
-            finish(at, &spec.output, due(at).then(|| render_page(job, spec)))
+            let made = || {
+                render_page(job, spec).map(|rendering| match rendering {
+                    Rendering::Done(mut page) => {
+                        let bytes = std::mem::take(&mut page.bytes);
+                        page.bytes = job.minified(&page.output, bytes, spec.output.as_str());
+                        Rendering::Done(page)
+                    }
+                    other => other,
+                })
+            };
+            finish(at, &spec.output, due(at).then(made))
         });
     let copied = copies
         .into_par_iter()
@@ -313,7 +340,8 @@ fn make_copy(job: &RenderJob<'_, '_>, copy: &Copy) -> Result<Rendering, Error> {
             let compiled = sass::compile(job.root, rel)?;
             let (files, started_ns) = job.sass;
             // What it read this time, which its fingerprint covers from now.
-            let fingerprint = sass::fingerprint(&compiled.reads, files, started_ns);
+            let mut fingerprint = sass::fingerprint(&compiled.reads, files, started_ns);
+            minify::mark(&mut fingerprint, copy.output.as_str(), job.config.minify);
             let mut notes = job.notes.lock().unwrap_or_else(PoisonError::into_inner);
             notes.extend(compiled.notes);
             let mut reads = job
@@ -326,7 +354,7 @@ fn make_copy(job: &RenderJob<'_, '_>, copy: &Copy) -> Result<Rendering, Error> {
     };
     Ok(Rendering::Done(Rendered {
         output: copy.output.clone(),
-        bytes,
+        bytes: job.minified(&copy.output, bytes, &copy.source),
         fingerprint,
     }))
 }

@@ -28,6 +28,10 @@ pub(crate) struct SiteArgs {
     /// The base_url to build for, over site.toml's (and --config's).
     #[arg(long, value_name = "URL")]
     pub(crate) base_url: Option<String>,
+    /// Minify the HTML pages, stylesheets and scripts, as `minify = true`
+    /// does.
+    #[arg(long)]
+    pub(crate) minify: bool,
 }
 
 impl SiteArgs {
@@ -36,6 +40,7 @@ impl SiteArgs {
         let mut overrides = folio::Overrides::new();
         overrides.config_file = self.config.clone();
         overrides.base_url = self.base_url.clone();
+        overrides.minify = self.minify;
         folio::Site::open_with(&self.root, overrides)
     }
 }

@@ -23,7 +23,15 @@ pub fn copies(
         (records, visibility),
         started_ns,
     ));
+    minified_copies(config, &mut copies);
     copies
+}
+
+/// Each copy's fingerprint marked when it is written minified.
+fn minified_copies(config: &Config, copies: &mut [Copy]) {
+    for copy in copies {
+        minify::mark(&mut copy.fingerprint, copy.output.as_str(), config.minify);
+    }
 }
 
 /// The place in `records` of each bundle's documents, bundle after bundle
@@ -233,6 +241,7 @@ pub fn plan<'a>(
         (&records, visibility),
         started_ns,
     ));
+    minified_copies(config, &mut copies);
     let mut model = Model::new(config, (records, sections), visibility, &|name| {
         theme.shortcode_hash(name).to_owned()
     });

@@ -30,6 +30,7 @@ use crate::model::id::format_ms;
 use crate::model::url::{push_encoded_segment, tag_slug};
 use crate::plugin::{DocumentSummary, LanguageDocuments, Plugins, stamp};
 use crate::render::i18n::{I18n, Strings};
+use crate::render::minify;
 use crate::render::{
     Alternate, Context, FeedEntry, FeedLink, FeedView, LangView, LanguageLink, Link, ListItem,
     MenuView, PageView, Paginator, PostView, Reads, RedirectView, SectionLink, SectionView, Shared,

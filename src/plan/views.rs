@@ -119,6 +119,7 @@ impl<'i> Views<'i> {
             globals.update(b"\0");
         }
         globals.update(format!("{} {}", config.paginate, config.feed_limit).as_bytes());
+        globals.update(format!("minify {}", config.minify).as_bytes());
         globals.update(format!("{:?}", config.feeds).as_bytes());
         for (code, lang) in &config.languages {
             let site = Shared::new(SiteView {

@@ -10,6 +10,7 @@
 mod context;
 mod default_theme;
 pub mod i18n;
+pub mod minify;
 #[cfg(test)]
 mod reference;
 

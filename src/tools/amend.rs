@@ -77,7 +77,7 @@ impl Session {
                     .record
                     .aliases
                     .iter()
-                    .any(|a| site_path(a).as_deref() == Some(alias))
+                    .any(|a| site_path(a).as_ref() == Some(alias))
             });
         if alias.is_some() {
             (edited, read_back) = edit(alias.as_deref())?;

@@ -38,6 +38,7 @@ mod layout;
 mod listing;
 mod math;
 mod menus;
+mod minify;
 mod multilingual;
 mod places;
 mod plugins;

@@ -420,7 +420,7 @@ pub(crate) fn rewritten(
 ) -> Vec<String> {
     after
         .iter()
-        .filter(|(path, id)| before.get(*path) != Some(id))
+        .filter(|(path, id)| before.get(*path) != Some(*id))
         .map(|(path, _)| path.clone())
         .collect()
 }

@@ -1,6 +1,6 @@
 //! A site.toml with more laid over it, for a build for another place: a
 //! second file of settings (`--config FILE`), then a `base_url`
-//! (`--base-url URL`).
+//! (`--base-url URL`) and `minify` (`--minify`).
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +17,8 @@ pub struct Overrides {
     pub config_file: Option<PathBuf>,
     /// The `base_url` to build for, over both (`--base-url URL`).
     pub base_url: Option<String>,
+    /// Minified outputs whatever the files say (`--minify`).
+    pub minify: bool,
 }
 
 impl Overrides {
@@ -46,6 +48,10 @@ impl Config {
         if let Some(base_url) = &overrides.base_url {
             merged.insert("base_url".into(), toml::Value::String(base_url.clone()));
             shown = format!("{shown} and --base-url {base_url}");
+        }
+        if overrides.minify {
+            merged.insert("minify".into(), toml::Value::Boolean(true));
+            shown = format!("{shown} and --minify");
         }
         Config::parse(&merged.to_string(), Path::new(&shown))
     }

@@ -96,6 +96,8 @@ struct RawConfig {
     links: Links,
     #[serde(default)]
     menus: Menus,
+    #[serde(default)]
+    minify: bool,
 }
 
 /// The `[plugins]` table: which of the plugins that ship with folio every
@@ -226,6 +228,9 @@ pub struct Config {
     pub menus: Menus,
     /// How `folio check --external` treats links out of the site (`[check]`).
     pub check: LinkCheck,
+    /// Whether the HTML pages, stylesheets and scripts are written minified
+    /// (`minify = true`, `--minify`).
+    pub minify: bool,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -319,6 +324,7 @@ impl Config {
             links: raw.links,
             menus: raw.menus,
             check: raw.check,
+            minify: raw.minify,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }
