@@ -11,8 +11,9 @@ use crate::model::doc::Record;
 use crate::model::error::Error;
 use crate::model::id::PostId;
 use crate::model::report::Explanation;
-use crate::plan::{Copy, OutputPath, Plan, Spec};
+use crate::plan::{Copy, Making, OutputPath, Plan, Sheets, Spec};
 use crate::render::Theme;
+use crate::source::sass::SassFile;
 use crate::store::index::Snapshot;
 
 /// Names what the output at `query` is built from: a path in the output
@@ -20,7 +21,7 @@ use crate::store::index::Snapshot;
 /// (`fr/index.html`) or a URL path (`/fr/`).
 pub(crate) fn explanation(
     plan: &Plan<'_>,
-    theme: &Theme,
+    (theme, sheets): (&Theme, Sheets<'_>),
     out_dir: &Path,
     query: &str,
 ) -> Result<Explanation, Error> {
@@ -59,12 +60,30 @@ pub(crate) fn explanation(
             output: copy.output.to_string(),
             made_for: copy.source.clone(),
             templates: Vec::new(),
-            sources: vec![copy.source.clone()],
+            sources: copy_sources(copy, sheets),
             config_keys: Vec::new(),
             language: None,
         });
     }
     Err(not_found())
+}
+
+/// The files a copy is made from: its source; a stylesheet's, every file of
+/// `sass/` its last compile read.
+fn copy_sources(copy: &Copy, sheets: Sheets<'_>) -> Vec<String> {
+    let read = match copy.making {
+        Making::Verbatim => None,
+        Making::Sass => sheets.reads.get(&copy.source),
+    };
+    let Some(read) = read else {
+        return vec![copy.source.clone()];
+    };
+    sheets
+        .files
+        .iter()
+        .filter(|file| read.contains(&file.rel))
+        .map(SassFile::source_path)
+        .collect()
 }
 
 /// What [`reasons`] compares: the plan and its selection against the

@@ -189,3 +189,14 @@ fn a_sheet_at_the_stylesheet_s_path_replaces_folio_s() {
     );
     assert_eq!(site.read("public/style.css"), "body {\n  color: red;\n}\n");
 }
+
+#[test]
+fn explain_names_every_file_a_sheet_read() {
+    let site = site(false);
+    let mut session = folio::Session::open(site.site(), options(|_| {})).unwrap();
+    let main = session.explain("main.css").unwrap();
+    assert_eq!(main.made_for, "sass/main.scss");
+    assert_eq!(main.sources, ["sass/_vars.scss", "sass/main.scss"]);
+    let print = session.explain("/css/print.css").unwrap();
+    assert_eq!(print.sources, ["sass/css/print.scss"]);
+}

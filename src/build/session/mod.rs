@@ -252,11 +252,15 @@ impl Session {
                 records,
                 (self.visibility(), &self.options.plugins),
             )?;
+            let reads = prepared.analysis.snapshot.meta.sass_reads();
+            let sheets = crate::plan::Sheets {
+                files: &prepared.scan.sass,
+                reads: &reads,
+            };
+            let made_with = (&prepared.scan.theme, sheets);
             outputs
                 .iter()
-                .map(|output| {
-                    explain::explanation(&plan, &prepared.scan.theme, &self.out_dir, output)
-                })
+                .map(|output| explain::explanation(&plan, made_with, &self.out_dir, output))
                 .collect()
         })
     }
