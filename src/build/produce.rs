@@ -20,7 +20,9 @@ use crate::model::hash::source_hash;
 use crate::model::report::{BuildReport, Event, Reporter};
 use crate::plan::{Copy, Making, OutputPath, Plan, Spec};
 use crate::plugin::{Document, Plugins};
-use crate::render::minify::{self, Minifiable};
+use crate::render::minify;
+#[cfg(feature = "minify")]
+use crate::render::minify::Minifiable;
 use crate::render::{SitemapEntry, Theme};
 use crate::source::config::Config;
 use crate::source::discover::FilesAt;
@@ -67,6 +69,7 @@ impl RenderJob<'_, '_> {
     /// `bytes` of the output at `output`, made from `source`, minified when
     /// the site asks and the output is a page, a stylesheet or a script; one
     /// the minifier cannot read is kept as it is, with a warning.
+    #[cfg(feature = "minify")]
     fn minified(&self, output: &OutputPath, bytes: Vec<u8>, source: &str) -> Vec<u8> {
         let kind = Minifiable::of(output.as_str()).filter(|_| self.config.minify);
         let Some(kind) = kind else {
@@ -77,6 +80,13 @@ impl RenderJob<'_, '_> {
             let mut notes = self.notes.lock().unwrap_or_else(PoisonError::into_inner);
             notes.push(format!("{source}: written as it is, not minified: {why}"));
         }
+        bytes
+    }
+
+    /// Without the `minify` feature a site cannot ask for it (its site.toml
+    /// is refused): `bytes` are written as they are.
+    #[cfg(not(feature = "minify"))]
+    fn minified(&self, _output: &OutputPath, bytes: Vec<u8>, _source: &str) -> Vec<u8> {
         bytes
     }
 

@@ -2,13 +2,21 @@
 //! HTML pages with minify-html (with the CSS and scripts inside them), CSS
 //! files with lightningcss and scripts with oxc, each the same bytes run
 //! to run. A stylesheet or script the minifier cannot read is written as
-//! it is, with a warning naming it: a build does not fail over it.
+//! it is, with a warning naming it: a build does not fail over it. The
+//! minifiers are the `minify` feature's; without it, a site.toml that asks
+//! for them is refused.
 
+#[cfg(feature = "minify")]
 use lightningcss::stylesheet::{MinifyOptions, ParserOptions, PrinterOptions, StyleSheet};
+#[cfg(feature = "minify")]
 use oxc_allocator::Allocator;
+#[cfg(feature = "minify")]
 use oxc_codegen::{Codegen, CodegenOptions};
+#[cfg(feature = "minify")]
 use oxc_minifier::{CompressOptions, MangleOptions, Minifier, MinifierOptions};
+#[cfg(feature = "minify")]
 use oxc_parser::Parser;
+#[cfg(feature = "minify")]
 use oxc_span::SourceType;
 
 /// What kind of output a path names, as far as minifying goes.
@@ -34,6 +42,7 @@ impl Minifiable {
 
     /// `bytes` minified, or as they are with why not. A file that is not
     /// UTF-8 is left alone.
+    #[cfg(feature = "minify")]
     pub fn minify(self, bytes: Vec<u8>) -> (Vec<u8>, Option<String>) {
         let Ok(text) = std::str::from_utf8(&bytes) else {
             return (bytes, None);
@@ -63,6 +72,7 @@ pub fn mark(fingerprint: &mut String, path: &str, minify: bool) {
 /// text in `<pre>` and `<textarea>` stays as it is, and so does every tag a
 /// browser would otherwise infer (closing tags, `<html>`, `<head>`), so
 /// that the page reads back as the same tree.
+#[cfg(feature = "minify")]
 fn html(page: &[u8]) -> String {
     let cfg = minify_html::Cfg {
         keep_closing_tags: true,
@@ -75,6 +85,7 @@ fn html(page: &[u8]) -> String {
     String::from_utf8_lossy(&minify_html::minify(page, &cfg)).into_owned()
 }
 
+#[cfg(feature = "minify")]
 fn css(text: &str) -> Result<String, String> {
     let mut sheet = StyleSheet::parse(text, ParserOptions::default()).map_err(|e| e.to_string())?;
     sheet
@@ -89,6 +100,7 @@ fn css(text: &str) -> Result<String, String> {
 
 /// A script as a browser reads a classic `<script src>`; a module (`.mjs`,
 /// `import`) is read as one.
+#[cfg(feature = "minify")]
 fn js(text: &str) -> Result<String, String> {
     let allocator = Allocator::default();
     let mut parsed = Parser::new(&allocator, text, SourceType::cjs()).parse();
@@ -116,7 +128,7 @@ fn js(text: &str) -> Result<String, String> {
         .code)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "minify"))]
 mod tests {
     use super::*;
 

@@ -253,6 +253,12 @@ impl Config {
         };
         let mut raw = raw;
         missing_keys(&raw).map_err(|(message, help)| invalid(message, &help))?;
+        if raw.minify && !cfg!(feature = "minify") {
+            return Err(invalid(
+                "`minify = true` asks for minifiers this build of folio was made without".into(),
+                "build folio with its `minify` feature (the `folio` program has it), or remove `minify`",
+            ));
+        }
         with_language_defaults(&mut raw);
         let default_language = raw.default_language.clone().unwrap_or_default();
         for code in raw.languages.keys() {
@@ -638,6 +644,18 @@ title = "T (fr)"
 
     fn parse(text: &str) -> Result<Config, Error> {
         Config::parse(text, Path::new("site.toml"))
+    }
+
+    #[test]
+    fn minify_is_read_where_the_minifiers_are_built_in_and_refused_where_not() {
+        assert!(!parse(MINIMAL).unwrap().minify);
+        let asked = parse(&format!("minify = true\n{MINIMAL}"));
+        if cfg!(feature = "minify") {
+            assert!(asked.unwrap().minify);
+        } else {
+            let said = asked.unwrap_err().to_string();
+            assert!(said.contains("`minify` feature"), "{said}");
+        }
     }
 
     #[test]
