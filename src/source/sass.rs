@@ -314,6 +314,13 @@ mod tests {
     }
 
     #[test]
+    fn the_indented_syntax_compiles_too() {
+        let dir = site(&[("print.sass", "$gap: 0\nbody\n  margin: $gap\n")]);
+        let css = compile(dir.path(), "print.sass").unwrap().css;
+        assert_eq!(String::from_utf8(css).unwrap(), "body {\n  margin: 0;\n}\n");
+    }
+
+    #[test]
     fn a_mistake_names_the_file_line_and_column() {
         let dir = site(&[
             ("main.scss", "@use \"vars\";\n"),

@@ -200,3 +200,12 @@ fn explain_names_every_file_a_sheet_read() {
     let print = session.explain("/css/print.css").unwrap();
     assert_eq!(print.sources, ["sass/css/print.scss"]);
 }
+
+#[test]
+fn a_sheet_and_a_static_file_at_one_output_are_named_both() {
+    let site = site(false);
+    site.write("static/main.css", "body { color: blue; }\n");
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(error.contains("main.css"), "{error}");
+    assert!(error.contains("sass/main.scss") && error.contains("static/main.css"), "{error}");
+}
