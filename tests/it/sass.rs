@@ -207,5 +207,8 @@ fn a_sheet_and_a_static_file_at_one_output_are_named_both() {
     site.write("static/main.css", "body { color: blue; }\n");
     let error = site.try_build().unwrap_err().to_string();
     assert!(error.contains("main.css"), "{error}");
-    assert!(error.contains("sass/main.scss") && error.contains("static/main.css"), "{error}");
+    assert!(
+        error.contains("sass/main.scss") && error.contains("static/main.css"),
+        "{error}"
+    );
 }
