@@ -13,7 +13,6 @@ use crate::model::id::PostId;
 use crate::model::report::Explanation;
 use crate::plan::{Copy, Making, OutputPath, Plan, Sheets, Spec};
 use crate::render::Theme;
-use crate::source::sass::SassFile;
 use crate::store::index::Snapshot;
 
 /// Names what the output at `query` is built from: a path in the output
@@ -69,7 +68,7 @@ pub(crate) fn explanation(
 }
 
 /// The files a copy is made from: its source; a stylesheet's, every file of
-/// `sass/` its last compile read.
+/// its `sass/` folder its last compile read.
 fn copy_sources(copy: &Copy, sheets: Sheets<'_>) -> Vec<String> {
     let read = match copy.making {
         Making::Verbatim => None,
@@ -81,8 +80,8 @@ fn copy_sources(copy: &Copy, sheets: Sheets<'_>) -> Vec<String> {
     sheets
         .files
         .iter()
-        .filter(|file| read.contains(&file.rel))
-        .map(SassFile::source_path)
+        .filter(|file| read.contains(&file.path))
+        .map(|file| file.path.clone())
         .collect()
 }
 

@@ -25,9 +25,9 @@ use crate::render::minify;
 use crate::render::minify::Minifiable;
 use crate::render::{SitemapEntry, Theme};
 use crate::source::config::Config;
-use crate::source::discover::FilesAt;
+use crate::source::discover::{FilesAt, walk_order};
 use crate::source::parse::{self, BodyAt};
-use crate::source::sass::{self, SASS_DIR, SassFile};
+use crate::source::sass::{self, SassFile};
 use crate::source::shortcodes::Shortcodes;
 use crate::store::index::OutputRow;
 use crate::store::write::{self, Pruned, Rendered};
@@ -343,12 +343,15 @@ fn make_copy(job: &RenderJob<'_, '_>, copy: &Copy) -> Result<Rendering, Error> {
             (bytes, copy.fingerprint.clone())
         }
         Making::Sass => {
-            let rel = copy
-                .source
-                .strip_prefix(&format!("{SASS_DIR}/"))
-                .unwrap_or(&copy.source);
-            let compiled = sass::compile(job.root, rel)?;
             let (files, started_ns) = job.sass;
+            let at = files.binary_search_by(|f| walk_order(&f.path, &copy.source));
+            let sheet = at.map(|at| &files[at]).map_err(|_| {
+                Error::io(
+                    job.root.join(&copy.source),
+                    std::io::ErrorKind::NotFound.into(),
+                )
+            })?;
+            let compiled = sass::compile(job.root, sheet)?;
             // What it read this time, which its fingerprint covers from now.
             let mut fingerprint = sass::fingerprint(&compiled.reads, files, started_ns);
             minify::mark(&mut fingerprint, copy.output.as_str(), job.config.minify);

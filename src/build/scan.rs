@@ -88,14 +88,14 @@ impl Scan {
             )
             .chain(self.i18n.files.iter().cloned())
             .chain(self.statics.iter().map(StaticFile::source_path))
-            .chain(self.sass.iter().map(SassFile::source_path))
+            .chain(self.sass.iter().map(|file| file.path.clone()))
             .chain(self.bundle_files().map(|file| file.path.clone()))
             .collect();
         files.sort();
         files.dedup();
         // A file added to one of these is an input of the next build.
         let theme_tops = self.theme.theme_dir().into_iter().flat_map(|theme| {
-            [STATIC_DIR, TEMPLATES_DIR, I18N_DIR].map(|top| format!("{theme}/{top}"))
+            [STATIC_DIR, SASS_DIR, TEMPLATES_DIR, I18N_DIR].map(|top| format!("{theme}/{top}"))
         });
         let tops: Vec<String> = [CONTENT_DIR, STATIC_DIR, SASS_DIR, TEMPLATES_DIR, I18N_DIR]
             .map(str::to_owned)
@@ -158,7 +158,7 @@ pub(crate) fn everything(
         problems: discovered.problems,
         files: discovered.files,
         statics: discover::discover_static(root, config.theme_dir.as_deref())?,
-        sass: sass::discover(root)?,
+        sass: sass::discover(root, config.theme_dir.as_deref())?,
         theme: Theme::load(root, config.theme_dir.as_deref(), plugins)?,
         i18n: I18n::load(root, config)?,
         damaged: damaged?,
@@ -212,11 +212,12 @@ pub(crate) fn after_changes(
                     Ok(false)
                 }
                 InTheme::Static(rest) => update_statics(&files, &mut last.statics, rest, theme),
+                InTheme::Sass(rest) => update_sass(&files, &mut last.sass, rel, rest),
                 InTheme::Nothing => Ok(false),
             },
             CONTENT_DIR => update_sources(&files, config, &mut last, rel, rest),
             STATIC_DIR => update_statics(&files, &mut last.statics, rest, theme),
-            SASS_DIR => update_sass(&files, &mut last.sass, rest),
+            SASS_DIR => update_sass(&files, &mut last.sass, rel, rest),
             TEMPLATES_DIR => {
                 theme_changed = true;
                 Ok(false)
@@ -256,6 +257,8 @@ enum InTheme<'a> {
     Words,
     /// A file of its `static/`, at this path under it.
     Static(&'a str),
+    /// A file of its `sass/`, at this path under it.
+    Sass(&'a str),
     /// Another theme's file, or one of the theme's that no build reads (its
     /// README, its licence).
     Nothing,
@@ -273,10 +276,13 @@ fn in_theme<'a>(theme_dir: Option<&str>, rel: &'a str) -> InTheme<'a> {
         return InTheme::Nothing;
     };
     match within.split_once('/') {
-        None if [TEMPLATES_DIR, STATIC_DIR, I18N_DIR].contains(&within) => InTheme::Folder,
+        None if [TEMPLATES_DIR, STATIC_DIR, SASS_DIR, I18N_DIR].contains(&within) => {
+            InTheme::Folder
+        }
         Some((TEMPLATES_DIR, _)) => InTheme::Templates,
         Some((I18N_DIR, _)) => InTheme::Words,
         Some((STATIC_DIR, rest)) => InTheme::Static(rest),
+        Some((SASS_DIR, rest)) => InTheme::Sass(rest),
         _ => InTheme::Nothing,
     }
 }
@@ -432,26 +438,33 @@ fn update_statics(
     }
 }
 
-/// `sass/<rest>` changed: the file is added, moved on or removed; a removed
-/// folder takes the files under it. Says whether a file came or went.
-fn update_sass(files: &FilesAt, sass: &mut Vec<SassFile>, rest: &str) -> Result<bool, NeedsWalk> {
+/// `<folder>/<rest>` changed, `rel` from the root, where `<folder>` is the
+/// site's `sass/` or its theme's: the file is added, moved on or removed; a
+/// removed folder takes the files under it. Says whether a file came or
+/// went.
+fn update_sass(
+    files: &FilesAt,
+    sass: &mut Vec<SassFile>,
+    rel: &str,
+    rest: &str,
+) -> Result<bool, NeedsWalk> {
     if discover::is_hidden(rest, &[]) {
         return Ok(false);
     }
-    let at = sass.binary_search_by(|f| walk_order(&f.rel, rest));
-    match (now_at(files, &format!("{SASS_DIR}/{rest}"))?, at) {
+    let at = sass.binary_search_by(|f| walk_order(&f.path, rel));
+    match (now_at(files, rel)?, at) {
         (Some(stat), Ok(i)) => {
             sass[i].stat = stat;
             Ok(false)
         }
         (Some(stat), Err(i)) => {
-            let rel = rest.to_owned();
-            sass.insert(i, SassFile { rel, stat });
+            let (path, rel) = (rel.to_owned(), rest.to_owned());
+            sass.insert(i, SassFile { path, rel, stat });
             Ok(true)
         }
         (None, _) => {
-            let inside = format!("{rest}/");
-            sass.retain(|f| f.rel != rest && !f.rel.starts_with(&inside));
+            let inside = format!("{rel}/");
+            sass.retain(|f| f.path != rel && !f.path.starts_with(&inside));
             Ok(true)
         }
     }
@@ -481,7 +494,7 @@ pub(crate) fn inputs_digest(
                 .iter()
                 .map(|s| (s.source_path().into(), s.stat)),
         )
-        .chain(scan.sass.iter().map(|f| (f.source_path().into(), f.stat)))
+        .chain(scan.sass.iter().map(|f| (f.path.as_str().into(), f.stat)))
         .chain(
             scan.bundle_files()
                 .map(|f| (std::borrow::Cow::Borrowed(f.path.as_str()), f.stat)),

@@ -72,21 +72,21 @@ impl Sheets<'static> {
     };
 }
 
-/// Each sheet of `sass/` as CSS at its path, fingerprinted by what its last
-/// compile read (or, never compiled, by itself).
+/// Each sheet of `sass/` (the site's over its theme's) as CSS at its path,
+/// fingerprinted by what its last compile read (or, never compiled, by
+/// itself).
 fn sass_copies(sheets: Sheets<'_>, started_ns: i64) -> Vec<Copy> {
-    sheets
-        .files
-        .iter()
-        .filter(|file| sass::is_sheet(&file.rel))
+    sass::sheets(sheets.files)
         .filter_map(|file| {
-            let source = file.source_path();
-            let itself = [file.rel.clone()];
-            let reads = sheets.reads.get(&source).map_or(&itself[..], Vec::as_slice);
+            let itself = [file.path.clone()];
+            let reads = sheets
+                .reads
+                .get(&file.path)
+                .map_or(&itself[..], Vec::as_slice);
             Some(Copy {
                 output: OutputPath::new(&sass::output_of(&file.rel))?,
                 fingerprint: sass::fingerprint(reads, sheets.files, started_ns),
-                source,
+                source: file.path.clone(),
                 making: Making::Sass,
             })
         })

@@ -1,6 +1,7 @@
-//! The stylesheets of `sass/`: which files are sheets (each becomes CSS at
-//! its path, `sass/css/main.scss` → `css/main.css`; partials, `_*.scss`,
-//! only by being used), and a sheet compiled with grass, confined to the
+//! The stylesheets of `sass/` and of the theme's `sass/`: which files are
+//! sheets (each becomes CSS at its path, `sass/css/main.scss` →
+//! `css/main.css`, the site's over the theme's; partials, `_*.scss`, only
+//! by being used), and a sheet compiled with grass, confined to its
 //! folder, with every path it read or looked for: what its fingerprint
 //! covers, so that a partial's change recompiles exactly the sheets that
 //! use it.
@@ -23,36 +24,61 @@ pub const SASS_DIR: &str = "sass";
 /// The compiler and its version: a new one may compile a sheet otherwise.
 const COMPILER: &str = "grass 0.13.4";
 
-/// A file of `sass/`: a sheet, a partial, or anything a sheet may read.
+/// A file of `sass/` (the site's or its theme's): a sheet, a partial, or
+/// anything a sheet may read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SassFile {
-    /// Relative to `sass/`, `/`-separated.
+    /// Relative to the site root, `/`-separated: `sass/_vars.scss`,
+    /// `themes/plain/sass/main.scss`.
+    pub path: String,
+    /// Relative to its `sass/` folder: also where its CSS goes.
     pub rel: String,
     pub stat: Stat,
 }
 
 impl SassFile {
-    /// Relative to the site root.
-    pub fn source_path(&self) -> String {
-        format!("{SASS_DIR}/{}", self.rel)
+    /// Its `sass/` folder, relative to the site root.
+    fn folder(&self) -> &str {
+        let end = self.path.len() - self.rel.len();
+        self.path[..end].trim_end_matches('/')
     }
 }
 
-/// Every file of the site's `sass/`, in walk order.
-pub fn discover(root: &Path) -> Result<Vec<SassFile>, Error> {
-    discover::walk(&root.join(SASS_DIR), &[])?
-        .into_iter()
-        .map(|file| match file.rel {
-            Some(rel) => Ok(SassFile {
+/// Every file of the site's `sass/` and of its theme's (`theme_dir`), by
+/// path in walk order: the theme's, then the site's.
+pub fn discover(root: &Path, theme_dir: Option<&str>) -> Result<Vec<SassFile>, Error> {
+    let mut files = Vec::new();
+    let folders = theme_dir.map(|theme| format!("{theme}/{SASS_DIR}"));
+    for folder in folders.into_iter().chain([SASS_DIR.to_owned()]) {
+        for file in discover::walk(&root.join(&folder), &[])? {
+            let Some(rel) = file.rel else {
+                return Err(Error::io(
+                    &file.path,
+                    std::io::Error::other("the file name is not valid UTF-8; rename it"),
+                ));
+            };
+            files.push(SassFile {
+                path: format!("{folder}/{rel}"),
                 rel,
                 stat: file.stat,
-            }),
-            None => Err(Error::io(
-                &file.path,
-                std::io::Error::other("the file name is not valid UTF-8; rename it"),
-            )),
-        })
-        .collect()
+            });
+        }
+    }
+    files.sort_by(|a, b| walk_order(&a.path, &b.path));
+    Ok(files)
+}
+
+/// The sheets of `files` to compile: each of the site's, and each of its
+/// theme's the site has no sheet of its own at.
+pub fn sheets(files: &[SassFile]) -> impl Iterator<Item = &SassFile> {
+    let own: BTreeSet<&str> = files
+        .iter()
+        .filter(|f| f.folder() == SASS_DIR)
+        .map(|f| f.rel.as_str())
+        .collect();
+    files.iter().filter(move |f| {
+        is_sheet(&f.rel) && (f.folder() == SASS_DIR || !own.contains(f.rel.as_str()))
+    })
 }
 
 /// Whether the file at `rel` (under `sass/`) is compiled to CSS of its own:
@@ -68,9 +94,9 @@ pub fn output_of(rel: &str) -> String {
     format!("{stem}.css")
 }
 
-/// What a sheet's CSS is made from: the compiler and every path under
-/// `sass/` its last compile read or looked for (`reads`), each with its
-/// stat now, or none where nothing is. A sheet never compiled is made from
+/// What a sheet's CSS is made from: the compiler and every path (from the
+/// root) its last compile read or looked for (`reads`), each with its stat
+/// now, or none where nothing is. A sheet never compiled is made from
 /// itself, which its first compile then adds to.
 pub fn fingerprint(reads: &[String], files: &[SassFile], started_ns: i64) -> String {
     let mut hasher = Sha256::new();
@@ -78,7 +104,7 @@ pub fn fingerprint(reads: &[String], files: &[SassFile], started_ns: i64) -> Str
     for path in reads {
         hasher.update((path.len() as u64).to_le_bytes());
         hasher.update(path.as_bytes());
-        match files.binary_search_by(|f| walk_order(&f.rel, path)) {
+        match files.binary_search_by(|f| walk_order(&f.path, path)) {
             Ok(at) => {
                 let stat = files[at].stat.settled(started_ns);
                 hasher.update([1]);
@@ -91,8 +117,9 @@ pub fn fingerprint(reads: &[String], files: &[SassFile], started_ns: i64) -> Str
     format!("sass {}", hex(&hasher.finalize()))
 }
 
-/// A sheet's CSS, the paths under `sass/` its compile read or looked for
-/// (sorted), and what its `@warn` and `@debug` said.
+/// A sheet's CSS, the paths (from the root, in its `sass/` folder) its
+/// compile read or looked for (sorted), and what its `@warn` and `@debug`
+/// said.
 #[derive(Debug)]
 pub struct Compiled {
     pub css: Vec<u8>,
@@ -100,12 +127,12 @@ pub struct Compiled {
     pub notes: Vec<String>,
 }
 
-/// Compiles the sheet at `rel` (under `sass/` of `root`). A mistake in it
-/// or in what it uses is a problem naming that file, its line and column.
-pub fn compile(root: &Path, rel: &str) -> Result<Compiled, Error> {
-    let folder = root.join(SASS_DIR);
+/// Compiles `sheet`, of the site at `root`. A mistake in it or in what it
+/// uses is a problem naming that file, its line and column.
+pub fn compile(root: &Path, sheet: &SassFile) -> Result<Compiled, Error> {
     let confined = Confined {
-        folder: folder.clone(),
+        root: root.to_owned(),
+        folder: root.join(sheet.folder()),
         reads: Mutex::default(),
     };
     let notes = Notes {
@@ -116,8 +143,8 @@ pub fn compile(root: &Path, rel: &str) -> Result<Compiled, Error> {
         .fs(&confined)
         .logger(&notes)
         .style(grass::OutputStyle::Expanded);
-    let css = grass::from_path(folder.join(rel), &options)
-        .map_err(|error| compile_error(root, rel, *error))?;
+    let css = grass::from_path(root.join(&sheet.path), &options)
+        .map_err(|error| compile_error(root, &sheet.path, *error))?;
     let mut reads: Vec<String> = confined
         .reads
         .into_inner()
@@ -135,8 +162,8 @@ pub fn compile(root: &Path, rel: &str) -> Result<Compiled, Error> {
     })
 }
 
-fn compile_error(root: &Path, rel: &str, error: grass::Error) -> Error {
-    let sheet = format!("{SASS_DIR}/{rel}");
+fn compile_error(root: &Path, sheet: &str, error: grass::Error) -> Error {
+    let sheet = sheet.to_owned();
     match error.kind() {
         grass::ErrorKind::ParseError { message, loc, .. } => {
             let file = relative_to(root, Path::new(loc.file.name())).unwrap_or(sheet);
@@ -183,24 +210,27 @@ fn relative_to(root: &Path, path: &Path) -> Option<String> {
     Some(parts.join("/"))
 }
 
-/// The file system grass sees: `sass/` alone, without links, noting every
-/// file it reads or looks for. A sheet that reaches out of the folder
-/// (`@import "../../secret"`, an absolute path) finds nothing there.
+/// The file system grass sees: the sheet's `sass/` folder alone, without
+/// links, noting every file it reads or looks for (by its path from the
+/// root). A sheet that reaches out of the folder (`@import
+/// "../../secret"`, an absolute path) finds nothing there.
 #[derive(Debug)]
 struct Confined {
+    root: PathBuf,
     folder: PathBuf,
     reads: Mutex<BTreeSet<String>>,
 }
 
 impl Confined {
-    /// `path` under `sass/`, noted; `None` outside it.
+    /// `path` in the folder, noted; `None` outside it.
     fn inside(&self, path: &Path) -> Option<PathBuf> {
         let rel = relative_to(&self.folder, path)?;
         let inside = self.folder.join(&rel);
+        let from_root = relative_to(&self.root, &inside)?;
         self.reads
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(rel);
+            .insert(from_root);
         Some(inside)
     }
 }
@@ -223,7 +253,10 @@ impl grass::Fs for Confined {
             }
             _ => Err(std::io::Error::new(
                 std::io::ErrorKind::NotFound,
-                format!("{} is not a file of {SASS_DIR}/", path.display()),
+                format!(
+                    "{} is not a file of the sheet's {SASS_DIR}/",
+                    path.display()
+                ),
             )),
         }
     }
@@ -268,6 +301,17 @@ impl grass::Logger for Notes {
 mod tests {
     use super::*;
 
+    fn sheet(rel: &str) -> SassFile {
+        SassFile {
+            path: format!("{SASS_DIR}/{rel}"),
+            rel: rel.to_owned(),
+            stat: Stat {
+                size: 0,
+                mtime_ns: 0,
+            },
+        }
+    }
+
     fn site(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         for (rel, text) in files {
@@ -296,17 +340,17 @@ mod tests {
             ),
             ("_vars.scss", "$ink: #123;\n@warn \"ink is dark\";\n"),
         ]);
-        let compiled = compile(dir.path(), "main.scss").unwrap();
+        let compiled = compile(dir.path(), &sheet("main.scss")).unwrap();
         let css = String::from_utf8(compiled.css).unwrap();
         assert!(css.contains("body {\n  color: #123;\n}"), "{css}");
         assert!(css.contains("body a {\n  b: c;\n}"), "{css}");
         assert!(
-            compiled.reads.iter().any(|r| r == "_vars.scss"),
+            compiled.reads.iter().any(|r| r == "sass/_vars.scss"),
             "{:?}",
             compiled.reads
         );
         assert!(
-            compiled.reads.iter().any(|r| r == "main.scss"),
+            compiled.reads.iter().any(|r| r == "sass/main.scss"),
             "{:?}",
             compiled.reads
         );
@@ -316,8 +360,26 @@ mod tests {
     #[test]
     fn the_indented_syntax_compiles_too() {
         let dir = site(&[("print.sass", "$gap: 0\nbody\n  margin: $gap\n")]);
-        let css = compile(dir.path(), "print.sass").unwrap().css;
+        let css = compile(dir.path(), &sheet("print.sass")).unwrap().css;
         assert_eq!(String::from_utf8(css).unwrap(), "body {\n  margin: 0;\n}\n");
+    }
+
+    #[test]
+    fn the_site_s_sheets_win_over_its_theme_s() {
+        let file = |path: &str, rel: &str| SassFile {
+            path: path.to_owned(),
+            ..sheet(rel)
+        };
+        let mut files = vec![
+            file("sass/main.scss", "main.scss"),
+            file("themes/t/sass/_vars.scss", "_vars.scss"),
+            file("themes/t/sass/main.scss", "main.scss"),
+            file("themes/t/sass/print.scss", "print.scss"),
+        ];
+        files.sort_by(|a, b| walk_order(&a.path, &b.path));
+        let compiled: Vec<&str> = sheets(&files).map(|f| f.path.as_str()).collect();
+        assert_eq!(compiled, ["sass/main.scss", "themes/t/sass/print.scss"]);
+        assert_eq!(files[1].folder(), "themes/t/sass");
     }
 
     #[test]
@@ -326,7 +388,7 @@ mod tests {
             ("main.scss", "@use \"vars\";\n"),
             ("_vars.scss", "a {\n  color: ;\n}\n"),
         ]);
-        let Error::Content(problems) = compile(dir.path(), "main.scss").unwrap_err() else {
+        let Error::Content(problems) = compile(dir.path(), &sheet("main.scss")).unwrap_err() else {
             panic!("not a problem of the sheet");
         };
         assert_eq!(problems[0].path, Path::new("sass/_vars.scss"));
@@ -342,7 +404,9 @@ mod tests {
     fn nothing_outside_the_folder_is_read() {
         let dir = site(&[("main.scss", "@import \"../secret\";\n")]);
         std::fs::write(dir.path().join("secret.scss"), "a { b: c; }").unwrap();
-        let error = compile(dir.path(), "main.scss").unwrap_err().to_string();
+        let error = compile(dir.path(), &sheet("main.scss"))
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("sass/main.scss"), "{error}");
         assert!(!error.contains("b: c"), "{error}");
     }
@@ -351,14 +415,10 @@ mod tests {
     fn the_fingerprint_follows_what_was_read_and_what_was_looked_for() {
         let stat = |size| Stat { size, mtime_ns: 1 };
         let file = |rel: &str, size| SassFile {
-            rel: rel.to_owned(),
             stat: stat(size),
+            ..sheet(rel)
         };
-        let reads = [
-            "_vars.scss".to_owned(),
-            "main.scss".to_owned(),
-            "vars.css".to_owned(),
-        ];
+        let reads = ["sass/_vars.scss", "sass/main.scss", "sass/vars.css"].map(str::to_owned);
         let files = [file("_vars.scss", 1), file("main.scss", 2)];
         let before = fingerprint(&reads, &files, 10);
         assert_eq!(before, fingerprint(&reads, &files, 10));

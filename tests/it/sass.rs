@@ -212,3 +212,39 @@ fn a_sheet_and_a_static_file_at_one_output_are_named_both() {
         "{error}"
     );
 }
+
+#[test]
+fn a_theme_s_sheets_compile_under_the_site_s_own() {
+    for kept in [false, true] {
+        let site = TestSite::with_posts();
+        if kept {
+            site.keep_session();
+        }
+        site.write(
+            "site.toml",
+            &format!("theme = \"plain\"\n{}", util::SITE_TOML),
+        );
+        site.write("themes/plain/sass/_vars.scss", "$ink: #123;\n");
+        site.write(
+            "themes/plain/sass/theme.scss",
+            "@use \"vars\";\na { color: vars.$ink; }\n",
+        );
+        site.write("themes/plain/sass/main.scss", "b { color: blue; }\n");
+        site.write("sass/main.scss", "i { color: red; }\n");
+        site.build();
+        assert_eq!(site.read("public/theme.css"), "a {\n  color: #123;\n}\n");
+        assert_eq!(site.read("public/main.css"), "i {\n  color: red;\n}\n");
+
+        // The theme's partial: its sheet again, not the site's.
+        site.write("themes/plain/sass/_vars.scss", "$ink: #456;\n");
+        site.assert_rebuild(&["theme.css"], &[]);
+        // The site's sheet gone, the theme's takes its place.
+        site.remove("sass/main.scss");
+        site.assert_rebuild(&["main.css"], &[]);
+        assert_eq!(
+            site.read("public/main.css"),
+            "b {\n  color: blue;\n}\n",
+            "kept: {kept}"
+        );
+    }
+}
