@@ -286,7 +286,7 @@ impl Corpus {
             // The plan owns the records it was made from: their copy is
             // counted in the plan's time (well under 1% of it here).
             (self.records.clone(), Vec::new()),
-            (&[], &[], plan::Sheets::NONE, &NO_PLUGINS),
+            plan::Sources::documents_only(&NO_PLUGINS),
             VISIBILITY,
             STARTED_NS,
         )

@@ -441,6 +441,7 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         headings,
         links,
         shortcodes,
+        images,
         weight,
     } = fresh;
     *id == stored.id
@@ -470,5 +471,6 @@ pub(crate) fn same_content(stored: &Record, fresh: &Record) -> bool {
         && *headings == stored.headings
         && *links == stored.links
         && *shortcodes == stored.shortcodes
+        && *images == stored.images
         && *weight == stored.weight
 }

@@ -71,7 +71,7 @@ pub(crate) fn explanation(
 /// its `sass/` folder its last compile read.
 fn copy_sources(copy: &Copy, sheets: Sheets<'_>) -> Vec<String> {
     let read = match copy.making {
-        Making::Verbatim => None,
+        Making::Verbatim | Making::Image { .. } => None,
         Making::Sass => sheets.reads.get(&copy.source),
     };
     let Some(read) = read else {

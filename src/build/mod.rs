@@ -6,6 +6,7 @@
 pub mod analyse;
 pub mod commit;
 pub mod explain;
+pub mod images;
 pub mod options;
 pub mod produce;
 pub mod scan;

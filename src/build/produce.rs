@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::build::analyse::RUN_LEN;
+use crate::build::images::ImageWork;
 use crate::build::select::blocks;
 use crate::model::doc::Record;
 use crate::model::error::{Error, Problem, ProblemKind};
@@ -63,6 +64,8 @@ pub(crate) struct RenderJob<'j, 'p> {
     /// What each stylesheet compiled read or looked for, by its path from
     /// the root: the next build fingerprints it by them.
     pub sass_reads: &'j Mutex<Vec<(String, Vec<String>)>>,
+    /// The making of the variants of images.
+    pub images: &'j ImageWork<'p>,
 }
 
 impl RenderJob<'_, '_> {
@@ -326,7 +329,7 @@ impl RenderJob<'_, '_> {
             read,
             (self.plugins, self.config, self.shortcodes),
         )?;
-        Ok(body.map(|(html, notes)| (self.plan.with_links(i, &html).into_owned(), notes)))
+        Ok(body.map(|(html, notes)| (self.plan.as_shown(i, &html).into_owned(), notes)))
     }
 
     fn source_of(&self, i: usize) -> String {
@@ -334,9 +337,10 @@ impl RenderJob<'_, '_> {
     }
 }
 
-/// A static file read, or a stylesheet compiled, to be staged like a page.
+/// A static file read, a stylesheet compiled, or a variant of an image
+/// made, to be staged like a page.
 fn make_copy(job: &RenderJob<'_, '_>, copy: &Copy) -> Result<Rendering, Error> {
-    let (bytes, fingerprint) = match copy.making {
+    let (bytes, fingerprint) = match &copy.making {
         Making::Verbatim => {
             let path = job.root.join(&copy.source);
             let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
@@ -363,6 +367,21 @@ fn make_copy(job: &RenderJob<'_, '_>, copy: &Copy) -> Result<Rendering, Error> {
                 .unwrap_or_else(PoisonError::into_inner);
             reads.push((copy.source.clone(), compiled.reads));
             (compiled.css, fingerprint)
+        }
+        Making::Image {
+            variant,
+            source_hash,
+            shown_by,
+        } => {
+            let source = (
+                copy.source.as_str(),
+                source_hash.as_str(),
+                shown_by.as_str(),
+            );
+            match job.images.make(job.files, source, variant)? {
+                Some(bytes) => (bytes, copy.fingerprint.clone()),
+                None => return Ok(Rendering::SourceChanged(copy.source.clone())),
+            }
         }
     };
     Ok(Rendering::Done(Rendered {

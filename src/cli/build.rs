@@ -100,8 +100,16 @@ pub(super) fn summary(report: &BuildReport) -> String {
     } else {
         ("pages written", "deleted")
     };
+    // Only a build that made image variants says so: most make none.
+    let images = match report.images_encoded {
+        0 => String::new(),
+        made => format!(
+            "; {made} image variants made from {} images",
+            report.images_decoded
+        ),
+    };
     format!(
-        "scanned {} files: {} parsed, {} unchanged; {} {written}, {} {deleted} in {:.2}s",
+        "scanned {} files: {} parsed, {} unchanged; {} {written}, {} {deleted}{images} in {:.2}s",
         report.scanned,
         report.parsed,
         report.unchanged,

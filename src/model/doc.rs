@@ -153,6 +153,11 @@ pub struct Record {
     /// The shortcodes its body calls, by name, sorted: their templates are
     /// in the fingerprints of the pages that show it.
     pub shortcodes: Vec<String>,
+    /// The local images its body shows (`![](cat.jpg)`,
+    /// `![](/images/map.png)`), as written, each once, in the order first
+    /// written: with `[images]`, what its pages show of them is measured
+    /// and made responsive.
+    pub images: Vec<String>,
     /// Where a section ordered by weight lists it: lightest first.
     pub weight: Option<i64>,
 }

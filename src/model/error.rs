@@ -235,6 +235,14 @@ pub enum ProblemKind {
         /// 1-based column of the line.
         column: usize,
     },
+    /// An image the document shows cannot be read: not an image, or one
+    /// folio does not read, or damaged.
+    Image {
+        /// The image file, relative to the site root.
+        image: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// An output folio wrote earlier stands where a page must go and cannot
     /// be removed: it changed since, or the removal failed.
     InTheWay {
@@ -486,6 +494,10 @@ impl fmt::Display for ProblemKind {
             ProblemKind::Stylesheet { message, column } => write!(
                 f,
                 "column {column}: {message}\n  = help: fix the stylesheet (grass compiles it by Dart Sass's rules); its CSS was not written"
+            ),
+            ProblemKind::Image { image, message } => write!(
+                f,
+                "the image {image} it shows cannot be read: {message}\n  = help: save it again as a JPEG, PNG, WebP or GIF image, or show another"
             ),
             ProblemKind::ChangedDuringBuild => write!(
                 f,

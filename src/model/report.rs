@@ -174,6 +174,11 @@ pub struct BuildReport {
     pub rendered: usize,
     /// Output files written.
     pub written: Vec<String>,
+    /// Images decoded to make variants the cache lacked (`[images]`): once
+    /// per image and build at most, none when every variant was made before.
+    pub images_decoded: usize,
+    /// Variants of images encoded: each once, ever, while the cache keeps it.
+    pub images_encoded: usize,
     /// Output files deleted because no page produces them any more.
     pub deleted: Vec<String>,
     /// Index rows inserted or updated.
@@ -215,6 +220,8 @@ impl Default for BuildReport {
             unchanged: 0,
             rendered: 0,
             written: Vec::new(),
+            images_decoded: 0,
+            images_encoded: 0,
             deleted: Vec::new(),
             rows_upserted: 0,
             rows_deleted: 0,

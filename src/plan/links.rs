@@ -161,7 +161,7 @@ impl Model {
             .and_then(|places| places.by_path.get(record.source.path.as_str()).copied());
         match at {
             Some(i) => (
-                self.with_links(i, html),
+                self.as_shown(i, html),
                 record
                     .links
                     .iter()
@@ -243,19 +243,28 @@ impl Model {
         Err(Broken::NoAnchor(to, nearest.unwrap_or_default()))
     }
 
-    /// `html` of document `from` (its body or its summary) with each `@/`
-    /// link's URL in its place.
-    pub(super) fn with_links<'h>(&self, from: usize, html: &'h str) -> Cow<'h, str> {
+    /// `html` of document `from` (its body or its summary) as its page
+    /// shows it: its images as `[images]` says, then each `@/` link's URL
+    /// in its place.
+    pub(super) fn as_shown<'h>(&self, from: usize, html: &'h str) -> Cow<'h, str> {
+        let html = match &self.images {
+            Some(images) => images.shown(from, html),
+            None => Cow::Borrowed(html),
+        };
         if self.records[from].links.is_empty() {
-            return Cow::Borrowed(html);
+            return html;
         }
-        replace_links(html, |target| self.resolve(from, target).ok())
+        let resolve = |target: &str| self.resolve(from, target).ok();
+        match html {
+            Cow::Borrowed(html) => replace_links(html, resolve),
+            Cow::Owned(html) => Cow::Owned(replace_links(&html, resolve).into_owned()),
+        }
     }
 
     /// `html` of document `i` as a page other than its own shows it (a
-    /// list, a feed): [`Model::with_links`], then [`Model::rooted`].
+    /// list, a feed): [`Model::as_shown`], then [`Model::rooted`].
     pub(super) fn shown_elsewhere<'h>(&self, i: usize, html: &'h str) -> Cow<'h, str> {
-        match self.with_links(i, html) {
+        match self.as_shown(i, html) {
             Cow::Borrowed(html) => self.rooted(i, html),
             Cow::Owned(html) => Cow::Owned(self.rooted(i, &html).into_owned()),
         }

@@ -7,10 +7,11 @@ use super::*;
 /// The files to copy or compile, for a build that started at `started_ns`:
 /// the static files, the stylesheets of `sass/`, then each bundle's files
 /// beside the page of each of its documents that `visibility` publishes,
-/// in its language's folder (a draft's stay out with it).
+/// in its language's folder (a draft's stay out with it), then the
+/// variants of the images those documents show.
 pub fn copies(
     config: &Config,
-    (statics, bundles, sheets): (&[StaticFile], &[Bundle], Sheets<'_>),
+    (statics, bundles, sheets, shown): (&[StaticFile], &[Bundle], Sheets<'_>, &Shown),
     (records, visibility): (&[Record], Visibility),
     started_ns: i64,
 ) -> Vec<Copy> {
@@ -23,6 +24,9 @@ pub fn copies(
         (records, visibility),
         started_ns,
     ));
+    if let Some(images) = ShownImages::new(config, records, shown) {
+        copies.extend(images.copies(records, visibility));
+    }
     minified_copies(config, &mut copies);
     copies
 }
@@ -53,6 +57,36 @@ fn bundle_records(bundles: &[Bundle], records: &[Record]) -> Vec<Option<usize>> 
         }
     }
     found
+}
+
+/// What a plan copies, compiles or makes besides its pages, and the
+/// plugins that make pages of their own.
+#[derive(Clone, Copy)]
+pub struct Sources<'a> {
+    pub statics: &'a [StaticFile],
+    pub bundles: &'a [Bundle],
+    pub sheets: Sheets<'a>,
+    /// The images the published documents show.
+    pub shown: &'a Shown,
+    pub plugins: &'a Plugins,
+}
+
+#[cfg(any(test, feature = "internals"))]
+impl<'a> Sources<'a> {
+    /// A site of documents alone: no static file, bundle, sheet or image.
+    pub fn documents_only(plugins: &'a Plugins) -> Sources<'a> {
+        const NO_IMAGES: &Shown = &Shown {
+            by_document: BTreeMap::new(),
+            measured: BTreeMap::new(),
+        };
+        Sources {
+            statics: &[],
+            bundles: &[],
+            sheets: Sheets::NONE,
+            shown: NO_IMAGES,
+            plugins,
+        }
+    }
 }
 
 /// The stylesheets of `sass/` and the paths each one's last compile read
@@ -226,26 +260,38 @@ pub fn plan<'a>(
     views: &'a Views<'a>,
     theme: &Theme,
     (records, sections): (Vec<Record>, Vec<SectionFile>),
-    (statics, bundles, sheets, plugins): (&[StaticFile], &[Bundle], Sheets<'_>, &Plugins),
+    sources: Sources<'_>,
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
-    let mut copies = static_copies(statics, started_ns);
-    copies.extend(sass_copies(sheets, started_ns));
+    let mut copies = static_copies(sources.statics, started_ns);
+    copies.extend(sass_copies(sources.sheets, started_ns));
     // Those a site file of folio's gives way to.
     let statics = copies.len();
-    let documents = bundle_records(bundles, &records);
+    let documents = bundle_records(sources.bundles, &records);
     copies.extend(bundle_copies(
         config,
-        (bundles, &documents),
+        (sources.bundles, &documents),
         (&records, visibility),
         started_ns,
     ));
+    let images = ShownImages::new(config, &records, sources.shown);
+    if let Some(images) = &images {
+        copies.extend(images.copies(&records, visibility));
+    }
     minified_copies(config, &mut copies);
+    let plugins = sources.plugins;
     let mut model = Model::new(config, (records, sections), visibility, &|name| {
         theme.shortcode_hash(name).to_owned()
     });
     model.bundled = documents.into_iter().flatten().collect();
+    if images.is_some() {
+        model.images = images;
+        model.digests = (0..model.records.len())
+            .into_par_iter()
+            .map(|i| model.digest_of(i))
+            .collect();
+    }
     model.menus = model.menus(config).map_err(Error::Content)?;
 
     let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
@@ -270,18 +316,7 @@ pub fn plan<'a>(
     problems.extend(misplaced);
     warnings.extend(recipe::drop_aliases_in_the_way(&model, &copies, &mut specs));
     warnings.extend(retired_template(theme));
-    // Static files claim their outputs first, then the pages in plan order.
-    let outputs: Vec<&str> = copies
-        .iter()
-        .map(|c| c.output.as_str())
-        .chain(specs.iter().map(|s| s.output.as_str()))
-        .collect();
-    let made_by = |at: usize| match at.checked_sub(copies.len()) {
-        None => PathBuf::from(&copies[at].source),
-        Some(i) => PathBuf::from(specs[i].recipe.made_by(&model, &specs[i].template)),
-    };
-    problems.extend(output_collisions(&outputs, made_by));
-    drop(outputs);
+    problems.extend(collisions(&copies, &specs, &model));
     if !problems.is_empty() {
         problems.sort_by(|a, b| a.path.cmp(&b.path));
         return Err(Error::Content(problems));
@@ -315,6 +350,21 @@ pub fn plan<'a>(
         spec.fingerprint = fingerprint;
     }
     Ok(Plan { specs, ..plan })
+}
+
+/// The outputs two files claim: the copies claim theirs first, then the
+/// pages in plan order.
+fn collisions(copies: &[Copy], specs: &[Spec], model: &Model) -> Vec<Problem> {
+    let outputs: Vec<&str> = copies
+        .iter()
+        .map(|c| c.output.as_str())
+        .chain(specs.iter().map(|s| s.output.as_str()))
+        .collect();
+    let made_by = |at: usize| match at.checked_sub(copies.len()) {
+        None => PathBuf::from(&copies[at].source),
+        Some(i) => PathBuf::from(specs[i].recipe.made_by(model, &specs[i].template)),
+    };
+    output_collisions(&outputs, made_by)
 }
 
 /// Before taxonomies, tags had an index template of their own: a site's

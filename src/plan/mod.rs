@@ -39,10 +39,12 @@ use crate::render::{
 use crate::source::bundle::Bundle;
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
+use crate::source::image::{Shown, Variant};
 use crate::source::sass::{self, SassFile};
 use crate::source::section::SectionFile;
 
 mod hasher;
+mod images;
 mod links;
 mod make;
 mod menus;
@@ -54,8 +56,9 @@ mod sections;
 mod views;
 
 use hasher::{KeyHasher, KeyPrefixes};
+use images::ShownImages;
 use links::Places;
-pub use make::{Sheets, copies, plan, replan, same_place, same_section_place};
+pub use make::{Sheets, Sources, copies, plan, replan, same_place, same_section_place};
 use menus::LanguageMenus;
 pub use model::Model;
 use model::{DocumentDigest, authors_of, extra_of};
@@ -130,12 +133,20 @@ pub struct Copy {
 }
 
 /// How a [`Copy`]'s output is made from its source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Making {
     /// Its bytes, as they are.
     Verbatim,
     /// Compiled from Sass to CSS ([`crate::source::sass`]).
     Sass,
+    /// A variant of an image a document shows ([`crate::source::image`]).
+    Image {
+        variant: Variant,
+        /// The hash of the image's bytes, which the variant is made from.
+        source_hash: String,
+        /// A page that shows it, for an error to name.
+        shown_by: String,
+    },
 }
 
 /// Everything a build produces: the pages as specs (cheap to list and to
@@ -354,7 +365,7 @@ mod tests {
                 &views,
                 &theme,
                 (records, sections),
-                (&[], &[], Sheets::NONE, &crate::plugin::Plugins::new()),
+                Sources::documents_only(&crate::plugin::Plugins::new()),
                 visibility,
                 0,
             )

@@ -122,6 +122,8 @@ pub struct Model {
     /// The bundles' documents, whose relative links lead to the files
     /// beside their page: [`Model::shown_elsewhere`] roots them there.
     pub(super) bundled: FxHashSet<usize>,
+    /// The images the documents show, with `[images]`.
+    pub(super) images: Option<ShownImages>,
 }
 
 impl Model {
@@ -203,6 +205,7 @@ impl Model {
             menus: BTreeMap::new(),
             sections,
             bundled: FxHashSet::default(),
+            images: None,
             visible,
             posts_by_lang,
             position,
@@ -222,15 +225,16 @@ impl Model {
     }
 
     /// What stands for document `i` in fingerprints: its digest, with the
-    /// URL each of its links leads to and the hash of the template of each
-    /// shortcode it calls.
+    /// URL each of its links leads to, the hash of the template of each
+    /// shortcode it calls, and the hash of each image it shows.
     pub(super) fn digest_of(&self, i: usize) -> DocumentDigest {
         let record = &self.records[i];
         let digest = document_digest(record);
-        if record.links.is_empty() && record.shortcodes.is_empty() {
+        let mut key = KeyHasher(Sha256::new());
+        let shows_images = self.images.as_ref().is_some_and(|s| s.digest(i, &mut key));
+        if record.links.is_empty() && record.shortcodes.is_empty() && !shows_images {
             return digest;
         }
-        let mut key = KeyHasher(Sha256::new());
         key.0.update(digest);
         for link in &record.links {
             key.text(self.link_url(i, &link.target).as_deref().unwrap_or(""));

@@ -99,10 +99,10 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// `html` of document `i` (its body) with each `@/` link's URL in its
-    /// place.
-    pub fn with_links<'h>(&self, i: usize, html: &'h str) -> Cow<'h, str> {
-        self.model.with_links(i, html)
+    /// `html` of document `i` (its body) as its page shows it: its images
+    /// as `[images]` says, each `@/` link's URL in its place.
+    pub fn as_shown<'h>(&self, i: usize, html: &'h str) -> Cow<'h, str> {
+        self.model.as_shown(i, html)
     }
 
     /// `html` of document `i` (its body, its links already resolved) as a

@@ -2,7 +2,7 @@
 //! source's front matter and Markdown, and the invariants the documents
 //! read must keep (one per slug and language, dates that never move), and
 //! page bundles: a folder's `index.md` and the files beside it; the
-//! stylesheets of `sass/`.
+//! stylesheets of `sass/`; the images of posts.
 
 pub mod bundle;
 pub mod config;
@@ -13,6 +13,7 @@ pub(crate) mod fields;
 pub(crate) mod front_matter;
 pub mod highlight;
 pub mod identify;
+pub mod image;
 pub mod markdown;
 pub mod math;
 pub mod outline;

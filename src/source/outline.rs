@@ -32,6 +32,8 @@ pub struct Outline {
     /// The shortcodes it calls, by name, sorted; filled by whoever takes
     /// the calls out of the text.
     pub shortcodes: Vec<String>,
+    /// The local images it shows, as written, each once.
+    pub images: Vec<String>,
 }
 
 /// The outline of a Markdown body whose first line is line `first_line` of
@@ -61,6 +63,7 @@ pub struct OutlineReader<'t> {
     heading: Option<(u8, Option<String>, String)>,
     words: WordCount,
     links: Vec<InternalLink>,
+    images: Vec<String>,
     lines: LineCounter<'t>,
 }
 
@@ -74,6 +77,7 @@ impl<'t> OutlineReader<'t> {
             heading: None,
             words: WordCount::default(),
             links: Vec::new(),
+            images: Vec::new(),
             lines: LineCounter::new(markdown, first_line),
         }
     }
@@ -98,6 +102,11 @@ impl<'t> OutlineReader<'t> {
                     let id = self.ids.issue(given.as_deref(), &title);
                     self.headings.push(Heading { level, id, title });
                 }
+            }
+            Event::Start(Tag::Image { dest_url, .. })
+                if is_local_image(dest_url) && !self.images.iter().any(|i| i == &**dest_url) =>
+            {
+                self.images.push(dest_url.to_string());
             }
             Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
                 if let Some(target) = dest_url.strip_prefix(INTERNAL_LINK) {
@@ -124,8 +133,24 @@ impl<'t> OutlineReader<'t> {
             reading_time: self.words.minutes(),
             links: self.links,
             shortcodes: Vec::new(),
+            images: self.images,
         }
     }
+}
+
+/// Whether an image's address names a file of the site: a path, relative
+/// or from the root, not a URL (`https:`, `data:`, `//host/`), a document
+/// (`@/`) or an anchor.
+pub fn is_local_image(dest: &str) -> bool {
+    let scheme = dest
+        .split_once(':')
+        .is_some_and(|(scheme, _)| !scheme.is_empty() && !scheme.contains('/'));
+    !dest.is_empty()
+        && !scheme
+        && !dest.starts_with("//")
+        && !dest.starts_with('#')
+        && !dest.starts_with('?')
+        && !dest.starts_with(INTERNAL_LINK)
 }
 
 /// The ids of a page's headings: the one written (`{#id}`) as it is, else
@@ -372,6 +397,16 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn local_images_are_found_once_and_others_left() {
+        let markdown = "![a](cat.jpg) ![b](/img/map.png) ![c](https://x.test/y.png)\n\n\
+            ![d](cat.jpg) ![e](data:image/png;base64,AA) ![f](//cdn.test/z.jpg) ![g](@/x.md)\n\n\
+            `![h](code.png)`\n";
+        assert_eq!(of(markdown).images, ["cat.jpg", "/img/map.png"]);
+        assert!(is_local_image("../shared/a b.jpg"));
+        assert!(!is_local_image("mailto:x@y.test"));
     }
 
     #[test]

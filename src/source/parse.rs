@@ -74,6 +74,16 @@ impl BodyAt {
 /// A problem with a line in the source, where known.
 pub type ParseError = (Option<usize>, ProblemKind);
 
+/// When a document says it was updated, by the first field among
+/// [`UPDATED`] it has.
+#[allow(clippy::result_large_err)]
+fn updated(fields: &Fields, config: &Config) -> Result<Option<i64>, ParseError> {
+    match UPDATED.iter().find(|field| fields.get(field).is_some()) {
+        Some(field) => Ok(fields.date(field, config)?.map(|(ms, _)| ms)),
+        None => Ok(None),
+    }
+}
+
 /// Parses one source. `hash` is [`source_hash`] of `bytes`.
 // The error is the rare path, built once per bad file: its size (a problem
 // with every value its message names) costs nothing a box would save.
@@ -95,10 +105,7 @@ pub fn parse(
     let date_line = fields.line_of("date");
     let slug_line = fields.line_of("slug");
     let (published_at, date_is_local) = publication_date(&fields, source.kind, file_date, config)?;
-    let updated_at = match UPDATED.iter().find(|field| fields.get(field).is_some()) {
-        Some(field) => fields.date(field, config)?.map(|(ms, _)| ms),
-        None => None,
-    };
+    let updated_at = updated(&fields, config)?;
     let expires_at = expiry(&fields, published_at, config)?;
     let slug = slug_of(&fields, file_slug)?;
     let id_ms = if source.kind == Kind::Page {
@@ -170,6 +177,7 @@ pub fn parse(
             headings: serde_json::to_string(&outline.headings).unwrap_or_else(|_| "[]".into()),
             links: outline.links,
             shortcodes: outline.shortcodes,
+            images: outline.images,
             weight: fields.weight()?,
         },
         body,

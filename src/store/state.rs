@@ -90,7 +90,6 @@ impl StateDir {
 
     /// The bytes of the file `name` in the folder, never read through a
     /// link; `None` when there is no such file.
-    #[cfg(feature = "external-links")]
     pub(crate) fn read(&self, name: &str) -> Result<Option<Vec<u8>>, Error> {
         use std::io::Read;
         let path = self.path.join(name);
@@ -121,7 +120,6 @@ impl StateDir {
     /// Puts `bytes` in the file `name` of the folder at once: written
     /// beside it, then renamed over it (a rename replaces a link, never
     /// writes through it), so a reader sees the old bytes or the new.
-    #[cfg(feature = "external-links")]
     pub(crate) fn replace(&self, name: &str, bytes: &[u8]) -> Result<(), Error> {
         use std::io::Write;
         // Two processes replacing the file at once each write their own.

@@ -31,6 +31,7 @@ mod front_matter;
 mod fuzz_regressions;
 mod highlight;
 mod hostile;
+mod images;
 mod import;
 mod inputs;
 mod kills;

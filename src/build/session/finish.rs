@@ -3,6 +3,8 @@
 
 use std::sync::Mutex;
 
+use crate::build::images::ImageWork;
+
 use super::*;
 
 impl Session {
@@ -58,6 +60,7 @@ impl Session {
             lock,
             scan,
             analysis,
+            images,
             ..
         } = prepared;
         drop(lock);
@@ -75,6 +78,7 @@ impl Session {
         }
         snapshot.outputs.extend(written_rows);
         snapshot.meta = *meta;
+        snapshot.images = images.shown.measured.into_iter().collect();
         self.kept = Some(Kept {
             scan: Scan {
                 damaged: Default::default(),
@@ -152,12 +156,18 @@ impl Session {
         };
         let copies = plan::copies(
             self.site.config(),
-            (&scan.statics, &scan.bundles, sheets),
+            (&scan.statics, &scan.bundles, sheets, &prepared.images.shown),
             (records, self.visibility()),
             prepared.lock.started_ns,
         );
         let now = self.options.now_ms;
+        // A document that shows an image, or did, is planned afresh: its
+        // images' files are placed with the plan's copies.
+        let shows_images = |record: &crate::model::doc::Record| !record.images.is_empty();
+        let images_moved = (old.iter().any(shows_images))
+            || (analysis.fresh.iter()).any(|&i| shows_images(&records[i]));
         analysis.verdict.retired.is_empty()
+            && !(self.site.config().images.is_some() && images_moved)
             && records.len() == kept.documents()
             && old.len() == analysis.fresh.len()
             && old.iter().zip(&analysis.fresh).all(|(old, &i)| {
@@ -243,12 +253,13 @@ pub(super) fn plan_of<'p>(
         views,
         &prepared.scan.theme,
         (records, prepared.analysis.sections.clone()),
-        (
-            &prepared.scan.statics,
-            &prepared.scan.bundles,
+        plan::Sources {
+            statics: &prepared.scan.statics,
+            bundles: &prepared.scan.bundles,
             sheets,
+            shown: &prepared.images.shown,
             plugins,
-        ),
+        },
         visibility,
         prepared.lock.started_ns,
     )
@@ -294,6 +305,7 @@ impl Session {
         let (notes, sass_reads) = (Mutex::default(), Mutex::default());
         let pages = batches.free.0.iter().chain(&batches.blocked.0);
         let shared = produce::SharedBodies::of(plan, pages);
+        let images = ImageWork::new(&plan.copies, &self.state_dir, dry_run)?;
         let job = RenderJob {
             root: self.site.root(),
             dry_run,
@@ -314,6 +326,7 @@ impl Session {
             notes: &notes,
             sass: (&prepared.scan.sass, prepared.lock.started_ns),
             sass_reads: &sass_reads,
+            images: &images,
         };
         let mut pruned_early = HashSet::new();
         let changed = produce::render_and_stage(
@@ -328,6 +341,7 @@ impl Session {
             return Ok(Made::SourcesChanged(changed));
         }
         produce::report_notes(notes, &self.progress, report);
+        (report.images_decoded, report.images_encoded) = images.counts();
         let meta = with_sass_reads(meta, plan, sass_reads);
         self.progress.finish(report, Stage::Render);
         if dry_run {
@@ -347,7 +361,6 @@ impl Session {
             report,
         )?;
         self.progress.finish(report, Stage::Write);
-        self.progress.start(Stage::Index, 0);
         let dropped: Vec<String> = stale.iter().map(|(path, _)| (*path).clone()).collect();
         let changes = commit::changes(
             &folder,
@@ -356,20 +369,34 @@ impl Session {
             dropped.clone(),
             meta,
         );
-        report.rows_upserted = changes.upserts.len();
-        report.rows_deleted = changes.retired.len();
-        // The commit is SQLite's work on one core; the templates are freed
-        // on the other meanwhile.
-        let index = &mut self.index;
-        let (committed, ()) = rayon::join(|| index.commit(&changes), move || drop(env));
-        committed?;
-        self.progress.finish(report, Stage::Index);
-        Ok(Made::Committed {
-            dropped,
-            written_rows: changes.outputs,
-            meta: Box::new(changes.meta),
-        })
+        let index = (&mut self.index, &self.progress);
+        record(index, changes, (prepared, dropped), env, report)
     }
+}
+
+/// Commits the index's changes (with the images the build measured),
+/// freeing the templates meanwhile.
+fn record<'a>(
+    (index, progress): (&mut Index, &Reporter),
+    mut changes: crate::store::index::Changes<'a>,
+    (prepared, dropped): (&'a Prepared, Vec<String>),
+    env: minijinja::Environment<'_>,
+    report: &mut BuildReport,
+) -> Result<Made, Error> {
+    progress.start(Stage::Index, 0);
+    changes.images = prepared.images.rows();
+    report.rows_upserted = changes.upserts.len();
+    report.rows_deleted = changes.retired.len();
+    // The commit is SQLite's work on one core; the templates are freed on
+    // the other meanwhile.
+    let (committed, ()) = rayon::join(|| index.commit(&changes), move || drop(env));
+    committed?;
+    progress.finish(report, Stage::Index);
+    Ok(Made::Committed {
+        dropped,
+        written_rows: changes.outputs,
+        meta: Box::new(changes.meta),
+    })
 }
 
 impl Session {

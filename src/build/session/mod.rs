@@ -29,6 +29,7 @@ use crate::plan::{self, KeptPlan, Plan, Views, Visibility};
 use crate::plugin::Plugins;
 use crate::source::config::CONFIG_FILE;
 use crate::source::discover::FilesAt;
+use crate::source::image::ImageFiles;
 use crate::store::index::{Index, Meta, OutputRow, Snapshot};
 use crate::store::state::BuildLock;
 use crate::store::write;
@@ -114,6 +115,8 @@ struct Prepared {
     analysis: Analysis,
     /// The last build's plan, when this build starts from a kept state.
     kept_plan: Option<KeptPlan>,
+    /// The images its published documents show, measured.
+    images: crate::build::images::Survey,
     inputs: Option<String>,
     report: BuildReport,
 }
@@ -552,11 +555,20 @@ impl Session {
             problems,
             &mut report,
         )?;
+        let config = self.site.config();
+        let image_files = ImageFiles::new(&scan.statics, &scan.bundles, &config.base_path);
+        let images = crate::build::images::survey(
+            (config, &files, &image_files),
+            (&analysis.current, self.visibility()),
+            (&analysis.snapshot.images, force_read),
+            lock.started_ns,
+        )?;
         Ok(Prepared {
             lock,
             scan,
             analysis,
             kept_plan,
+            images,
             inputs: None,
             report,
         })

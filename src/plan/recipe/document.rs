@@ -76,7 +76,7 @@ impl Document {
             related: Vec::new(),
             description: record.description.clone(),
             image,
-            summary: model.with_links(i, &record.summary).into_owned(),
+            summary: model.as_shown(i, &record.summary).into_owned(),
             url: record.url.clone(),
             toc,
             word_count: record.word_count,

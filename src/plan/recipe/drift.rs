@@ -375,7 +375,7 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
         &views,
         &theme,
         (records, sections),
-        (&[], &[], Sheets::NONE, &plugins),
+        Sources::documents_only(&plugins),
         visibility,
         0,
     )

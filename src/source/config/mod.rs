@@ -19,6 +19,7 @@ use crate::source::math::Math;
 mod check;
 mod defaults;
 mod feeds;
+mod images;
 mod layers;
 mod menus;
 mod places;
@@ -27,6 +28,7 @@ mod publish;
 pub use check::{LinkCheck, Links, Severity};
 use defaults::{missing_keys, with_language_defaults};
 pub use feeds::{FeedContent, FeedFile, FeedFormat, Feeds};
+pub use images::{ImageFormat, Images};
 pub use layers::Overrides;
 use layers::deep_merge;
 pub use menus::{MenuItem, Menus};
@@ -98,6 +100,7 @@ struct RawConfig {
     menus: Menus,
     #[serde(default)]
     minify: bool,
+    images: Option<images::RawImages>,
 }
 
 /// The `[plugins]` table: which of the plugins that ship with folio every
@@ -231,6 +234,9 @@ pub struct Config {
     /// Whether the HTML pages, stylesheets and scripts are written minified
     /// (`minify = true`, `--minify`).
     pub minify: bool,
+    /// How the local images of posts are shown (`[images]`); none without
+    /// the table.
+    pub images: Option<Images>,
     /// [`crate::model::hash::source_hash`] of site.toml's text: any change to it, down to a comment.
     pub(crate) digest: String,
 }
@@ -253,6 +259,12 @@ impl Config {
         };
         let mut raw = raw;
         missing_keys(&raw).map_err(|(message, help)| invalid(message, &help))?;
+        if raw.images.is_some() && !cfg!(feature = "images") {
+            return Err(invalid(
+                "`[images]` asks for image processing this build of folio was made without".into(),
+                "build folio with its `images` feature (the `folio` program has it), or remove `[images]`",
+            ));
+        }
         if raw.minify && !cfg!(feature = "minify") {
             return Err(invalid(
                 "`minify = true` asks for minifiers this build of folio was made without".into(),
@@ -297,6 +309,8 @@ impl Config {
         raw.check
             .check()
             .map_err(|(message, help)| invalid(message, &help))?;
+        let images = raw.images.map(Images::new).transpose();
+        let images = images.map_err(|(message, help)| invalid(message, &help))?;
         let base_url = raw.base_url.trim_end_matches('/').to_owned();
         let (origin, base_path) = split_base_url(&base_url);
         Ok(Config {
@@ -331,6 +345,7 @@ impl Config {
             menus: raw.menus,
             check: raw.check,
             minify: raw.minify,
+            images,
             digest: crate::model::hash::source_hash(text.as_bytes()),
         })
     }

@@ -17,8 +17,11 @@ use crate::model::error::Error;
 use crate::model::id::PostId;
 use crate::store::state::StateDir;
 
+mod images;
 mod rows;
 mod schema;
+
+pub use images::ImageRows;
 
 use rows::{
     apply, corrupt, read_outputs, read_records, reservation_key, staging_key, str_ref, text,
@@ -46,6 +49,8 @@ pub struct Snapshot {
     /// The outputs of the folder this build writes to.
     pub outputs: FxHashMap<String, OutputRow>,
     pub meta: Meta,
+    /// What folio measured of the images documents show, by path.
+    pub images: FxHashMap<String, crate::source::image::Measured>,
 }
 
 /// What the last build recorded beside the rows (the `meta` table, one row
@@ -168,6 +173,7 @@ pub struct Changes<'a> {
     pub outputs: Vec<(String, OutputRow)>,
     pub dropped_outputs: Vec<String>,
     pub meta: Meta,
+    pub images: ImageRows<'a>,
 }
 
 pub struct Index {
@@ -290,6 +296,7 @@ impl Index {
             records: records?,
             outputs,
             meta: Meta::read(&self.conn)?,
+            images: images::read_images(&self.conn)?,
         })
     }
 
@@ -549,6 +556,7 @@ mod tests {
             headings: "[]".into(),
             links: Vec::new(),
             shortcodes: Vec::new(),
+            images: Vec::new(),
             weight: None,
         }
     }

@@ -9,7 +9,7 @@ pub(super) fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
                     source_size, source_mtime_ns, title, url, summary, description, tags, draft,
                     translation_key, plugins, extra, aliases, template, ever_published,
                     word_count, reading_time, headings, links, shortcodes, expires_at, terms,
-                    weight
+                    weight, images
              FROM posts",
     )?;
     stmt.query_map([], |row| {
@@ -66,6 +66,10 @@ pub(super) fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
                 names => serde_json::from_str(names).map_err(|_| corrupt(26, "shortcodes"))?,
             },
             weight: row.get(29)?,
+            images: match str_ref(row, 30)? {
+                "[]" => Vec::new(),
+                images => serde_json::from_str(images).map_err(|_| corrupt(30, "images"))?,
+            },
         })
     })?
     .collect::<rusqlite::Result<Vec<Record>>>()
@@ -134,9 +138,10 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
         "INSERT INTO posts (id, kind, slug, lang, published_at, updated_at, source_path,
              source_hash, source_size, source_mtime_ns, title, url, summary, description,
              tags, draft, translation_key, plugins, extra, aliases, template, ever_published,
-             word_count, reading_time, headings, links, shortcodes, expires_at, terms, weight)
+             word_count, reading_time, headings, links, shortcodes, expires_at, terms, weight,
+             images)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)
+                 ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)
          ON CONFLICT (id) DO UPDATE SET
              kind = excluded.kind, slug = excluded.slug, lang = excluded.lang,
              published_at = excluded.published_at, updated_at = excluded.updated_at,
@@ -150,7 +155,7 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
              word_count = excluded.word_count, reading_time = excluded.reading_time,
              headings = excluded.headings, links = excluded.links,
              shortcodes = excluded.shortcodes, expires_at = excluded.expires_at,
-             terms = excluded.terms, weight = excluded.weight,
+             terms = excluded.terms, weight = excluded.weight, images = excluded.images,
              ever_published = posts.ever_published OR excluded.ever_published",
     )?;
     for r in records {
@@ -185,6 +190,7 @@ pub(super) fn upsert_records(tx: &Transaction<'_>, records: &[&Record]) -> rusql
             r.expires_at,
             serde_json::to_string(&r.terms).unwrap_or_else(|_| "[]".into()),
             r.weight,
+            serde_json::to_string(&r.images).unwrap_or_else(|_| "[]".into()),
         ])?;
     }
     Ok(())
@@ -205,6 +211,7 @@ pub(super) fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Re
         }
     }
     upsert_records(tx, &changes.upserts)?;
+    super::images::apply_images(tx, &changes.images)?;
     {
         let mut restat = tx.prepare_cached(
             "UPDATE posts SET source_size = ?2, source_mtime_ns = ?3 WHERE id = ?1",

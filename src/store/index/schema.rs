@@ -2,7 +2,7 @@
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 11;
+pub const SCHEMA_VERSION: i64 = 12;
 
 /// What brings an index of version `n` (0: a new file) to the next, at `n`:
 /// an index of version `n` runs those from `n` on.
@@ -18,6 +18,7 @@ pub(super) const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
     MIGRATE_V8_TO_V9,
     MIGRATE_V9_TO_V10,
     MIGRATE_V10_TO_V11,
+    MIGRATE_V11_TO_V12,
 ];
 
 pub(super) const SCHEMA_V1: &str = "
@@ -145,5 +146,25 @@ DELETE FROM meta WHERE key = 'content_settings';
 /// forgetting the content settings has every source read again.
 const MIGRATE_V10_TO_V11: &str = "
 ALTER TABLE posts ADD COLUMN weight INTEGER;
+DELETE FROM meta WHERE key = 'content_settings';
+";
+
+/// Version 12 keeps the local images a document's body shows (a JSON list,
+/// as written), and what folio measured of each image file it made
+/// responsive (`[images]`): its content hash, its size once turned upright
+/// and its format, by its path and stat, so that an unchanged image is not
+/// opened again. Older rows never had their images read: forgetting the
+/// content settings has every source read again.
+const MIGRATE_V11_TO_V12: &str = "
+ALTER TABLE posts ADD COLUMN images TEXT NOT NULL DEFAULT '[]';
+CREATE TABLE images (
+    path     TEXT PRIMARY KEY,
+    size     INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    hash     TEXT NOT NULL,
+    width    INTEGER NOT NULL,
+    height   INTEGER NOT NULL,
+    format   TEXT NOT NULL
+);
 DELETE FROM meta WHERE key = 'content_settings';
 ";

@@ -1,0 +1,296 @@
+//! The images the published documents show, measured (part of analyse:
+//! like a source, an image is opened only when its size or mtime moved
+//! since the build that measured it, or that build could not trust its
+//! mtime). A file that is no image folio reads fails the build, naming the
+//! file and each page that shows it.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::model::doc::{Record, Stat};
+use crate::model::error::{Error, Problem, ProblemKind};
+use crate::model::hash::source_hash as source_hash_of;
+use crate::plan::Visibility;
+use crate::plan::{Copy, Making};
+use crate::source::config::Config;
+use crate::source::discover::FilesAt;
+use crate::source::image::Variant;
+use crate::source::image::{ImageFiles, Measured, Shown};
+use crate::store::image_cache::ImageCache;
+use crate::store::index::ImageRows;
+
+/// What a build knows of the images its documents show.
+#[derive(Debug, Default)]
+pub(crate) struct Survey {
+    /// Which file each image of a published document names, and what
+    /// folio measured of each.
+    pub shown: Shown,
+    /// Those this build measured: the index records them.
+    fresh: Vec<String>,
+    /// What the index knew of images no published document shows now.
+    forgotten: Vec<String>,
+}
+
+impl Survey {
+    /// The changes of the `images` table.
+    pub(crate) fn rows(&self) -> ImageRows<'_> {
+        ImageRows {
+            measured: (self.fresh.iter())
+                .filter_map(|path| Some((path.as_str(), self.shown.measured.get(path)?)))
+                .collect(),
+            forgotten: self.forgotten.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// Measures the images `records` published by `visibility` show, when the
+/// site has `[images]`: those `known` at their current stat are taken as
+/// they were, unless the build must read them (`force_read`: their bytes
+/// changed under the last attempt); the others are read, in parallel.
+pub(crate) fn survey(
+    (config, files, images): (&Config, &FilesAt, &ImageFiles<'_>),
+    (records, visibility): (&[Record], Visibility),
+    (known, force_read): (&FxHashMap<String, Measured>, &HashSet<String>),
+    started_ns: i64,
+) -> Result<Survey, Error> {
+    let mut survey = Survey::default();
+    // Per image, its stat and the pages that show it.
+    let mut shown: BTreeMap<String, (Stat, Vec<&str>)> = BTreeMap::new();
+    if config.images.is_some() {
+        let published = records.iter().filter(|r| visibility.shows(r));
+        for record in published.filter(|r| !r.images.is_empty()) {
+            let mut files = Vec::new();
+            for src in &record.images {
+                if let Some((path, stat)) = images.resolve(&record.source.path, src) {
+                    let entry = shown
+                        .entry(path.clone())
+                        .or_insert_with(|| (stat, Vec::new()));
+                    entry.1.push(&record.source.path);
+                    files.push((src.clone(), path));
+                }
+            }
+            if !files.is_empty() {
+                let by_document = &mut survey.shown.by_document;
+                by_document.insert(record.source.path.clone(), files);
+            }
+        }
+    }
+    let found: Vec<(String, Found)> = shown
+        .into_par_iter()
+        .map(|(path, (stat, pages))| {
+            let stat = stat.settled(started_ns);
+            let trusted = known.get(&path).filter(|m| {
+                m.stat == stat && stat.mtime_ns != Stat::RACY && !force_read.contains(&path)
+            });
+            let found = match trusted {
+                Some(measured) => Found::Known(measured.clone()),
+                None => match measure(files, &path, stat) {
+                    Ok(measured) => Found::Measured(measured),
+                    Err(why) => Found::Broken(broken(&path, &pages, why)),
+                },
+            };
+            (path, found)
+        })
+        .collect();
+    let mut problems = Vec::new();
+    for (path, found) in found {
+        let measured = match found {
+            Found::Known(measured) => measured,
+            Found::Measured(measured) => {
+                survey.fresh.push(path.clone());
+                measured
+            }
+            Found::Broken(problem) => {
+                problems.push(problem);
+                continue;
+            }
+        };
+        survey.shown.measured.insert(path, measured);
+    }
+    if !problems.is_empty() {
+        return Err(Error::Content(problems));
+    }
+    survey.forgotten = (known.keys())
+        .filter(|path| !survey.shown.measured.contains_key(*path))
+        .cloned()
+        .collect();
+    survey.forgotten.sort_unstable();
+    Ok(survey)
+}
+
+/// An image as a survey found it.
+enum Found {
+    /// Taken from the index, its stat unchanged.
+    Known(Measured),
+    /// Measured by this build.
+    Measured(Measured),
+    Broken(Problem),
+}
+
+#[cfg(feature = "images")]
+fn measure(files: &FilesAt, path: &str, stat: Stat) -> Result<Measured, String> {
+    let bytes = files.read(path, stat.size).map_err(|e| e.to_string())?;
+    let facts = crate::source::image::process::probe(&bytes)?;
+    Ok(Measured { stat, facts })
+}
+
+/// Without the `images` feature a site cannot have `[images]` (its
+/// site.toml is refused), so no image is ever shown for measuring.
+#[cfg(not(feature = "images"))]
+fn measure(_files: &FilesAt, _path: &str, _stat: Stat) -> Result<Measured, String> {
+    Err("this build of folio was made without its `images` feature".into())
+}
+
+/// The problem of an image that cannot be measured: named with the first
+/// page that shows it, the others counted.
+fn broken(path: &str, pages: &[&str], why: String) -> Problem {
+    let others = match pages.len() {
+        0 | 1 => String::new(),
+        n => format!(" (and {} other pages)", n - 1),
+    };
+    Problem::new(
+        pages.first().copied().unwrap_or(path),
+        None,
+        ProblemKind::Image {
+            image: path.to_owned(),
+            message: format!("{why}{others}"),
+        },
+    )
+}
+
+/// The making of a build's image variants: each image decoded at most once
+/// per build, for all of its variants the cache lacks, and each variant
+/// kept in the cache once made.
+pub(crate) struct ImageWork<'p> {
+    cache: Option<ImageCache>,
+    /// A dry run makes what it must compare, but keeps nothing.
+    dry_run: bool,
+    /// Per image (by the hash of its bytes: two files of the same bytes
+    /// make the same variants), a lock held while its variants are made,
+    /// and those variants.
+    images: FxHashMap<&'p str, (Mutex<()>, Vec<&'p Variant>)>,
+    decoded: AtomicUsize,
+    encoded: AtomicUsize,
+}
+
+impl<'p> ImageWork<'p> {
+    /// The work of making `copies`' variants, kept in the cache of the
+    /// state folder at `state_dir`.
+    pub(crate) fn new(copies: &'p [Copy], state_dir: &Path, dry_run: bool) -> Result<Self, Error> {
+        let mut images: FxHashMap<&str, (Mutex<()>, Vec<&Variant>)> = FxHashMap::default();
+        for copy in copies {
+            if let Making::Image {
+                variant,
+                source_hash,
+                ..
+            } = &copy.making
+            {
+                let entry = images.entry(source_hash.as_str()).or_default();
+                if !entry.1.contains(&variant) {
+                    entry.1.push(variant);
+                }
+            }
+        }
+        let cache = match images.is_empty() {
+            true => None,
+            false => Some(ImageCache::open(state_dir)?),
+        };
+        Ok(ImageWork {
+            cache,
+            dry_run,
+            images,
+            decoded: AtomicUsize::new(0),
+            encoded: AtomicUsize::new(0),
+        })
+    }
+
+    /// How many images this build decoded, and variants it encoded.
+    pub(crate) fn counts(&self) -> (usize, usize) {
+        (
+            self.decoded.load(Ordering::Relaxed),
+            self.encoded.load(Ordering::Relaxed),
+        )
+    }
+
+    /// The bytes of `variant` of the image at `source` (a path from the
+    /// root of `files`) whose bytes hash to `source_hash`, from the cache
+    /// or made; `None` when the file no longer holds those bytes.
+    pub(crate) fn make(
+        &self,
+        files: &FilesAt,
+        (source, source_hash, shown_by): (&str, &str, &str),
+        variant: &Variant,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        let cache = self.cache.as_ref().ok_or_else(|| not_planned(source))?;
+        let name = cached_name(source_hash, variant);
+        if let Some(bytes) = cache.get(&name)? {
+            return Ok(Some(bytes));
+        }
+        let (lock, variants) = self
+            .images
+            .get(source_hash)
+            .ok_or_else(|| not_planned(source))?;
+        let _making = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        // Made by another worker while this one waited.
+        if let Some(bytes) = cache.get(&name)? {
+            return Ok(Some(bytes));
+        }
+        let bytes = files.read(source, 0).map_err(|e| Error::io(source, e))?;
+        if source_hash_of(&bytes) != source_hash {
+            return Ok(None);
+        }
+        let mut missing = Vec::new();
+        for &other in variants {
+            if other == variant || cache.get(&cached_name(source_hash, other))?.is_none() {
+                missing.push(*other);
+            }
+        }
+        self.decoded.fetch_add(1, Ordering::Relaxed);
+        let made = make_variants(&bytes, &missing)
+            .map_err(|why| Error::Content(vec![broken(source, &[shown_by], why)]))?;
+        self.encoded.fetch_add(made.len(), Ordering::Relaxed);
+        let mut own = None;
+        for (other, made) in missing.iter().zip(made) {
+            if !self.dry_run {
+                cache.put(&cached_name(source_hash, other), &made)?;
+            }
+            if other == variant {
+                own = Some(made);
+            }
+        }
+        Ok(own)
+    }
+}
+
+/// A variant's file in the cache.
+fn cached_name(source_hash: &str, variant: &Variant) -> String {
+    format!(
+        "{}.{}",
+        variant.key(source_hash),
+        variant.format.extension()
+    )
+}
+
+fn not_planned(source: &str) -> Error {
+    Error::io(
+        source,
+        std::io::Error::other("a variant of an image no page shows was asked for"),
+    )
+}
+
+#[cfg(feature = "images")]
+fn make_variants(bytes: &[u8], variants: &[Variant]) -> Result<Vec<Vec<u8>>, String> {
+    crate::source::image::process::make(bytes, variants)
+}
+
+/// Without the `images` feature no plan has a variant (a site asking for
+/// them is refused).
+#[cfg(not(feature = "images"))]
+fn make_variants(_bytes: &[u8], _variants: &[Variant]) -> Result<Vec<Vec<u8>>, String> {
+    Err("this build of folio was made without its `images` feature".into())
+}

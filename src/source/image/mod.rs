@@ -1,0 +1,359 @@
+//! Images: what an image of a post's body (`![](cat.jpg)`) names, what
+//! folio measures of that file (its content hash, its size once turned
+//! upright, its format), and the variants `[images]` asks for (each width
+//! in each format), named by what they are made from so that a new image
+//! gets new names and a browser caching them forever never sees a stale
+//! one.
+//!
+//! Owns which file an image names and what its variants are; the plan
+//! places them, produce makes them ([`process`]), and the store keeps them
+//! ([`crate::store::image_cache`]).
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+
+use crate::model::doc::Stat;
+use crate::model::hash::source_hash;
+use crate::model::url::decode_segment;
+use crate::source::bundle::{Bundle, ContentFile};
+use crate::source::config::{ImageFormat, Images};
+use crate::source::discover::StaticFile;
+
+#[cfg(feature = "images")]
+pub mod process;
+
+/// The folder of the output where variants go, whichever page shows them:
+/// an image shown by a post in three languages is made once.
+pub const PROCESSED_DIR: &str = "processed_images";
+
+/// The decoders, resizer and encoders a variant is made with: in its name
+/// and in the cache's key, so that a new version makes new files.
+pub const ENCODERS: &str = "image 0.25 fast_image_resize 6 libwebp 1.5 lanczos3";
+
+/// What folio measured of an image file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Facts {
+    /// [`source_hash`] of its bytes.
+    pub hash: String,
+    /// Its size as shown: once its EXIF orientation is applied.
+    pub width: u32,
+    pub height: u32,
+    pub format: ImageFormat,
+}
+
+/// An image file as folio measured it, at the stat it had: measured
+/// again only when its stat moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Measured {
+    pub stat: Stat,
+    pub facts: Facts,
+}
+
+/// The images the published documents show: the file each image of a
+/// body names, and what folio measured of each file.
+#[derive(Debug, Default)]
+pub struct Shown {
+    /// Per document (its source path), each of its images that names a
+    /// file: as written, and the file's path from the root.
+    pub by_document: BTreeMap<String, Vec<(String, String)>>,
+    /// By the file's path from the root.
+    pub measured: BTreeMap<String, Measured>,
+}
+
+/// One file made from an image: its size and format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Variant {
+    pub width: u32,
+    pub height: u32,
+    pub format: ImageFormat,
+    /// 0 for a lossless format, where it means nothing.
+    pub quality: u8,
+}
+
+impl Variant {
+    /// What names the variant of the image whose bytes hash to
+    /// `source_hash`: the cache's key, and part of its output's name.
+    pub fn key(&self, source_hash_of_image: &str) -> String {
+        let Variant {
+            width,
+            height,
+            format,
+            quality,
+        } = self;
+        source_hash(
+            format!(
+                "{source_hash_of_image} {width}x{height} {} q{quality} {ENCODERS}",
+                format.name()
+            )
+            .as_bytes(),
+        )
+    }
+
+    /// Where it goes under the output folder: the image's name (its
+    /// letters and digits), its size and a part of its key.
+    pub fn output(&self, image: &str, key: &str) -> String {
+        let name = image.rsplit('/').next().unwrap_or(image);
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        let stem: String = stem
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .take(60)
+            .collect();
+        format!(
+            "{PROCESSED_DIR}/{stem}-{}x{}-{}.{}",
+            self.width,
+            self.height,
+            &key[..10],
+            self.format.extension()
+        )
+    }
+}
+
+/// The variants `settings` asks for of an image: each width below its own
+/// (and its own, when no wider is asked), in its own format and then in
+/// each of `settings.formats`. None for an image folio does not write
+/// (a GIF), or without `widths`.
+pub fn variants(facts: &Facts, settings: &Images) -> Vec<Variant> {
+    let Some(&widest) = settings.widths.last() else {
+        return Vec::new();
+    };
+    if !facts.format.is_written() {
+        return Vec::new();
+    }
+    let mut widths: Vec<u32> = (settings.widths.iter().copied())
+        .filter(|&w| w < facts.width)
+        .collect();
+    if facts.width <= widest {
+        widths.push(facts.width);
+    }
+    let formats = std::iter::once(facts.format).chain(
+        settings
+            .formats
+            .iter()
+            .copied()
+            .filter(|&f| f != facts.format),
+    );
+    formats
+        .flat_map(|format| {
+            widths.iter().map(move |&width| Variant {
+                width,
+                height: height_at(facts, width),
+                format,
+                quality: match format {
+                    ImageFormat::Png | ImageFormat::Gif => 0,
+                    ImageFormat::Jpeg | ImageFormat::Webp => settings.quality,
+                },
+            })
+        })
+        .collect()
+}
+
+/// The height of `facts`'s image scaled to `width`, rounded, at least 1.
+fn height_at(facts: &Facts, width: u32) -> u32 {
+    let scaled = (u64::from(facts.height) * u64::from(width) * 2 + u64::from(facts.width))
+        / (2 * u64::from(facts.width));
+    (scaled as u32).max(1)
+}
+
+/// The image files a body may name: the static files (the site's over its
+/// theme's) and the files of the bundles, with the bundle of each
+/// bundle's document.
+pub struct ImageFiles<'a> {
+    statics: FxHashMap<&'a str, &'a StaticFile>,
+    bundle_files: FxHashMap<&'a str, &'a ContentFile>,
+    folder_of: FxHashMap<&'a str, &'a str>,
+    base_path: &'a str,
+}
+
+impl<'a> ImageFiles<'a> {
+    pub fn new(statics: &'a [StaticFile], bundles: &'a [Bundle], base_path: &'a str) -> Self {
+        let mut by_rel: FxHashMap<&str, &StaticFile> = FxHashMap::default();
+        for file in statics {
+            let site_has_it = by_rel
+                .get(file.rel.as_str())
+                .is_some_and(|known| known.theme_dir.is_none());
+            if !site_has_it {
+                by_rel.insert(&file.rel, file);
+            }
+        }
+        ImageFiles {
+            statics: by_rel,
+            bundle_files: (bundles.iter())
+                .flat_map(|b| &b.files)
+                .map(|f| (f.path.as_str(), f))
+                .collect(),
+            folder_of: (bundles.iter())
+                .flat_map(|b| b.documents.iter().map(|d| (d.as_str(), b.folder.as_str())))
+                .collect(),
+            base_path,
+        }
+    }
+
+    /// The file (its path from the root, and its stat) that `src`, an
+    /// image of the document at `document` as written, names: from the
+    /// root (`/images/cat.jpg`), a static file; else one of the files of
+    /// the document's bundle. `None` for anything else, left as written.
+    pub fn resolve(&self, document: &str, src: &str) -> Option<(String, Stat)> {
+        let path = src.split(['?', '#']).next().unwrap_or(src);
+        if let Some(rooted) = path.strip_prefix('/') {
+            let rooted = (path.strip_prefix(self.base_path))
+                .and_then(|rest| rest.strip_prefix('/'))
+                .filter(|_| !self.base_path.is_empty())
+                .unwrap_or(rooted);
+            let rel = decoded(rooted.split('/'))?;
+            let file = self.statics.get(rel.as_str())?;
+            return Some((file.source_path(), file.stat));
+        }
+        let folder = self.folder_of.get(document)?;
+        let joined = decoded(folder.split('/').chain(path.split('/')))?;
+        let file = self.bundle_files.get(joined.as_str())?;
+        Some((file.path.clone(), file.stat))
+    }
+}
+
+/// The path of `segments`, each percent-decoded, `.` dropped and `..`
+/// taking the one before it away; `None` when it climbs out.
+fn decoded<'s>(segments: impl Iterator<Item = &'s str>) -> Option<String> {
+    let mut path: Vec<String> = Vec::new();
+    for segment in segments {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                path.pop()?;
+            }
+            segment => path.push(decode_segment(segment)?),
+        }
+    }
+    Some(path.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(width: u32, height: u32, format: ImageFormat) -> Facts {
+        Facts {
+            hash: "ab".repeat(32),
+            width,
+            height,
+            format,
+        }
+    }
+
+    fn settings(widths: &[u32], formats: &[ImageFormat]) -> Images {
+        Images {
+            widths: widths.to_vec(),
+            formats: formats.to_vec(),
+            quality: 75,
+            sizes: "100vw".into(),
+        }
+    }
+
+    #[test]
+    fn variants_stop_at_the_image_own_width_original_format_first() {
+        let webp = [ImageFormat::Webp];
+        let wide = variants(
+            &facts(4000, 3000, ImageFormat::Jpeg),
+            &settings(&[480, 960], &webp),
+        );
+        let sizes: Vec<(u32, u32, &str)> = (wide.iter())
+            .map(|v| (v.width, v.height, v.format.name()))
+            .collect();
+        assert_eq!(
+            sizes,
+            [
+                (480, 360, "jpeg"),
+                (960, 720, "jpeg"),
+                (480, 360, "webp"),
+                (960, 720, "webp")
+            ]
+        );
+        let narrow = variants(
+            &facts(700, 333, ImageFormat::Png),
+            &settings(&[480, 960], &webp),
+        );
+        let sizes: Vec<(u32, u32, u8)> = (narrow.iter())
+            .map(|v| (v.width, v.height, v.quality))
+            .collect();
+        assert_eq!(
+            sizes,
+            [(480, 228, 0), (700, 333, 0), (480, 228, 75), (700, 333, 75)]
+        );
+        assert!(variants(&facts(700, 333, ImageFormat::Gif), &settings(&[480], &webp)).is_empty());
+        assert!(variants(&facts(700, 333, ImageFormat::Jpeg), &settings(&[], &webp)).is_empty());
+    }
+
+    #[test]
+    fn a_variant_name_says_what_it_is_and_changes_with_its_source() {
+        let variant = Variant {
+            width: 480,
+            height: 360,
+            format: ImageFormat::Jpeg,
+            quality: 75,
+        };
+        let key = variant.key(&"ab".repeat(32));
+        let output = variant.output("content/posts/trip/My cat.JPG", &key);
+        assert!(
+            output.starts_with("processed_images/My-cat-480x360-"),
+            "{output}"
+        );
+        assert!(output.ends_with(".jpg"), "{output}");
+        assert_ne!(key, variant.key(&"cd".repeat(32)));
+        let webp = Variant {
+            format: ImageFormat::Webp,
+            ..variant
+        };
+        assert_ne!(key, webp.key(&"ab".repeat(32)));
+    }
+
+    #[test]
+    fn an_image_names_a_file_of_its_bundle_or_a_static_file() {
+        let stat = Stat {
+            size: 1,
+            mtime_ns: 1,
+        };
+        let statics = [
+            StaticFile {
+                rel: "img/map.png".into(),
+                stat,
+                theme_dir: Some("themes/t".into()),
+            },
+            StaticFile {
+                rel: "img/map.png".into(),
+                stat,
+                theme_dir: None,
+            },
+        ];
+        let bundles = [Bundle {
+            folder: "content/posts/trip".into(),
+            documents: vec!["content/posts/trip/index.md".into()],
+            files: vec![ContentFile {
+                path: "content/posts/trip/photos/my cat.jpg".into(),
+                stat,
+            }],
+        }];
+        let files = ImageFiles::new(&statics, &bundles, "/blog");
+        let doc = "content/posts/trip/index.md";
+        let found = |src: &str| files.resolve(doc, src).map(|(path, _)| path);
+        assert_eq!(found("/img/map.png").as_deref(), Some("static/img/map.png"));
+        assert_eq!(
+            found("/blog/img/map.png?v=2").as_deref(),
+            Some("static/img/map.png")
+        );
+        let cat = Some("content/posts/trip/photos/my cat.jpg");
+        assert_eq!(found("photos/my%20cat.jpg").as_deref(), cat);
+        assert_eq!(found("./photos/../photos/my cat.jpg").as_deref(), cat);
+        assert_eq!(found("../../../../etc/passwd"), None);
+        assert_eq!(
+            files.resolve("content/posts/other.md", "photos/my cat.jpg"),
+            None
+        );
+    }
+}

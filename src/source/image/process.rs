@@ -1,0 +1,238 @@
+//! Measuring an image and making its variants: read its header (and EXIF
+//! orientation) without decoding it; decode it once, turn it upright,
+//! resize it to each variant's size and encode each. Nothing of the
+//! original's metadata (EXIF: the camera, the place it was taken) is
+//! written: the encoders write pixels alone.
+
+use std::io::Cursor;
+
+use fast_image_resize::{FilterType, ResizeAlg, ResizeOptions, Resizer};
+use image::codecs::jpeg::JpegEncoder;
+use image::codecs::png::{CompressionType, PngEncoder};
+use image::metadata::Orientation;
+use image::{DynamicImage, ImageDecoder, ImageEncoder, ImageReader};
+
+use super::{Facts, Variant};
+use crate::model::hash::source_hash;
+use crate::source::config::ImageFormat;
+
+/// What is wrong with an image, as a sentence.
+pub type Why = String;
+
+/// What folio measures of the image `bytes`: its format, and its size once
+/// its EXIF orientation is applied, read from its header alone.
+pub fn probe(bytes: &[u8]) -> Result<Facts, Why> {
+    let (format, mut decoder) = decoder_of(bytes)?;
+    let (width, height) = decoder.dimensions();
+    let turned = matches!(
+        decoder.orientation().map_err(|e| e.to_string())?,
+        Orientation::Rotate90
+            | Orientation::Rotate270
+            | Orientation::Rotate90FlipH
+            | Orientation::Rotate270FlipH
+    );
+    let (width, height) = if turned {
+        (height, width)
+    } else {
+        (width, height)
+    };
+    if width == 0 || height == 0 {
+        return Err("it has no pixels".into());
+    }
+    Ok(Facts {
+        hash: source_hash(bytes),
+        width,
+        height,
+        format,
+    })
+}
+
+fn decoder_of(bytes: &[u8]) -> Result<(ImageFormat, impl ImageDecoder + use<'_>), Why> {
+    let guessed = image::guess_format(bytes)
+        .map_err(|_| "it is not an image folio reads (JPEG, PNG, WebP, GIF)".to_owned())?;
+    let format = match guessed {
+        image::ImageFormat::Jpeg => ImageFormat::Jpeg,
+        image::ImageFormat::Png => ImageFormat::Png,
+        image::ImageFormat::WebP => ImageFormat::Webp,
+        image::ImageFormat::Gif => ImageFormat::Gif,
+        other => {
+            return Err(format!(
+                "it is a {other:?} image, which folio does not read (JPEG, PNG, WebP, GIF)"
+            ));
+        }
+    };
+    let reader = ImageReader::with_format(Cursor::new(bytes), guessed);
+    let decoder = reader.into_decoder().map_err(|e| e.to_string())?;
+    Ok((format, decoder))
+}
+
+/// The image `bytes` decoded once, upright, then each of `variants` made
+/// from it, in order.
+pub fn make(bytes: &[u8], variants: &[Variant]) -> Result<Vec<Vec<u8>>, Why> {
+    let (_, mut decoder) = decoder_of(bytes)?;
+    let orientation = decoder.orientation().map_err(|e| e.to_string())?;
+    let mut image = DynamicImage::from_decoder(decoder).map_err(|e| e.to_string())?;
+    image.apply_orientation(orientation);
+    // Eight bits a channel, alpha kept where there is one: what every
+    // encoder here takes.
+    let image = match image.color().has_alpha() {
+        true => DynamicImage::ImageRgba8(image.into_rgba8()),
+        false => DynamicImage::ImageRgb8(image.into_rgb8()),
+    };
+    let mut resizer = Resizer::new();
+    variants
+        .iter()
+        .map(|variant| {
+            let resized = resized(&mut resizer, &image, variant)?;
+            encoded(&resized, variant)
+        })
+        .collect()
+}
+
+fn resized(
+    resizer: &mut Resizer,
+    image: &DynamicImage,
+    variant: &Variant,
+) -> Result<DynamicImage, Why> {
+    if (image.width(), image.height()) == (variant.width, variant.height) {
+        return Ok(image.clone());
+    }
+    let mut resized = match image {
+        DynamicImage::ImageRgba8(_) => DynamicImage::new_rgba8(variant.width, variant.height),
+        _ => DynamicImage::new_rgb8(variant.width, variant.height),
+    };
+    let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3));
+    resizer
+        .resize(image, &mut resized, &options)
+        .map_err(|e| e.to_string())?;
+    Ok(resized)
+}
+
+fn encoded(image: &DynamicImage, variant: &Variant) -> Result<Vec<u8>, Why> {
+    let mut bytes = Vec::new();
+    let (width, height) = (image.width(), image.height());
+    let failed = |e: image::ImageError| e.to_string();
+    match variant.format {
+        ImageFormat::Jpeg => {
+            // JPEG has no alpha: a transparent image is shown on black.
+            let rgb = image.to_rgb8();
+            JpegEncoder::new_with_quality(&mut bytes, variant.quality)
+                .write_image(&rgb, width, height, image::ExtendedColorType::Rgb8)
+                .map_err(failed)?;
+        }
+        ImageFormat::Png => {
+            let encoder = PngEncoder::new_with_quality(
+                &mut bytes,
+                CompressionType::Default,
+                image::codecs::png::FilterType::Adaptive,
+            );
+            encoder
+                .write_image(image.as_bytes(), width, height, image.color().into())
+                .map_err(failed)?;
+        }
+        ImageFormat::Webp => {
+            let encoder = match image {
+                DynamicImage::ImageRgba8(rgba) => webp::Encoder::from_rgba(rgba, width, height),
+                _ => webp::Encoder::from_rgb(image.as_bytes(), width, height),
+            };
+            bytes = encoder.encode(f32::from(variant.quality)).to_vec();
+        }
+        ImageFormat::Gif => return Err("folio does not write GIF images".into()),
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A JPEG of `width` × `height` whose EXIF says to turn it a quarter
+    /// (orientation 6) and where it was taken (a GPS latitude).
+    pub(crate) fn turned_jpeg(width: u32, height: u32) -> Vec<u8> {
+        let mut plain = Vec::new();
+        let pixels = image::RgbImage::from_fn(width, height, |x, y| {
+            image::Rgb([(x * 255 / width) as u8, (y * 255 / height) as u8, 128])
+        });
+        JpegEncoder::new_with_quality(&mut plain, 90)
+            .write_image(&pixels, width, height, image::ExtendedColorType::Rgb8)
+            .unwrap();
+        with_exif(&plain)
+    }
+
+    /// `jpeg` with an APP1 EXIF segment after its SOI: orientation 6 and a
+    /// GPS IFD holding a latitude reference.
+    fn with_exif(jpeg: &[u8]) -> Vec<u8> {
+        let mut tiff: Vec<u8> = b"MM\0\x2a\0\0\0\x08".to_vec();
+        // IFD0: two entries (orientation, GPS IFD pointer), then no next IFD.
+        tiff.extend([0, 2]);
+        tiff.extend([0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0]);
+        tiff.extend([0x88, 0x25, 0, 4, 0, 0, 0, 1, 0, 0, 0, 38]);
+        tiff.extend([0, 0, 0, 0]);
+        // GPS IFD at 38: GPSLatitudeRef "N".
+        tiff.extend([0, 1]);
+        tiff.extend([0, 1, 0, 2, 0, 0, 0, 2, b'N', 0, 0, 0]);
+        tiff.extend([0, 0, 0, 0]);
+        let mut segment = b"Exif\0\0".to_vec();
+        segment.extend(tiff);
+        let length = (segment.len() + 2) as u16;
+        let mut out = jpeg[..2].to_vec();
+        out.extend([0xFF, 0xE1]);
+        out.extend(length.to_be_bytes());
+        out.extend(segment);
+        out.extend(&jpeg[2..]);
+        out
+    }
+
+    #[test]
+    fn a_turned_photo_is_measured_and_made_upright_without_its_exif() {
+        let jpeg = turned_jpeg(64, 48);
+        let facts = probe(&jpeg).unwrap();
+        assert_eq!(
+            (facts.width, facts.height, facts.format),
+            (48, 64, ImageFormat::Jpeg)
+        );
+        let variants = [24, 48].map(|width| Variant {
+            width,
+            height: width * 4 / 3,
+            format: ImageFormat::Jpeg,
+            quality: 80,
+        });
+        let webp = Variant {
+            format: ImageFormat::Webp,
+            ..variants[0]
+        };
+        let made = make(&jpeg, &[variants[0], variants[1], webp]).unwrap();
+        for (bytes, variant) in made.iter().zip([variants[0], variants[1], webp]) {
+            let read = image::load_from_memory(bytes).unwrap();
+            assert_eq!(
+                (read.width(), read.height()),
+                (variant.width, variant.height)
+            );
+            assert!(
+                !bytes.windows(6).any(|w| w == b"Exif\0\0"),
+                "no EXIF is written"
+            );
+        }
+        assert!(made[2].starts_with(b"RIFF"), "a WebP");
+        assert_eq!(
+            make(&jpeg, &variants).unwrap(),
+            made[..2],
+            "the same bytes every time"
+        );
+    }
+
+    #[test]
+    fn what_is_not_an_image_is_said_so() {
+        let why = probe(b"<svg/>").unwrap_err();
+        assert!(why.contains("not an image"), "{why}");
+        let mut truncated = turned_jpeg(64, 48);
+        truncated.truncate(truncated.len() / 2);
+        let variant = Variant {
+            width: 24,
+            height: 32,
+            format: ImageFormat::Png,
+            quality: 0,
+        };
+        assert!(make(&truncated, &[variant]).is_err());
+    }
+}

@@ -1,0 +1,258 @@
+//! The images of posts with `[images]`: each local image measured (turned
+//! upright by its EXIF orientation) and given its size, lazy loading and a
+//! `srcset` of variants read back at the widths and in the formats asked,
+//! with no EXIF left; a second build decodes nothing; one image replaced
+//! writes its variants and the pages that show it, and prunes the old
+//! ones; a file that is no image is an error naming it and its page.
+
+use std::collections::BTreeSet;
+
+use crate::util;
+
+use image::ImageEncoder;
+use util::{TestSite, rewritten};
+
+const IMAGES: &str = "\n[images]\nwidths = [160, 320]\nformats = [\"webp\"]\n";
+
+/// A JPEG of `width` × `height` whose EXIF turns it a quarter (orientation
+/// 6) and says where it was taken (a GPS latitude reference): `shade`
+/// tells two photos apart.
+fn photo(width: u32, height: u32, shade: u8) -> Vec<u8> {
+    let pixels = image::RgbImage::from_fn(width, height, |x, y| {
+        image::Rgb([(x * 255 / width) as u8, (y * 255 / height) as u8, shade])
+    });
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 90)
+        .write_image(&pixels, width, height, image::ExtendedColorType::Rgb8)
+        .unwrap();
+    let mut tiff: Vec<u8> = b"MM\0\x2a\0\0\0\x08".to_vec();
+    tiff.extend([0, 2]);
+    tiff.extend([0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0]);
+    tiff.extend([0x88, 0x25, 0, 4, 0, 0, 0, 1, 0, 0, 0, 38]);
+    tiff.extend([0, 0, 0, 0]);
+    tiff.extend([0, 1]);
+    tiff.extend([0, 1, 0, 2, 0, 0, 0, 2, b'N', 0, 0, 0]);
+    tiff.extend([0, 0, 0, 0]);
+    let mut exif = b"Exif\0\0".to_vec();
+    exif.extend(tiff);
+    let mut out = jpeg[..2].to_vec();
+    out.extend([0xFF, 0xE1]);
+    out.extend(((exif.len() + 2) as u16).to_be_bytes());
+    out.extend(exif);
+    out.extend(&jpeg[2..]);
+    out
+}
+
+fn png(width: u32, height: u32) -> Vec<u8> {
+    let pixels = image::RgbaImage::from_fn(width, height, |x, _| image::Rgba([0, 0, 0, x as u8]));
+    let mut bytes = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut bytes)
+        .write_image(&pixels, width, height, image::ExtendedColorType::Rgba8)
+        .unwrap();
+    bytes
+}
+
+/// A site with `[images]` and a post whose bundle holds a turned photo,
+/// shown after its summary, and a static PNG it shows too.
+fn site(kept: bool) -> TestSite {
+    let site = TestSite::with_posts();
+    if kept {
+        site.keep_session();
+    }
+    let toml = site.read("site.toml");
+    site.write("site.toml", &format!("{toml}{IMAGES}"));
+    site.write_bytes("content/posts/trip/photo.jpg", &photo(640, 480, 10));
+    site.write_bytes("static/img/dot.png", &png(200, 100));
+    site.write(
+        "content/posts/trip/index.md",
+        "---\ntitle: Trip\ndate: 2024-03-01\n---\nWhere we went.\n\n<!-- more -->\n\n\
+         ![A \"view\"](photo.jpg \"The view\")\n\nAnd ![a dot](/img/dot.png).\n",
+    );
+    site.build();
+    site
+}
+
+fn variants(site: &TestSite) -> BTreeSet<String> {
+    std::fs::read_dir(site.path("public/processed_images"))
+        .map(|dir| {
+            dir.map(|e| {
+                format!(
+                    "processed_images/{}",
+                    e.unwrap().file_name().to_string_lossy()
+                )
+            })
+            .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_image_gets_its_size_and_a_srcset_of_variants_made_upright_without_exif() {
+    let site = site(false);
+    let page = site.read("public/posts/trip/index.html");
+    let picture = &page[page.find("<picture>").unwrap()..];
+    let picture = &picture[..picture.find("</picture>").unwrap()];
+    // 640 × 480 turned a quarter: 480 × 640, at 160 and 320 wide.
+    assert!(
+        picture.contains(" alt=\"A &quot;view&quot;\" title=\"The view\" width=\"320\" height=\"427\" loading=\"lazy\" decoding=\"async\" />"),
+        "{picture}"
+    );
+    assert!(
+        picture.contains("<source type=\"image/webp\" srcset=\"/processed_images/photo-160x213-"),
+        "{picture}"
+    );
+    let made = variants(&site);
+    assert_eq!(made.len(), 8, "{made:?}");
+    for variant in &made {
+        let bytes = std::fs::read(site.path(&format!("public/{variant}"))).unwrap();
+        let read = image::load_from_memory(&bytes).unwrap();
+        let size = format!("-{}x{}-", read.width(), read.height());
+        assert!(variant.contains(&size), "{variant} is {size}");
+        let format = image::guess_format(&bytes).unwrap();
+        let extension = variant.rsplit('.').next().unwrap();
+        assert_eq!(format.extensions_str()[0], extension, "{variant}");
+        assert!(
+            !bytes.windows(4).any(|w| w == b"Exif"),
+            "{variant} holds no EXIF"
+        );
+        assert!(
+            page.contains(&format!("/{variant} ")),
+            "{variant} is in the page"
+        );
+    }
+    // The photo's turned: its left column (dark red) is now its top row.
+    let upright = made
+        .iter()
+        .find(|v| v.ends_with(".jpg") && v.contains("-320x"))
+        .unwrap();
+    let read = image::open(site.path(&format!("public/{upright}")))
+        .unwrap()
+        .to_rgb8();
+    assert!(
+        read.get_pixel(0, 0)[1] > read.get_pixel(0, 400)[1],
+        "turned"
+    );
+    // A PNG with alpha keeps it, at its own width (200 < 320) and at 160.
+    let dot = |size: &str, format: &str| {
+        let prefix = format!("processed_images/dot-{size}-");
+        made.iter()
+            .any(|v| v.starts_with(&prefix) && v.ends_with(format))
+    };
+    assert!(dot("200x100", ".png") && dot("160x80", ".png") && dot("200x100", ".webp"));
+    let alpha = image::open(site.path(&format!(
+            "public/{}",
+            made.iter()
+                .find(|v| v.starts_with("processed_images/dot-200x100-") && v.ends_with(".png"))
+                .unwrap()
+        )))
+    .unwrap();
+    assert!(alpha.color().has_alpha());
+    assert!(
+        page.contains(" alt=\"a dot\" width=\"200\" height=\"100\" loading=\"lazy\""),
+        "{page}"
+    );
+}
+
+#[test]
+fn a_second_build_decodes_nothing_and_a_replaced_image_writes_only_what_shows_it() {
+    for kept in [false, true] {
+        let site = site(kept);
+        let report = site.build();
+        assert!(report.written.is_empty(), "{:?}", report.written);
+        assert_eq!((report.images_decoded, report.images_encoded), (0, 0));
+
+        // A page edit elsewhere: no image is decoded or encoded.
+        site.write("content/en/about.md", "---\ntitle: About\n---\nAbout it.\n");
+        let report = site.build();
+        assert_eq!(
+            (report.images_decoded, report.images_encoded),
+            (0, 0),
+            "kept {kept}"
+        );
+
+        let old = variants(&site);
+        site.write_bytes("content/posts/trip/photo.jpg", &photo(640, 480, 200));
+        let before = site.output_identities();
+        let report = site.build();
+        let new = variants(&site);
+        let (gone, came): (BTreeSet<&String>, BTreeSet<&String>) = (
+            old.difference(&new).collect(),
+            new.difference(&old).collect(),
+        );
+        assert_eq!(gone.len(), 4, "the photo's four variants go");
+        assert_eq!(came.len(), 4, "and four new ones come");
+        let mut expected: Vec<String> = came.into_iter().cloned().collect();
+        expected.extend([
+            "posts/trip/index.html".into(),
+            "posts/trip/photo.jpg".into(),
+        ]);
+        expected.sort();
+        assert_eq!(report.written, expected, "kept {kept}");
+        assert_eq!(
+            report.deleted,
+            gone.into_iter().cloned().collect::<Vec<_>>()
+        );
+        assert_eq!((report.images_decoded, report.images_encoded), (1, 4));
+        assert_eq!(rewritten(&before, &site.output_identities()), expected);
+        let clean = site.clean_build();
+        assert!(
+            site.output_tree() == clean.tree,
+            "differs from a clean build"
+        );
+        assert_eq!(site.output_rows(), clean.output_rows, "output rows");
+        site.assert_rebuild(&[], &[]);
+    }
+}
+
+#[test]
+fn variants_made_once_are_kept_for_the_next_build_of_the_same_image() {
+    let site = site(false);
+    // The output folder gone: everything is written again, nothing encoded.
+    std::fs::remove_dir_all(site.path("public")).unwrap();
+    let report = site.build();
+    assert!(
+        report
+            .written
+            .iter()
+            .any(|w| w.starts_with("processed_images/"))
+    );
+    assert_eq!((report.images_decoded, report.images_encoded), (0, 0));
+    // Back to an image seen before: made from the cache too.
+    site.write_bytes("static/img/dot.png", &png(120, 60));
+    let report = site.build();
+    // 120 wide: at its own width alone, in PNG and WebP.
+    assert_eq!((report.images_decoded, report.images_encoded), (1, 2));
+    site.write_bytes("static/img/dot.png", &png(200, 100));
+    let report = site.build();
+    assert_eq!((report.images_decoded, report.images_encoded), (0, 0));
+}
+
+#[test]
+fn a_file_that_is_no_image_is_an_error_naming_it_and_its_page() {
+    let site = site(false);
+    site.write("static/img/dot.png", "<svg/>");
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(error.contains("content/posts/trip/index.md"), "{error}");
+    assert!(
+        error.contains("the image static/img/dot.png it shows cannot be read"),
+        "{error}"
+    );
+    assert!(error.contains("= help:"), "{error}");
+}
+
+#[test]
+fn without_images_a_body_shows_its_images_as_written() {
+    let site = TestSite::with_posts();
+    site.write_bytes("content/posts/trip/photo.jpg", &photo(64, 48, 1));
+    site.write(
+        "content/posts/trip/index.md",
+        "---\ntitle: Trip\ndate: 2024-03-01\n---\n![x](photo.jpg)\n",
+    );
+    site.build();
+    let page = site.read("public/posts/trip/index.html");
+    assert!(
+        page.contains("<img src=\"photo.jpg\" alt=\"x\" />"),
+        "{page}"
+    );
+    assert!(!site.path("public/processed_images").exists());
+}
