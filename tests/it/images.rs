@@ -25,19 +25,10 @@ fn photo(width: u32, height: u32, shade: u8) -> Vec<u8> {
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 90)
         .write_image(&pixels, width, height, image::ExtendedColorType::Rgb8)
         .unwrap();
-    let mut tiff: Vec<u8> = b"MM\0\x2a\0\0\0\x08".to_vec();
-    tiff.extend([0, 2]);
-    tiff.extend([0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0]);
-    tiff.extend([0x88, 0x25, 0, 4, 0, 0, 0, 1, 0, 0, 0, 38]);
-    tiff.extend([0, 0, 0, 0]);
-    tiff.extend([0, 1]);
-    tiff.extend([0, 1, 0, 2, 0, 0, 0, 2, b'N', 0, 0, 0]);
-    tiff.extend([0, 0, 0, 0]);
-    let mut exif = b"Exif\0\0".to_vec();
-    exif.extend(tiff);
+    // An APP1 segment: orientation 6, and a GPS IFD with a latitude
+    // reference.
+    let exif = std::fs::read("tests/golden/exif-turned-gps.app1").unwrap();
     let mut out = jpeg[..2].to_vec();
-    out.extend([0xFF, 0xE1]);
-    out.extend(((exif.len() + 2) as u16).to_be_bytes());
     out.extend(exif);
     out.extend(&jpeg[2..]);
     out

@@ -160,24 +160,11 @@ mod tests {
     }
 
     /// `jpeg` with an APP1 EXIF segment after its SOI: orientation 6 and a
-    /// GPS IFD holding a latitude reference.
+    /// GPS IFD holding a latitude reference (tests/golden/, which the
+    /// integration tests splice the same way).
     fn with_exif(jpeg: &[u8]) -> Vec<u8> {
-        let mut tiff: Vec<u8> = b"MM\0\x2a\0\0\0\x08".to_vec();
-        // IFD0: two entries (orientation, GPS IFD pointer), then no next IFD.
-        tiff.extend([0, 2]);
-        tiff.extend([0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0]);
-        tiff.extend([0x88, 0x25, 0, 4, 0, 0, 0, 1, 0, 0, 0, 38]);
-        tiff.extend([0, 0, 0, 0]);
-        // GPS IFD at 38: GPSLatitudeRef "N".
-        tiff.extend([0, 1]);
-        tiff.extend([0, 1, 0, 2, 0, 0, 0, 2, b'N', 0, 0, 0]);
-        tiff.extend([0, 0, 0, 0]);
-        let mut segment = b"Exif\0\0".to_vec();
-        segment.extend(tiff);
-        let length = (segment.len() + 2) as u16;
+        let segment = include_bytes!("../../../tests/golden/exif-turned-gps.app1");
         let mut out = jpeg[..2].to_vec();
-        out.extend([0xFF, 0xE1]);
-        out.extend(length.to_be_bytes());
         out.extend(segment);
         out.extend(&jpeg[2..]);
         out
