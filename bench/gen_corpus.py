@@ -22,6 +22,15 @@ pages (paginated 10 per page) and a tag index, one feed per language (20
 entries) and a sitemap. Like folio's theme, the Hugo and Zola themes link one
 stylesheet, /style.css, from every page and write it once: folio's own
 templates/style.css (or --stylesheet), copied verbatim to static/style.css.
+
+With --images (folio and Hugo), every post is a bundle with a photo-sized
+JPEG of its own (1600 x 1200, made by photos.py; every fifth one stored
+sideways with an EXIF orientation of 6, as a phone's portraits are), shown
+after its summary, and both tools do the same work with it: made upright,
+at 480 and 960 pixels wide, in JPEG and in WebP (quality 75, Lanczos),
+shown as a <picture> with a srcset. folio by its `[images]` rule, Hugo by a
+render hook for images (`.Resize`, turned by the photo's EXIF orientation,
+since the Hugo of Debian predates images.AutoOrient).
 """
 
 from __future__ import annotations
@@ -31,6 +40,9 @@ import os
 import random
 import sys
 from datetime import datetime, timedelta, timezone
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import photos  # noqa: E402  (beside this file)
 
 # --------------------------------------------------------------------------
 # Vocabulary
@@ -565,6 +577,40 @@ def write(path: str, text: str) -> None:
         f.write(text)
 
 
+def write_bytes(path: str, data: bytes) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def photo_of(seed: str, i: int) -> bytes:
+    """Post i's photo: every fifth stored sideways (EXIF orientation 6)."""
+    rng = random.Random(f"{seed}-photo-{i}")
+    return photos.photo(rng, 1600, 1200, 6 if i % 5 == 0 else 1)
+
+
+# What --images adds to each tool's files: the same widths, formats, quality
+# and filter.
+HUGO_RENDER_IMAGE = """{{- $img := .Page.Resources.GetMatch .Destination -}}
+{{- with $img -}}
+{{- $turn := "" -}}
+{{- with .Exif }}{{ with .Tags.Orientation }}{{ if eq . 6 }}{{ $turn = " r270" }}{{ else if eq . 8 }}{{ $turn = " r90" }}{{ else if eq . 3 }}{{ $turn = " r180" }}{{ end }}{{ end }}{{ end -}}
+{{- $j4 := .Resize (printf "480x jpg q75%s" $turn) -}}
+{{- $j9 := .Resize (printf "960x jpg q75%s" $turn) -}}
+{{- $w4 := .Resize (printf "480x webp q75%s" $turn) -}}
+{{- $w9 := .Resize (printf "960x webp q75%s" $turn) -}}
+<picture><source type="image/webp" srcset="{{ $w4.RelPermalink }} 480w, {{ $w9.RelPermalink }} 960w" sizes="100vw" /><img src="{{ $j9.RelPermalink }}" srcset="{{ $j4.RelPermalink }} 480w, {{ $j9.RelPermalink }} 960w" sizes="100vw" alt="{{ $.Text }}" width="{{ $j9.Width }}" height="{{ $j9.Height }}" loading="lazy" decoding="async" /></picture>
+{{- end -}}
+"""
+IMAGE_FILES = {
+    "folio": {"site.toml": '\n[images]\nwidths = [480, 960]\nformats = ["webp"]\nquality = 75\n'},
+    "hugo": {
+        "hugo.toml": '\n[imaging]\nresampleFilter = "lanczos"\nquality = 75\n',
+        "layouts/_default/_markup/render-image.html": HUGO_RENDER_IMAGE,
+    },
+}
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--posts", type=int, required=True, help="number of posts (each in every language)")
@@ -574,8 +620,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--stylesheet", default=DEFAULT_STYLESHEET,
                     help="stylesheet copied verbatim to static/style.css for hugo and zola "
                          "(default: folio's templates/style.css)")
+    ap.add_argument("--images", action="store_true",
+                    help="every post a bundle with a photo to make responsive (folio and hugo)")
     ap.add_argument("outdir")
     a = ap.parse_args(argv)
+    if a.images and a.format == "zola":
+        ap.error("--images is for folio and hugo")
     langs = [l.strip() for l in a.langs.split(",") if l.strip()]
     if not langs or a.posts < 1:
         ap.error("need at least one language and one post")
@@ -596,6 +646,9 @@ def main(argv: list[str]) -> int:
         except OSError as e:
             ap.error(f"cannot read the stylesheet: {e}")
     files = {"folio": folio_files, "hugo": hugo_files, "zola": zola_files}[fmt](langs, css)
+    if a.images:
+        for rel, text in IMAGE_FILES[fmt].items():
+            files[rel] = files.get(rel, "") + text
     for rel, text in files.items():
         write(os.path.join(out, rel), text)
 
@@ -608,6 +661,12 @@ def main(argv: list[str]) -> int:
         for li, lang in enumerate(langs):
             title, body = post_text(a.seed, i, lang, vocabs[lang], ident_vocab, more)
             text = front_matter(fmt, title, meta["date"], meta["tags"]) + body
+            if a.images:
+                text += f"\n![A photo of post {i}](photo.jpg)\n"
+                folder = os.path.join(out, f"content/{lang}/posts/{name}")
+                write(os.path.join(folder, "index.md"), text)
+                write_bytes(os.path.join(folder, "photo.jpg"), photo_of(a.seed, i))
+                continue
             if fmt == "zola":
                 suffix = "" if li == 0 else f".{lang}"
                 rel = f"content/posts/{name}{suffix}.md"

@@ -27,6 +27,7 @@ use crate::render::minify::Minifiable;
 use crate::render::{SitemapEntry, Theme};
 use crate::source::config::Config;
 use crate::source::discover::{FilesAt, walk_order};
+use crate::source::image::location;
 use crate::source::parse::{self, BodyAt};
 use crate::source::sass::{self, SassFile};
 use crate::source::shortcodes::Shortcodes;
@@ -343,7 +344,12 @@ fn make_copy(job: &RenderJob<'_, '_>, copy: &Copy) -> Result<Rendering, Error> {
     let (bytes, fingerprint) = match &copy.making {
         Making::Verbatim => {
             let path = job.root.join(&copy.source);
-            let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+            let mut bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+            if copy.fingerprint.ends_with(location::MARK)
+                && let Some(without) = location::without_location(&bytes)
+            {
+                bytes = without;
+            }
             (bytes, copy.fingerprint.clone())
         }
         Making::Sass => {

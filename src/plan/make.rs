@@ -28,6 +28,7 @@ pub fn copies(
         copies.extend(images.copies(records, visibility));
     }
     minified_copies(config, &mut copies);
+    located_copies(config, &mut copies);
     copies
 }
 
@@ -35,6 +36,20 @@ pub fn copies(
 fn minified_copies(config: &Config, copies: &mut [Copy]) {
     for copy in copies {
         minify::mark(&mut copy.fingerprint, copy.output.as_str(), config.minify);
+    }
+}
+
+/// Each JPEG copied as it is marked, when `[images]` has it copied
+/// without where it was taken.
+fn located_copies(config: &Config, copies: &mut [Copy]) {
+    if config.images.is_none() {
+        return;
+    }
+    let copied_jpegs = copies
+        .iter_mut()
+        .filter(|copy| copy.making == Making::Verbatim && location::is_jpeg(copy.output.as_str()));
+    for copy in copied_jpegs {
+        copy.fingerprint.push_str(location::MARK);
     }
 }
 
@@ -280,6 +295,7 @@ pub fn plan<'a>(
         copies.extend(images.copies(&records, visibility));
     }
     minified_copies(config, &mut copies);
+    located_copies(config, &mut copies);
     let plugins = sources.plugins;
     let mut model = Model::new(config, (records, sections), visibility, &|name| {
         theme.shortcode_hash(name).to_owned()

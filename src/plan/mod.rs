@@ -39,7 +39,7 @@ use crate::render::{
 use crate::source::bundle::Bundle;
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
-use crate::source::image::{Shown, Variant};
+use crate::source::image::{Shown, Variant, location};
 use crate::source::sass::{self, SassFile};
 use crate::source::section::SectionFile;
 

@@ -247,3 +247,27 @@ fn without_images_a_body_shows_its_images_as_written() {
     );
     assert!(!site.path("public/processed_images").exists());
 }
+
+#[test]
+fn a_photo_copied_as_it_is_keeps_its_orientation_but_not_where_it_was_taken() {
+    let site = site(false);
+    let original = std::fs::read(site.path("content/posts/trip/photo.jpg")).unwrap();
+    let copied = std::fs::read(site.path("public/posts/trip/photo.jpg")).unwrap();
+    // The GPS IFD's one entry: GPSLatitudeRef, two ASCII bytes, "N".
+    let latitude = [0, 1, 0, 2, 0, 0, 0, 2, b'N', 0];
+    let orientation = [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6];
+    assert!(original.windows(10).any(|w| w == latitude));
+    assert!(!copied.windows(10).any(|w| w == latitude), "no position");
+    assert!(copied.windows(10).any(|w| w == orientation), "still turned");
+    assert_eq!(copied.len(), original.len());
+    assert_eq!(image::load_from_memory(&copied).unwrap().width(), 640);
+    // Without `[images]`, the photo is copied as it is again.
+    let toml = site.read("site.toml").replace(IMAGES, "");
+    site.write("site.toml", &toml);
+    let report = site.build();
+    assert!(report.written.iter().any(|w| w == "posts/trip/photo.jpg"));
+    assert_eq!(
+        std::fs::read(site.path("public/posts/trip/photo.jpg")).unwrap(),
+        original
+    );
+}

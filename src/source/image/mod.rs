@@ -20,6 +20,7 @@ use crate::source::bundle::{Bundle, ContentFile};
 use crate::source::config::{ImageFormat, Images};
 use crate::source::discover::StaticFile;
 
+pub mod location;
 #[cfg(feature = "images")]
 pub mod process;
 

@@ -5,6 +5,7 @@
 //! written: the encoders write pixels alone.
 
 use std::io::Cursor;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use fast_image_resize::{FilterType, ResizeAlg, ResizeOptions, Resizer};
 use image::codecs::jpeg::JpegEncoder;
@@ -22,6 +23,28 @@ pub type Why = String;
 /// What folio measures of the image `bytes`: its format, and its size once
 /// its EXIF orientation is applied, read from its header alone.
 pub fn probe(bytes: &[u8]) -> Result<Facts, Why> {
+    unpanicked(|| measured(bytes))
+}
+
+/// The image `bytes` decoded once, upright, then each of `variants` made
+/// from it, in order.
+pub fn make(bytes: &[u8], variants: &[Variant]) -> Result<Vec<Vec<u8>>, Why> {
+    unpanicked(|| made(bytes, variants))
+}
+
+/// `work`'s result, or why it failed when a decoder or encoder panicked on
+/// the file: one bad image must not stop the other workers of the build,
+/// and is named like any other bad image.
+fn unpanicked<T>(work: impl FnOnce() -> Result<T, Why>) -> Result<T, Why> {
+    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|panic| {
+        let said = (panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(format!("the image library failed on it ({said})"))
+    })
+}
+
+fn measured(bytes: &[u8]) -> Result<Facts, Why> {
     let (format, mut decoder) = decoder_of(bytes)?;
     let (width, height) = decoder.dimensions();
     let turned = matches!(
@@ -66,9 +89,7 @@ fn decoder_of(bytes: &[u8]) -> Result<(ImageFormat, impl ImageDecoder + use<'_>)
     Ok((format, decoder))
 }
 
-/// The image `bytes` decoded once, upright, then each of `variants` made
-/// from it, in order.
-pub fn make(bytes: &[u8], variants: &[Variant]) -> Result<Vec<Vec<u8>>, Why> {
+fn made(bytes: &[u8], variants: &[Variant]) -> Result<Vec<Vec<u8>>, Why> {
     let (_, mut decoder) = decoder_of(bytes)?;
     let orientation = decoder.orientation().map_err(|e| e.to_string())?;
     let mut image = DynamicImage::from_decoder(decoder).map_err(|e| e.to_string())?;
