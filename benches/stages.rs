@@ -335,7 +335,12 @@ impl Corpus {
     fn pages(&self) -> Vec<Rendered> {
         let (theme, i18n) = self.theme_and_words();
         let views = Views::new(self.config(), &i18n);
-        let env = theme.environment(&self.config().markup.highlight).unwrap();
+        let env = theme
+            .environment(
+                &self.config().markup.highlight,
+                &folio::render::images::Resizer::without_files(),
+            )
+            .unwrap();
         let mut pages = Vec::new();
         self.render_each(&mut self.plan(&views, &theme), &theme, &env, |page| {
             pages.push(page)
@@ -413,7 +418,10 @@ fn render_900_sources(bencher: divan::Bencher) {
     let (theme, i18n) = corpus.theme_and_words();
     let views = Views::new(corpus.config(), &i18n);
     let env = theme
-        .environment(&corpus.config().markup.highlight)
+        .environment(
+            &corpus.config().markup.highlight,
+            &folio::render::images::Resizer::without_files(),
+        )
         .unwrap();
     let pages = corpus.plan(&views, &theme).specs.len();
     bencher

@@ -45,16 +45,25 @@ pub(crate) fn explanation(
     };
     let wanted = wanted.ok_or_else(not_found)?;
     if let Some(spec) = plan.specs.iter().find(|s| s.output == wanted) {
+        let mut sources = plan.sources_of(spec);
+        // The images its templates asked for when it last rendered.
+        let asked = plan.drawn_uses().get(spec.output.as_str());
+        for (image, _) in asked.into_iter().flatten() {
+            if !sources.contains(image) {
+                sources.push(image.clone());
+            }
+        }
         return Ok(Explanation {
             output: spec.output.to_string(),
             made_for: plan.made_by(spec),
             templates: theme.closure(&spec.template),
-            sources: plan.sources_of(spec),
+            sources,
             config_keys: plan.config_keys(spec),
             language: Some(plan.language(spec).to_owned()),
         });
     }
-    if let Some(copy) = plan.copies.iter().find(|c| c.output == wanted) {
+    let mut copies = plan.copies.iter().chain(plan.drawn());
+    if let Some(copy) = copies.find(|c| c.output == wanted) {
         return Ok(Explanation {
             output: copy.output.to_string(),
             made_for: copy.source.clone(),

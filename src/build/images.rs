@@ -5,24 +5,27 @@
 //! file and each page that shows it.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::build::scan::Damaged;
 use crate::model::doc::{Record, Stat};
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::source_hash as source_hash_of;
 use crate::plan::Visibility;
 use crate::plan::{Copy, Making};
+use crate::plan::{Plan, drawn_copy};
 use crate::source::config::Config;
 use crate::source::discover::FilesAt;
+use crate::source::image::Drawn;
 use crate::source::image::Variant;
 use crate::source::image::{ImageFiles, Measured, Shown};
 use crate::store::image_cache::ImageCache;
-use crate::store::index::ImageRows;
+use crate::store::index::{ImageRows, OutputRow};
 
 /// What a build knows of the images its documents show.
 #[derive(Debug, Default)]
@@ -37,6 +40,11 @@ pub(crate) struct Survey {
 }
 
 impl Survey {
+    /// Whether this build measured an image again: one changed, or came.
+    pub(crate) fn measured_any(&self) -> bool {
+        !self.fresh.is_empty()
+    }
+
     /// The changes of the `images` table.
     pub(crate) fn rows(&self) -> ImageRows<'_> {
         ImageRows {
@@ -49,12 +57,14 @@ impl Survey {
 }
 
 /// Measures the images `records` published by `visibility` show, when the
-/// site has `[images]`: those `known` at their current stat are taken as
-/// they were, unless the build must read them (`force_read`: their bytes
-/// changed under the last attempt); the others are read, in parallel.
+/// site has `[images]`, and those the pages' templates asked for when they
+/// last rendered (`drawn`): those `known` at their current stat are taken
+/// as they were, unless the build must read them (`force_read`: their
+/// bytes changed under the last attempt); the others are read, in
+/// parallel.
 pub(crate) fn survey(
     (config, files, images): (&Config, &FilesAt, &ImageFiles<'_>),
-    (records, visibility): (&[Record], Visibility),
+    (records, visibility, drawn): (&[Record], Visibility, &Drawn),
     (known, force_read): (&FxHashMap<String, Measured>, &HashSet<String>),
     started_ns: i64,
 ) -> Result<Survey, Error> {
@@ -77,6 +87,16 @@ pub(crate) fn survey(
             if !files.is_empty() {
                 let by_document = &mut survey.shown.by_document;
                 by_document.insert(record.source.path.clone(), files);
+            }
+        }
+    }
+    for (page, uses) in drawn {
+        for (image, _) in uses {
+            if let Some(stat) = images.stat_of(image) {
+                let entry = shown
+                    .entry(image.clone())
+                    .or_insert_with(|| (stat, Vec::new()));
+                entry.1.push(page);
             }
         }
     }
@@ -167,7 +187,9 @@ fn broken(path: &str, pages: &[&str], why: String) -> Problem {
 /// per build, for all of its variants the cache lacks, and each variant
 /// kept in the cache once made.
 pub(crate) struct ImageWork<'p> {
-    cache: Option<ImageCache>,
+    /// Opened by the first variant made: a site without images has none.
+    cache: OnceLock<ImageCache>,
+    state_dir: PathBuf,
     /// A dry run makes what it must compare, but keeps nothing.
     dry_run: bool,
     /// Per image (by the hash of its bytes: two files of the same bytes
@@ -181,7 +203,11 @@ pub(crate) struct ImageWork<'p> {
 impl<'p> ImageWork<'p> {
     /// The work of making `copies`' variants, kept in the cache of the
     /// state folder at `state_dir`.
-    pub(crate) fn new(copies: &'p [Copy], state_dir: &Path, dry_run: bool) -> Result<Self, Error> {
+    pub(crate) fn new(
+        copies: impl IntoIterator<Item = &'p Copy>,
+        state_dir: &Path,
+        dry_run: bool,
+    ) -> Self {
         let mut images: FxHashMap<&str, (Mutex<()>, Vec<&Variant>)> = FxHashMap::default();
         for copy in copies {
             if let Making::Image {
@@ -196,17 +222,23 @@ impl<'p> ImageWork<'p> {
                 }
             }
         }
-        let cache = match images.is_empty() {
-            true => None,
-            false => Some(ImageCache::open(state_dir)?),
-        };
-        Ok(ImageWork {
-            cache,
+        ImageWork {
+            cache: OnceLock::new(),
+            state_dir: state_dir.to_owned(),
             dry_run,
             images,
             decoded: AtomicUsize::new(0),
             encoded: AtomicUsize::new(0),
-        })
+        }
+    }
+
+    fn cache(&self) -> Result<&ImageCache, Error> {
+        if let Some(cache) = self.cache.get() {
+            return Ok(cache);
+        }
+        // Two workers may open it at once: one keeps its own.
+        let opened = ImageCache::open(&self.state_dir)?;
+        Ok(self.cache.get_or_init(|| opened))
     }
 
     /// How many images this build decoded, and variants it encoded.
@@ -226,7 +258,7 @@ impl<'p> ImageWork<'p> {
         (source, source_hash, shown_by): (&str, &str, &str),
         variant: &Variant,
     ) -> Result<Option<Vec<u8>>, Error> {
-        let cache = self.cache.as_ref().ok_or_else(|| not_planned(source))?;
+        let cache = self.cache()?;
         let name = cached_name(source_hash, variant);
         if let Some(bytes) = cache.get(&name)? {
             return Ok(Some(bytes));
@@ -244,9 +276,9 @@ impl<'p> ImageWork<'p> {
         if source_hash_of(&bytes) != source_hash {
             return Ok(None);
         }
-        let mut missing = Vec::new();
+        let mut missing = vec![*variant];
         for &other in variants {
-            if other == variant || cache.get(&cached_name(source_hash, other))?.is_none() {
+            if other != variant && cache.get(&cached_name(source_hash, other))?.is_none() {
                 missing.push(*other);
             }
         }
@@ -293,4 +325,69 @@ fn make_variants(bytes: &[u8], variants: &[Variant]) -> Result<Vec<Vec<u8>>, Str
 #[cfg(not(feature = "images"))]
 fn make_variants(_bytes: &[u8], _variants: &[Variant]) -> Result<Vec<Vec<u8>>, String> {
     Err("this build of folio was made without its `images` feature".into())
+}
+
+/// What the pages' templates ask of images once a build's pages have
+/// rendered.
+pub(crate) struct Drawing {
+    /// The variants to make: asked for, and not as folio left them.
+    pub late: Vec<Copy>,
+    /// The variants no page asks for any more, to prune.
+    pub dead: Vec<String>,
+    /// What each page of the plan asks for: the rendered ones' new asks,
+    /// the others' as they were.
+    pub uses: Drawn,
+}
+
+/// The variants of images the pages of `plan` ask for, once those at
+/// `rendered` rendered and `asked` for theirs; `hashes` of every image
+/// named; `stored` and `damaged` what the output folder holds.
+pub(crate) fn drawing(
+    plan: &Plan<'_>,
+    (rendered, asked): (&FxHashSet<&str>, Drawn),
+    hashes: &FxHashMap<String, String>,
+    (stored, damaged): (&FxHashMap<String, OutputRow>, &Damaged),
+) -> Drawing {
+    let mut asked = asked;
+    let mut uses = Drawn::new();
+    for spec in &plan.specs {
+        let page = spec.output.as_str();
+        let page_uses = match rendered.contains(page) {
+            true => asked.remove(page),
+            false => plan.drawn_uses().get(page).cloned(),
+        };
+        if let Some(page_uses) = page_uses.filter(|u| !u.is_empty()) {
+            uses.insert(page.to_owned(), page_uses);
+        }
+    }
+    let copied: FxHashSet<&str> = plan.copies.iter().map(|c| c.output.as_str()).collect();
+    let mut live: BTreeMap<String, Copy> = BTreeMap::new();
+    for (page, page_uses) in &uses {
+        for (image, variant) in page_uses {
+            let Some(hash) = hashes.get(image) else {
+                continue;
+            };
+            let Some(copy) = drawn_copy(image, hash, *variant, page) else {
+                continue;
+            };
+            if !copied.contains(copy.output.as_str()) {
+                live.entry(copy.output.to_string()).or_insert(copy);
+            }
+        }
+    }
+    let dead = (plan.drawn().iter())
+        .map(|copy| copy.output.as_str())
+        .filter(|output| !live.contains_key(*output) && stored.contains_key(*output))
+        .map(str::to_owned)
+        .collect();
+    let late = (live.into_values())
+        .filter(|copy| {
+            let output = copy.output.as_str();
+            stored.get(output).is_none_or(|row| {
+                row.fingerprint.as_deref() != Some(copy.fingerprint.as_str())
+                    || !damaged.intact(output, row)
+            })
+        })
+        .collect();
+    Drawing { late, dead, uses }
 }

@@ -21,6 +21,7 @@ use crate::model::hash::source_hash;
 use crate::model::report::{BuildReport, Event, Reporter};
 use crate::plan::{Copy, Making, OutputPath, Plan, Spec};
 use crate::plugin::{Document, Plugins};
+use crate::render::images::{self, Resizer};
 use crate::render::minify;
 #[cfg(feature = "minify")]
 use crate::render::minify::Minifiable;
@@ -67,6 +68,8 @@ pub(crate) struct RenderJob<'j, 'p> {
     pub sass_reads: &'j Mutex<Vec<(String, Vec<String>)>>,
     /// The making of the variants of images.
     pub images: &'j ImageWork<'p>,
+    /// What `resize_image` finds and records.
+    pub resizer: &'j Resizer,
 }
 
 impl RenderJob<'_, '_> {
@@ -272,13 +275,18 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
         page.context.set_entry_contents(contents);
     }
     let size_hint = page.context.size_hint();
-    let bytes = job
-        .theme
-        .render(job.env, &page.template, &page.context, size_hint)?;
+    let output = page.output.as_str();
+    let bytes = images::rendering(output, || {
+        job.theme
+            .render(job.env, &page.template, &page.context, size_hint)
+    })?;
+    // What its templates asked of images this time, which the next plan
+    // finds in its fingerprint too.
+    let fingerprint = job.resizer.fingerprint_of(output, &page.fingerprint);
     Ok(Rendering::Done(Rendered {
         output: page.output,
         bytes,
-        fingerprint: page.fingerprint,
+        fingerprint,
     }))
 }
 
@@ -336,6 +344,27 @@ impl RenderJob<'_, '_> {
     fn source_of(&self, i: usize) -> String {
         self.plan.records()[i].source.path.clone()
     }
+}
+
+/// Makes and stages `late`: the variants of images the pages' templates
+/// asked for (`resize_image`) that are not as folio left them, known only
+/// once the pages have rendered. Returns the images whose bytes changed
+/// since they were measured (the build must start over).
+pub(crate) fn stage_drawn(
+    job: &RenderJob<'_, '_>,
+    late: &[Copy],
+    staging: &mut write::Staging,
+) -> Result<HashSet<String>, Error> {
+    let outcomes = late
+        .par_iter()
+        .map(|copy| match make_copy(job, copy)? {
+            Rendering::Done(page) => job.stage(staging, page),
+            other => Ok(other),
+        })
+        .collect();
+    let mut foreign = Vec::new();
+    let changed = gather(outcomes, staging, &mut Vec::new(), &mut foreign)?;
+    refused_or(changed, foreign)
 }
 
 /// A static file read, a stylesheet compiled, or a variant of an image

@@ -11,7 +11,9 @@ use crate::render::SitemapEntry;
 use crate::store::index::OutputRow;
 
 /// The outputs the index knows in this folder that no page or copy of
-/// `plan` produces any more, sorted by path.
+/// `plan` produces any more, sorted by path. The variants the pages'
+/// templates asked for are not among them: whether a page still asks for
+/// one is known once it renders.
 pub(crate) fn stale<'s>(
     plan: &Plan<'_>,
     outputs: &'s FxHashMap<String, OutputRow>,
@@ -21,6 +23,7 @@ pub(crate) fn stale<'s>(
         .iter()
         .map(|s| s.output.as_str())
         .chain(plan.copies.iter().map(|c| c.output.as_str()))
+        .chain(plan.drawn().iter().map(|c| c.output.as_str()))
         .collect();
     let mut stale: Vec<(&String, &OutputRow)> = outputs
         .iter()

@@ -10,7 +10,7 @@
 use super::*;
 
 use crate::source::config::Images;
-use crate::source::image::{Facts, Shown, Variant, variants};
+use crate::source::image::{Drawn, Facts, Shown, Variant, drawn_fingerprint, variants};
 
 /// The images the documents of one plan show.
 pub(super) struct ShownImages {
@@ -79,16 +79,11 @@ impl ShownImages {
             }
             for (_, image) in &self.by_record[&i] {
                 for (variant, output) in &image.variants {
-                    copies.entry(output).or_insert_with(|| Copy {
-                        output: output.clone(),
-                        source: image.path.clone(),
-                        fingerprint: format!("image {}", output.as_str()),
-                        making: Making::Image {
-                            variant: *variant,
-                            source_hash: image.facts.hash.clone(),
-                            shown_by: records[i].source.path.clone(),
-                        },
-                    });
+                    let page = &records[i].source.path;
+                    let hash = &image.facts.hash;
+                    if let Some(copy) = drawn_copy(&image.path, hash, *variant, page) {
+                        copies.entry(output).or_insert(copy);
+                    }
                 }
             }
         }
@@ -132,6 +127,90 @@ impl ShownImages {
         out.push_str(&html[copied..]);
         Cow::Owned(out)
     }
+}
+
+/// The variants of images the pages' templates asked for when they last
+/// rendered (`resize_image`): the images' hashes in their fingerprints,
+/// the variants outputs of the plan while a page asks for them. Which
+/// pages ask for which is known again only once they render: produce makes
+/// those the rendered pages ask for and prunes those no page asks for.
+#[derive(Default)]
+pub(super) struct DrawnImages {
+    uses: Drawn,
+    /// The hash of each image they name, by path from the root.
+    hashes: FxHashMap<String, String>,
+    /// Their variants, each once, but those the plan's copies make.
+    copies: Vec<Copy>,
+}
+
+impl DrawnImages {
+    /// Those of `uses` (by page output) of the pages among `specs`, the
+    /// images measured in `shown`; `copies` are the plan's others.
+    pub(super) fn new(uses: &Drawn, shown: &Shown, (specs, copies): (&[Spec], &[Copy])) -> Self {
+        if uses.is_empty() {
+            return DrawnImages::default();
+        }
+        let planned: FxHashSet<&str> = copies.iter().map(|c| c.output.as_str()).collect();
+        let mut drawn = DrawnImages::default();
+        let mut made: BTreeMap<String, Copy> = BTreeMap::new();
+        for spec in specs {
+            let Some(page_uses) = uses.get(spec.output.as_str()) else {
+                continue;
+            };
+            drawn
+                .uses
+                .insert(spec.output.to_string(), page_uses.clone());
+            for (image, variant) in page_uses {
+                let Some(measured) = shown.measured.get(image) else {
+                    continue;
+                };
+                let hash = &measured.facts.hash;
+                drawn.hashes.insert(image.clone(), hash.clone());
+                let Some(copy) = drawn_copy(image, hash, *variant, spec.output.as_str()) else {
+                    continue;
+                };
+                if !planned.contains(copy.output.as_str()) {
+                    made.entry(copy.output.to_string()).or_insert(copy);
+                }
+            }
+        }
+        drawn.copies = made.into_values().collect();
+        drawn
+    }
+
+    /// `fingerprint` of the page at `output` with the images it asked for.
+    pub(super) fn fingerprint(&self, output: &str, fingerprint: String) -> String {
+        match self.uses.get(output) {
+            None => fingerprint,
+            Some(uses) => drawn_fingerprint(&fingerprint, uses, |image| {
+                self.hashes.get(image).map(String::as_str)
+            }),
+        }
+    }
+
+    pub(super) fn copies(&self) -> &[Copy] {
+        &self.copies
+    }
+
+    pub(super) fn uses(&self) -> &Drawn {
+        &self.uses
+    }
+}
+
+/// The copy that makes `variant` of the image at `image` (whose bytes hash
+/// to `hash`) for the page at `page`.
+pub fn drawn_copy(image: &str, hash: &str, variant: Variant, page: &str) -> Option<Copy> {
+    let output = OutputPath::new(&variant.output(image, &variant.key(hash)))?;
+    Some(Copy {
+        fingerprint: format!("image {output}"),
+        output,
+        source: image.to_owned(),
+        making: Making::Image {
+            variant,
+            source_hash: hash.to_owned(),
+            shown_by: page.to_owned(),
+        },
+    })
 }
 
 /// An `<img>` tag as pulldown-cmark writes it: `<img src="…" alt="…" />`,

@@ -83,6 +83,9 @@ pub struct Sources<'a> {
     pub sheets: Sheets<'a>,
     /// The images the published documents show.
     pub shown: &'a Shown,
+    /// The variants of images each page's templates asked for when it last
+    /// rendered.
+    pub drawn: &'a Drawn,
     pub plugins: &'a Plugins,
 }
 
@@ -94,11 +97,13 @@ impl<'a> Sources<'a> {
             by_document: BTreeMap::new(),
             measured: BTreeMap::new(),
         };
+        const NO_USES: &Drawn = &BTreeMap::new();
         Sources {
             statics: &[],
             bundles: &[],
             sheets: Sheets::NONE,
             shown: NO_IMAGES,
+            drawn: NO_USES,
             plugins,
         }
     }
@@ -329,6 +334,7 @@ pub fn plan<'a>(
     recipe::site_file_recipes(config, &copies[..statics], &mut recipes);
 
     let (mut specs, misplaced) = specs_of((config, theme), &model, recipes);
+    model.drawn = DrawnImages::new(sources.drawn, sources.shown, (&specs, &copies));
     problems.extend(misplaced);
     warnings.extend(recipe::drop_aliases_in_the_way(&model, &copies, &mut specs));
     warnings.extend(retired_template(theme));
@@ -464,6 +470,9 @@ pub fn replan<'a>(
         templates,
     } = kept;
     model.records = records;
+    // A plan is brought up to date only when no page's templates asked for
+    // an image (the session checks): none of the last plan's stands.
+    model.drawn = DrawnImages::default();
     let rewritten: Vec<usize> = (0..sections.len())
         .filter(|&f| model.sections.files.get(f) != Some(&sections[f]))
         .collect();

@@ -39,7 +39,7 @@ use crate::render::{
 use crate::source::bundle::Bundle;
 use crate::source::config::{Config, text_direction};
 use crate::source::discover::StaticFile;
-use crate::source::image::{Shown, Variant, location};
+use crate::source::image::{Drawn, Shown, Variant, location};
 use crate::source::sass::{self, SassFile};
 use crate::source::section::SectionFile;
 
@@ -56,7 +56,8 @@ mod sections;
 mod views;
 
 use hasher::{KeyHasher, KeyPrefixes};
-use images::ShownImages;
+pub use images::drawn_copy;
+use images::{DrawnImages, ShownImages};
 use links::Places;
 pub use make::{Sheets, Sources, copies, plan, replan, same_place, same_section_place};
 use menus::LanguageMenus;

@@ -124,6 +124,8 @@ pub struct Model {
     pub(super) bundled: FxHashSet<usize>,
     /// The images the documents show, with `[images]`.
     pub(super) images: Option<ShownImages>,
+    /// The variants of images the pages' templates asked for.
+    pub(super) drawn: DrawnImages,
 }
 
 impl Model {
@@ -206,6 +208,7 @@ impl Model {
             sections,
             bundled: FxHashSet::default(),
             images: None,
+            drawn: DrawnImages::default(),
             visible,
             posts_by_lang,
             position,

@@ -66,7 +66,20 @@ impl<'a> Plan<'a> {
                 }
             }
         }
-        key.finish()
+        model.drawn.fingerprint(spec.output.as_str(), key.finish())
+    }
+
+    /// The variants of images the pages' templates asked for when they last
+    /// rendered, but those the copies make: made, or pruned, once the pages
+    /// have rendered.
+    pub fn drawn(&self) -> &[Copy] {
+        self.model.drawn.copies()
+    }
+
+    /// What the pages' templates asked for when they last rendered, by
+    /// page.
+    pub fn drawn_uses(&self) -> &Drawn {
+        self.model.drawn.uses()
     }
 
     /// Per document and per section's `_index.md`, the pages whose

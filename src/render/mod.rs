@@ -11,6 +11,7 @@ mod context;
 mod default_theme;
 mod dependencies;
 pub mod i18n;
+pub mod images;
 pub mod minify;
 #[cfg(test)]
 mod reference;
@@ -106,7 +107,7 @@ impl Reads {
 
 /// The names folio's templates are given besides the plugins': a plugin
 /// may not take one.
-pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe", "highlight_css"];
+pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe", "highlight_css", "resize_image"];
 
 impl Theme {
     /// Reads `<root>/templates` (every file, recursively; names use `/`) over
@@ -272,11 +273,22 @@ impl Theme {
         }
     }
 
+    /// Whether a template of the theme mentions `name` (a function it may
+    /// call): a name in a comment counts too.
+    pub fn mention(&self, name: &str) -> bool {
+        self.sources.values().any(|(text, _)| mentions(text, name))
+    }
+
     /// Compiles every template; a syntax error names its file and line.
     /// `highlight_css()` gives the stylesheet of highlighted code: made
     /// only when a template calls it, and a function of `highlight`, which
-    /// every page's fingerprint holds (the content settings).
-    pub fn environment(&self, highlight: &Highlight) -> Result<Environment<'_>, Error> {
+    /// every page's fingerprint holds (the content settings);
+    /// `resize_image(…)` the variants of images `resizer` finds and records.
+    pub fn environment(
+        &self,
+        highlight: &Highlight,
+        resizer: &Arc<images::Resizer>,
+    ) -> Result<Environment<'_>, Error> {
         let mut env = Environment::new();
         env.set_fuel(Some(FUEL));
         env.set_recursion_limit(RECURSION_LIMIT);
@@ -290,6 +302,13 @@ impl Theme {
         env.add_function("highlight_css", move || {
             Value::from_safe_string(stylesheet(&highlight))
         });
+        let resizer = Arc::clone(resizer);
+        env.add_function(
+            "resize_image",
+            move |path: Option<String>, kwargs: minijinja::value::Kwargs| {
+                resizer.call(path, kwargs)
+            },
+        );
         for plugin in &self.functions {
             let callable = Arc::clone(plugin);
             let call = move |args: Rest<Value>| call_plugin(callable.as_ref(), &args);
@@ -580,7 +599,9 @@ mod tests {
             "t.html",
             "<a href=\"{{ url }}\">{{ text }}</a>{{ html|safe }}",
         )]);
-        let env = theme.environment(&Highlight::default()).unwrap();
+        let env = theme
+            .environment(&Highlight::default(), &images::Resizer::without_files())
+            .unwrap();
         let render = |context: serde_json::Value| {
             String::from_utf8(theme.render(&env, "t.html", &context, 0).unwrap()).unwrap()
         };
@@ -603,7 +624,9 @@ mod tests {
             "t.html",
             "{{ post.content }}|{{ post.content|safe }}|{{ n|safe }}|{{ text|safe }}",
         )]);
-        let env = theme.environment(&Highlight::default()).unwrap();
+        let env = theme
+            .environment(&Highlight::default(), &images::Resizer::without_files())
+            .unwrap();
         let body = Value::from_safe_string("<p>a & b</p>".into());
         let rendered = env
             .get_template("t.html")
@@ -626,7 +649,9 @@ mod tests {
              {{ i18n|tojson }}|{{ i18n.missing is undefined }}|{{ i18n is mapping }}|\
              {{ t('feed') }}",
         )]);
-        let env = theme.environment(&Highlight::default()).unwrap();
+        let env = theme
+            .environment(&Highlight::default(), &images::Resizer::without_files())
+            .unwrap();
         let words = BTreeMap::from([
             ("tags".to_owned(), "Mots-clés".to_owned()),
             ("feed".to_owned(), "Flux <Atom>".to_owned()),
@@ -656,7 +681,7 @@ mod tests {
     #[test]
     fn template_errors_name_the_template_and_line() {
         let theme = theme(&[("bad.html", "line one\n{% if %}\n")]);
-        match theme.environment(&Highlight::default()) {
+        match theme.environment(&Highlight::default(), &images::Resizer::without_files()) {
             Err(Error::Template { path, line, .. }) => {
                 assert!(path.to_string_lossy().contains("bad.html"));
                 assert_eq!(line, Some(2));
@@ -672,7 +697,9 @@ mod tests {
             "strict.html",
             "{% if post.draft %}never{% endif %}\n<h1>{{ post.titel }}</h1>\n",
         )]);
-        let env = strict.environment(&Highlight::default()).unwrap();
+        let env = strict
+            .environment(&Highlight::default(), &images::Resizer::without_files())
+            .unwrap();
         let context = serde_json::json!({"post": {"title": "T", "tags": []}, "url": "/x/"});
         match strict.render(&env, "strict.html", &context, 0) {
             Err(Error::Template {
@@ -693,7 +720,9 @@ mod tests {
             ),
         }
         let top = theme(&[("top.html", "{{ ulr }}")]);
-        let env = top.environment(&Highlight::default()).unwrap();
+        let env = top
+            .environment(&Highlight::default(), &images::Resizer::without_files())
+            .unwrap();
         let said = top
             .render(&env, "top.html", &context, 0)
             .unwrap_err()

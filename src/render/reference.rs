@@ -609,7 +609,12 @@ fn callables(env: &Environment<'_>) -> BTreeSet<String> {
 #[test]
 fn the_reference_documents_every_function_filter_and_test() {
     let theme = Theme::from_sources(BTreeMap::new(), Vec::new());
-    let env = theme.environment(&Highlight::default()).unwrap();
+    let env = theme
+        .environment(
+            &Highlight::default(),
+            &super::images::Resizer::without_files(),
+        )
+        .unwrap();
     let names = callables(&env);
     let minijinja = callables(&Environment::new());
     // folio's own names are those a plugin may not take.
@@ -681,7 +686,12 @@ fn the_reference_documents_every_template_of_the_default_theme() {
 #[test]
 fn the_examples_of_the_reference_render() {
     let theme = Theme::from_sources(BTreeMap::new(), Vec::new());
-    let env = theme.environment(&Highlight::default()).unwrap();
+    let env = theme
+        .environment(
+            &Highlight::default(),
+            &super::images::Resizer::without_files(),
+        )
+        .unwrap();
     let borrowed = Borrowed::new();
     let context = Value::from(minijinja::value::Serde(every_part(&borrowed)));
     let doc = reference();

@@ -271,3 +271,149 @@ fn a_photo_copied_as_it_is_keeps_its_orientation_but_not_where_it_was_taken() {
         original
     );
 }
+
+/// `site(kept)` with a page whose template asks for `call`'s variant of
+/// the photo and shows its URL and size.
+fn site_asking(kept: bool, call: &str) -> TestSite {
+    let site = site(kept);
+    site.write("templates/card.html", &card(call));
+    site.write(
+        "content/en/gallery.md",
+        "---\ntitle: Gallery\ntemplate: card.html\n---\nPhotos.\n",
+    );
+    site.build();
+    site
+}
+
+fn card(call: &str) -> String {
+    format!(
+        "{{% set photo = {call} %}}<img src=\"{{{{ photo.url }}}}\" width=\"{{{{ photo.width }}}}\" height=\"{{{{ photo.height }}}}\" data-of=\"{{{{ photo.orig_width }}}}x{{{{ photo.orig_height }}}}\">\n"
+    )
+}
+
+fn asked_variant(site: &TestSite) -> (String, (u32, u32)) {
+    let page = site.read("public/gallery/index.html");
+    let url = page
+        .split("src=\"/")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    let read = image::open(site.path(&format!("public/{url}"))).unwrap();
+    (url, (read.width(), read.height()))
+}
+
+#[test]
+fn a_template_asks_for_a_variant_that_lives_while_a_page_asks_for_it() {
+    for kept in [false, true] {
+        let site = site_asking(
+            kept,
+            "resize_image(path=\"posts/trip/photo.jpg\", width=100)",
+        );
+        let (url, size) = asked_variant(&site);
+        // The photo is 480 × 640 upright: 100 wide is 133 high.
+        assert_eq!(size, (100, 133), "kept {kept}");
+        let page = site.read("public/gallery/index.html");
+        assert!(
+            page.contains("width=\"100\" height=\"133\" data-of=\"480x640\""),
+            "{page}"
+        );
+        // A second build writes nothing: the page's fingerprint already
+        // holds the photo.
+        site.assert_rebuild(&[], &[]);
+        if !kept {
+            let said = util::stdout(&site.cli(&["explain", "gallery/index.html"]));
+            assert!(said.contains("content/posts/trip/photo.jpg"), "{said}");
+            let said = util::stdout(&site.cli(&["explain", &url]));
+            assert!(said.contains("content/posts/trip/photo.jpg"), "{said}");
+        }
+
+        // Another size: the page and the new variant are written, the old
+        // variant deleted.
+        site.write(
+            "templates/card.html",
+            &card("resize_image(path=\"content/posts/trip/photo.jpg\", width=80, format=\"webp\")"),
+        );
+        let before = site.output_identities();
+        let report = site.build();
+        let (new_url, size) = asked_variant(&site);
+        assert_eq!(size, (80, 107));
+        assert!(new_url.ends_with(".webp"), "{new_url}");
+        assert_eq!(
+            report.written,
+            ["gallery/index.html".to_owned(), new_url.clone()]
+        );
+        assert_eq!(report.deleted, [url]);
+        assert_eq!(
+            rewritten(&before, &site.output_identities()),
+            report.written
+        );
+        site.assert_rebuild(&[], &[]);
+
+        // The photo replaced: the pages that show it and the variants of
+        // it, this one too.
+        site.write_bytes("content/posts/trip/photo.jpg", &photo(640, 480, 99));
+        let report = site.build();
+        assert!(
+            report.written.iter().any(|w| w == "gallery/index.html"),
+            "{:?}",
+            report.written
+        );
+        assert!(report.deleted.contains(&new_url), "{:?}", report.deleted);
+        let clean = site.clean_build();
+        assert!(
+            site.output_tree() == clean.tree,
+            "differs from a clean build"
+        );
+        site.assert_rebuild(&[], &[]);
+
+        // No page asks for it any more: it goes.
+        site.write("templates/card.html", "No photo.\n");
+        let asked_now = asked_files(&site);
+        let report = site.build();
+        assert_eq!(report.written, ["gallery/index.html"]);
+        assert_eq!(report.deleted.len(), 1, "{:?}", report.deleted);
+        assert_eq!(asked_files(&site).len() + 1, asked_now.len());
+        site.assert_rebuild(&[], &[]);
+    }
+}
+
+fn asked_files(site: &TestSite) -> BTreeSet<String> {
+    variants(site)
+}
+
+#[test]
+fn fill_and_scale_come_to_the_size_asked_and_mistakes_name_the_template() {
+    let site = site_asking(
+        false,
+        "resize_image(\"img/dot.png\", width=50, height=50, op=\"fill\")",
+    );
+    assert_eq!(asked_variant(&site).1, (50, 50));
+    site.write("templates/card.html", &card("resize_image(path=\"static/img/dot.png\", width=30, height=90, op=\"scale\", format=\"jpeg\", quality=60)"));
+    site.build();
+    let (url, size) = asked_variant(&site);
+    assert_eq!(size, (30, 90));
+    assert!(url.ends_with(".jpg"), "{url}");
+
+    for (call, said) in [
+        (
+            "resize_image(path=\"img/none.png\", width=10)",
+            "`img/none.png` is not an image",
+        ),
+        (
+            "resize_image(path=\"img/dot.png\", width=10, op=\"fill\")",
+            "takes a width and a height",
+        ),
+        (
+            "resize_image(path=\"img/dot.png\", width=10, op=\"crop\")",
+            "op=\"crop\" is none of",
+        ),
+    ] {
+        site.write("templates/card.html", &card(call));
+        let error = site.try_build().unwrap_err().to_string();
+        assert!(error.contains("templates/card.html"), "{error}");
+        assert!(error.contains(said), "{error}");
+    }
+}

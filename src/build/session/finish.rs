@@ -3,7 +3,13 @@
 
 use std::sync::Mutex;
 
-use crate::build::images::ImageWork;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::build::images::{self, ImageWork};
+use crate::build::scan::Damaged;
+use crate::render::images::Resizer;
+use crate::source::config::Images;
+use crate::source::image::{ImageFiles, drawn_json};
 
 use super::*;
 
@@ -168,6 +174,9 @@ impl Session {
             || (analysis.fresh.iter()).any(|&i| shows_images(&records[i]));
         analysis.verdict.retired.is_empty()
             && !(self.site.config().images.is_some() && images_moved)
+            // What a page's templates ask of images is known once it renders.
+            && prepared.drawn.is_empty()
+            && !prepared.images.measured_any()
             && records.len() == kept.documents()
             && old.len() == analysis.fresh.len()
             && old.iter().zip(&analysis.fresh).all(|(old, &i)| {
@@ -231,6 +240,8 @@ impl Session {
             templates: serde_json::to_string(templates).ok(),
             // Those of the sheets this build compiles are added once done.
             sass_reads: prepared.analysis.snapshot.meta.sass_reads.clone(),
+            // Those of the pages this build renders are added once done.
+            image_uses: prepared.analysis.snapshot.meta.image_uses.clone(),
         }
     }
 }
@@ -258,6 +269,7 @@ pub(super) fn plan_of<'p>(
             bundles: &prepared.scan.bundles,
             sheets,
             shown: &prepared.images.shown,
+            drawn: &prepared.drawn,
             plugins,
         },
         visibility,
@@ -291,10 +303,12 @@ impl Session {
     ) -> Result<Made, Error> {
         let dry_run = self.options.dry_run;
         let highlight = &self.site.config().markup.highlight;
-        let env = prepared.scan.theme.environment(highlight)?;
+        let resizer = resizer_for(&self.site, prepared);
+        let env = prepared.scan.theme.environment(highlight, &resizer)?;
         let outputs = &prepared.analysis.snapshot.outputs;
         report.rendered = batches.pages();
-        if !dry_run && (report.rendered > 0 || batches.copies() > 0) {
+        let makes = report.rendered > 0 || batches.copies() > 0 || !plan.drawn().is_empty();
+        if !dry_run && makes {
             self.index.set_staging(&self.out_key, true)?;
         }
         self.progress
@@ -304,8 +318,13 @@ impl Session {
         let files = FilesAt::new(self.site.root());
         let (notes, sass_reads) = (Mutex::default(), Mutex::default());
         let pages = batches.free.0.iter().chain(&batches.blocked.0);
+        let rendered: FxHashSet<&str> = pages
+            .clone()
+            .map(|&s| plan.specs[s].output.as_str())
+            .collect();
         let shared = produce::SharedBodies::of(plan, pages);
-        let images = ImageWork::new(&plan.copies, &self.state_dir, dry_run)?;
+        let made = plan.copies.iter().chain(plan.drawn());
+        let images = ImageWork::new(made, &self.state_dir, dry_run);
         let job = RenderJob {
             root: self.site.root(),
             dry_run,
@@ -327,6 +346,7 @@ impl Session {
             sass: (&prepared.scan.sass, prepared.lock.started_ns),
             sass_reads: &sass_reads,
             images: &images,
+            resizer: &resizer,
         };
         let mut pruned_early = HashSet::new();
         let changed = produce::render_and_stage(
@@ -340,13 +360,35 @@ impl Session {
         if !changed.is_empty() {
             return Ok(Made::SourcesChanged(changed));
         }
+        let drawn = (&*resizer, &rendered, &prepared.scan.damaged);
+        let (stale, image_uses) = match drawn_after(&job, drawn, &mut staging, (stale, outputs))? {
+            Ok(drawn) => drawn,
+            Err(changed) => return Ok(Made::SourcesChanged(changed)),
+        };
+        let mut meta = with_sass_reads(meta, plan, sass_reads);
+        meta.image_uses = Some(image_uses);
+        let stale = &stale[..];
         produce::report_notes(notes, &self.progress, report);
         (report.images_decoded, report.images_encoded) = images.counts();
-        let meta = with_sass_reads(meta, plan, sass_reads);
         self.progress.finish(report, Stage::Render);
         if dry_run {
             return self.dry_run_written(&staging, stale, report);
         }
+        let staged = (staging, stale, &pruned_early);
+        self.write_and_record(prepared, plan, staged, (meta, env), report)
+    }
+
+    /// Renames the staged files into place, prunes the stale outputs and
+    /// commits the index.
+    fn write_and_record(
+        &mut self,
+        prepared: &Prepared,
+        plan: &Plan<'_>,
+        (staging, stale, pruned_early): Staged<'_, '_>,
+        (meta, env): (Meta, minijinja::Environment<'_>),
+        report: &mut BuildReport,
+    ) -> Result<Made, Error> {
+        let outputs = &prepared.analysis.snapshot.outputs;
         let folder = Folder {
             out_dir: &self.out_dir,
             out_key: &self.out_key,
@@ -356,7 +398,7 @@ impl Session {
             &mut self.index,
             &folder,
             staging,
-            (stale, &pruned_early),
+            (stale, pruned_early),
             &self.progress,
             report,
         )?;
@@ -373,6 +415,63 @@ impl Session {
         record(index, changes, (prepared, dropped), env, report)
     }
 }
+
+/// The `resize_image` of a build: the image files its templates may name
+/// (none when no template names the function), what the survey measured.
+fn resizer_for(site: &Site, prepared: &Prepared) -> Arc<Resizer> {
+    let config = site.config();
+    let scan = &prepared.scan;
+    let paths = match scan.theme.mention("resize_image") {
+        true => ImageFiles::new(&scan.statics, &scan.bundles, &config.base_path).template_paths(),
+        false => Default::default(),
+    };
+    let measured = (prepared.images.shown.measured.iter())
+        .map(|(path, measured)| (path.clone(), measured.facts.clone()));
+    let quality = config
+        .images
+        .as_ref()
+        .map_or(Images::DEFAULT_QUALITY, |i| i.quality);
+    let settings = (config.base_path.as_str(), quality);
+    Arc::new(Resizer::new(site.root(), paths, measured, settings))
+}
+
+/// Once the pages rendered: makes and stages the variants of images their
+/// templates asked for (`resize_image`) that are not as folio left them;
+/// gives the stale outputs with the variants no page asks for any more,
+/// and what each page asks for (as the index keeps it); the images that
+/// changed under the build instead, when one did.
+fn drawn_after<'s>(
+    job: &RenderJob<'_, '_>,
+    (resizer, rendered, damaged): (&Resizer, &FxHashSet<&str>, &Damaged),
+    staging: &mut write::Staging,
+    (stale, outputs): Stale<'s>,
+) -> Result<Result<(StaleRows<'s>, String), HashSet<String>>, Error> {
+    let asked = (rendered, resizer.take_asked());
+    let drawing = images::drawing(job.plan, asked, &resizer.hashes(), (outputs, damaged));
+    let changed = produce::stage_drawn(job, &drawing.late, staging)?;
+    if !changed.is_empty() {
+        return Ok(Err(changed));
+    }
+    let dead = (drawing.dead.iter()).filter_map(|path| outputs.get_key_value(path.as_str()));
+    let stale = stale.iter().copied().chain(dead).collect();
+    Ok(Ok((stale, drawn_json(&drawing.uses))))
+}
+
+/// The staged files of a build, the stale outputs and those pruned early.
+type Staged<'a, 's> = (
+    write::Staging,
+    &'a [(&'s String, &'s OutputRow)],
+    &'a HashSet<&'s str>,
+);
+
+/// Outputs to prune, with their rows.
+type StaleRows<'s> = Vec<(&'s String, &'s OutputRow)>;
+
+/// The stale outputs of a build, and the output rows they are among.
+type Stale<'s> = (
+    &'s [(&'s String, &'s OutputRow)],
+    &'s FxHashMap<String, OutputRow>,
+);
 
 /// Commits the index's changes (with the images the build measured),
 /// freeing the templates meanwhile.

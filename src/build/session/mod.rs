@@ -117,6 +117,9 @@ struct Prepared {
     kept_plan: Option<KeptPlan>,
     /// The images its published documents show, measured.
     images: crate::build::images::Survey,
+    /// The variants of images each page's templates asked for when it last
+    /// rendered.
+    drawn: crate::source::image::Drawn,
     inputs: Option<String>,
     report: BuildReport,
 }
@@ -557,9 +560,10 @@ impl Session {
         )?;
         let config = self.site.config();
         let image_files = ImageFiles::new(&scan.statics, &scan.bundles, &config.base_path);
+        let drawn = analysis.snapshot.meta.image_uses();
         let images = crate::build::images::survey(
             (config, &files, &image_files),
-            (&analysis.current, self.visibility()),
+            (&analysis.current, self.visibility(), &drawn),
             (&analysis.snapshot.images, force_read),
             lock.started_ns,
         )?;
@@ -569,6 +573,7 @@ impl Session {
             analysis,
             kept_plan,
             images,
+            drawn,
             inputs: None,
             report,
         })

@@ -75,19 +75,15 @@ impl Default for RawImages {
         RawImages {
             widths: Vec::new(),
             formats: vec!["webp".to_owned()],
-            quality: DEFAULT_QUALITY,
+            quality: Images::DEFAULT_QUALITY,
             sizes: "100vw".to_owned(),
         }
     }
 }
 
-/// Hugo's default quality, and Zola's: indistinguishable from the original
-/// in a photo at a third of its bytes.
-const DEFAULT_QUALITY: u8 = 75;
-
 /// The widest image folio makes: past it, a decoded image alone would take
 /// gigabytes.
-const WIDEST: u32 = 16_384;
+pub const WIDEST: u32 = 16_384;
 
 /// How the local images of posts are shown (`[images]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,6 +102,9 @@ pub struct Images {
 }
 
 impl Images {
+    /// Hugo's default quality, and Zola's.
+    pub const DEFAULT_QUALITY: u8 = 75;
+
     /// The table checked, or the message and help of its mistake.
     pub(super) fn new(raw: RawImages) -> Result<Images, (String, String)> {
         if let Some(bad) = raw.widths.iter().find(|&&w| w == 0 || w > WIDEST) {
@@ -136,7 +135,7 @@ impl Images {
         if !(1..=100).contains(&raw.quality) {
             return Err((
                 format!("images.quality: {} is not from 1 to 100", raw.quality),
-                format!("leave it out for the default, {DEFAULT_QUALITY}"),
+                format!("leave it out for the default, {}", Images::DEFAULT_QUALITY),
             ));
         }
         let mut widths = raw.widths;

@@ -28,7 +28,7 @@ mod publish;
 pub use check::{LinkCheck, Links, Severity};
 use defaults::{missing_keys, with_language_defaults};
 pub use feeds::{FeedContent, FeedFile, FeedFormat, Feeds};
-pub use images::{ImageFormat, Images};
+pub use images::{ImageFormat, Images, WIDEST};
 pub use layers::Overrides;
 use layers::deep_merge;
 pub use menus::{MenuItem, Menus};

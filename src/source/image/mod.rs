@@ -62,33 +62,209 @@ pub struct Shown {
     pub measured: BTreeMap<String, Measured>,
 }
 
-/// One file made from an image: its size and format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Per page (its output path), the variants of images its templates asked
+/// for (`resize_image`), by the image's path from the root.
+pub type Drawn = BTreeMap<String, Vec<(String, Variant)>>;
+
+/// [`Drawn`] as the index keeps it: each variant as its
+/// [`Variant::spec`].
+pub fn drawn_json(drawn: &Drawn) -> String {
+    let pairs: BTreeMap<&str, Vec<(&str, String)>> = drawn
+        .iter()
+        .map(|(page, uses)| {
+            let uses = uses.iter().map(|(image, v)| (image.as_str(), v.spec()));
+            (page.as_str(), uses.collect())
+        })
+        .collect();
+    serde_json::to_string(&pairs).unwrap_or_else(|_| "{}".into())
+}
+
+/// `fingerprint` (a page's, without the images its templates ask for) with
+/// what the images of `uses` are: their hashes by `hash_of`, and the
+/// variants asked. Both the plan (from what the page asked for when it
+/// last rendered) and the render (from what it asks for now) make it so.
+pub fn drawn_fingerprint<'h>(
+    fingerprint: &str,
+    uses: &[(String, Variant)],
+    hash_of: impl Fn(&str) -> Option<&'h str>,
+) -> String {
+    let base = base_fingerprint(fingerprint);
+    if uses.is_empty() {
+        return base.to_owned();
+    }
+    let mut what = String::new();
+    for (image, variant) in uses {
+        what.push_str(image);
+        what.push(' ');
+        what.push_str(hash_of(image).unwrap_or("?"));
+        what.push(' ');
+        what.push_str(&variant.spec());
+        what.push('\n');
+    }
+    format!("{base}{DRAWN}{}", source_hash(what.as_bytes()))
+}
+
+/// What marks the part of a fingerprint that [`drawn_fingerprint`] adds.
+const DRAWN: &str = " images ";
+
+/// `fingerprint` without what [`drawn_fingerprint`] added.
+pub fn base_fingerprint(fingerprint: &str) -> &str {
+    fingerprint.split(DRAWN).next().unwrap_or(fingerprint)
+}
+
+/// One file made from an image: its size and format, and how the image
+/// comes to that size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Variant {
     pub width: u32,
     pub height: u32,
     pub format: ImageFormat,
     /// 0 for a lossless format, where it means nothing.
     pub quality: u8,
+    pub op: Op,
+}
+
+/// How an image comes to a variant's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Op {
+    /// Scaled whole, its proportions kept: the size is within the one
+    /// asked, never larger than the image.
+    Fit,
+    /// Scaled to cover the size asked, the overflow cropped evenly from
+    /// both sides.
+    Fill,
+    /// Stretched to the size asked, its proportions lost.
+    Scale,
+}
+
+impl Op {
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Fit => "fit",
+            Op::Fill => "fill",
+            Op::Scale => "scale",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Op> {
+        Some(match name {
+            "fit" => Op::Fit,
+            "fill" => Op::Fill,
+            "scale" => Op::Scale,
+            _ => return None,
+        })
+    }
+}
+
+/// What a template asks of an image (`resize_image`): a width, a height
+/// or both, how to come to them, a format (the image's own when none) and
+/// a quality (the site's when none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Request {
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    pub op: Op,
+    pub format: Option<ImageFormat>,
+    pub quality: Option<u8>,
+}
+
+impl Request {
+    /// The variant of the image `facts` measured that the request makes,
+    /// or why it cannot be made.
+    pub fn variant(&self, facts: &Facts, default_quality: u8) -> Result<Variant, String> {
+        let format = self.format.unwrap_or(facts.format);
+        if !format.is_written() {
+            return Err(format!(
+                "folio does not write {} images: ask for format=\"webp\", \"jpeg\" or \"png\"",
+                format.name()
+            ));
+        }
+        let (w, h) = (u64::from(facts.width), u64::from(facts.height));
+        let scaled = |along: u64, by: u64, of: u64| ((along * by * 2 + of) / (2 * of)).max(1);
+        let (width, height) = match (self.op, self.width, self.height) {
+            (_, None, None) => return Err("give a width, a height or both".into()),
+            (Op::Fit, Some(width), None) => {
+                let width = u64::from(width).min(w);
+                (width, scaled(h, width, w))
+            }
+            (Op::Fit, None, Some(height)) => {
+                let height = u64::from(height).min(h);
+                (scaled(w, height, h), height)
+            }
+            (Op::Fit, Some(width), Some(height)) => {
+                // The smaller of the two scales, never above 1.
+                let (width, height) = (u64::from(width), u64::from(height));
+                if width * h <= height * w {
+                    let width = width.min(w);
+                    (width, scaled(h, width, w))
+                } else {
+                    let height = height.min(h);
+                    (scaled(w, height, h), height)
+                }
+            }
+            (Op::Fill | Op::Scale, Some(width), Some(height)) => {
+                (u64::from(width), u64::from(height))
+            }
+            (op, ..) => {
+                return Err(format!("op=\"{}\" takes a width and a height", op.name()));
+            }
+        };
+        let widest = u64::from(crate::source::config::WIDEST);
+        if width > widest || height > widest {
+            return Err(format!(
+                "{width} x {height} is larger than folio makes ({widest} a side)"
+            ));
+        }
+        Ok(Variant {
+            width: width as u32,
+            height: height as u32,
+            format,
+            quality: match format {
+                ImageFormat::Jpeg | ImageFormat::Webp => self.quality.unwrap_or(default_quality),
+                ImageFormat::Png | ImageFormat::Gif => 0,
+            },
+            op: self.op,
+        })
+    }
 }
 
 impl Variant {
     /// What names the variant of the image whose bytes hash to
     /// `source_hash`: the cache's key, and part of its output's name.
     pub fn key(&self, source_hash_of_image: &str) -> String {
+        source_hash(format!("{source_hash_of_image} {} {ENCODERS}", self.spec()).as_bytes())
+    }
+
+    /// What the variant is, in words: `fit 480x360 jpeg q75`.
+    pub fn spec(&self) -> String {
         let Variant {
             width,
             height,
             format,
             quality,
+            op,
         } = self;
-        source_hash(
-            format!(
-                "{source_hash_of_image} {width}x{height} {} q{quality} {ENCODERS}",
-                format.name()
-            )
-            .as_bytes(),
+        format!(
+            "{} {width}x{height} {} q{quality}",
+            op.name(),
+            format.name()
         )
+    }
+
+    /// The variant [`Variant::spec`] wrote.
+    pub fn from_spec(spec: &str) -> Option<Variant> {
+        let mut words = spec.split(' ');
+        let op = Op::parse(words.next()?)?;
+        let (width, height) = words.next()?.split_once('x')?;
+        let format = ImageFormat::parse(words.next()?)?;
+        let quality = words.next()?.strip_prefix('q')?.parse().ok()?;
+        Some(Variant {
+            width: width.parse().ok()?,
+            height: height.parse().ok()?,
+            format,
+            quality,
+            op,
+        })
     }
 
     /// Where it goes under the output folder: the image's name (its
@@ -151,6 +327,7 @@ pub fn variants(facts: &Facts, settings: &Images) -> Vec<Variant> {
                     ImageFormat::Png | ImageFormat::Gif => 0,
                     ImageFormat::Jpeg | ImageFormat::Webp => settings.quality,
                 },
+                op: Op::Fit,
             })
         })
         .collect()
@@ -195,6 +372,41 @@ impl<'a> ImageFiles<'a> {
                 .collect(),
             base_path,
         }
+    }
+
+    /// The stat of the image file at `path` from the root (a static file of
+    /// the site or its theme, a bundle's file).
+    pub fn stat_of(&self, path: &str) -> Option<Stat> {
+        if let Some(file) = self.bundle_files.get(path) {
+            return Some(file.stat);
+        }
+        let rel = match path.strip_prefix("static/") {
+            Some(rel) => rel,
+            None => path.split_once("/static/")?.1,
+        };
+        let file = self.statics.get(rel)?;
+        (file.source_path() == path).then_some(file.stat)
+    }
+
+    /// The files a template may name to `resize_image`, by each name it
+    /// may give: a static file by its path under `static/` (with or
+    /// without `static/`), a bundle's by its path under `content/` (with
+    /// or without `content/`); the file's path from the root and its stat.
+    pub fn template_paths(&self) -> FxHashMap<String, (String, Stat)> {
+        let mut paths = FxHashMap::default();
+        for (rel, file) in &self.statics {
+            let found = (file.source_path(), file.stat);
+            paths.insert(format!("static/{rel}"), found.clone());
+            paths.insert((*rel).to_owned(), found);
+        }
+        for (path, file) in &self.bundle_files {
+            let found = ((*path).to_owned(), file.stat);
+            if let Some(rel) = path.strip_prefix("content/") {
+                paths.insert(rel.to_owned(), found.clone());
+            }
+            paths.insert((*path).to_owned(), found);
+        }
+        paths
     }
 
     /// The file (its path from the root, and its stat) that `src`, an
@@ -298,7 +510,10 @@ mod tests {
             height: 360,
             format: ImageFormat::Jpeg,
             quality: 75,
+            op: Op::Fit,
         };
+        assert_eq!(variant.spec(), "fit 480x360 jpeg q75");
+        assert_eq!(Variant::from_spec(&variant.spec()), Some(variant));
         let key = variant.key(&"ab".repeat(32));
         let output = variant.output("content/posts/trip/My cat.JPG", &key);
         assert!(
@@ -312,6 +527,45 @@ mod tests {
             ..variant
         };
         assert_ne!(key, webp.key(&"ab".repeat(32)));
+    }
+
+    #[test]
+    fn a_request_gives_the_size_each_op_makes() {
+        let photo = facts(1200, 800, ImageFormat::Jpeg);
+        let size = |width, height, op| {
+            let request = Request {
+                width,
+                height,
+                op,
+                format: None,
+                quality: None,
+            };
+            request.variant(&photo, 75).map(|v| (v.width, v.height))
+        };
+        assert_eq!(size(Some(300), None, Op::Fit), Ok((300, 200)));
+        assert_eq!(size(None, Some(100), Op::Fit), Ok((150, 100)));
+        assert_eq!(size(Some(300), Some(300), Op::Fit), Ok((300, 200)));
+        assert_eq!(
+            size(Some(3000), None, Op::Fit),
+            Ok((1200, 800)),
+            "never larger"
+        );
+        assert_eq!(size(Some(300), Some(300), Op::Fill), Ok((300, 300)));
+        assert_eq!(size(Some(50), Some(400), Op::Scale), Ok((50, 400)));
+        assert!(
+            size(Some(300), None, Op::Fill)
+                .unwrap_err()
+                .contains("width and a height")
+        );
+        assert!(size(None, None, Op::Fit).is_err());
+        let gif = Request {
+            width: Some(10),
+            height: None,
+            op: Op::Fit,
+            format: None,
+            quality: None,
+        };
+        assert!(gif.variant(&facts(20, 20, ImageFormat::Gif), 75).is_err());
     }
 
     #[test]

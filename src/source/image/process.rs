@@ -13,7 +13,7 @@ use image::codecs::png::{CompressionType, PngEncoder};
 use image::metadata::Orientation;
 use image::{DynamicImage, ImageDecoder, ImageEncoder, ImageReader};
 
-use super::{Facts, Variant};
+use super::{Facts, Op, Variant};
 use crate::model::hash::source_hash;
 use crate::source::config::ImageFormat;
 
@@ -122,7 +122,18 @@ fn resized(
         DynamicImage::ImageRgba8(_) => DynamicImage::new_rgba8(variant.width, variant.height),
         _ => DynamicImage::new_rgb8(variant.width, variant.height),
     };
-    let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3));
+    let mut options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::Lanczos3));
+    if variant.op == Op::Fill {
+        // The middle of the image, in the proportions asked.
+        let (w, h) = (f64::from(image.width()), f64::from(image.height()));
+        let aspect = f64::from(variant.width) / f64::from(variant.height);
+        let (crop_w, crop_h) = if w / h > aspect {
+            (h * aspect, h)
+        } else {
+            (w, w / aspect)
+        };
+        options = options.crop((w - crop_w) / 2.0, (h - crop_h) / 2.0, crop_w, crop_h);
+    }
     resizer
         .resize(image, &mut resized, &options)
         .map_err(|e| e.to_string())?;
@@ -204,6 +215,7 @@ mod tests {
             height: width * 4 / 3,
             format: ImageFormat::Jpeg,
             quality: 80,
+            op: Op::Fit,
         });
         let webp = Variant {
             format: ImageFormat::Webp,
@@ -240,6 +252,7 @@ mod tests {
             height: 32,
             format: ImageFormat::Png,
             quality: 0,
+            op: Op::Fit,
         };
         assert!(make(&truncated, &[variant]).is_err());
     }

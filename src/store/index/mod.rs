@@ -80,6 +80,11 @@ pub struct Meta {
     /// object: the sheet's path from the root → paths under `sass/`): what
     /// its fingerprint covers.
     pub sass_reads: Option<String>,
+    /// The variants of images each page's templates asked for
+    /// (`resize_image`) when it last rendered (a JSON object: the page's
+    /// output → `[image path, variant]` pairs): their images are in its
+    /// fingerprint, and they are outputs while it asks for them.
+    pub image_uses: Option<String>,
 }
 
 impl Meta {
@@ -87,7 +92,7 @@ impl Meta {
         let mut stmt = conn.prepare_cached(
             "SELECT key, value FROM meta WHERE key IN
              ('content_settings', 'timezone', 'inputs', 'next_due', 'last_shown',
-              'theme', 'globals', 'wording', 'templates', 'sass_reads')",
+              'theme', 'globals', 'wording', 'templates', 'sass_reads', 'image_uses')",
         )?;
         let mut meta = Meta::default();
         let mut rows = stmt.query([])?;
@@ -104,6 +109,7 @@ impl Meta {
                 "globals" => meta.globals = Some(value),
                 "wording" => meta.wording = Some(value),
                 "sass_reads" => meta.sass_reads = Some(value),
+                "image_uses" => meta.image_uses = Some(value),
                 _ => meta.templates = Some(value),
             }
         }
@@ -124,6 +130,7 @@ impl Meta {
             wording,
             templates,
             sass_reads,
+            image_uses,
         } = self;
         [
             ("content_settings", content_settings.clone()),
@@ -136,6 +143,7 @@ impl Meta {
             ("wording", wording.clone()),
             ("templates", templates.clone()),
             ("sass_reads", sass_reads.clone()),
+            ("image_uses", image_uses.clone()),
         ]
         .into_iter()
         .filter_map(|(key, value)| Some((key, value?)))
@@ -149,6 +157,23 @@ impl Meta {
             .as_deref()
             .and_then(|json| serde_json::from_str(json).ok())
             .unwrap_or_default()
+    }
+
+    /// [`Meta::image_uses`], read: none for an index that has not recorded
+    /// them (no page asked for an image yet).
+    pub fn image_uses(&self) -> crate::source::image::Drawn {
+        let pairs: BTreeMap<String, Vec<(String, String)>> = (self.image_uses.as_deref())
+            .and_then(|json| serde_json::from_str(json).ok())
+            .unwrap_or_default();
+        pairs
+            .into_iter()
+            .map(|(page, uses)| {
+                let uses = uses.into_iter().filter_map(|(image, spec)| {
+                    Some((image, crate::source::image::Variant::from_spec(&spec)?))
+                });
+                (page, uses.collect())
+            })
+            .collect()
     }
 
     /// Whether the last build recorded these inputs and `now` still lies
