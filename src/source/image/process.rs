@@ -20,6 +20,11 @@ use crate::source::config::ImageFormat;
 /// What is wrong with an image, as a sentence.
 pub type Why = String;
 
+/// The most pixels an image folio decodes may have: a 200-megapixel photo
+/// takes 600 MB decoded; a file claiming billions (a few bytes can) would
+/// take the machine's memory.
+const MOST_PIXELS: u64 = 200_000_000;
+
 /// What folio measures of the image `bytes`: its format, and its size once
 /// its EXIF orientation is applied, read from its header alone.
 pub fn probe(bytes: &[u8]) -> Result<Facts, Why> {
@@ -86,6 +91,13 @@ fn decoder_of(bytes: &[u8]) -> Result<(ImageFormat, impl ImageDecoder + use<'_>)
     };
     let reader = ImageReader::with_format(Cursor::new(bytes), guessed);
     let decoder = reader.into_decoder().map_err(|e| e.to_string())?;
+    let (width, height) = decoder.dimensions();
+    if u64::from(width) * u64::from(height) > MOST_PIXELS {
+        return Err(format!(
+            "it has {width} × {height} pixels, more than folio decodes ({} million)",
+            MOST_PIXELS / 1_000_000
+        ));
+    }
     Ok((format, decoder))
 }
 
@@ -239,6 +251,55 @@ mod tests {
             made[..2],
             "the same bytes every time"
         );
+    }
+
+    /// A PNG whose header claims `width` × `height` pixels, with one row of
+    /// data: what a hostile site would commit to exhaust memory.
+    fn claimed_png(width: u32, height: u32) -> Vec<u8> {
+        let mut png = Vec::new();
+        image::codecs::png::PngEncoder::new(&mut png)
+            .write_image(&[0; 3], 1, 1, image::ExtendedColorType::Rgb8)
+            .unwrap();
+        // IHDR's width and height follow the signature, length and type.
+        png[16..20].copy_from_slice(&width.to_be_bytes());
+        png[20..24].copy_from_slice(&height.to_be_bytes());
+        let crc = crc32(&png[12..29]);
+        png[29..33].copy_from_slice(&crc.to_be_bytes());
+        png
+    }
+
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &byte in bytes {
+            crc ^= u32::from(byte);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
+    #[test]
+    fn an_image_claiming_billions_of_pixels_is_refused_not_decoded() {
+        let bomb = claimed_png(60_000, 60_000);
+        let why = probe(&bomb).unwrap_err();
+        assert!(
+            why.contains("60000 × 60000 pixels, more than folio decodes"),
+            "{why}"
+        );
+        let variant = Variant {
+            width: 480,
+            height: 480,
+            format: ImageFormat::Png,
+            quality: 0,
+            op: Op::Fit,
+        };
+        assert_eq!(make(&bomb, &[variant]).unwrap_err(), why);
+        assert!(probe(&claimed_png(1_000, 1_000)).is_ok());
     }
 
     #[test]
