@@ -7,6 +7,7 @@
 //! use it.
 
 use std::collections::BTreeSet;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
@@ -143,8 +144,22 @@ pub fn compile(root: &Path, sheet: &SassFile) -> Result<Compiled, Error> {
         .fs(&confined)
         .logger(&notes)
         .style(grass::OutputStyle::Expanded);
-    let css = grass::from_path(root.join(&sheet.path), &options)
-        .map_err(|error| compile_error(root, &sheet.path, *error))?;
+    // grass panics on some input (its errors' kinds hold an
+    // `unreachable!`): one sheet must not stop the other workers.
+    let compiled = catch_unwind(AssertUnwindSafe(|| {
+        grass::from_path(root.join(&sheet.path), &options)
+            .map_err(|error| compile_error(root, &sheet.path, *error))
+    }));
+    let css = compiled.unwrap_or_else(|_| {
+        Err(Error::Content(vec![Problem::new(
+            sheet.path.clone(),
+            None,
+            ProblemKind::Stylesheet {
+                message: "grass failed on it (a fault of the compiler's, on this sheet)".into(),
+                column: 1,
+            },
+        )]))
+    })?;
     let mut reads: Vec<String> = confined
         .reads
         .into_inner()

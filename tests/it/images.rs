@@ -160,6 +160,18 @@ fn a_second_build_decodes_nothing_and_a_replaced_image_writes_only_what_shows_it
             (0, 0),
             "kept {kept}"
         );
+        // The body of the post that shows them, its images as they were:
+        // its page alone, with its images shown as before.
+        let index = site.read("content/posts/trip/index.md");
+        site.write(
+            "content/posts/trip/index.md",
+            &index.replace("And ", "And then "),
+        );
+        site.assert_rebuild(&["posts/trip/index.html"], &[]);
+        assert!(
+            site.read("public/posts/trip/index.html")
+                .contains("<picture>")
+        );
 
         let old = variants(&site);
         site.write_bytes("content/posts/trip/photo.jpg", &photo(640, 480, 200));

@@ -155,10 +155,9 @@ impl Session {
         let theme = serde_json::to_string(prepared.scan.theme.own_hashes()).ok();
         let wording = serde_json::to_string(views.wording()).ok();
         let scan = &prepared.scan;
-        let reads = meta.sass_reads();
         let sheets = plan::Sheets {
             files: &scan.sass,
-            reads: &reads,
+            reads: &prepared.sass_reads,
         };
         let copies = plan::copies(
             self.site.config(),
@@ -167,11 +166,10 @@ impl Session {
             prepared.lock.started_ns,
         );
         let now = self.options.now_ms;
-        // A document that shows an image, or did, is planned afresh: its
-        // images' files are placed with the plan's copies.
-        let shows_images = |record: &crate::model::doc::Record| !record.images.is_empty();
-        let images_moved = (old.iter().any(shows_images))
-            || (analysis.fresh.iter()).any(|&i| shows_images(&records[i]));
+        // A document that shows other images than it did is planned afresh:
+        // which files its images are, and their variants, are the plan's.
+        let images_moved =
+            (old.iter().zip(&analysis.fresh)).any(|(old, &i)| old.images != records[i].images);
         analysis.verdict.retired.is_empty()
             && !(self.site.config().images.is_some() && images_moved)
             // What a page's templates ask of images is known once it renders.
@@ -254,10 +252,9 @@ pub(super) fn plan_of<'p>(
     records: Vec<crate::model::doc::Record>,
     (visibility, plugins): (Visibility, &Plugins),
 ) -> Result<Plan<'p>, Error> {
-    let reads = prepared.analysis.snapshot.meta.sass_reads();
     let sheets = plan::Sheets {
         files: &prepared.scan.sass,
-        reads: &reads,
+        reads: &prepared.sass_reads,
     };
     plan::plan(
         site.config(),
@@ -365,7 +362,7 @@ impl Session {
             Ok(drawn) => drawn,
             Err(changed) => return Ok(Made::SourcesChanged(changed)),
         };
-        let mut meta = with_sass_reads(meta, plan, sass_reads);
+        let mut meta = with_sass_reads(meta, (plan, prepared), sass_reads);
         meta.image_uses = Some(image_uses);
         let stale = &stale[..];
         produce::report_notes(notes, &self.progress, report);
@@ -517,11 +514,11 @@ impl Session {
 /// the others' last compile read; those of sheets gone are dropped.
 fn with_sass_reads(
     mut meta: Meta,
-    plan: &Plan<'_>,
+    (plan, prepared): (&Plan<'_>, &Prepared),
     compiled: Mutex<Vec<(String, Vec<String>)>>,
 ) -> Meta {
     let compiled = compiled.into_inner().unwrap_or_else(|e| e.into_inner());
-    let mut reads = meta.sass_reads();
+    let mut reads = prepared.sass_reads.clone();
     reads.extend(compiled);
     let sheets: HashSet<&str> = plan
         .copies

@@ -120,6 +120,9 @@ struct Prepared {
     /// The variants of images each page's templates asked for when it last
     /// rendered.
     drawn: crate::source::image::Drawn,
+    /// What each stylesheet's last compile read or looked for, by the
+    /// sheet's path from the root (the index's meta, read once).
+    sass_reads: std::collections::BTreeMap<String, Vec<String>>,
     inputs: Option<String>,
     report: BuildReport,
 }
@@ -258,10 +261,9 @@ impl Session {
                 records,
                 (self.visibility(), &self.options.plugins),
             )?;
-            let reads = prepared.analysis.snapshot.meta.sass_reads();
             let sheets = crate::plan::Sheets {
                 files: &prepared.scan.sass,
-                reads: &reads,
+                reads: &prepared.sass_reads,
             };
             let made_with = (&prepared.scan.theme, sheets);
             outputs
@@ -561,6 +563,7 @@ impl Session {
         let config = self.site.config();
         let image_files = ImageFiles::new(&scan.statics, &scan.bundles, &config.base_path);
         let drawn = analysis.snapshot.meta.image_uses();
+        let sass_reads = analysis.snapshot.meta.sass_reads();
         let images = crate::build::images::survey(
             (config, &files, &image_files),
             (&analysis.current, self.visibility(), &drawn),
@@ -574,6 +577,7 @@ impl Session {
             kept_plan,
             images,
             drawn,
+            sass_reads,
             inputs: None,
             report,
         })
