@@ -241,6 +241,22 @@ impl<'p> ImageWork<'p> {
         Ok(self.cache.get_or_init(|| opened))
     }
 
+    /// Deletes from the cache the variants made before `before_ns` that
+    /// this build's plan does not name, once this build encoded some: the
+    /// cache only grows then.
+    pub(crate) fn prune_cache(&self, before_ns: i64) -> Result<(), Error> {
+        let Some(cache) = self.cache.get() else {
+            return Ok(());
+        };
+        if self.dry_run || self.encoded.load(Ordering::Relaxed) == 0 {
+            return Ok(());
+        }
+        let kept = (self.images.iter())
+            .flat_map(|(hash, (_, variants))| variants.iter().map(|v| cached_name(hash, v)))
+            .collect();
+        cache.prune(&kept, before_ns).map(|_| ())
+    }
+
     /// How many images this build decoded, and variants it encoded.
     pub(crate) fn counts(&self) -> (usize, usize) {
         (

@@ -6,6 +6,9 @@
 
 use std::path::Path;
 
+use rustc_hash::FxHashSet;
+
+use crate::model::doc::nanos_since_epoch;
 use crate::model::error::Error;
 use crate::store::state::StateDir;
 
@@ -28,5 +31,29 @@ impl ImageCache {
     /// Keeps `bytes` as the variant `name`, in one rename.
     pub(crate) fn put(&self, name: &str, bytes: &[u8]) -> Result<(), Error> {
         self.0.replace(name, bytes)
+    }
+
+    /// Deletes the variants not among `kept` that were made before
+    /// `before_ns` (the file system's clock): a variant no page has shown
+    /// for a month. Those of another output folder, or of `folio serve`'s
+    /// drafts, made within the month, stay. How many went.
+    pub(crate) fn prune(&self, kept: &FxHashSet<String>, before_ns: i64) -> Result<usize, Error> {
+        let folder = self.0.path();
+        let entries = std::fs::read_dir(folder).map_err(|e| Error::io(folder, e))?;
+        let mut pruned = 0;
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if kept.contains(name) || name.starts_with('.') {
+                continue;
+            }
+            // Not followed: a link is no variant of folio's, and stays.
+            let Ok(meta) = entry.metadata() else { continue };
+            let made = meta.modified().map(nanos_since_epoch).unwrap_or(i64::MAX);
+            if meta.is_file() && made < before_ns && std::fs::remove_file(entry.path()).is_ok() {
+                pruned += 1;
+            }
+        }
+        Ok(pruned)
     }
 }

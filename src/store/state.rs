@@ -146,6 +146,11 @@ impl StateDir {
         written.map_err(|e| refused_or_io(&temp_path, e))
     }
 
+    /// Where the folder is.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The folder `name` in the folder, made when absent; refused when it
     /// is a link. Its path, for what writes into it.
     pub(crate) fn folder(&self, name: &str) -> Result<PathBuf, Error> {

@@ -429,3 +429,31 @@ fn fill_and_scale_come_to_the_size_asked_and_mistakes_name_the_template() {
         assert!(error.contains(said), "{error}");
     }
 }
+
+#[test]
+fn the_cache_forgets_variants_no_page_has_named_for_a_month() {
+    let site = site(false);
+    let cache = site.path(".folio/images");
+    let cached = || std::fs::read_dir(&cache).unwrap().count();
+    assert_eq!(cached(), 8, "the photo's 4 variants, the dot's 4");
+    let two_months_ago = filetime::FileTime::from_unix_time(
+        filetime::FileTime::now().unix_seconds() - 60 * 24 * 3600,
+        0,
+    );
+    for entry in std::fs::read_dir(&cache).unwrap() {
+        filetime::set_file_mtime(entry.unwrap().path(), two_months_ago).unwrap();
+    }
+    // A new dot: its 2 variants made; the old dot's 4, named by no page
+    // and old, go; the photo's 4, old but named, stay.
+    site.write_bytes("static/img/dot.png", &png(120, 60));
+    let report = site.build();
+    assert_eq!(report.images_encoded, 2);
+    assert_eq!(cached(), 6);
+    // Made within the month, a variant no page names stays: putting the
+    // image back costs nothing.
+    site.write_bytes("static/img/dot.png", &png(200, 100));
+    site.build();
+    site.write_bytes("static/img/dot.png", &png(120, 60));
+    let report = site.build();
+    assert_eq!((report.images_decoded, report.images_encoded), (0, 0));
+}

@@ -367,6 +367,7 @@ impl Session {
         let stale = &stale[..];
         produce::report_notes(notes, &self.progress, report);
         (report.images_decoded, report.images_encoded) = images.counts();
+        images.prune_cache(prepared.lock.started_ns - CACHE_MONTH_NS)?;
         self.progress.finish(report, Stage::Render);
         if dry_run {
             return self.dry_run_written(&staging, stale, report);
@@ -412,6 +413,9 @@ impl Session {
         record(index, changes, (prepared, dropped), env, report)
     }
 }
+
+/// How long a variant no page names stays in the cache: a month.
+const CACHE_MONTH_NS: i64 = 30 * 24 * 3600 * 1_000_000_000;
 
 /// The `resize_image` of a build: the image files its templates may name
 /// (none when no template names the function), what the survey measured.
