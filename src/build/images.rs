@@ -23,7 +23,7 @@ use crate::source::config::Config;
 use crate::source::discover::FilesAt;
 use crate::source::image::Drawn;
 use crate::source::image::Variant;
-use crate::source::image::{ImageFiles, Measured, Shown};
+use crate::source::image::{ImageFiles, Measured, Shown, is_measured};
 use crate::store::image_cache::ImageCache;
 use crate::store::index::{ImageRows, OutputRow};
 
@@ -76,7 +76,8 @@ pub(crate) fn survey(
         for record in published.filter(|r| !r.images.is_empty()) {
             let mut files = Vec::new();
             for src in &record.images {
-                if let Some((path, stat)) = images.resolve(&record.source.path, src) {
+                let found = images.resolve(&record.source.path, src);
+                if let Some((path, stat)) = found.filter(|(path, _)| is_measured(path)) {
                     let entry = shown
                         .entry(path.clone())
                         .or_insert_with(|| (stat, Vec::new()));

@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 use crate::model::doc::Stat;
 use crate::source::config::ImageFormat;
 use crate::source::discover::FilesAt;
-use crate::source::image::{Drawn, Facts, Op, Request, Variant, drawn_fingerprint};
+use crate::source::image::{Drawn, Facts, Op, Request, Variant, drawn_fingerprint, is_measured};
 
 thread_local! {
     /// The output of the page this thread renders, for the calls its
@@ -125,6 +125,11 @@ impl Resizer {
                 "resize_image: `{path}` is not an image of static/ or of a bundle (give its path under static/ or content/)"
             ))
         })?;
+        if !is_measured(&image) {
+            return Err(invalid(format!(
+                "resize_image: `{path}` is not an image folio resizes (JPEG, PNG, WebP, GIF)"
+            )));
+        }
         let facts = self.facts(&image, stat)?;
         let variant = request
             .variant(&facts, self.quality)

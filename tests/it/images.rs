@@ -244,6 +244,26 @@ fn a_file_that_is_no_image_is_an_error_naming_it_and_its_page() {
 }
 
 #[test]
+fn an_svg_is_shown_as_written() {
+    let site = site(false);
+    site.write(
+        "content/posts/trip/map.svg",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+    );
+    let index = site.read("content/posts/trip/index.md");
+    site.write(
+        "content/posts/trip/index.md",
+        &format!("{index}\n![The map](map.svg)\n"),
+    );
+    site.build();
+    let page = site.read("public/posts/trip/index.html");
+    assert!(
+        page.contains("<img src=\"map.svg\" alt=\"The map\" />"),
+        "{page}"
+    );
+}
+
+#[test]
 fn without_images_a_body_shows_its_images_as_written() {
     let site = TestSite::with_posts();
     site.write_bytes("content/posts/trip/photo.jpg", &photo(64, 48, 1));

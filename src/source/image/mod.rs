@@ -51,6 +51,17 @@ pub struct Measured {
     pub facts: Facts,
 }
 
+/// Whether the file at `path` is an image folio measures and makes
+/// variants of, by its extension: JPEG, PNG, WebP, GIF. Any other (an SVG)
+/// is shown as written; a file of one of these extensions that is no such
+/// image is an error.
+pub fn is_measured(path: &str) -> bool {
+    let extension = path.rsplit_once('.').map_or("", |(_, extension)| extension);
+    ["jpg", "jpeg", "png", "webp", "gif"]
+        .iter()
+        .any(|known| extension.eq_ignore_ascii_case(known))
+}
+
 /// The images the published documents show: the file each image of a
 /// body names, and what folio measured of each file.
 #[derive(Debug, Default)]
