@@ -23,7 +23,7 @@ use crate::source::config::Config;
 use crate::source::discover::FilesAt;
 use crate::source::image::Drawn;
 use crate::source::image::Variant;
-use crate::source::image::{ImageFiles, Measured, Shown, is_measured};
+use crate::source::image::{ImageFiles, Measured, Shown};
 use crate::store::image_cache::ImageCache;
 use crate::store::index::{ImageRows, OutputRow};
 
@@ -75,15 +75,12 @@ pub(crate) fn survey(
         let published = records.iter().filter(|r| visibility.shows(r));
         for record in published.filter(|r| !r.images.is_empty()) {
             let mut files = Vec::new();
-            for src in &record.images {
-                let found = images.resolve(&record.source.path, src);
-                if let Some((path, stat)) = found.filter(|(path, _)| is_measured(path)) {
-                    let entry = shown
-                        .entry(path.clone())
-                        .or_insert_with(|| (stat, Vec::new()));
-                    entry.1.push(&record.source.path);
-                    files.push((src.clone(), path));
-                }
+            for (src, path, stat) in images.measured_of(record) {
+                let entry = shown
+                    .entry(path.clone())
+                    .or_insert_with(|| (stat, Vec::new()));
+                entry.1.push(&record.source.path);
+                files.push((src.clone(), path));
             }
             if !files.is_empty() {
                 let by_document = &mut survey.shown.by_document;

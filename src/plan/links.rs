@@ -49,7 +49,12 @@ impl Places {
         if unlinked && !menus_link() {
             return None;
         }
-        Some(Places {
+        Some(Places::every(config, records))
+    }
+
+    /// Where every document of `records` is.
+    fn every(config: &Config, records: &[Record]) -> Places {
+        Places {
             by_path: records
                 .iter()
                 .enumerate()
@@ -58,7 +63,7 @@ impl Places {
             languages: config.language_codes(),
             default_language: config.default_language.clone(),
             anchors: config.links.anchors,
-        })
+        }
     }
 
     /// The document `target` (a path under `content/`, without `#anchor`)
@@ -140,19 +145,35 @@ impl Places {
 
 impl Model {
     /// The documents of `records` seen from a build with `visibility`, for
-    /// the links between them: `None` when none links another. What
-    /// `folio publish` resolves the links of the rows it sends with.
+    /// the links between them and the images they show (`shown`): `None`
+    /// when none links another or shows an image. What `folio publish`
+    /// renders the bodies of the rows it sends with, as their pages show
+    /// them.
     #[cfg(feature = "publish")]
-    pub fn for_links(config: &Config, records: &[Record], visibility: Visibility) -> Option<Model> {
-        records.iter().any(|r| !r.links.is_empty()).then(|| {
-            Model::new(config, (records.to_vec(), Vec::new()), visibility, &|_| {
+    pub fn for_links(
+        config: &Config,
+        (records, shown): (&[Record], &Shown),
+        visibility: Visibility,
+    ) -> Option<Model> {
+        let images = ShownImages::new(config, records, shown);
+        let linked = records.iter().any(|r| !r.links.is_empty());
+        (linked || images.is_some()).then(|| {
+            let mut model = Model::new(config, (records.to_vec(), Vec::new()), visibility, &|_| {
                 String::new()
-            })
+            });
+            if images.is_some() {
+                model.images = images;
+                if model.places.is_none() {
+                    model.places = Some(Places::every(config, &model.records));
+                }
+            }
+            model
         })
     }
 
-    /// `html` of `record` (its body or its summary) with each `@/` link's
-    /// URL in its place, and those URLs in the order written.
+    /// `html` of `record` (its body or its summary) as its page shows it
+    /// (its images, each `@/` link's URL in its place), and those URLs in
+    /// the order written.
     #[cfg(feature = "publish")]
     pub fn links_of<'h>(&self, record: &Record, html: &'h str) -> (Cow<'h, str>, Vec<String>) {
         let at = self

@@ -155,7 +155,8 @@ impl Session {
         let config = self.site().config();
         let schema = config.publish.schema().to_owned();
         let mut remote = Remote::new(options, &schema, self.site().root())?;
-        let links = Model::for_links(config, every, self.visibility());
+        let shown = self.shown_images(every);
+        let links = Model::for_links(config, (every, &shown), self.visibility());
         let theme = self.theme()?;
         let locals: Vec<Local<'_>> = self.pool().install(|| {
             records

@@ -477,3 +477,30 @@ fn the_cache_forgets_variants_no_page_has_named_for_a_month() {
     let report = site.build();
     assert_eq!((report.images_decoded, report.images_encoded), (0, 0));
 }
+
+#[test]
+fn a_published_body_shows_its_images_as_its_page_does() {
+    let db = crate::pg::Database::fresh("images_publish");
+    let site = site(false);
+    folio::Session::open(site.site(), util::options(|_| {}))
+        .unwrap()
+        .publish(&db.options())
+        .unwrap_or_else(|e| panic!("publish failed:\n{e}"));
+    let body: String = db
+        .client()
+        .query_one(
+            "SELECT body FROM folio.posts WHERE url LIKE '%/posts/trip/'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(
+        body.contains("<picture><source type=\"image/webp\""),
+        "{body}"
+    );
+    let page = site.read("public/posts/trip/index.html");
+    assert!(
+        page.contains(&body),
+        "the same bytes as the page's:\n{body}"
+    );
+}

@@ -30,6 +30,8 @@ use crate::plugin::Plugins;
 use crate::source::config::CONFIG_FILE;
 use crate::source::discover::FilesAt;
 use crate::source::image::ImageFiles;
+#[cfg(feature = "publish")]
+use crate::source::image::Shown;
 use crate::store::index::{Index, Meta, OutputRow, Snapshot};
 use crate::store::state::BuildLock;
 use crate::store::write;
@@ -271,6 +273,32 @@ impl Session {
                 .map(|output| explain::explanation(&plan, made_with, &self.out_dir, output))
                 .collect()
         })
+    }
+
+    /// The images `records` show, as the last build measured them: what
+    /// `folio publish` renders their bodies with, as their pages do. None
+    /// without `[images]` or a kept build.
+    #[cfg(feature = "publish")]
+    pub(crate) fn shown_images(&self, records: &[crate::model::doc::Record]) -> Shown {
+        let mut shown = Shown::default();
+        let config = self.site.config();
+        let Some(kept) = self.kept.as_ref().filter(|_| config.images.is_some()) else {
+            return shown;
+        };
+        let files = ImageFiles::new(&kept.scan.statics, &kept.scan.bundles, &config.base_path);
+        for record in records {
+            let mut found = Vec::new();
+            for (src, path, _) in files.measured_of(record) {
+                if let Some(measured) = kept.snapshot.images.get(&path) {
+                    shown.measured.insert(path.clone(), measured.clone());
+                    found.push((src.clone(), path));
+                }
+            }
+            if !found.is_empty() {
+                shown.by_document.insert(record.source.path.clone(), found);
+            }
+        }
+        shown
     }
 
     #[cfg(feature = "publish")]

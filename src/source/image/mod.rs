@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
-use crate::model::doc::Stat;
+use crate::model::doc::{Record, Stat};
 use crate::model::hash::source_hash;
 use crate::model::url::decode_segment;
 use crate::source::bundle::{Bundle, ContentFile};
@@ -418,6 +418,18 @@ impl<'a> ImageFiles<'a> {
             paths.insert((*path).to_owned(), found);
         }
         paths
+    }
+
+    /// The images of `record` that name an image file folio measures: each
+    /// as written, with the file's path from the root and its stat.
+    pub fn measured_of<'r>(
+        &self,
+        record: &'r Record,
+    ) -> impl Iterator<Item = (&'r String, String, Stat)> {
+        record.images.iter().filter_map(|src| {
+            let (path, stat) = self.resolve(&record.source.path, src)?;
+            is_measured(&path).then_some((src, path, stat))
+        })
     }
 
     /// The file (its path from the root, and its stat) that `src`, an
