@@ -27,6 +27,7 @@ use crate::model::id::format_ms;
 use crate::model::report::BuildReport;
 use crate::plan::Model;
 use crate::source::discover::FilesAt;
+use crate::source::image::Shown;
 use remote::{Answer, GaveUp, Remote, RemoteRow, Statement};
 use rows::{Local, Row};
 
@@ -151,11 +152,15 @@ impl Session {
     pub fn publish(&mut self, options: &PublishOptions) -> Result<PublishReport, Error> {
         let started = Instant::now();
         let (build, read) = up_to_date(self, options.dry_run)?;
+        let (read, read_shown) = match read {
+            Some((records, shown)) => (Some(records), shown),
+            None => (None, None),
+        };
         let (every, records) = published(self, read.as_deref());
         let config = self.site().config();
         let schema = config.publish.schema().to_owned();
         let mut remote = Remote::new(options, &schema, self.site().root())?;
-        let shown = self.shown_images(every);
+        let shown = read_shown.unwrap_or_else(|| self.shown_images(every));
         let links = Model::for_links(config, (every, &shown), self.visibility());
         let theme = self.theme()?;
         let locals: Vec<Local<'_>> = self.pool().install(|| {
@@ -476,20 +481,22 @@ struct Progress {
     written: usize,
 }
 
+/// The documents a publish read itself, not those the session kept, with
+/// the images they show when it measured them.
+type Read = Option<(Vec<Record>, Option<Shown>)>;
+
 /// Brings the site up to date for a publish: builds it, or, in a dry run,
 /// reads what changed without writing. Returns the build's report, and the
 /// documents when they are not those the session kept.
-fn up_to_date(
-    session: &mut Session,
-    dry_run: bool,
-) -> Result<(Option<BuildReport>, Option<Vec<Record>>), Error> {
+fn up_to_date(session: &mut Session, dry_run: bool) -> Result<(Option<BuildReport>, Read), Error> {
     if dry_run {
-        return Ok((None, Some(session.read_documents()?)));
+        let (records, shown) = session.read_documents()?;
+        return Ok((None, Some((records, Some(shown)))));
     }
     let build = session.build()?;
     let records = match session.kept_records() {
         Some(_) => None,
-        None => Some(session.indexed_records()?),
+        None => Some((session.indexed_records()?, None)),
     };
     Ok((Some(build), records))
 }

@@ -503,4 +503,12 @@ fn a_published_body_shows_its_images_as_its_page_does() {
         page.contains(&body),
         "the same bytes as the page's:\n{body}"
     );
+    // A dry run renders the bodies as the pages do too: nothing to write.
+    let mut dry = db.options();
+    dry.dry_run = true;
+    let report = folio::Session::open(site.site(), util::options(|_| {}))
+        .unwrap()
+        .publish(&dry)
+        .unwrap();
+    assert!(report.written.is_empty(), "{:?}", report.written);
 }

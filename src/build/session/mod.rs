@@ -317,11 +317,13 @@ impl Session {
 
     #[cfg(feature = "publish")]
     /// Every document read and checked from its source as a build would,
-    /// writing nothing.
-    pub(crate) fn read_documents(&mut self) -> Result<Vec<crate::model::doc::Record>, Error> {
+    /// and the images they show, measured: writing nothing.
+    pub(crate) fn read_documents(
+        &mut self,
+    ) -> Result<(Vec<crate::model::doc::Record>, Shown), Error> {
         let pool = Arc::clone(&self.pool);
         let prepared = pool.install(|| self.read_everything())?;
-        Ok(prepared.analysis.current)
+        Ok((prepared.analysis.current, prepared.images.shown))
     }
 
     #[cfg(feature = "publish")]
