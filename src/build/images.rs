@@ -23,7 +23,7 @@ use crate::source::config::Config;
 use crate::source::discover::FilesAt;
 use crate::source::image::Drawn;
 use crate::source::image::Variant;
-use crate::source::image::{ImageFiles, Measured, Shown};
+use crate::source::image::{ImageFiles, Measured, Shown, make, measure};
 use crate::store::image_cache::ImageCache;
 use crate::store::index::{ImageRows, OutputRow};
 
@@ -150,20 +150,6 @@ enum Found {
     Broken(Problem),
 }
 
-#[cfg(feature = "images")]
-fn measure(files: &FilesAt, path: &str, stat: Stat) -> Result<Measured, String> {
-    let bytes = files.read(path, stat.size).map_err(|e| e.to_string())?;
-    let facts = crate::source::image::process::probe(&bytes)?;
-    Ok(Measured { stat, facts })
-}
-
-/// Without the `images` feature a site cannot have `[images]` (its
-/// site.toml is refused), so no image is ever shown for measuring.
-#[cfg(not(feature = "images"))]
-fn measure(_files: &FilesAt, _path: &str, _stat: Stat) -> Result<Measured, String> {
-    Err("this build of folio was made without its `images` feature".into())
-}
-
 /// The problem of an image that cannot be measured: named with the first
 /// page that shows it, the others counted.
 fn broken(path: &str, pages: &[&str], why: String) -> Problem {
@@ -277,10 +263,10 @@ impl<'p> ImageWork<'p> {
         if let Some(bytes) = cache.get(&name)? {
             return Ok(Some(bytes));
         }
-        let (lock, variants) = self
-            .images
-            .get(source_hash)
-            .ok_or_else(|| not_planned(source))?;
+        // A variant a page asked for anew, of an image the plan makes
+        // nothing of (`resize_image`), is made alone.
+        let alone = (Mutex::new(()), Vec::new());
+        let (lock, variants) = self.images.get(source_hash).unwrap_or(&alone);
         let _making = lock.lock().unwrap_or_else(PoisonError::into_inner);
         // Made by another worker while this one waited.
         if let Some(bytes) = cache.get(&name)? {
@@ -297,19 +283,16 @@ impl<'p> ImageWork<'p> {
             }
         }
         self.decoded.fetch_add(1, Ordering::Relaxed);
-        let made = make_variants(&bytes, &missing)
+        let made = make(&bytes, &missing)
             .map_err(|why| Error::Content(vec![broken(source, &[shown_by], why)]))?;
         self.encoded.fetch_add(made.len(), Ordering::Relaxed);
-        let mut own = None;
-        for (other, made) in missing.iter().zip(made) {
-            if !self.dry_run {
-                cache.put(&cached_name(source_hash, other), &made)?;
-            }
-            if other == variant {
-                own = Some(made);
+        if !self.dry_run {
+            for (other, made) in missing.iter().zip(&made) {
+                cache.put(&cached_name(source_hash, other), made)?;
             }
         }
-        Ok(own)
+        // `variant` is the first of those made.
+        Ok(made.into_iter().next())
     }
 }
 
@@ -322,27 +305,9 @@ fn cached_name(source_hash: &str, variant: &Variant) -> String {
     )
 }
 
-fn not_planned(source: &str) -> Error {
-    Error::io(
-        source,
-        std::io::Error::other("a variant of an image no page shows was asked for"),
-    )
-}
-
-#[cfg(feature = "images")]
-fn make_variants(bytes: &[u8], variants: &[Variant]) -> Result<Vec<Vec<u8>>, String> {
-    crate::source::image::process::make(bytes, variants)
-}
-
-/// Without the `images` feature no plan has a variant (a site asking for
-/// them is refused).
-#[cfg(not(feature = "images"))]
-fn make_variants(_bytes: &[u8], _variants: &[Variant]) -> Result<Vec<Vec<u8>>, String> {
-    Err("this build of folio was made without its `images` feature".into())
-}
-
 /// What the pages' templates ask of images once a build's pages have
 /// rendered.
+#[derive(Default)]
 pub(crate) struct Drawing {
     /// The variants to make: asked for, and not as folio left them.
     pub late: Vec<Copy>,
@@ -354,26 +319,31 @@ pub(crate) struct Drawing {
 }
 
 /// The variants of images the pages of `plan` ask for, once those at
-/// `rendered` rendered and `asked` for theirs; `hashes` of every image
-/// named; `stored` and `damaged` what the output folder holds.
+/// `rendered` (those of them that asked before, at least) rendered and
+/// `asked` for theirs; `hashes` gives those of every image named; `stored`
+/// and `damaged` what the output folder holds.
 pub(crate) fn drawing(
     plan: &Plan<'_>,
     (rendered, asked): (&FxHashSet<&str>, Drawn),
-    hashes: &FxHashMap<String, String>,
+    hashes: impl FnOnce() -> FxHashMap<String, String>,
     (stored, damaged): (&FxHashMap<String, OutputRow>, &Damaged),
 ) -> Drawing {
-    let mut asked = asked;
-    let mut uses = Drawn::new();
-    for spec in &plan.specs {
-        let page = spec.output.as_str();
-        let page_uses = match rendered.contains(page) {
-            true => asked.remove(page),
-            false => plan.drawn_uses().get(page).cloned(),
-        };
-        if let Some(page_uses) = page_uses.filter(|u| !u.is_empty()) {
-            uses.insert(page.to_owned(), page_uses);
-        }
+    // The asks of the pages that did not render, as they were; those of
+    // the pages that did, as they are now.
+    let mut uses: Drawn = (plan.drawn_uses().iter())
+        .filter(|(page, _)| !rendered.contains(page.as_str()))
+        .map(|(page, page_uses)| (page.clone(), page_uses.clone()))
+        .collect();
+    uses.extend(
+        asked
+            .into_iter()
+            .filter(|(_, page_uses)| !page_uses.is_empty()),
+    );
+    if uses.is_empty() && plan.drawn().is_empty() {
+        // No page asks for a variant, nor did: most sites.
+        return Drawing::default();
     }
+    let hashes = hashes();
     let copied: FxHashSet<&str> = plan.copies.iter().map(|c| c.output.as_str()).collect();
     let mut live: BTreeMap<String, Copy> = BTreeMap::new();
     for (page, page_uses) in &uses {

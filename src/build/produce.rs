@@ -282,7 +282,7 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
     })?;
     // What its templates asked of images this time, which the next plan
     // finds in its fingerprint too.
-    let fingerprint = job.resizer.fingerprint_of(output, &page.fingerprint);
+    let fingerprint = job.resizer.fingerprint_of(output, page.fingerprint);
     Ok(Rendering::Done(Rendered {
         output: page.output,
         bytes,

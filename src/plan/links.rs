@@ -158,14 +158,12 @@ impl Model {
         let images = ShownImages::new(config, records, shown);
         let linked = records.iter().any(|r| !r.links.is_empty());
         (linked || images.is_some()).then(|| {
-            let mut model = Model::new(config, (records.to_vec(), Vec::new()), visibility, &|_| {
-                String::new()
-            });
-            if images.is_some() {
-                model.images = images;
-                if model.places.is_none() {
-                    model.places = Some(Places::every(config, &model.records));
-                }
+            let shows_images = images.is_some();
+            let documents = (records.to_vec(), Vec::new(), images);
+            let mut model = Model::new(config, documents, visibility, &|_| String::new());
+            // The documents are found by path for their images too.
+            if shows_images && model.places.is_none() {
+                model.places = Some(Places::every(config, &model.records));
             }
             model
         })

@@ -11,25 +11,53 @@ use super::*;
 /// variants of the images those documents show.
 pub fn copies(
     config: &Config,
-    (statics, bundles, sheets, shown): (&[StaticFile], &[Bundle], Sheets<'_>, &Shown),
+    files: (&[StaticFile], &[Bundle], Sheets<'_>, &Shown),
     (records, visibility): (&[Record], Visibility),
     started_ns: i64,
 ) -> Vec<Copy> {
-    let mut copies = static_copies(statics, started_ns);
-    copies.extend(sass_copies(sheets, started_ns));
+    copies_of(config, files, (records, visibility), started_ns).all
+}
+
+/// [`copies`], with what the plan also takes from making them.
+struct Copies {
+    all: Vec<Copy>,
+    /// How many of them come first from `static/` and `sass/`: those a
+    /// site file of folio's gives way to.
+    statics: usize,
+    /// The place in the records of each bundle's documents.
+    documents: Vec<Option<usize>>,
+    /// The images the documents show.
+    images: Option<ShownImages>,
+}
+
+fn copies_of(
+    config: &Config,
+    (statics, bundles, sheets, shown): (&[StaticFile], &[Bundle], Sheets<'_>, &Shown),
+    (records, visibility): (&[Record], Visibility),
+    started_ns: i64,
+) -> Copies {
+    let mut all = static_copies(statics, started_ns);
+    all.extend(sass_copies(sheets, started_ns));
+    let statics = all.len();
     let documents = bundle_records(bundles, records);
-    copies.extend(bundle_copies(
+    all.extend(bundle_copies(
         config,
         (bundles, &documents),
         (records, visibility),
         started_ns,
     ));
-    if let Some(images) = ShownImages::new(config, records, shown) {
-        copies.extend(images.copies(records, visibility));
+    let images = ShownImages::new(config, records, shown);
+    if let Some(images) = &images {
+        all.extend(images.copies(records, visibility));
     }
-    minified_copies(config, &mut copies);
-    located_copies(config, &mut copies);
-    copies
+    minified_copies(config, &mut all);
+    located_copies(config, &mut all);
+    Copies {
+        all,
+        statics,
+        documents,
+        images,
+    }
 }
 
 /// Each copy's fingerprint marked when it is written minified.
@@ -284,35 +312,23 @@ pub fn plan<'a>(
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<Plan<'a>, Error> {
-    let mut copies = static_copies(sources.statics, started_ns);
-    copies.extend(sass_copies(sources.sheets, started_ns));
-    // Those a site file of folio's gives way to.
-    let statics = copies.len();
-    let documents = bundle_records(sources.bundles, &records);
-    copies.extend(bundle_copies(
-        config,
-        (sources.bundles, &documents),
-        (&records, visibility),
-        started_ns,
-    ));
-    let images = ShownImages::new(config, &records, sources.shown);
-    if let Some(images) = &images {
-        copies.extend(images.copies(&records, visibility));
-    }
-    minified_copies(config, &mut copies);
-    located_copies(config, &mut copies);
+    let files = (
+        sources.statics,
+        sources.bundles,
+        sources.sheets,
+        sources.shown,
+    );
+    let Copies {
+        all: copies,
+        statics,
+        documents,
+        images,
+    } = copies_of(config, files, (&records, visibility), started_ns);
     let plugins = sources.plugins;
-    let mut model = Model::new(config, (records, sections), visibility, &|name| {
+    let mut model = Model::new(config, (records, sections, images), visibility, &|name| {
         theme.shortcode_hash(name).to_owned()
     });
     model.bundled = documents.into_iter().flatten().collect();
-    if images.is_some() {
-        model.images = images;
-        model.digests = (0..model.records.len())
-            .into_par_iter()
-            .map(|i| model.digest_of(i))
-            .collect();
-    }
     model.menus = model.menus(config).map_err(Error::Content)?;
 
     let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
@@ -334,9 +350,9 @@ pub fn plan<'a>(
     recipe::site_file_recipes(config, &copies[..statics], &mut recipes);
 
     let (mut specs, misplaced) = specs_of((config, theme), &model, recipes);
-    model.drawn = DrawnImages::new(sources.drawn, sources.shown, (&specs, &copies));
     problems.extend(misplaced);
     warnings.extend(recipe::drop_aliases_in_the_way(&model, &copies, &mut specs));
+    model.drawn = DrawnImages::new(sources.drawn, sources.shown, (&specs, &copies));
     warnings.extend(retired_template(theme));
     problems.extend(collisions(&copies, &specs, &model));
     if !problems.is_empty() {

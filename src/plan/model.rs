@@ -129,12 +129,12 @@ pub struct Model {
 }
 
 impl Model {
-    /// The model of `records` and of the sections' `section_files`;
-    /// `shortcode_hash` gives the hash of the template of a shortcode they
-    /// call.
+    /// The model of `records`, of the sections' `section_files` and of the
+    /// `images` the records show; `shortcode_hash` gives the hash of the
+    /// template of a shortcode they call.
     pub(super) fn new(
         config: &Config,
-        (records, section_files): (Vec<Record>, Vec<SectionFile>),
+        (records, section_files, images): (Vec<Record>, Vec<SectionFile>, Option<ShownImages>),
         visibility: Visibility,
         shortcode_hash: &dyn Fn(&str) -> String,
     ) -> Model {
@@ -207,7 +207,7 @@ impl Model {
             menus: BTreeMap::new(),
             sections,
             bundled: FxHashSet::default(),
-            images: None,
+            images,
             drawn: DrawnImages::default(),
             visible,
             posts_by_lang,

@@ -16,7 +16,9 @@ use rustc_hash::FxHashMap;
 use crate::model::doc::Stat;
 use crate::source::config::ImageFormat;
 use crate::source::discover::FilesAt;
-use crate::source::image::{Drawn, Facts, Op, Request, Variant, drawn_fingerprint, is_measured};
+use crate::source::image::{
+    Drawn, Facts, Op, Request, Variant, base_fingerprint, drawn_fingerprint, is_measured, measure,
+};
 
 thread_local! {
     /// The output of the page this thread renders, for the calls its
@@ -88,10 +90,12 @@ impl Resizer {
     /// The fingerprint of the page at `output`, rendered just now on this
     /// thread, made from `fingerprint` (its plan's) and the images its
     /// templates asked for.
-    pub fn fingerprint_of(&self, output: &str, fingerprint: &str) -> String {
+    pub fn fingerprint_of(&self, output: &str, fingerprint: String) -> String {
         let asked = self.asked.lock().unwrap_or_else(PoisonError::into_inner);
         let uses: Vec<(String, Variant)> = match asked.get(output) {
             Some(uses) => uses.iter().cloned().collect(),
+            // Most pages ask for none, and did not.
+            None if base_fingerprint(&fingerprint) == fingerprint => return fingerprint,
             None => Vec::new(),
         };
         drop(asked);
@@ -100,7 +104,7 @@ impl Resizer {
             Some(Ok(facts)) => Some(facts.hash.as_str()),
             _ => None,
         };
-        drawn_fingerprint(fingerprint, &uses, hash_of)
+        drawn_fingerprint(&fingerprint, &uses, hash_of)
     }
 
     /// The hash of each image measured, by path from the root.
@@ -153,7 +157,7 @@ impl Resizer {
         let mut measured = self.measured.lock().unwrap_or_else(PoisonError::into_inner);
         let facts = measured
             .entry(image.to_owned())
-            .or_insert_with(|| measure(&self.files, image, stat));
+            .or_insert_with(|| measure(&self.files, image, stat).map(|m| m.facts));
         facts.clone().map_err(|why| {
             invalid(format!(
                 "resize_image: the image {image} cannot be read: {why}"
@@ -194,15 +198,4 @@ fn request_of(kwargs: &Kwargs) -> Result<Request, TemplateError> {
 
 fn invalid(message: String) -> TemplateError {
     TemplateError::new(ErrorKind::InvalidOperation, message)
-}
-
-#[cfg(feature = "images")]
-fn measure(files: &FilesAt, image: &str, stat: Stat) -> Result<Facts, String> {
-    let bytes = files.read(image, stat.size).map_err(|e| e.to_string())?;
-    crate::source::image::process::probe(&bytes)
-}
-
-#[cfg(not(feature = "images"))]
-fn measure(_files: &FilesAt, _image: &str, _stat: Stat) -> Result<Facts, String> {
-    Err("this build of folio was made without its `images` feature".into())
 }

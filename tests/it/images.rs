@@ -46,10 +46,7 @@ fn png(width: u32, height: u32) -> Vec<u8> {
 /// A site with `[images]` and a post whose bundle holds a turned photo,
 /// shown after its summary, and a static PNG it shows too.
 fn site(kept: bool) -> TestSite {
-    let site = TestSite::with_posts();
-    if kept {
-        site.keep_session();
-    }
+    let site = TestSite::with_posts_kept(kept);
     let toml = site.read("site.toml");
     site.write("site.toml", &format!("{toml}{IMAGES}"));
     site.write_bytes("content/posts/trip/photo.jpg", &photo(640, 480, 10));
@@ -428,6 +425,15 @@ fn fill_and_scale_come_to_the_size_asked_and_mistakes_name_the_template() {
     let (url, size) = asked_variant(&site);
     assert_eq!(size, (30, 90));
     assert!(url.ends_with(".jpg"), "{url}");
+    // An image no post shows, asked by a template alone.
+    site.write_bytes("static/img/alone.png", &png(64, 32));
+    site.write(
+        "templates/card.html",
+        &card("resize_image(path=\"img/alone.png\", width=16)"),
+    );
+    site.build();
+    assert_eq!(asked_variant(&site).1, (16, 8));
+    site.assert_rebuild(&[], &[]);
 
     for (call, said) in [
         (

@@ -315,10 +315,13 @@ impl Session {
         let files = FilesAt::new(self.site.root());
         let (notes, sass_reads) = (Mutex::default(), Mutex::default());
         let pages = batches.free.0.iter().chain(&batches.blocked.0);
-        let rendered: FxHashSet<&str> = pages
-            .clone()
-            .map(|&s| plan.specs[s].output.as_str())
-            .collect();
+        // Which of the pages that asked for images last time render again.
+        let rendered: FxHashSet<&str> = match plan.drawn_uses().is_empty() {
+            true => FxHashSet::default(),
+            false => (pages.clone())
+                .map(|&s| plan.specs[s].output.as_str())
+                .collect(),
+        };
         let shared = produce::SharedBodies::of(plan, pages);
         let made = plan.copies.iter().chain(plan.drawn());
         let images = ImageWork::new(made, &self.state_dir, dry_run);
@@ -448,7 +451,7 @@ fn drawn_after<'s>(
     (stale, outputs): Stale<'s>,
 ) -> Result<Result<(StaleRows<'s>, String), HashSet<String>>, Error> {
     let asked = (rendered, resizer.take_asked());
-    let drawing = images::drawing(job.plan, asked, &resizer.hashes(), (outputs, damaged));
+    let drawing = images::drawing(job.plan, asked, || resizer.hashes(), (outputs, damaged));
     let changed = produce::stage_drawn(job, &drawing.late, staging)?;
     if !changed.is_empty() {
         return Ok(Err(changed));

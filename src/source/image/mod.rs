@@ -18,11 +18,39 @@ use crate::model::hash::source_hash;
 use crate::model::url::decode_segment;
 use crate::source::bundle::{Bundle, ContentFile};
 use crate::source::config::{ImageFormat, Images};
-use crate::source::discover::StaticFile;
+use crate::source::discover::{FilesAt, StaticFile};
 
 pub mod location;
 #[cfg(feature = "images")]
 pub mod process;
+#[cfg(feature = "images")]
+pub use process::{make, probe};
+
+/// Without the `images` feature a site cannot have `[images]` (its
+/// site.toml is refused) and no template can be given an image to resize:
+/// what it asks of one is refused, saying why.
+#[cfg(not(feature = "images"))]
+const WITHOUT_IMAGES: &str = "this build of folio was made without its `images` feature";
+
+#[cfg(not(feature = "images"))]
+pub fn probe(_bytes: &[u8]) -> Result<Facts, String> {
+    Err(WITHOUT_IMAGES.into())
+}
+
+#[cfg(not(feature = "images"))]
+pub fn make(_bytes: &[u8], _variants: &[Variant]) -> Result<Vec<Vec<u8>>, String> {
+    Err(WITHOUT_IMAGES.into())
+}
+
+/// What folio measures of the image file at `path` (from the root of
+/// `files`) whose stat is `stat`; why not, as a sentence.
+pub fn measure(files: &FilesAt, path: &str, stat: Stat) -> Result<Measured, String> {
+    let bytes = files.read(path, stat.size).map_err(|e| e.to_string())?;
+    Ok(Measured {
+        stat,
+        facts: probe(&bytes)?,
+    })
+}
 
 /// The folder of the output where variants go, whichever page shows them:
 /// an image shown by a post in three languages is made once.
