@@ -28,10 +28,7 @@ const THEME: &[&str] = &[
 /// site, and a static file, built once (through a kept session when
 /// `kept`).
 fn site(kept: bool) -> TestSite {
-    let site = TestSite::with_posts();
-    if kept {
-        site.keep_session();
-    }
+    let site = TestSite::with_posts_kept(kept);
     for name in THEME {
         let text =
             std::fs::read_to_string(format!("{}/templates/{name}", env!("CARGO_MANIFEST_DIR")))

@@ -12,10 +12,7 @@ use util::{SITE_TOML, TestSite};
 const SCRIPT: &str = "function greet(name) {\n  const greeting = 'Hello, ' + name;\n  return greeting;\n}\nwindow.greet = greet;\n";
 
 fn site(kept: bool) -> TestSite {
-    let site = TestSite::with_posts();
-    if kept {
-        site.keep_session();
-    }
+    let site = TestSite::with_posts_kept(kept);
     site.write("static/js/app.js", SCRIPT);
     site.write(
         "static/css/extra.css",

@@ -14,10 +14,7 @@ use util::{TestSite, options};
 const VARS: &str = "$ink: #123;\n$paper: #fff;\n";
 
 fn site(kept: bool) -> TestSite {
-    let site = TestSite::with_posts();
-    if kept {
-        site.keep_session();
-    }
+    let site = TestSite::with_posts_kept(kept);
     site.write("sass/_vars.scss", VARS);
     site.write(
         "sass/main.scss",
@@ -216,14 +213,8 @@ fn a_sheet_and_a_static_file_at_one_output_are_named_both() {
 #[test]
 fn a_theme_s_sheets_compile_under_the_site_s_own() {
     for kept in [false, true] {
-        let site = TestSite::with_posts();
-        if kept {
-            site.keep_session();
-        }
-        site.write(
-            "site.toml",
-            &format!("theme = \"plain\"\n{}", util::SITE_TOML),
-        );
+        let site = TestSite::with_posts_kept(kept);
+        site.use_theme("plain");
         site.write("themes/plain/sass/_vars.scss", "$ink: #123;\n");
         site.write(
             "themes/plain/sass/theme.scss",

@@ -8,14 +8,8 @@ use util::TestSite;
 /// The posts of `TestSite::with_posts` with theme `plain`: its post
 /// template, a stylesheet of its own, one the site replaces, and a word.
 fn site(kept: bool) -> TestSite {
-    let site = TestSite::with_posts();
-    if kept {
-        site.keep_session();
-    }
-    site.write(
-        "site.toml",
-        &format!("theme = \"plain\"\n{}", util::SITE_TOML),
-    );
+    let site = TestSite::with_posts_kept(kept);
+    site.use_theme("plain");
     site.write(
         "themes/plain/templates/post.html",
         "{% extends \"base.html\" %}{% block content %}<article class=\"plain\">{{ post.title }} · {{ t(\"read_more\") }}</article>{% endblock %}",
@@ -115,10 +109,7 @@ fn a_theme_edit_rewrites_what_shows_it_through_a_kept_session() {
 fn a_missing_theme_is_refused_with_the_nearest_one() {
     let site = TestSite::with_posts();
     site.write("themes/plain/templates/post.html", "x");
-    site.write(
-        "site.toml",
-        &format!("theme = \"plian\"\n{}", util::SITE_TOML),
-    );
+    site.use_theme("plian");
     let error = folio::Site::open(site.root()).unwrap_err().to_string();
     assert!(
         error.contains("theme `plian` is not a folder of themes/"),

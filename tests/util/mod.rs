@@ -108,6 +108,20 @@ impl TestSite {
         site
     }
 
+    /// [`TestSite::with_posts`], built through a kept session when `kept`.
+    pub(crate) fn with_posts_kept(kept: bool) -> TestSite {
+        let site = TestSite::with_posts();
+        if kept {
+            site.keep_session();
+        }
+        site
+    }
+
+    /// The three-language site.toml with `theme = "NAME"`.
+    pub(crate) fn use_theme(&self, name: &str) {
+        self.write("site.toml", &format!("theme = \"{name}\"\n{SITE_TOML}"));
+    }
+
     /// Declares Swahili, for which folio has no built-in words: a build
     /// warns once that English stands in for them.
     pub(crate) fn add_a_language_without_words(&self) {
