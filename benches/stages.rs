@@ -9,13 +9,16 @@
 //! stats, the plan's fingerprints and sitemap), so the figure is the work a
 //! page costs rather than how the two cores share it.
 
+use std::collections::BTreeSet;
 use std::path::Path;
+use std::sync::Arc;
 
 use divan::counter::ItemsCount;
 use folio::model::doc::{Record, Source};
 use folio::plan::{self, Plan, Views, Visibility};
-use folio::render::Theme;
+use folio::render::assets::AssetUrls;
 use folio::render::i18n::I18n;
+use folio::render::{Requests, Theme};
 use folio::source::discover::FilesAt;
 use folio::source::parse::{self, BodyAt, Parsed};
 use folio::store::index::{Changes, Index};
@@ -335,17 +338,23 @@ impl Corpus {
     fn pages(&self) -> Vec<Rendered> {
         let (theme, i18n) = self.theme_and_words();
         let views = Views::new(self.config(), &i18n);
+        let mut plan = self.plan(&views, &theme);
         let env = theme
-            .environment(
-                &self.config().markup.highlight,
-                &folio::render::images::Resizer::without_files(),
-            )
+            .environment(&self.config().markup.highlight, &requests(&plan))
             .unwrap();
         let mut pages = Vec::new();
-        self.render_each(&mut self.plan(&views, &theme), &theme, &env, |page| {
-            pages.push(page)
-        });
+        self.render_each(&mut plan, &theme, &env, |page| pages.push(page));
         pages
+    }
+}
+
+/// What the templates of `plan` may ask for: its assets, whose bytes are
+/// not made here (`asset_url` answers with their own URL), and no image.
+fn requests(plan: &Plan<'_>) -> Requests {
+    let names = plan.assets().keys().cloned().collect();
+    Requests {
+        resizer: folio::render::images::Resizer::without_files(),
+        assets: Arc::new(AssetUrls::new((names, BTreeSet::new()), [], "")),
     }
 }
 
@@ -417,13 +426,12 @@ fn render_900_sources(bencher: divan::Bencher) {
     let corpus = Corpus::parsed();
     let (theme, i18n) = corpus.theme_and_words();
     let views = Views::new(corpus.config(), &i18n);
+    let plan = corpus.plan(&views, &theme);
     let env = theme
-        .environment(
-            &corpus.config().markup.highlight,
-            &folio::render::images::Resizer::without_files(),
-        )
+        .environment(&corpus.config().markup.highlight, &requests(&plan))
         .unwrap();
-    let pages = corpus.plan(&views, &theme).specs.len();
+    let pages = plan.specs.len();
+    drop(plan);
     bencher
         .counter(ItemsCount::new(pages))
         .with_inputs(|| corpus.plan(&views, &theme))

@@ -110,7 +110,11 @@ mod tests {
         let map = "fr/posts/carnet-de-voyage/itineraire.svg".to_owned();
         assert!(report.written.contains(&map));
         assert_eq!(rendered, report.rendered + 1);
-        assert_eq!(report.written.len(), rendered);
+        // And the stylesheet's twin (`asset_url`), written from the
+        // sheet's bytes once the pages named it.
+        let twin = |path: &String| path.starts_with("style.") && path != "style.css";
+        assert_eq!(report.written.iter().filter(|p| twin(p)).count(), 1);
+        assert_eq!(report.written.len(), rendered + 1);
         assert!(dist.join("site/index.html").is_file());
         assert!(dist.join(".cache/folio.sqlite").is_file());
 

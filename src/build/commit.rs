@@ -9,6 +9,7 @@ use std::path::Path;
 use rustc_hash::FxHashMap;
 
 use crate::build::analyse::{Analysis, same_content};
+use crate::model::asset::only_assets_moved;
 use crate::model::doc::Record;
 use crate::model::error::Error;
 use crate::model::id::PostId;
@@ -126,7 +127,19 @@ pub(crate) fn write(
         .filter(|w| w.changed)
         .map(|w| w.output.to_string())
         .collect();
+    report.relinked = (written.iter())
+        .filter(|w| w.changed && relinked(folder.stored.get(w.output.as_str()), &w.row))
+        .map(|w| w.output.to_string())
+        .collect();
     Ok(written)
+}
+
+/// Whether a page the index knew as `old` is written as `new` only because
+/// an asset it fingerprints has a new name.
+fn relinked(old: Option<&OutputRow>, new: &OutputRow) -> bool {
+    let fingerprints =
+        (old.and_then(|old| old.fingerprint.as_deref())).zip(new.fingerprint.as_deref());
+    fingerprints.is_some_and(|(old, new)| only_assets_moved(old, new))
 }
 
 /// The rows one build changes: the documents it read whose content moved

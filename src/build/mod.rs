@@ -4,6 +4,7 @@
 //! `explain`, which says what a build decided and why.
 
 pub mod analyse;
+pub mod assets;
 pub mod commit;
 pub mod explain;
 pub mod images;

@@ -7,21 +7,24 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::build::analyse::RUN_LEN;
+use crate::build::assets::{AssetWork, MadeAsset, Making as AssetMaking};
 use crate::build::images::ImageWork;
 use crate::build::select::blocks;
+use crate::model::asset::{AssetFacts, asks_in};
 use crate::model::doc::Record;
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::source_hash;
 use crate::model::report::{BuildReport, Event, Reporter};
-use crate::plan::{Copy, Making, OutputPath, Plan, Spec};
+use crate::plan::{AssetAt, Copy, Making, OutputPath, Plan, Spec};
 use crate::plugin::{Document, Plugins};
-use crate::render::images::{self, Resizer};
+use crate::render::assets::AssetUrls;
+use crate::render::images::Resizer;
 use crate::render::minify;
 #[cfg(feature = "minify")]
 use crate::render::minify::Minifiable;
@@ -70,6 +73,10 @@ pub(crate) struct RenderJob<'j, 'p> {
     pub images: &'j ImageWork<'p>,
     /// What `resize_image` finds and records.
     pub resizer: &'j Resizer,
+    /// The assets `asset_url` fingerprints, each made once.
+    pub assets: &'j AssetWork,
+    /// What `asset_url` finds and records.
+    pub asset_urls: &'j AssetUrls,
 }
 
 impl RenderJob<'_, '_> {
@@ -210,15 +217,9 @@ fn render_all(
         .enumerate()
         .map(|(at, s)| {
             let spec = &job.plan.specs[s];
-            let made = || {
-                render_page(job, spec).map(|rendering| match rendering {
-                    Rendering::Done(mut page) => {
-                        let bytes = std::mem::take(&mut page.bytes);
-                        page.bytes = job.minified(&page.output, bytes, spec.output.as_str());
-                        Rendering::Done(page)
-                    }
-                    other => other,
-                })
+            let made = || match job.asset_first(spec.output.as_str())? {
+                Some(rendering) => Ok(rendering),
+                None => render_minified(job, spec),
             };
             finish(at, &spec.output, due(at).then(made))
         });
@@ -229,9 +230,25 @@ fn render_all(
         .map(|(at, c)| {
             let at = pages + at;
             let copy = &job.plan.copies[c];
-            finish(at, &copy.output, due(at).then(|| make_copy(job, copy)))
+            let made = || match job.asset_first(copy.output.as_str())? {
+                Some(rendering) => Ok(rendering),
+                None => make_copy(job, copy),
+            };
+            finish(at, &copy.output, due(at).then(made))
         });
     rendered.chain(copied).collect()
+}
+
+/// One page rendered, and minified when the site asks.
+fn render_minified(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error> {
+    render_page(job, spec).map(|rendering| match rendering {
+        Rendering::Done(mut page) => {
+            let bytes = std::mem::take(&mut page.bytes);
+            page.bytes = job.minified(&page.output, bytes, spec.output.as_str());
+            Rendering::Done(page)
+        }
+        other => other,
+    })
 }
 
 /// One page, its body read again from its source if it shows one, or
@@ -276,13 +293,39 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
     }
     let size_hint = page.context.size_hint();
     let output = page.output.as_str();
-    let bytes = images::rendering(output, || {
-        job.theme
-            .render(job.env, &page.template, &page.context, size_hint)
-    })?;
-    // What its templates asked of images this time, which the next plan
-    // finds in its fingerprint too.
+    // The assets it asked for last time, known before it renders.
+    let written_with = job
+        .stored
+        .get(output)
+        .and_then(|row| row.fingerprint.as_deref());
+    let asked_before = written_with.map(asks_in).unwrap_or_default();
+    if let Some(changed) = job.know_assets(asked_before)? {
+        return Ok(Rendering::SourceChanged(changed));
+    }
+    let render = || {
+        crate::render::rendering(output, || {
+            job.theme
+                .render(job.env, &page.template, &page.context, size_hint)
+        })
+    };
+    let mut bytes = render()?;
+    // An asset it asked for before the build knew its bytes: its twin's
+    // name is known once they are, and the page renders again with it.
+    // Each round learns every asset the last one missed.
+    loop {
+        let missed = job.asset_urls.take_missed(output);
+        if missed.is_empty() {
+            break;
+        }
+        if let Some(changed) = job.know_assets(missed.iter().map(String::as_str))? {
+            return Ok(Rendering::SourceChanged(changed));
+        }
+        bytes = render()?;
+    }
+    // What its templates asked of images and assets this time, which the
+    // next plan finds in its fingerprint too.
     let fingerprint = job.resizer.fingerprint_of(output, page.fingerprint);
+    let fingerprint = job.asset_urls.fingerprint_of(output, fingerprint);
     Ok(Rendering::Done(Rendered {
         output: page.output,
         bytes,
@@ -344,6 +387,127 @@ impl RenderJob<'_, '_> {
     fn source_of(&self, i: usize) -> String {
         self.plan.records()[i].source.path.clone()
     }
+}
+
+impl RenderJob<'_, '_> {
+    /// What a page made of the asset at `output` before the produce loop
+    /// reached it, or, for an asset the pages asked for last time, made
+    /// now through its slot for them to share; `None`: the loop makes it
+    /// as any output.
+    fn asset_first(&self, output: &str) -> Result<Option<Rendering>, Error> {
+        if !self.plan.assets().contains_key(output) {
+            return Ok(None);
+        }
+        if self.assets.asked_before(output)
+            && let Err(changed) = self.asset_made(output)?
+        {
+            return Ok(Some(Rendering::SourceChanged(changed)));
+        }
+        Ok(self.assets.take_staged(output).map(Rendering::Done))
+    }
+
+    /// Makes the facts of each of `assets` known, its bytes made or read
+    /// back first where the build does not know them; the source that
+    /// changed under the build instead, if one did. An asset there no
+    /// longer is, is left for `asset_url` to name as such.
+    fn know_assets<'a>(
+        &self,
+        assets: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Option<String>, Error> {
+        for asset in assets {
+            if !self.plan.assets().contains_key(asset) || self.asset_urls.facts(asset).is_some() {
+                continue;
+            }
+            match self.asset_made(asset)? {
+                Ok(made) => self.asset_urls.know(asset, made.facts.clone()),
+                Err(changed) => return Ok(Some(changed)),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The asset at `asset` as this build has it: made as its output is
+    /// when this build makes it, else read back from the output folder,
+    /// which holds it as folio left it.
+    fn asset_made(&self, asset: &str) -> Result<AssetMaking, Error> {
+        self.assets.made(asset, || {
+            let at = self.plan.assets().get(asset).copied();
+            let making = match at {
+                Some(AssetAt::Spec(s)) if self.assets.selected(asset) => {
+                    render_minified(self, &self.plan.specs[s])?
+                }
+                Some(AssetAt::Copy(c)) if self.assets.selected(asset) => {
+                    make_copy(self, &self.plan.copies[c])?
+                }
+                _ => return self.asset_read_back(asset, at),
+            };
+            Ok(match making {
+                Rendering::Done(rendered) => Ok(Arc::new(MadeAsset {
+                    facts: AssetFacts::of(&rendered.bytes, &rendered.fingerprint),
+                    rendered,
+                    to_stage: true.into(),
+                })),
+                Rendering::SourceChanged(changed) => Err(changed),
+                // Neither is what making one output gives.
+                Rendering::Staged(_) | Rendering::Skipped => Err(asset.to_owned()),
+            })
+        })
+    }
+
+    /// The asset at `asset`, made by what is `at` and as folio left it.
+    fn asset_read_back(&self, asset: &str, at: Option<AssetAt>) -> Result<AssetMaking, Error> {
+        let fingerprint = match at {
+            Some(AssetAt::Spec(s)) => &self.plan.specs[s].fingerprint,
+            Some(AssetAt::Copy(c)) => &self.plan.copies[c].fingerprint,
+            None => return Ok(Err(asset.to_owned())),
+        };
+        let output = OutputPath::new(asset).ok_or_else(|| Error::UnknownOutput {
+            query: asset.to_owned(),
+        })?;
+        let path = write::target(self.out_dir, &output);
+        let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        Ok(Ok(Arc::new(MadeAsset {
+            facts: AssetFacts::of(&bytes, fingerprint),
+            rendered: Rendered {
+                output,
+                bytes,
+                fingerprint: fingerprint.clone(),
+            },
+            to_stage: false.into(),
+        })))
+    }
+}
+
+/// Stages `late`, the twins the pages name that are not as folio left them
+/// (each an asset, its twin's output and fingerprint), known only once the
+/// pages have rendered. Returns the sources whose bytes changed under the
+/// build (it must start over).
+pub(crate) fn stage_twins(
+    job: &RenderJob<'_, '_>,
+    late: &[(String, String, String)],
+    staging: &mut write::Staging,
+) -> Result<HashSet<String>, Error> {
+    let outcomes = late
+        .par_iter()
+        .filter_map(|(asset, twin, fingerprint)| {
+            let output = OutputPath::new(twin)?;
+            Some(match job.asset_made(asset) {
+                Ok(Ok(made)) => job.stage(
+                    staging,
+                    Rendered {
+                        output,
+                        bytes: made.rendered.bytes.clone(),
+                        fingerprint: fingerprint.clone(),
+                    },
+                ),
+                Ok(Err(changed)) => Ok(Rendering::SourceChanged(changed)),
+                Err(error) => Err(error),
+            })
+        })
+        .collect();
+    let mut foreign = Vec::new();
+    let changed = gather(outcomes, staging, &mut Vec::new(), &mut foreign)?;
+    refused_or(changed, foreign)
 }
 
 /// Makes and stages `late`: the variants of images the pages' templates

@@ -6,14 +6,16 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::build::scan::Damaged;
+use crate::model::asset::is_twin;
 use crate::plan::{Plan, Spec};
 use crate::render::SitemapEntry;
 use crate::store::index::OutputRow;
 
 /// The outputs the index knows in this folder that no page or copy of
 /// `plan` produces any more, sorted by path. The variants the pages'
-/// templates asked for are not among them: whether a page still asks for
-/// one is known once it renders.
+/// templates asked for are not among them, nor the twins of the assets
+/// they fingerprint: whether a page still asks for one is known once it
+/// renders.
 pub(crate) fn stale<'s>(
     plan: &Plan<'_>,
     outputs: &'s FxHashMap<String, OutputRow>,
@@ -27,7 +29,9 @@ pub(crate) fn stale<'s>(
         .collect();
     let mut stale: Vec<(&String, &OutputRow)> = outputs
         .iter()
-        .filter(|(path, _)| !produced.contains(path.as_str()))
+        .filter(|(path, row)| {
+            !produced.contains(path.as_str()) && !is_twin(row.fingerprint.as_deref())
+        })
         .collect();
     stale.sort_by(|a, b| a.0.cmp(b.0));
     stale

@@ -55,7 +55,7 @@ pub(crate) fn serve(
     let live = server.live_reload();
     let first = session.build();
     match &first {
-        Ok(report) => live.rebuilt(&report.written, &report.deleted),
+        Ok(report) => live.rebuilt(&report.written, &report.deleted, &report.relinked),
         Err(error) => live.failed(&error.to_string()),
     }
     report_build("built", &[], &first);

@@ -174,6 +174,10 @@ pub struct BuildReport {
     pub rendered: usize,
     /// Output files written.
     pub written: Vec<String>,
+    /// Of the pages written, those written only because an asset they
+    /// fingerprint (`asset_url`) has new bytes, hence a new name: what a
+    /// preview swaps in place of a reload when the asset is a stylesheet.
+    pub relinked: Vec<String>,
     /// Images decoded to make variants the cache lacked (`[images]`): once
     /// per image and build at most, none when every variant was made before.
     pub images_decoded: usize,
@@ -220,6 +224,7 @@ impl Default for BuildReport {
             unchanged: 0,
             rendered: 0,
             written: Vec::new(),
+            relinked: Vec::new(),
             images_decoded: 0,
             images_encoded: 0,
             deleted: Vec::new(),

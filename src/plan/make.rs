@@ -114,6 +114,9 @@ pub struct Sources<'a> {
     /// The variants of images each page's templates asked for when it last
     /// rendered.
     pub drawn: &'a Drawn,
+    /// The facts of the assets the pages named when last written, and
+    /// what each page asked for then.
+    pub assets: AssetsBefore<'a>,
     pub plugins: &'a Plugins,
 }
 
@@ -132,6 +135,7 @@ impl<'a> Sources<'a> {
             sheets: Sheets::NONE,
             shown: NO_IMAGES,
             drawn: NO_USES,
+            assets: AssetsBefore::NONE,
             plugins,
         }
     }
@@ -387,6 +391,9 @@ pub fn plan<'a>(
     for (spec, fingerprint) in specs.iter_mut().zip(fingerprints) {
         spec.fingerprint = fingerprint;
     }
+    let mut assets = PlannedAssets::new((&plan.copies, statics), &specs);
+    assets.settle(&mut specs, &plan.copies, sources.assets);
+    plan.model.assets = assets;
     Ok(Plan { specs, ..plan })
 }
 
@@ -473,7 +480,7 @@ pub fn replan<'a>(
     config: &'a Config,
     views: &'a Views<'a>,
     theme: &Theme,
-    kept: KeptPlan,
+    (kept, assets): (KeptPlan, AssetsBefore<'_>),
     (records, sections): (Vec<Record>, Vec<SectionFile>),
     (changed, retitled): (&[usize], &[usize]),
 ) -> Result<(Plan<'a>, Vec<usize>), Error> {
@@ -489,6 +496,9 @@ pub fn replan<'a>(
     // A plan is brought up to date only when no page's templates asked for
     // an image (the session checks): none of the last plan's stands.
     model.drawn = DrawnImages::default();
+    // What the last build's pages asked for, which a plan brought up to
+    // date puts in the fingerprints it computes again.
+    model.assets.refresh(assets.facts, &specs, &copies);
     let rewritten: Vec<usize> = (0..sections.len())
         .filter(|&f| model.sections.files.get(f) != Some(&sections[f]))
         .collect();
@@ -559,7 +569,9 @@ pub fn replan<'a>(
         .collect();
     drop(prefixes);
     for (&s, fingerprint) in affected.iter().zip(fingerprints) {
-        plan.specs[s].fingerprint = fingerprint;
+        let spec = &mut plan.specs[s];
+        spec.fingerprint = fingerprint;
+        plan.model.assets.add_asks(spec, assets);
     }
     plan.dependents = Some(dependents);
     Ok((plan, affected))

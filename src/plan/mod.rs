@@ -23,6 +23,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
+use crate::model::asset::{AssetFacts, KeptFacts};
 use crate::model::doc::{Heading, Kind, Record, TemplateChoice};
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::hex;
@@ -43,6 +44,7 @@ use crate::source::image::{Drawn, Shown, Variant, location};
 use crate::source::sass::{self, SassFile};
 use crate::source::section::SectionFile;
 
+mod assets;
 mod hasher;
 mod images;
 mod links;
@@ -55,6 +57,8 @@ mod recipe;
 mod sections;
 mod views;
 
+use assets::PlannedAssets;
+pub use assets::{AssetAt, AssetsBefore, WrittenWith};
 use hasher::{KeyHasher, KeyPrefixes};
 pub use images::drawn_copy;
 use images::{DrawnImages, ShownImages};
@@ -389,7 +393,7 @@ mod tests {
             &config,
             &views,
             &theme,
-            before,
+            (before, AssetsBefore::NONE),
             after,
             (&changed, &retitled),
         )

@@ -126,6 +126,8 @@ pub struct Model {
     pub(super) images: Option<ShownImages>,
     /// The variants of images the pages' templates asked for.
     pub(super) drawn: DrawnImages,
+    /// The assets templates may fingerprint, and those the pages asked for.
+    pub(super) assets: PlannedAssets,
 }
 
 impl Model {
@@ -209,6 +211,7 @@ impl Model {
             bundled: FxHashSet::default(),
             images,
             drawn: DrawnImages::default(),
+            assets: PlannedAssets::default(),
             visible,
             posts_by_lang,
             position,

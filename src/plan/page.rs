@@ -82,6 +82,23 @@ impl<'a> Plan<'a> {
         self.model.drawn.uses()
     }
 
+    /// Every output `asset_url` may name, and what makes it.
+    pub fn assets(&self) -> &FxHashMap<String, AssetAt> {
+        self.model.assets.candidates()
+    }
+
+    /// The facts of the assets that hold: those of the bytes the plan's
+    /// assets have.
+    pub fn asset_facts(&self) -> &FxHashMap<String, AssetFacts> {
+        self.model.assets.holding()
+    }
+
+    /// The facts the index keeps of the assets some page named when last
+    /// written, holding or not: which assets the pages name.
+    pub fn named_assets(&self) -> &KeptFacts {
+        self.model.assets.recorded()
+    }
+
     /// Per document and per section's `_index.md`, the pages whose
     /// fingerprint covers it: the documents and the sections' files among
     /// their [`Plan::inputs`].

@@ -5,7 +5,6 @@
 //! after they render (and prunes those none asks for any more); the next
 //! build puts the images a page asked for in its fingerprint.
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, PoisonError};
 
@@ -19,21 +18,6 @@ use crate::source::discover::FilesAt;
 use crate::source::image::{
     Drawn, Facts, Op, Request, Variant, base_fingerprint, drawn_fingerprint, is_measured, measure,
 };
-
-thread_local! {
-    /// The output of the page this thread renders, for the calls its
-    /// templates make to be recorded as its.
-    static RENDERING: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
-/// Runs `render` as the rendering of the page at `output`: the variants
-/// its templates ask for are that page's.
-pub fn rendering<T>(output: &str, render: impl FnOnce() -> T) -> T {
-    RENDERING.with(|page| *page.borrow_mut() = Some(output.to_owned()));
-    let result = render();
-    RENDERING.with(|page| *page.borrow_mut() = None);
-    result
-}
 
 /// What one build's `resize_image` calls find and record.
 pub struct Resizer {
@@ -139,7 +123,7 @@ impl Resizer {
             .variant(&facts, self.quality)
             .map_err(|why| invalid(format!("resize_image: `{path}`: {why}")))?;
         let output = variant.output(&image, &variant.key(&facts.hash));
-        if let Some(page) = RENDERING.with(|page| page.borrow().clone()) {
+        if let Some(page) = super::rendering_page() {
             let mut asked = self.asked.lock().unwrap_or_else(PoisonError::into_inner);
             asked.entry(page).or_default().insert((image, variant));
         }

@@ -7,6 +7,7 @@
 //! and the minijinja environment. A context is all a template can see; nothing
 //! in it comes from the clock.
 
+pub mod assets;
 mod context;
 mod default_theme;
 mod dependencies;
@@ -107,7 +108,48 @@ impl Reads {
 
 /// The names folio's templates are given besides the plugins': a plugin
 /// may not take one.
-pub const BUILT_IN_CALLABLES: &[&str] = &["t", "safe", "highlight_css", "resize_image"];
+pub const BUILT_IN_CALLABLES: &[&str] =
+    &["t", "safe", "highlight_css", "resize_image", "asset_url"];
+
+/// What one build's templates may ask of it beyond their context, and
+/// that it records per page: variants of images, fingerprinted assets.
+#[derive(Clone)]
+pub struct Requests {
+    pub resizer: Arc<images::Resizer>,
+    pub assets: Arc<assets::AssetUrls>,
+}
+
+impl Requests {
+    /// Requests that find no file: what tests of templates that make none
+    /// are given.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn without_files() -> Requests {
+        Requests {
+            resizer: images::Resizer::without_files(),
+            assets: assets::AssetUrls::without_files(),
+        }
+    }
+}
+
+thread_local! {
+    /// The output of the page this thread renders, for the requests its
+    /// templates make to be recorded as its.
+    static RENDERING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `render` as the rendering of the page at `output`: the requests
+/// its templates make are that page's.
+pub fn rendering<T>(output: &str, render: impl FnOnce() -> T) -> T {
+    let outer = RENDERING.with(|page| page.replace(Some(output.to_owned())));
+    let result = render();
+    RENDERING.with(|page| *page.borrow_mut() = outer);
+    result
+}
+
+/// The page this thread renders, if it renders one.
+fn rendering_page() -> Option<String> {
+    RENDERING.with(|page| page.borrow().clone())
+}
 
 impl Theme {
     /// Reads `<root>/templates` (every file, recursively; names use `/`) over
@@ -283,11 +325,12 @@ impl Theme {
     /// `highlight_css()` gives the stylesheet of highlighted code: made
     /// only when a template calls it, and a function of `highlight`, which
     /// every page's fingerprint holds (the content settings);
-    /// `resize_image(…)` the variants of images `resizer` finds and records.
+    /// `resize_image(…)` and `asset_url(…)` what `requests` find and
+    /// record.
     pub fn environment(
         &self,
         highlight: &Highlight,
-        resizer: &Arc<images::Resizer>,
+        requests: &Requests,
     ) -> Result<Environment<'_>, Error> {
         let mut env = Environment::new();
         env.set_fuel(Some(FUEL));
@@ -302,13 +345,15 @@ impl Theme {
         env.add_function("highlight_css", move || {
             Value::from_safe_string(stylesheet(&highlight))
         });
-        let resizer = Arc::clone(resizer);
+        let resizer = Arc::clone(&requests.resizer);
         env.add_function(
             "resize_image",
             move |path: Option<String>, kwargs: minijinja::value::Kwargs| {
                 resizer.call(path, kwargs)
             },
         );
+        let assets = Arc::clone(&requests.assets);
+        env.add_function("asset_url", move |path: &str| assets.call(path));
         for plugin in &self.functions {
             let callable = Arc::clone(plugin);
             let call = move |args: Rest<Value>| call_plugin(callable.as_ref(), &args);
@@ -515,9 +560,12 @@ fn escape_html_text(
     state: &mut State,
     value: &Value,
 ) -> Result<(), minijinja::Error> {
+    // An object printing as text (`asset_url`'s value) is escaped as that
+    // text: minijinja's own escape would write its URL's `/` as `&#x2f;`.
+    let printed = value.as_object().map(|_| value.to_string());
     if matches!(state.auto_escape(), AutoEscape::Html)
         && !value.is_safe()
-        && let Some(text) = value.as_str()
+        && let Some(text) = value.as_str().or(printed.as_deref())
     {
         // The same five characters, scanned 16 bytes at a time: a page's
         // titles, dates and URLs are mostly runs with nothing to escape.
@@ -600,7 +648,7 @@ mod tests {
             "<a href=\"{{ url }}\">{{ text }}</a>{{ html|safe }}",
         )]);
         let env = theme
-            .environment(&Highlight::default(), &images::Resizer::without_files())
+            .environment(&Highlight::default(), &Requests::without_files())
             .unwrap();
         let render = |context: serde_json::Value| {
             String::from_utf8(theme.render(&env, "t.html", &context, 0).unwrap()).unwrap()
@@ -625,7 +673,7 @@ mod tests {
             "{{ post.content }}|{{ post.content|safe }}|{{ n|safe }}|{{ text|safe }}",
         )]);
         let env = theme
-            .environment(&Highlight::default(), &images::Resizer::without_files())
+            .environment(&Highlight::default(), &Requests::without_files())
             .unwrap();
         let body = Value::from_safe_string("<p>a & b</p>".into());
         let rendered = env
@@ -650,7 +698,7 @@ mod tests {
              {{ t('feed') }}",
         )]);
         let env = theme
-            .environment(&Highlight::default(), &images::Resizer::without_files())
+            .environment(&Highlight::default(), &Requests::without_files())
             .unwrap();
         let words = BTreeMap::from([
             ("tags".to_owned(), "Mots-clés".to_owned()),
@@ -681,7 +729,7 @@ mod tests {
     #[test]
     fn template_errors_name_the_template_and_line() {
         let theme = theme(&[("bad.html", "line one\n{% if %}\n")]);
-        match theme.environment(&Highlight::default(), &images::Resizer::without_files()) {
+        match theme.environment(&Highlight::default(), &Requests::without_files()) {
             Err(Error::Template { path, line, .. }) => {
                 assert!(path.to_string_lossy().contains("bad.html"));
                 assert_eq!(line, Some(2));
@@ -698,7 +746,7 @@ mod tests {
             "{% if post.draft %}never{% endif %}\n<h1>{{ post.titel }}</h1>\n",
         )]);
         let env = strict
-            .environment(&Highlight::default(), &images::Resizer::without_files())
+            .environment(&Highlight::default(), &Requests::without_files())
             .unwrap();
         let context = serde_json::json!({"post": {"title": "T", "tags": []}, "url": "/x/"});
         match strict.render(&env, "strict.html", &context, 0) {
@@ -721,7 +769,7 @@ mod tests {
         }
         let top = theme(&[("top.html", "{{ ulr }}")]);
         let env = top
-            .environment(&Highlight::default(), &images::Resizer::without_files())
+            .environment(&Highlight::default(), &Requests::without_files())
             .unwrap();
         let said = top
             .render(&env, "top.html", &context, 0)

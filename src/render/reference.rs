@@ -610,10 +610,7 @@ fn callables(env: &Environment<'_>) -> BTreeSet<String> {
 fn the_reference_documents_every_function_filter_and_test() {
     let theme = Theme::from_sources(BTreeMap::new(), Vec::new());
     let env = theme
-        .environment(
-            &Highlight::default(),
-            &super::images::Resizer::without_files(),
-        )
+        .environment(&Highlight::default(), &super::Requests::without_files())
         .unwrap();
     let names = callables(&env);
     let minijinja = callables(&Environment::new());
@@ -687,10 +684,7 @@ fn the_reference_documents_every_template_of_the_default_theme() {
 fn the_examples_of_the_reference_render() {
     let theme = Theme::from_sources(BTreeMap::new(), Vec::new());
     let env = theme
-        .environment(
-            &Highlight::default(),
-            &super::images::Resizer::without_files(),
-        )
+        .environment(&Highlight::default(), &super::Requests::without_files())
         .unwrap();
     let borrowed = Borrowed::new();
     let context = Value::from(minijinja::value::Serde(every_part(&borrowed)));

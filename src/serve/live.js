@@ -26,13 +26,20 @@
     sessionStorage.setItem(key, String(scrollY));
     location.reload();
   });
+  // A fingerprinted sheet (asset_url) is the same sheet under a new name.
+  const unnamed = (path) => path.replace(/\.[0-9a-f]{20}(\.css)$/, "$1");
   events.addEventListener("stylesheets", (e) => {
     const changed = JSON.parse(e.data);
     for (const link of document.querySelectorAll('link[rel="stylesheet"]')) {
       const url = new URL(link.href);
-      if (url.origin !== location.origin || !changed.includes(url.pathname)) continue;
+      if (url.origin !== location.origin) continue;
+      const path = changed.find((sheet) => sheet === url.pathname) ??
+        changed.find((sheet) => unnamed(sheet) === unnamed(url.pathname));
+      if (path === undefined) continue;
       const fresh = link.cloneNode();
-      fresh.href = url.pathname + "?folio=" + Date.now();
+      // Its old integrity is not the new sheet's.
+      fresh.removeAttribute("integrity");
+      fresh.href = path + "?folio=" + Date.now();
       fresh.onload = () => link.remove();
       link.after(fresh);
     }

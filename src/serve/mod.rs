@@ -100,20 +100,26 @@ impl LiveReload {
     }
 
     /// The site was rebuilt, writing and deleting these outputs (relative
-    /// to the output folder): each tab reloads, or, when only stylesheets
-    /// were written, swaps them. A tab showing a failure drops it.
-    pub fn rebuilt(&self, written: &[String], deleted: &[String]) {
+    /// to the output folder), `relinked` among those written only for the
+    /// new name of an asset they fingerprint: each tab reloads, or, when
+    /// only stylesheets moved (written, their old twins deleted, the pages
+    /// naming them relinked), swaps them. A tab showing a failure drops it.
+    pub fn rebuilt(&self, written: &[String], deleted: &[String], relinked: &[String]) {
         let recovered = self.set_failure(None);
+        let is_sheet = |path: &String| path.ends_with(".css");
         let stylesheets: Option<Vec<String>> = written
             .iter()
+            .filter(|path| relinked.binary_search(path).is_err())
             .map(|path| {
                 let url = || format!("{}{}", self.base_path, url_of(path));
-                path.ends_with(".css").then(url)
+                is_sheet(path).then(url)
             })
             .collect();
         let unchanged = written.is_empty() && deleted.is_empty();
         let told = match stylesheets {
-            Some(sheets) if !sheets.is_empty() && deleted.is_empty() => Told::Stylesheets(sheets),
+            Some(sheets) if !sheets.is_empty() && deleted.iter().all(is_sheet) => {
+                Told::Stylesheets(sheets)
+            }
             _ if unchanged && !recovered => return,
             _ if unchanged => Told::Recovered,
             _ => Told::Reload,

@@ -207,7 +207,7 @@ pub fn rebuild_on_changes(
             session.rebuild(&changes.paths)
         };
         match &result {
-            Ok(report) => live.rebuilt(&report.written, &report.deleted),
+            Ok(report) => live.rebuilt(&report.written, &report.deleted, &report.relinked),
             Err(error) => live.failed(&error.to_string()),
         }
         on_rebuild(&changes, &result);

@@ -16,8 +16,9 @@ fn a_site_builds_through_the_library_with_its_own_paths() {
         o.index_path = Some(elsewhere.path().join("state/index.sqlite"));
     });
     let report = Site::open(site.root()).unwrap().build(&options).unwrap();
-    // Pages and feeds, a posts section's list and an archive in each language.
-    assert_eq!(report.written.len(), 27);
+    // Pages and feeds, a posts section's list and an archive in each
+    // language, the stylesheet and its twin.
+    assert_eq!(report.written.len(), 28);
     assert!(
         elsewhere
             .path()
@@ -229,8 +230,9 @@ fn a_host_whose_rayon_pool_is_busy_still_gets_its_build_and_finishes_its_work() 
         .unwrap()
         .build(&options(|o| o.threads = Some(2)))
         .unwrap();
-    // Pages and feeds, a posts section's list and an archive in each language.
-    assert_eq!(report.written.len(), 27);
+    // Pages and feeds, a posts section's list and an archive in each
+    // language, the stylesheet and its twin.
+    assert_eq!(report.written.len(), 28);
     built.send(()).unwrap();
     let (waited, sum) = host_result.recv_timeout(Duration::from_secs(60)).unwrap();
     assert!(waited, "the build waited for the host's pool");

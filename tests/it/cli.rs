@@ -12,7 +12,7 @@ fn build_ends_with_one_summary_line() {
     let text = stdout(&out);
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(
-        text.starts_with("scanned 6 files: 6 parsed, 0 unchanged; 27 pages written, 0 deleted in "),
+        text.starts_with("scanned 6 files: 6 parsed, 0 unchanged; 28 pages written, 0 deleted in "),
         "{text}"
     );
     assert!(

@@ -369,7 +369,6 @@ fn each_template(site: TestSite) {
         ("atom.xml", &["atom.xml", "fr/atom.xml", "ja/atom.xml"]),
         ("sitemap.xml", &["sitemap.xml"]),
         ("robots.txt", &["robots.txt"]),
-        ("style.css", &["style.css"]),
         ("404.html", &["404.html"]),
         ("base.html", EVERY_HTML_PAGE),
     ];
@@ -377,6 +376,10 @@ fn each_template(site: TestSite) {
         mark_template(&site, name, &format!("<!-- {name} -->"));
         site.assert_rebuild(written, &[]);
     }
+    // The stylesheet, its new twin, and every page, which links it by its
+    // twin (`asset_url`); the old twin goes.
+    mark_template(&site, "style.css", "/* style.css */");
+    site.assert_asset_rebuild("style.css", EVERY_HTML_PAGE);
     // A template edit that changes no output renders its pages and writes nothing.
     edit_template(&site, "post.html");
     let report = site.build();

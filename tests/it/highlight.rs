@@ -91,18 +91,21 @@ fn code_blocks_are_highlighted_and_an_unknown_language_warned_once() {
 }
 
 #[test]
-fn a_theme_switch_rewrites_the_stylesheet_and_nothing_else() {
+fn a_theme_switch_rewrites_the_stylesheet_and_the_pages_linking_it() {
     for kept in [false, true] {
         let site = site(kept);
         site.build();
+        let pages = site.html_pages();
+        let pages: Vec<&str> = pages.iter().map(String::as_str).collect();
         site.write("site.toml", &with_highlight("dark_theme = \"Nord\""));
-        site.assert_rebuild(&["style.css"], &[]);
+        // The pages link the new sheet by its new twin.
+        site.assert_asset_rebuild("style.css", &pages);
         assert!(site.read("public/style.css").contains("theme \"Nord\""));
         site.write(
             "site.toml",
             &with_highlight("light_theme = \"Solarized (light)\""),
         );
-        site.assert_rebuild(&["style.css"], &[]);
+        site.assert_asset_rebuild("style.css", &pages);
     }
 }
 
@@ -112,7 +115,9 @@ fn inline_styles_rewrite_the_highlighted_pages_and_drop_the_stylesheet_rules() {
         let site = site(kept);
         site.build();
         site.write("site.toml", &with_highlight("style = \"inline\""));
-        site.assert_rebuild(&[PAGE, "style.css"], &[]);
+        let pages = site.html_pages();
+        let pages: Vec<&str> = pages.iter().map(String::as_str).collect();
+        site.assert_asset_rebuild("style.css", &pages);
         let html = site.read(&format!("public/{PAGE}"));
         assert!(
             html.contains("<pre class=\"highlight\" style=\"background-color:#"),

@@ -12,6 +12,7 @@ mod util;
 
 mod amend;
 mod api;
+mod assets;
 #[cfg(feature = "serve")]
 mod browser;
 mod build;

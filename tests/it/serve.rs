@@ -306,16 +306,38 @@ fn open_tabs_are_told_to_reload_to_swap_stylesheets_and_of_a_failure() {
     served.live.rebuilt(
         &["posts/hello-world/index.html".into(), "index.html".into()],
         &[],
+        &[],
     );
     assert!(tab.until("\n\n").contains("event: reload"));
-    served.live.rebuilt(&["style.css".into()], &[]);
+    served.live.rebuilt(&["style.css".into()], &[], &[]);
     let came = tab.until("\n\n");
     assert!(
         came.contains("event: stylesheets") && came.contains(r#"data: ["/style.css"]"#),
         "{came}"
     );
+    // A fingerprinted sheet: its new twin written, its old one deleted, the
+    // pages naming it written for the new name alone: still a swap.
+    let twin = |hash: &str| format!("css/main.{}.css", hash.repeat(20));
+    served.live.rebuilt(
+        &["css/main.css".into(), twin("b"), "index.html".into()],
+        &[twin("a")],
+        &["index.html".into()],
+    );
+    let came = tab.until("\n\n");
+    let sheets = format!(r#"data: ["/css/main.css","/{}"]"#, twin("b"));
+    assert!(
+        came.contains("event: stylesheets") && came.contains(&sheets),
+        "{came}"
+    );
+    // A page written for more than a new name: a reload.
+    served.live.rebuilt(
+        &["css/main.css".into(), twin("c"), "index.html".into()],
+        &[twin("b")],
+        &[],
+    );
+    assert!(tab.until("\n\n").contains("event: reload"));
     // Nothing written, nothing failing: nothing to tell.
-    served.live.rebuilt(&[], &[]);
+    served.live.rebuilt(&[], &[], &[]);
     served
         .live
         .failed("content/en/posts/x.md:2: field `title`: is required");
@@ -328,7 +350,7 @@ fn open_tabs_are_told_to_reload_to_swap_stylesheets_and_of_a_failure() {
     let mut late = served.listen();
     assert!(late.until("\n\n").contains("event: failed"));
     // The next good build with nothing to write clears it.
-    served.live.rebuilt(&[], &[]);
+    served.live.rebuilt(&[], &[], &[]);
     assert!(tab.until("\n\n").contains("event: recovered"));
     assert!(late.until("\n\n").contains("event: recovered"));
 }
@@ -569,7 +591,15 @@ fn a_site_under_a_sub_path_is_previewed_under_it() {
     let serving = Serving::start(&site);
     assert!(serving.url.ends_with("/blog/"), "{}", serving.url);
     let page = serving.page_once_it_shows("/blog/posts/hello-world/", "<h1>Hello</h1>");
-    assert!(page.contains("href=\"/blog/style.css\""));
+    // The stylesheet's twin, under the sub-path.
+    let sheet = page
+        .split("<link rel=\"stylesheet\" href=\"")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        sheet.starts_with("/blog/style.") && sheet.contains(".css\" integrity=\"sha384-"),
+        "{page}"
+    );
     let status = |path: &str| {
         let response = serving.response(path);
         let status = response.split(' ').nth(1).unwrap_or_default().to_owned();
@@ -583,6 +613,8 @@ fn a_site_under_a_sub_path_is_previewed_under_it() {
         (status, location)
     };
     assert_eq!(status("/blog/style.css").0, "200");
+    let twin = &sheet[..sheet.find('"').unwrap_or_default()];
+    assert_eq!(status(twin).0, "200", "{twin}");
     assert_eq!(
         status("/posts/hello-world/").0,
         "404",
@@ -816,7 +848,7 @@ fn a_half_sent_request_is_closed_by_the_server() {
     // Answered, then closed when no next request came.
     let came = closed_by_the_server(kept_alive);
     assert!(came.starts_with(b"HTTP/1.1 200"));
-    served.live.rebuilt(&["index.html".into()], &[]);
+    served.live.rebuilt(&["index.html".into()], &[], &[]);
     assert!(tab.until("\n\n").contains("event: reload"));
 }
 
@@ -855,7 +887,7 @@ fn the_65th_live_stream_is_refused_until_one_closes() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     assert!(try_listen(served.addr).is_err(), "64 are open again");
-    served.live.rebuilt(&["index.html".into()], &[]);
+    served.live.rebuilt(&["index.html".into()], &[], &[]);
     assert!(tab.until("\n\n").contains("event: reload"));
     assert!(tabs[0].until("\n\n").contains("event: reload"));
 }

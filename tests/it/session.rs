@@ -105,10 +105,18 @@ fn a_new_folder_or_site_toml_makes_a_rebuild_scan_everything() {
 fn an_input_folder_appearing_makes_a_rebuild_scan_everything() {
     let site = TestSite::with_posts();
     let mut session = session(&site);
+    let old = site.twin_of("style.css");
     site.write("templates/style.css", "body { color: red }\n");
     let report = session.rebuild(&["templates"]).unwrap();
     assert!(report.scanned_everything);
-    assert_eq!(report.written, ["style.css"]);
+    // The sheet, its new twin, and the pages linking it by that name.
+    let sheets: Vec<&String> = (report.written.iter())
+        .filter(|p| !p.ends_with(".html"))
+        .collect();
+    let mut expected = ["style.css".to_owned(), site.twin_of("style.css")];
+    expected.sort();
+    assert_eq!(sheets, expected.iter().collect::<Vec<_>>());
+    assert_eq!(report.deleted, [old]);
 }
 
 #[test]

@@ -487,8 +487,63 @@ impl TestSite {
     /// and that the result equals a clean build.
     #[track_caller]
     pub(crate) fn assert_rebuild(&self, expected_written: &[&str], expected_deleted: &[&str]) {
+        self.check_rebuild(|_| (to_strings(expected_written), to_strings(expected_deleted)));
+    }
+
+    /// [`TestSite::assert_rebuild`] for an edit that gives the asset at
+    /// `asset` new bytes: `pages`, the asset and its new twin (named by the
+    /// bytes the build wrote, as the SHA-256 of the file gives it) written,
+    /// its old twin deleted. Gives the build's report.
+    #[track_caller]
+    pub(crate) fn assert_asset_rebuild(&self, asset: &str, pages: &[&str]) -> BuildReport {
+        let old = self.twin_of(asset);
+        self.check_rebuild(|site| {
+            let bytes = std::fs::read(site.out().join(asset)).unwrap();
+            let (stem, extension) = asset.rsplit_once('.').unwrap();
+            let new = format!("{stem}.{}.{extension}", &source_hash(&bytes)[..20]);
+            let mut written = to_strings(pages);
+            written.extend([asset.to_owned(), new]);
+            written.sort();
+            (written, vec![old])
+        })
+    }
+
+    /// The HTML pages of the output folder.
+    pub(crate) fn html_pages(&self) -> Vec<String> {
+        (self.output_tree().into_keys())
+            .filter(|path| path.ends_with(".html"))
+            .collect()
+    }
+
+    /// The twin of the asset at `asset` (`css/main.css`) in the output
+    /// folder: `css/main.<20 hex digits>.css`, the one there is.
+    #[track_caller]
+    pub(crate) fn twin_of(&self, asset: &str) -> String {
+        let (stem, extension) = asset.rsplit_once('.').unwrap();
+        let twins: Vec<String> = (self.output_tree().into_keys())
+            .filter(|path| {
+                (path.strip_prefix(stem))
+                    .and_then(|rest| rest.strip_suffix(&format!(".{extension}")))
+                    .and_then(|rest| rest.strip_prefix('.'))
+                    .is_some_and(|hash| {
+                        hash.len() == 20 && hash.bytes().all(|b| b.is_ascii_hexdigit())
+                    })
+            })
+            .collect();
+        assert_eq!(twins.len(), 1, "one twin of {asset}: {twins:?}");
+        twins.into_iter().next().unwrap()
+    }
+
+    /// Builds, checks what `expected` (given the site once built) says was
+    /// written and deleted, and that the result equals a clean build.
+    #[track_caller]
+    fn check_rebuild(
+        &self,
+        expected: impl FnOnce(&TestSite) -> (Vec<String>, Vec<String>),
+    ) -> BuildReport {
         let before = self.output_identities();
         let report = self.build();
+        let (expected_written, expected_deleted) = expected(self);
         assert_eq!(report.written, expected_written, "written");
         assert_eq!(report.deleted, expected_deleted, "deleted");
         assert_eq!(
@@ -497,13 +552,22 @@ impl TestSite {
             "files on disk"
         );
         let clean = self.clean_build();
+        let tree = self.output_tree();
+        let differing: Vec<&String> = (tree.keys().chain(clean.tree.keys()))
+            .filter(|path| tree.get(*path) != clean.tree.get(*path))
+            .collect();
         assert!(
-            self.output_tree() == clean.tree,
-            "differs from a clean build"
+            differing.is_empty(),
+            "differs from a clean build at {differing:?}"
         );
         assert_eq!(self.content_rows(), clean.content_rows, "rows");
         assert_eq!(self.output_rows(), clean.output_rows, "output rows");
+        report
     }
+}
+
+fn to_strings(paths: &[&str]) -> Vec<String> {
+    paths.iter().map(|path| (*path).to_owned()).collect()
 }
 
 /// `folio serve` running on a site, its output lines gathered as they come;

@@ -5,8 +5,13 @@ use std::sync::Mutex;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::build::assets::{self, AssetWork};
 use crate::build::images::{self, ImageWork};
 use crate::build::scan::Damaged;
+use crate::model::asset::facts_json;
+use crate::plan::AssetAt;
+use crate::render::Requests;
+use crate::render::assets::AssetUrls;
 use crate::render::images::Resizer;
 use crate::source::config::Images;
 use crate::source::image::{ImageFiles, drawn_json};
@@ -118,11 +123,15 @@ impl Session {
                 .filter(|(old, i)| old.title != records[**i].title)
                 .map(|(_, &i)| i)
                 .collect();
+            let assets = plan::AssetsBefore {
+                facts: &prepared.assets,
+                outputs: &analysis.snapshot.outputs,
+            };
             let (plan, affected) = plan::replan(
                 site.config(),
                 views,
                 &prepared.scan.theme,
-                kept_plan,
+                (kept_plan, assets),
                 (records, analysis.sections.clone()),
                 (&analysis.fresh, &retitled),
             )?;
@@ -240,6 +249,7 @@ impl Session {
             sass_reads: prepared.analysis.snapshot.meta.sass_reads.clone(),
             // Those of the pages this build renders are added once done.
             image_uses: prepared.analysis.snapshot.meta.image_uses.clone(),
+            assets: prepared.analysis.snapshot.meta.assets.clone(),
         }
     }
 }
@@ -256,6 +266,10 @@ pub(super) fn plan_of<'p>(
         files: &prepared.scan.sass,
         reads: &prepared.sass_reads,
     };
+    let assets = plan::AssetsBefore {
+        facts: &prepared.assets,
+        outputs: &prepared.analysis.snapshot.outputs,
+    };
     plan::plan(
         site.config(),
         views,
@@ -267,6 +281,7 @@ pub(super) fn plan_of<'p>(
             sheets,
             shown: &prepared.images.shown,
             drawn: &prepared.drawn,
+            assets,
             plugins,
         },
         visibility,
@@ -300,11 +315,19 @@ impl Session {
     ) -> Result<Made, Error> {
         let dry_run = self.options.dry_run;
         let highlight = &self.site.config().markup.highlight;
-        let resizer = resizer_for(&self.site, prepared);
-        let env = prepared.scan.theme.environment(highlight, &resizer)?;
+        let requests = Requests {
+            resizer: resizer_for(&self.site, prepared),
+            assets: asset_urls_for(&self.site, prepared, plan),
+        };
+        let env = prepared.scan.theme.environment(highlight, &requests)?;
         let outputs = &prepared.analysis.snapshot.outputs;
         report.rendered = batches.pages();
-        let makes = report.rendered > 0 || batches.copies() > 0 || !plan.drawn().is_empty();
+        // A twin of an asset a page named may be made without a page
+        // rendering: one deleted, say.
+        let makes = report.rendered > 0
+            || batches.copies() > 0
+            || !plan.drawn().is_empty()
+            || !plan.named_assets().is_empty();
         if !dry_run && makes {
             self.index.set_staging(&self.out_key, true)?;
         }
@@ -315,16 +338,12 @@ impl Session {
         let files = FilesAt::new(self.site.root());
         let (notes, sass_reads) = (Mutex::default(), Mutex::default());
         let pages = batches.free.0.iter().chain(&batches.blocked.0);
-        // Which of the pages that asked for images last time render again.
-        let rendered: FxHashSet<&str> = match plan.drawn_uses().is_empty() {
-            true => FxHashSet::default(),
-            false => (pages.clone())
-                .map(|&s| plan.specs[s].output.as_str())
-                .collect(),
-        };
-        let shared = produce::SharedBodies::of(plan, pages);
+        let rendered = asked_again(plan, pages.clone());
+        let shared = produce::SharedBodies::of(plan, pages.clone());
         let made = plan.copies.iter().chain(plan.drawn());
         let images = ImageWork::new(made, &self.state_dir, dry_run);
+        let copies = batches.free.1.iter().chain(&batches.blocked.1);
+        let assets = AssetWork::new(plan, pages.clone(), copies);
         let job = RenderJob {
             root: self.site.root(),
             dry_run,
@@ -346,7 +365,9 @@ impl Session {
             sass: (&prepared.scan.sass, prepared.lock.started_ns),
             sass_reads: &sass_reads,
             images: &images,
-            resizer: &resizer,
+            resizer: &requests.resizer,
+            assets: &assets,
+            asset_urls: &requests.assets,
         };
         let mut pruned_early = HashSet::new();
         let changed = produce::render_and_stage(
@@ -360,13 +381,15 @@ impl Session {
         if !changed.is_empty() {
             return Ok(Made::SourcesChanged(changed));
         }
-        let drawn = (&*resizer, &rendered, &prepared.scan.damaged);
-        let (stale, image_uses) = match drawn_after(&job, drawn, &mut staging, (stale, outputs))? {
-            Ok(drawn) => drawn,
+        let asked = (&rendered, &prepared.scan.damaged);
+        let stale = (stale, outputs);
+        let after = match asked_after(&job, asked, &mut staging, stale)? {
+            Ok(after) => after,
             Err(changed) => return Ok(Made::SourcesChanged(changed)),
         };
         let mut meta = with_sass_reads(meta, (plan, prepared), sass_reads);
-        meta.image_uses = Some(image_uses);
+        (meta.image_uses, meta.assets) = (Some(after.image_uses), Some(after.assets));
+        let stale = after.stale;
         let stale = &stale[..];
         produce::report_notes(notes, &self.progress, report);
         (report.images_decoded, report.images_encoded) = images.counts();
@@ -439,6 +462,53 @@ fn resizer_for(site: &Site, prepared: &Prepared) -> Arc<Resizer> {
     Arc::new(Resizer::new(site.root(), paths, measured, settings))
 }
 
+/// Which of the pages at `pages` (places in the plan) asked for images or
+/// assets when they last rendered: those whose asks this build learns anew.
+fn asked_again<'p, 'b>(
+    plan: &'p Plan<'_>,
+    pages: impl Iterator<Item = &'b usize>,
+) -> FxHashSet<&'p str> {
+    if plan.drawn_uses().is_empty() && plan.named_assets().is_empty() {
+        return FxHashSet::default();
+    }
+    pages.map(|&s| plan.specs[s].output.as_str()).collect()
+}
+
+/// The outputs to prune once the pages rendered, and what the index keeps
+/// of what their templates asked for: the variants of images
+/// ([`Meta::image_uses`]) and the assets ([`Meta::assets`]).
+struct AskedAfter<'s> {
+    stale: StaleRows<'s>,
+    image_uses: String,
+    assets: String,
+}
+
+/// Once the pages at `rendered` rendered: the variants of images and the
+/// twins of assets their templates asked for staged ([`drawn_after`],
+/// [`twins_after`]); the stale outputs with those none asks for any more,
+/// and what the index keeps of each; the sources that changed under the
+/// build instead, when one did.
+fn asked_after<'s>(
+    job: &RenderJob<'_, '_>,
+    (rendered, damaged): (&FxHashSet<&str>, &Damaged),
+    staging: &mut write::Staging,
+    (stale, outputs): Stale<'s>,
+) -> Result<Result<AskedAfter<'s>, HashSet<String>>, Error> {
+    let resizer = (job.resizer, rendered, damaged);
+    let (stale, image_uses) = match drawn_after(job, resizer, staging, (stale, outputs))? {
+        Ok(drawn) => drawn,
+        Err(changed) => return Ok(Err(changed)),
+    };
+    let twins = (rendered, damaged);
+    Ok(
+        twins_after(job, twins, staging, (stale, outputs))?.map(|(stale, assets)| AskedAfter {
+            stale,
+            image_uses,
+            assets,
+        }),
+    )
+}
+
 /// Once the pages rendered: makes and stages the variants of images their
 /// templates asked for (`resize_image`) that are not as folio left them;
 /// gives the stale outputs with the variants no page asks for any more,
@@ -457,8 +527,65 @@ fn drawn_after<'s>(
         return Ok(Err(changed));
     }
     let dead = (drawing.dead.iter()).filter_map(|path| outputs.get_key_value(path.as_str()));
-    let stale = stale.iter().copied().chain(dead).collect();
+    // A variant made late is no stale output, even one whose row a killed
+    // build reserved without a fingerprint.
+    let late: FxHashSet<&str> = drawing
+        .late
+        .iter()
+        .map(|copy| copy.output.as_str())
+        .collect();
+    let stale = (stale.iter().copied())
+        .filter(|(path, _)| !late.contains(path.as_str()))
+        .chain(dead)
+        .collect();
     Ok(Ok((stale, drawn_json(&drawing.uses))))
+}
+
+/// The `asset_url` of a build: the assets of its plan (none when no
+/// template names the function), and the facts of those whose bytes it
+/// knows.
+fn asset_urls_for(site: &Site, prepared: &Prepared, plan: &Plan<'_>) -> Arc<AssetUrls> {
+    let assets = plan.assets();
+    let mut names = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+    );
+    if prepared.scan.theme.mention("asset_url") {
+        for (asset, at) in assets {
+            names.0.insert(asset.clone());
+            if matches!(at, AssetAt::Spec(_)) {
+                names.1.insert(asset.clone());
+            }
+        }
+    }
+    let known = (plan.asset_facts().iter()).map(|(asset, facts)| (asset.clone(), facts.clone()));
+    Arc::new(AssetUrls::new(names, known, &site.config().base_path))
+}
+
+/// Once the pages rendered: stages the twins of the assets they name
+/// (`asset_url`) that are not as folio left them; gives the stale outputs
+/// with the twins no page names any more, and what the index keeps of the
+/// assets (JSON); the sources that changed under the build instead, when
+/// one did.
+fn twins_after<'s>(
+    job: &RenderJob<'_, '_>,
+    (rendered, damaged): (&FxHashSet<&str>, &Damaged),
+    staging: &mut write::Staging,
+    (stale, outputs): (StaleRows<'s>, &'s FxHashMap<String, OutputRow>),
+) -> Result<Result<(StaleRows<'s>, String), HashSet<String>>, Error> {
+    let asked = (rendered, job.asset_urls.take_asked());
+    let facts_of = |asset: &str| job.asset_urls.facts(asset);
+    let twins = assets::twins(job.plan, asked, facts_of, (outputs, &stale, damaged));
+    let changed = produce::stage_twins(job, &twins.late, staging)?;
+    if !changed.is_empty() {
+        return Ok(Err(changed));
+    }
+    let dead = (twins.dead.iter()).filter_map(|path| outputs.get_key_value(path.as_str()));
+    let stale = (stale.into_iter())
+        .filter(|(path, _)| !twins.live.contains(path.as_str()))
+        .chain(dead)
+        .collect();
+    Ok(Ok((stale, facts_json(&twins.facts))))
 }
 
 /// The staged files of a build, the stale outputs and those pruned early.

@@ -125,6 +125,9 @@ struct Prepared {
     /// What each stylesheet's last compile read or looked for, by the
     /// sheet's path from the root (the index's meta, read once).
     sass_reads: std::collections::BTreeMap<String, Vec<String>>,
+    /// The facts of the assets the pages named (`asset_url`) when last
+    /// written (the index's meta, read once).
+    assets: crate::model::asset::KeptFacts,
     inputs: Option<String>,
     report: BuildReport,
 }
@@ -594,6 +597,7 @@ impl Session {
         let image_files = ImageFiles::new(&scan.statics, &scan.bundles, &config.base_path);
         let drawn = analysis.snapshot.meta.image_uses();
         let sass_reads = analysis.snapshot.meta.sass_reads();
+        let assets = crate::model::asset::facts_from_json(analysis.snapshot.meta.assets.as_deref());
         let images = crate::build::images::survey(
             (config, &files, &image_files),
             (&analysis.current, self.visibility(), &drawn),
@@ -608,6 +612,7 @@ impl Session {
             images,
             drawn,
             sass_reads,
+            assets,
             inputs: None,
             report,
         })

@@ -41,6 +41,14 @@ pub struct OutputRow {
     pub stat: Option<Stat>,
 }
 
+/// A page's fingerprint ends with the assets it asked for: the plan reads
+/// them from the row it was written with.
+impl crate::plan::WrittenWith for FxHashMap<String, OutputRow> {
+    fn written_with(&self, output: &str) -> Option<&str> {
+        self.get(output)?.fingerprint.as_deref()
+    }
+}
+
 /// Everything the index held when the build started.
 #[derive(Debug, Default)]
 pub struct Snapshot {
@@ -85,6 +93,10 @@ pub struct Meta {
     /// output → `[image path, variant]` pairs): their images are in its
     /// fingerprint, and they are outputs while it asks for them.
     pub image_uses: Option<String>,
+    /// The facts of each asset the pages name (`asset_url`): a JSON
+    /// object, the asset's output → [`crate::model::asset::AssetFacts`].
+    /// Which assets a page names, its output row's fingerprint says.
+    pub assets: Option<String>,
 }
 
 impl Meta {
@@ -92,7 +104,7 @@ impl Meta {
         let mut stmt = conn.prepare_cached(
             "SELECT key, value FROM meta WHERE key IN
              ('content_settings', 'timezone', 'inputs', 'next_due', 'last_shown',
-              'theme', 'globals', 'wording', 'templates', 'sass_reads', 'image_uses')",
+              'theme', 'globals', 'wording', 'templates', 'sass_reads', 'image_uses', 'assets')",
         )?;
         let mut meta = Meta::default();
         let mut rows = stmt.query([])?;
@@ -110,6 +122,7 @@ impl Meta {
                 "wording" => meta.wording = Some(value),
                 "sass_reads" => meta.sass_reads = Some(value),
                 "image_uses" => meta.image_uses = Some(value),
+                "assets" => meta.assets = Some(value),
                 _ => meta.templates = Some(value),
             }
         }
@@ -131,6 +144,7 @@ impl Meta {
             templates,
             sass_reads,
             image_uses,
+            assets,
         } = self;
         [
             ("content_settings", content_settings.clone()),
@@ -144,6 +158,7 @@ impl Meta {
             ("templates", templates.clone()),
             ("sass_reads", sass_reads.clone()),
             ("image_uses", image_uses.clone()),
+            ("assets", assets.clone()),
         ]
         .into_iter()
         .filter_map(|(key, value)| Some((key, value?)))

@@ -1,0 +1,180 @@
+//! The assets of a plan that templates may fingerprint (`asset_url`): which
+//! outputs they are, which of the facts the index keeps still hold, and
+//! the hash of each asset's bytes in the fingerprint of each page naming
+//! its twin. What a page asked for when it last rendered is read from the
+//! fingerprint it was written with. An asset's facts hold while its
+//! fingerprint is the one they were taken at; a page naming an asset whose
+//! facts do not hold is planned with `?` in their place, renders, and
+//! learns them.
+
+use super::*;
+
+use crate::model::asset::{AssetFacts, KeptFacts, asks_in, with_assets};
+
+/// What makes an asset, by its place in the plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssetAt {
+    Copy(usize),
+    Spec(usize),
+}
+
+/// What a plan knows of the assets from the last build: the facts the
+/// index keeps, and the fingerprint each output was last written with
+/// (`None` for one the index does not know), whose end says which assets
+/// a page asked for.
+#[derive(Clone, Copy)]
+pub struct AssetsBefore<'a> {
+    pub facts: &'a KeptFacts,
+    pub outputs: &'a dyn WrittenWith,
+}
+
+#[cfg(any(test, feature = "internals"))]
+impl AssetsBefore<'static> {
+    /// Nothing known: a first build.
+    pub const NONE: AssetsBefore<'static> = AssetsBefore {
+        facts: &BTreeMap::new(),
+        outputs: &(),
+    };
+}
+
+/// The outputs of a folder as the index knows them.
+pub trait WrittenWith: Sync {
+    /// The fingerprint the output at `output` was last written with.
+    fn written_with(&self, output: &str) -> Option<&str>;
+}
+
+/// No output.
+impl WrittenWith for () {
+    fn written_with(&self, _output: &str) -> Option<&str> {
+        None
+    }
+}
+
+/// The assets of one plan.
+#[derive(Default)]
+pub(super) struct PlannedAssets {
+    /// Every output a template may name: the files of `static/` and the
+    /// sheets of `sass/` (the first copies), and the site files that are
+    /// no page (`style.css`, `robots.txt`).
+    candidates: FxHashMap<String, AssetAt>,
+    /// The facts the index keeps, of the assets there still are.
+    recorded: KeptFacts,
+    /// Those of them that hold.
+    holding: FxHashMap<String, AssetFacts>,
+}
+
+impl PlannedAssets {
+    /// Those of a plan whose first `statics` copies come from `static/` and
+    /// `sass/`.
+    pub(super) fn new((copies, statics): (&[Copy], usize), specs: &[Spec]) -> PlannedAssets {
+        let copied = (copies[..statics].iter().enumerate())
+            .map(|(c, copy)| (copy.output.to_string(), AssetAt::Copy(c)));
+        let site_files = (specs.iter().enumerate())
+            .filter(|(_, spec)| {
+                matches!(spec.recipe, Recipe::SiteFile(_))
+                    && !spec.output.as_str().ends_with(".html")
+            })
+            .map(|(s, spec)| (spec.output.to_string(), AssetAt::Spec(s)));
+        PlannedAssets {
+            candidates: copied.chain(site_files).collect(),
+            ..PlannedAssets::default()
+        }
+    }
+
+    /// Puts in each page's fingerprint the assets it asked for when it was
+    /// last written (`before`): first those of the site files (which may
+    /// name copies alone), whose fingerprints the facts of site files are
+    /// then checked against, then those of the other pages.
+    pub(super) fn settle(&mut self, specs: &mut [Spec], copies: &[Copy], before: AssetsBefore<'_>) {
+        self.recorded = (before.facts.iter())
+            .filter(|(asset, _)| self.candidates.contains_key(*asset))
+            .map(|(asset, facts)| (asset.clone(), facts.clone()))
+            .collect();
+        self.holding.clear();
+        self.hold_where(|at| match at {
+            AssetAt::Copy(c) => Some(&copies[c].fingerprint),
+            AssetAt::Spec(_) => None,
+        });
+        if self.recorded.is_empty() && before.facts.is_empty() {
+            // No page named an asset: most sites but those of folio's theme.
+            return;
+        }
+        let site_files: Vec<usize> = (self.candidates.values())
+            .filter_map(|at| match at {
+                AssetAt::Spec(s) => Some(*s),
+                AssetAt::Copy(_) => None,
+            })
+            .collect();
+        for &s in &site_files {
+            self.add_asks(&mut specs[s], before);
+        }
+        self.hold_where(|at| match at {
+            AssetAt::Copy(c) => Some(&copies[c].fingerprint),
+            AssetAt::Spec(s) => Some(&specs[s].fingerprint),
+        });
+        let pages = (specs.iter_mut().enumerate())
+            .filter(|(s, _)| !site_files.contains(s))
+            .map(|(_, spec)| spec);
+        let this = &*self;
+        (pages.collect::<Vec<_>>().par_iter_mut()).for_each(|spec| this.add_asks(spec, before));
+    }
+
+    /// Takes the facts the index keeps now, for a kept plan whose `specs`
+    /// and `copies` have their fingerprints.
+    pub(super) fn refresh(&mut self, facts: &KeptFacts, specs: &[Spec], copies: &[Copy]) {
+        self.recorded = (facts.iter())
+            .filter(|(asset, _)| self.candidates.contains_key(*asset))
+            .map(|(asset, facts)| (asset.clone(), facts.clone()))
+            .collect();
+        self.holding.clear();
+        self.hold_where(|at| match at {
+            AssetAt::Copy(c) => Some(&copies[c].fingerprint),
+            AssetAt::Spec(s) => Some(&specs[s].fingerprint),
+        });
+    }
+
+    /// Holds the recorded facts of each asset whose fingerprint
+    /// (`fingerprint_of` its place, when known) is the one they were taken at.
+    fn hold_where<'f>(&mut self, fingerprint_of: impl Fn(AssetAt) -> Option<&'f String>) {
+        for (asset, facts) in &self.recorded {
+            let Some(&at) = self.candidates.get(asset) else {
+                continue;
+            };
+            if fingerprint_of(at).is_some_and(|fingerprint| *fingerprint == facts.fingerprint) {
+                self.holding.insert(asset.clone(), facts.clone());
+            }
+        }
+    }
+
+    /// Ends the fingerprint of `spec` (its own, as its recipe gives it)
+    /// with the assets it asked for when it was last written, each with its
+    /// hash as the plan knows it; most pages asked for none, and are left
+    /// alone.
+    pub(super) fn add_asks(&self, spec: &mut Spec, before: AssetsBefore<'_>) {
+        let Some(asks) = before
+            .outputs
+            .written_with(spec.output.as_str())
+            .map(asks_in)
+        else {
+            return;
+        };
+        if asks.is_empty() {
+            return;
+        }
+        spec.fingerprint = with_assets(&spec.fingerprint, asks, |asset| {
+            self.holding.get(asset).map(|facts| facts.sha256.as_str())
+        });
+    }
+
+    pub(super) fn candidates(&self) -> &FxHashMap<String, AssetAt> {
+        &self.candidates
+    }
+
+    pub(super) fn holding(&self) -> &FxHashMap<String, AssetFacts> {
+        &self.holding
+    }
+
+    pub(super) fn recorded(&self) -> &KeptFacts {
+        &self.recorded
+    }
+}
