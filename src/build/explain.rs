@@ -7,11 +7,12 @@ use std::path::Path;
 
 use crate::build::scan::Damaged;
 use crate::build::site::lexical;
+use crate::model::asset::asks_in;
 use crate::model::doc::Record;
 use crate::model::error::Error;
 use crate::model::id::PostId;
 use crate::model::report::Explanation;
-use crate::plan::{Copy, Making, OutputPath, Plan, Sheets, Spec};
+use crate::plan::{AssetAt, Copy, Making, OutputPath, Plan, Sheets, Spec};
 use crate::render::Theme;
 use crate::store::index::Snapshot;
 
@@ -44,23 +45,15 @@ pub(crate) fn explanation(
         query: query.to_owned(),
     };
     let wanted = wanted.ok_or_else(not_found)?;
+    // A twin is its asset again, under another name.
+    let twin_of =
+        (plan.asset_facts().iter()).find(|(asset, facts)| facts.twin(asset) == wanted.as_str());
+    let wanted = match twin_of.and_then(|(asset, _)| OutputPath::new(asset)) {
+        Some(asset) => asset,
+        None => wanted,
+    };
     if let Some(spec) = plan.specs.iter().find(|s| s.output == wanted) {
-        let mut sources = plan.sources_of(spec);
-        // The images its templates asked for when it last rendered.
-        let asked = plan.drawn_uses().get(spec.output.as_str());
-        for (image, _) in asked.into_iter().flatten() {
-            if !sources.contains(image) {
-                sources.push(image.clone());
-            }
-        }
-        return Ok(Explanation {
-            output: spec.output.to_string(),
-            made_for: plan.made_by(spec),
-            templates: theme.closure(&spec.template),
-            sources,
-            config_keys: plan.config_keys(spec),
-            language: Some(plan.language(spec).to_owned()),
-        });
+        return Ok(page_explanation(plan, (theme, sheets), spec));
     }
     let mut copies = plan.copies.iter().chain(plan.drawn());
     if let Some(copy) = copies.find(|c| c.output == wanted) {
@@ -74,6 +67,50 @@ pub(crate) fn explanation(
         });
     }
     Err(not_found())
+}
+
+/// What the page of `spec` is made from: its templates and sources, with
+/// the images and assets its templates asked for when it last rendered
+/// (an asset's templates, or its files).
+fn page_explanation(
+    plan: &Plan<'_>,
+    (theme, sheets): (&Theme, Sheets<'_>),
+    spec: &Spec,
+) -> Explanation {
+    let mut sources = plan.sources_of(spec);
+    let mut templates = theme.closure(&spec.template);
+    let images = plan.drawn_uses().get(spec.output.as_str());
+    let mut asked: Vec<String> = images
+        .into_iter()
+        .flatten()
+        .map(|(image, _)| image.clone())
+        .collect();
+    for asset in asks_in(&spec.fingerprint) {
+        match plan.assets().get(asset) {
+            Some(&AssetAt::Copy(c)) => asked.extend(copy_sources(&plan.copies[c], sheets)),
+            Some(&AssetAt::Spec(s)) => {
+                for template in theme.closure(&plan.specs[s].template) {
+                    if !templates.contains(&template) {
+                        templates.push(template);
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+    for source in asked {
+        if !sources.contains(&source) {
+            sources.push(source);
+        }
+    }
+    Explanation {
+        output: spec.output.to_string(),
+        made_for: plan.made_by(spec),
+        templates,
+        sources,
+        config_keys: plan.config_keys(spec),
+        language: Some(plan.language(spec).to_owned()),
+    }
 }
 
 /// The files a copy is made from: its source; a stylesheet's, every file of

@@ -173,6 +173,21 @@ fn a_static_script_and_a_compiled_sheet_have_twins_too() {
         assert_eq!(posts.len(), 5, "{posts:?}");
         let (css, _) = twin_of(&site, "css/main.css");
         assert_eq!(pages_with(&site, &format!("href=\"/{css}\"")), posts);
+        // What a post is made from counts the files of what it names.
+        let explained = site
+            .site()
+            .explain(&posts[0], &util::options(|_| {}))
+            .unwrap();
+        for source in [
+            "static/js/app.js",
+            "sass/css/main.scss",
+            "sass/css/_ink.scss",
+        ] {
+            assert!(
+                explained.sources.iter().any(|s| s == source),
+                "{source}: {explained:?}"
+            );
+        }
 
         // The script changes: its twin and the posts, nothing else.
         site.write("static/js/app.js", "console.log(2);\n");

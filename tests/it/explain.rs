@@ -102,7 +102,8 @@ fn explain_names_the_templates_sources_and_config_keys_of_an_output() {
         .explain("fr/posts/hello-world/index.html", &options)
         .unwrap();
     assert_eq!(page.made_for, "content/fr/posts/hello-world.md");
-    assert_eq!(page.templates, ["post.html", "base.html"]);
+    // The sheet it links by its twin (`asset_url`) is made from a template.
+    assert_eq!(page.templates, ["post.html", "base.html", "style.css"]);
     assert_eq!(
         page.sources,
         [
@@ -137,6 +138,12 @@ fn explain_names_the_templates_sources_and_config_keys_of_an_output() {
         (logo.sources, logo.templates.len()),
         (vec!["static/logo.svg".to_owned()], 0)
     );
+    // A twin is its asset under another name.
+    let sheet = folio.explain(&site.twin_of("style.css"), &options).unwrap();
+    assert_eq!(
+        (sheet.output.as_str(), &sheet.templates[..]),
+        ("style.css", &["style.css".to_owned()][..])
+    );
     assert!(matches!(
         folio.explain("no/such/page.html", &options),
         Err(folio::Error::UnknownOutput { query }) if query == "no/such/page.html"
@@ -146,7 +153,10 @@ fn explain_names_the_templates_sources_and_config_keys_of_an_output() {
     let out = site.cli(&["explain", "/fr/posts/hello-world/"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("templates: post.html, base.html"), "{text}");
+    assert!(
+        text.contains("templates: post.html, base.html, style.css"),
+        "{text}"
+    );
     assert_eq!(site.cli(&["explain", "nope.html"]).status.code(), Some(1));
     assert!(site.build().written.is_empty(), "explaining wrote nothing");
 }
