@@ -170,9 +170,11 @@ pub(crate) fn twins(
         return Twins::default();
     }
     let named = named_assets(plan, (rendered, &asked), (stored, stale));
-    let planned: FxHashSet<&str> = (plan.specs.iter().map(|s| s.output.as_str()))
-        .chain(plan.copies.iter().map(|c| c.output.as_str()))
-        .collect();
+    // Looked for twin by twin: a few, against every output.
+    let planned = |twin: &str| {
+        (plan.specs.iter()).any(|spec| spec.output.as_str() == twin)
+            || (plan.copies.iter()).any(|copy| copy.output.as_str() == twin)
+    };
     let facts: KeptFacts = (named.into_iter())
         .filter_map(|asset| Some((asset.to_owned(), facts_of(asset)?)))
         .collect();
@@ -184,7 +186,7 @@ pub(crate) fn twins(
                 (asset.as_str(), facts.twin_fingerprint(asset)),
             )
         })
-        .filter(|(twin, _)| !planned.contains(twin.as_str()))
+        .filter(|(twin, _)| !planned(twin))
         .collect();
     let mut dead: Vec<String> = (stored.iter())
         .filter(|(output, row)| is_twin(row.fingerprint.as_deref()) && !live.contains_key(*output))

@@ -149,6 +149,12 @@ pub fn only_assets_moved(old: &str, new: &str) -> bool {
     old != new && own_fingerprint(old) == own_fingerprint(new) && new.contains(MARK)
 }
 
+/// The end of a page's fingerprint that gives the assets it asked for, if
+/// it asked for any: what [`with_assets`] adds to its own part.
+pub fn assets_part(fingerprint: &str) -> Option<&str> {
+    fingerprint.find(MARK).map(|at| &fingerprint[at..])
+}
+
 /// The part of a page's fingerprint before the assets it asked for.
 pub fn own_fingerprint(fingerprint: &str) -> &str {
     fingerprint
@@ -189,6 +195,9 @@ mod tests {
         assert_eq!(with, "own assets 5:a.css=aaa 4:b.js=? ");
         assert_eq!(own_fingerprint(&with), "own");
         assert_eq!(asks_in(&with), asks);
+        let part = assets_part(&with).unwrap();
+        assert_eq!(with_assets("", asks_in(part), known), part);
+        assert_eq!(assets_part("own"), None);
         // Asked again, the part is made anew, not added to.
         assert_eq!(with_assets(&with, asks, known), with);
         assert_eq!(with_assets(&with, [], known), "own");

@@ -9,7 +9,7 @@
 
 use super::*;
 
-use crate::model::asset::{AssetFacts, KeptFacts, asks_in, with_assets};
+use crate::model::asset::{AssetFacts, KeptFacts, asks_in, assets_part, with_assets};
 
 /// What makes an asset, by its place in the plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,11 +112,26 @@ impl PlannedAssets {
             AssetAt::Copy(c) => Some(&copies[c].fingerprint),
             AssetAt::Spec(s) => Some(&specs[s].fingerprint),
         });
-        let pages = (specs.iter_mut().enumerate())
-            .filter(|(s, _)| !site_files.contains(s))
-            .map(|(_, spec)| spec);
-        let this = &*self;
-        (pages.collect::<Vec<_>>().par_iter_mut()).for_each(|spec| this.add_asks(spec, before));
+        // The pages' parts, each distinct one made once: a theme's pages
+        // mostly name the same assets.
+        let parts: Vec<Option<&str>> = (specs.iter().enumerate())
+            .map(|(s, spec)| match site_files.contains(&s) {
+                true => None,
+                false => before
+                    .outputs
+                    .written_with(spec.output.as_str())
+                    .and_then(assets_part),
+            })
+            .collect();
+        let mut renewed: FxHashMap<&str, String> = FxHashMap::default();
+        for &part in parts.iter().flatten() {
+            renewed.entry(part).or_insert_with(|| self.renewed(part));
+        }
+        (specs.par_iter_mut().zip(parts)).for_each(|(spec, part)| {
+            if let Some(part) = part {
+                spec.fingerprint.push_str(&renewed[part]);
+            }
+        });
     }
 
     /// Takes the facts the index keeps now, for a kept plan whose `specs`
@@ -144,6 +159,14 @@ impl PlannedAssets {
                 self.holding.insert(asset.clone(), facts.clone());
             }
         }
+    }
+
+    /// The assets part `part` of a page's last fingerprint with each
+    /// asset's hash as the plan knows it.
+    fn renewed(&self, part: &str) -> String {
+        with_assets("", asks_in(part), |asset| {
+            self.holding.get(asset).map(|facts| facts.sha256.as_str())
+        })
     }
 
     /// Ends the fingerprint of `spec` (its own, as its recipe gives it)
