@@ -85,6 +85,12 @@ pub(crate) fn import(
             "  fixed:        {file}: `{key}` continues a quoted value at the start of a line; indented as YAML requires"
         );
     }
+    for (file, title) in &report.titled {
+        out!("  fixed:        {file} has no title; given \"{title}\", the one the old site showed");
+    }
+    for (file, why) in &report.drafted {
+        out!("  drafted:      {file}: {why}");
+    }
     for (file, why) in &report.left_out {
         out!("  left out:     {file}: {why}");
     }

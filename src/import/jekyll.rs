@@ -205,6 +205,21 @@ fn read_post(
     };
     let slug = report.safe_slug(&rel, &written_slug, name);
     count_template_tags(body, report);
+    // Jekyll shows a post without a title under its file's name.
+    if fields.get("title").is_none() {
+        let title = titleize_slug(name);
+        front.push(format!("title: {}", yaml_string(&title)));
+        report.titled.push((rel.clone(), title));
+    }
+    if let Some(date) = field("date").filter(|date| beyond_folio(date)) {
+        // Jekyll leaves a future post out; folio cannot read the date.
+        front.retain(|line| !line.starts_with("date:"));
+        front.push("draft: true".to_owned());
+        let why = format!(
+            "dated {date}, which Jekyll did not publish (a future post) and folio cannot read; the date of its file name kept"
+        );
+        report.drafted.push((rel.clone(), why));
+    }
     let translation = match field("translation_key") {
         Some(_) => None,
         None => field("ref")
@@ -318,6 +333,29 @@ fn drop_repeated_keys(front: &mut Vec<String>) -> Vec<String> {
         }
     }
     repeated
+}
+
+/// A title from a slug, as Jekyll's `titleize_slug` makes it: each word
+/// between hyphens capitalized (`edge-case` → `Edge Case`).
+fn titleize_slug(slug: &str) -> String {
+    let words = slug.split('-').filter(|word| !word.is_empty()).map(|word| {
+        let mut chars = word.chars();
+        let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
+        first.unwrap_or_default() + &chars.as_str().to_lowercase()
+    });
+    words.collect::<Vec<_>>().join(" ")
+}
+
+/// Whether a front matter date is after the last day folio reads
+/// (9999-12-30): the first ten characters compared as a date.
+fn beyond_folio(date: &str) -> bool {
+    let day = date.trim().get(..10).unwrap_or_default();
+    let shaped = day.len() == 10
+        && day.bytes().enumerate().all(|(at, b)| match at {
+            4 | 7 => b == b'-',
+            _ => b.is_ascii_digit(),
+        });
+    shaped && day > "9999-12-30"
 }
 
 /// `2015-10-01-meeting` as (`2015-10-01`, `meeting`); unpadded dates
@@ -539,6 +577,19 @@ mod tests {
         );
         assert_eq!(url_without_language("/2016/01/x/", "en"), None);
         assert_eq!(url_without_language("/ja/", "ja"), None);
+    }
+
+    #[test]
+    fn a_title_from_a_file_name_is_each_word_capitalized_as_jekyll_does() {
+        assert_eq!(
+            titleize_slug("edge-case-no-yaml-title"),
+            "Edge Case No Yaml Title"
+        );
+        assert_eq!(titleize_slug("iOS-tips--été"), "Ios Tips Été");
+        assert!(beyond_folio("9999-12-31") && beyond_folio(" 9999-12-31 23:00:00 +0000"));
+        assert!(
+            !beyond_folio("9999-12-30") && !beyond_folio("2024-01-01") && !beyond_folio("soon")
+        );
     }
 
     #[test]

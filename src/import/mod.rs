@@ -83,6 +83,14 @@ pub struct ImportReport {
     /// quoted value continued at the start of a line), indented as YAML
     /// requires: the file and the key.
     pub reindented: Vec<(String, String)>,
+    /// Posts without a title, given the one their old generator showed
+    /// (Jekyll's: the file's name, each word capitalized): the file and
+    /// the title.
+    pub titled: Vec<(String, String)>,
+    /// Posts written as drafts, and why: one whose date folio cannot read
+    /// (Jekyll left it out as a future post), kept with the date of its
+    /// file name.
+    pub drafted: Vec<(String, String)>,
     /// Files left out, and why: a Jekyll post without a date in its name
     /// (Jekyll did not publish it), a Zola section without text (a list,
     /// which folio makes).

@@ -787,6 +787,51 @@ fn a_content_folder_that_links_out_of_the_site_is_refused_and_not_read() {
 }
 
 #[test]
+fn a_jekyll_post_without_a_title_or_dated_beyond_folio_builds_as_jekyll_showed_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("jekyll");
+    put(&source, "_config.yml", "title: j\npermalink: /:title/\n");
+    put(
+        &source,
+        "_posts/2009-09-05-edge-case-no-yaml-title.md",
+        "---\ntags: [a]\n---\nNo title.\n",
+    );
+    put(
+        &source,
+        "_posts/2010-10-25-post-future-date.md",
+        "---\ntitle: Future\ndate: 9999-12-31\n---\nLater.\n",
+    );
+    let into = dir.path().join("folio");
+    let summary = import("jekyll", &source, &into);
+    assert!(
+        summary.contains("given \"Edge Case No Yaml Title\""),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("drafted:      _posts/2010-10-25-post-future-date.md"),
+        "{summary}"
+    );
+    let build = folio_build(&into, None);
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let out = into.join("public");
+    let page = std::fs::read_to_string(served_file(&out, "/edge-case-no-yaml-title/")).unwrap();
+    assert!(page.contains("<h1>Edge Case No Yaml Title</h1>"), "{page}");
+    // Jekyll did not publish it; neither does folio.
+    assert!(!served_file(&out, "/post-future-date/").exists());
+    let draft =
+        std::fs::read_to_string(into.join("content/en/posts/2010-10-25-post-future-date.md"))
+            .unwrap();
+    assert!(
+        draft.contains("draft: true") && !draft.contains("9999"),
+        "{draft}"
+    );
+}
+
+#[test]
 fn a_jekyll_slug_that_yaml_would_read_otherwise_is_written_quoted() {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("jekyll");
