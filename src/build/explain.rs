@@ -7,12 +7,12 @@ use std::path::Path;
 
 use crate::build::scan::Damaged;
 use crate::build::site::lexical;
-use crate::model::asset::asks_in;
+use crate::model::asset::{Asks, asks_in};
 use crate::model::doc::Record;
 use crate::model::error::Error;
 use crate::model::id::PostId;
 use crate::model::report::Explanation;
-use crate::plan::{AssetAt, Copy, Making, OutputPath, Plan, Sheets, Spec};
+use crate::plan::{AssetAt, Copy, Making, OutputPath, Plan, Sheets, Spec, WrittenWith};
 use crate::render::Theme;
 use crate::store::index::Snapshot;
 
@@ -22,7 +22,7 @@ use crate::store::index::Snapshot;
 pub(crate) fn explanation(
     plan: &Plan<'_>,
     (theme, sheets): (&Theme, Sheets<'_>),
-    out_dir: &Path,
+    (out_dir, written): (&Path, &dyn WrittenWith),
     query: &str,
 ) -> Result<Explanation, Error> {
     let under_out = std::path::absolute(Path::new(query))
@@ -53,7 +53,8 @@ pub(crate) fn explanation(
         None => wanted,
     };
     if let Some(spec) = plan.specs.iter().find(|s| s.output == wanted) {
-        return Ok(page_explanation(plan, (theme, sheets), spec));
+        let written = written.written_with(spec.output.as_str());
+        return Ok(page_explanation(plan, (theme, sheets), (spec, written)));
     }
     let mut copies = plan.copies.iter().chain(plan.drawn());
     if let Some(copy) = copies.find(|c| c.output == wanted) {
@@ -71,11 +72,12 @@ pub(crate) fn explanation(
 
 /// What the page of `spec` is made from: its templates and sources, with
 /// the images and assets its templates asked for when it last rendered
-/// (an asset's templates, or its files).
+/// (an asset's templates, or its files; its fingerprint then, `written`,
+/// says which assets).
 fn page_explanation(
     plan: &Plan<'_>,
     (theme, sheets): (&Theme, Sheets<'_>),
-    spec: &Spec,
+    (spec, written): (&Spec, Option<&str>),
 ) -> Explanation {
     let mut sources = plan.sources_of(spec);
     let mut templates = theme.closure(&spec.template);
@@ -85,7 +87,7 @@ fn page_explanation(
         .flatten()
         .map(|(image, _)| image.clone())
         .collect();
-    for asset in asks_in(&spec.fingerprint) {
+    for asset in written.map(asks_in).unwrap_or_default() {
         match plan.assets().get(asset) {
             Some(&AssetAt::Copy(c)) => asked.extend(copy_sources(&plan.copies[c], sheets)),
             Some(&AssetAt::Spec(s)) => {
@@ -263,6 +265,17 @@ impl<'p> Then<'p> {
             .collect();
         if !sources.is_empty() {
             parts.push(format!("source changed: {}", sources.join(", ")));
+        }
+        let written = (r.snapshot.outputs.get(spec.output.as_str()))
+            .and_then(|row| row.fingerprint.as_deref());
+        let moved: Vec<&str> = (written.map(Asks::of).into_iter().flatten())
+            .filter(|(asset, sha256)| {
+                (r.plan.asset_facts().get(*asset)).is_none_or(|facts| facts.sha256 != *sha256)
+            })
+            .map(|(asset, _)| asset)
+            .collect();
+        if !moved.is_empty() {
+            parts.push(format!("an asset it links changed: {}", moved.join(", ")));
         }
         if parts.is_empty() {
             parts.push(

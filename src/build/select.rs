@@ -61,7 +61,16 @@ pub(crate) fn outdated(
             row.fingerprint.as_deref() != Some(fingerprint) || !damaged.intact(output, row)
         })
     };
-    let spec_outdated = |spec: &Spec| outdated(spec.output.as_str(), &spec.fingerprint);
+    // A page's planned fingerprint is its own: the stored one may end with
+    // the assets it named, which must still hold.
+    let spec_outdated = |spec: &Spec| {
+        let output = spec.output.as_str();
+        outputs.get(output).is_none_or(|row| {
+            let written = row.fingerprint.as_deref();
+            !written.is_some_and(|written| plan.written_as_planned(spec, written))
+                || !damaged.intact(output, row)
+        })
+    };
     let Some(candidates) = candidates else {
         return Selected {
             needs_render: plan.specs.par_iter().map(spec_outdated).collect(),

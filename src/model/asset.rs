@@ -126,21 +126,36 @@ pub fn with_assets<'a, 'f>(
 /// order [`with_assets`] wrote them; none from a fingerprint it did not
 /// write.
 pub fn asks_in(fingerprint: &str) -> Vec<&str> {
-    let Some((_, mut rest)) = fingerprint.split_once(MARK) else {
-        return Vec::new();
-    };
-    let mut asks = Vec::new();
-    while let Some((len, after)) = rest.split_once(':') {
-        let Some(asset) = len.parse().ok().and_then(|len: usize| after.get(..len)) else {
-            break;
-        };
-        asks.push(asset);
-        match after[asset.len()..].split_once(' ') {
-            Some((_, next)) => rest = next,
-            None => break,
-        }
+    Asks::of(fingerprint).map(|(asset, _)| asset).collect()
+}
+
+/// Each asset a page's fingerprint gives, with the hash it was written
+/// with (`?` where the build did not know it).
+pub struct Asks<'f>(&'f str);
+
+impl<'f> Asks<'f> {
+    pub fn of(fingerprint: &'f str) -> Asks<'f> {
+        Asks(fingerprint.split_once(MARK).map_or("", |(_, part)| part))
     }
-    asks
+}
+
+impl<'f> Iterator for Asks<'f> {
+    type Item = (&'f str, &'f str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (len, after) = self.0.split_once(':')?;
+        let asset = len.parse().ok().and_then(|len: usize| after.get(..len));
+        let entry = asset.and_then(|asset| {
+            let (sha256, next) = after[asset.len()..].strip_prefix('=')?.split_once(' ')?;
+            Some((asset, sha256, next))
+        });
+        let Some((asset, sha256, next)) = entry else {
+            self.0 = "";
+            return None;
+        };
+        self.0 = next;
+        Some((asset, sha256))
+    }
 }
 
 /// Whether a page fingerprinted `old`, now `new`, moved only in the

@@ -9,7 +9,7 @@
 
 use super::*;
 
-use crate::model::asset::{AssetFacts, KeptFacts, asks_in, assets_part, with_assets};
+use crate::model::asset::{Asks, AssetFacts, KeptFacts, asks_in, assets_part, with_assets};
 
 /// What makes an asset, by its place in the plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,10 +81,12 @@ impl PlannedAssets {
         }
     }
 
-    /// Puts in each page's fingerprint the assets it asked for when it was
-    /// last written (`before`): first those of the site files (which may
-    /// name copies alone), whose fingerprints the facts of site files are
-    /// then checked against, then those of the other pages.
+    /// Puts in the fingerprint of each site file that is an asset the
+    /// assets it asked for when it was last written (`before`; it may name
+    /// copies alone), then checks the facts of each asset against its
+    /// fingerprint. The other pages' fingerprints stay their own: which
+    /// assets they named is checked as they are selected
+    /// ([`PlannedAssets::written_as_planned`]).
     pub(super) fn settle(&mut self, specs: &mut [Spec], copies: &[Copy], before: AssetsBefore<'_>) {
         self.recorded = (before.facts.iter())
             .filter(|(asset, _)| self.candidates.contains_key(*asset))
@@ -111,26 +113,6 @@ impl PlannedAssets {
         self.hold_where(|at| match at {
             AssetAt::Copy(c) => Some(&copies[c].fingerprint),
             AssetAt::Spec(s) => Some(&specs[s].fingerprint),
-        });
-        // The pages' parts, each distinct one made once: a theme's pages
-        // mostly name the same assets.
-        let parts: Vec<Option<&str>> = (specs.iter().enumerate())
-            .map(|(s, spec)| match site_files.contains(&s) {
-                true => None,
-                false => before
-                    .outputs
-                    .written_with(spec.output.as_str())
-                    .and_then(assets_part),
-            })
-            .collect();
-        let mut renewed: FxHashMap<&str, String> = FxHashMap::default();
-        for &part in parts.iter().flatten() {
-            renewed.entry(part).or_insert_with(|| self.renewed(part));
-        }
-        (specs.par_iter_mut().zip(parts)).for_each(|(spec, part)| {
-            if let Some(part) = part {
-                spec.fingerprint.push_str(&renewed[part]);
-            }
         });
     }
 
@@ -161,12 +143,23 @@ impl PlannedAssets {
         }
     }
 
-    /// The assets part `part` of a page's last fingerprint with each
-    /// asset's hash as the plan knows it.
-    fn renewed(&self, part: &str) -> String {
-        with_assets("", asks_in(part), |asset| {
-            self.holding.get(asset).map(|facts| facts.sha256.as_str())
-        })
+    /// Whether a page planned with `fingerprint` (its own) was last written
+    /// as it would be now: with that fingerprint, or with it followed by
+    /// the assets it asked for, each with the hash its facts still hold.
+    /// What a page asks for is learnt only as it renders: a page's own
+    /// fingerprint is planned, and the assets it named are checked here,
+    /// against the row the build looks up anyway.
+    pub(super) fn written_as_planned(&self, fingerprint: &str, written: &str) -> bool {
+        let Some(part) = written.strip_prefix(fingerprint) else {
+            return false;
+        };
+        part.is_empty()
+            || (assets_part(part) == Some(part)
+                && Asks::of(part).all(|(asset, sha256)| {
+                    self.holding
+                        .get(asset)
+                        .is_some_and(|facts| facts.sha256 == sha256)
+                }))
     }
 
     /// Ends the fingerprint of `spec` (its own, as its recipe gives it)

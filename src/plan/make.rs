@@ -569,9 +569,7 @@ pub fn replan<'a>(
         .collect();
     drop(prefixes);
     for (&s, fingerprint) in affected.iter().zip(fingerprints) {
-        let spec = &mut plan.specs[s];
-        spec.fingerprint = fingerprint;
-        plan.model.assets.add_asks(spec, assets);
+        plan.specs[s].fingerprint = fingerprint;
     }
     plan.dependents = Some(dependents);
     Ok((plan, affected))

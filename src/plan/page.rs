@@ -93,6 +93,15 @@ impl<'a> Plan<'a> {
         self.model.assets.holding()
     }
 
+    /// Whether the page of `spec` was last written (with the fingerprint
+    /// `written`) as it would be now: its own fingerprint the same, and
+    /// each asset it named with the hash it was written with.
+    pub fn written_as_planned(&self, spec: &Spec, written: &str) -> bool {
+        self.model
+            .assets
+            .written_as_planned(&spec.fingerprint, written)
+    }
+
     /// The facts the index keeps of the assets some page named when last
     /// written, holding or not: which assets the pages name.
     pub fn named_assets(&self) -> &KeptFacts {

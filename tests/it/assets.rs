@@ -153,6 +153,10 @@ fn a_dry_run_names_the_new_twin_and_writes_nothing() {
     );
     assert!(report.written.contains(&new), "{:?}", report.written);
     assert!(report.written.contains(&"index.html".to_owned()));
+    assert_eq!(
+        report.why["index.html"],
+        "an asset it links changed: style.css"
+    );
     assert_eq!(report.deleted, [old]);
     assert_eq!(site.output_tree(), before, "a dry run writes nothing");
 }

@@ -164,7 +164,7 @@ fn dry_run_lists_each_path_with_its_reason_and_writes_nothing() {
     assert_eq!(explanation["made_for"], "content/posts/third.fr.md");
     assert_eq!(
         explanation["templates"],
-        serde_json::json!(["post.html", "base.html"])
+        serde_json::json!(["post.html", "base.html", "style.css"])
     );
 }
 

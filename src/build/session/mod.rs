@@ -273,7 +273,13 @@ impl Session {
             let made_with = (&prepared.scan.theme, sheets);
             outputs
                 .iter()
-                .map(|output| explain::explanation(&plan, made_with, &self.out_dir, output))
+                .map(|output| {
+                    let folder = (
+                        self.out_dir.as_path(),
+                        &prepared.analysis.snapshot.outputs as _,
+                    );
+                    explain::explanation(&plan, made_with, folder, output)
+                })
                 .collect()
         })
     }
