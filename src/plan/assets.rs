@@ -1,11 +1,10 @@
 //! The assets of a plan that templates may fingerprint (`asset_url`): which
-//! outputs they are, which of the facts the index keeps still hold, and
-//! the hash of each asset's bytes in the fingerprint of each page naming
-//! its twin. What a page asked for when it last rendered is read from the
-//! fingerprint it was written with. An asset's facts hold while its
-//! fingerprint is the one they were taken at; a page naming an asset whose
-//! facts do not hold is planned with `?` in their place, renders, and
-//! learns them.
+//! outputs they are, and which of the facts the index keeps still hold (an
+//! asset's facts hold while its fingerprint is the one they were taken
+//! at). A page is written with its own fingerprint followed by the assets
+//! it named and their hashes; it is as it would be now while its own part
+//! is the plan's and each of those hashes still holds. Otherwise it
+//! renders, and learns what it names.
 
 use super::*;
 
