@@ -87,11 +87,7 @@ impl PlannedAssets {
     /// assets they named is checked as they are selected
     /// ([`PlannedAssets::written_as_planned`]).
     pub(super) fn settle(&mut self, specs: &mut [Spec], copies: &[Copy], before: AssetsBefore<'_>) {
-        self.recorded = (before.facts.iter())
-            .filter(|(asset, _)| self.candidates.contains_key(*asset))
-            .map(|(asset, facts)| (asset.clone(), facts.clone()))
-            .collect();
-        self.holding.clear();
+        self.take_facts(before.facts);
         self.hold_where(|at| match at {
             AssetAt::Copy(c) => Some(&copies[c].fingerprint),
             AssetAt::Spec(_) => None,
@@ -118,15 +114,21 @@ impl PlannedAssets {
     /// Takes the facts the index keeps now, for a kept plan whose `specs`
     /// and `copies` have their fingerprints.
     pub(super) fn refresh(&mut self, facts: &KeptFacts, specs: &[Spec], copies: &[Copy]) {
+        self.take_facts(facts);
+        self.hold_where(|at| match at {
+            AssetAt::Copy(c) => Some(&copies[c].fingerprint),
+            AssetAt::Spec(s) => Some(&specs[s].fingerprint),
+        });
+    }
+
+    /// Takes the facts the index keeps of the assets there still are; none
+    /// holds until checked.
+    fn take_facts(&mut self, facts: &KeptFacts) {
         self.recorded = (facts.iter())
             .filter(|(asset, _)| self.candidates.contains_key(*asset))
             .map(|(asset, facts)| (asset.clone(), facts.clone()))
             .collect();
         self.holding.clear();
-        self.hold_where(|at| match at {
-            AssetAt::Copy(c) => Some(&copies[c].fingerprint),
-            AssetAt::Spec(s) => Some(&specs[s].fingerprint),
-        });
     }
 
     /// Holds the recorded facts of each asset whose fingerprint
