@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::feeds::{self, OldFeeds};
+use super::repeats::drop_repeated_keys;
 use super::{
     Destination, ImportReport, READ_FIELDS, SiteSettings, Source, checked_language,
     count_template_tags, language_code, scalar_text, yaml_map,
@@ -307,34 +308,6 @@ fn split_front(text: &str) -> (&str, &str) {
     }
 }
 
-/// Removes the earlier of two lines that set one top-level key (Jekyll's
-/// YAML reader keeps the last); returns the keys.
-fn drop_repeated_keys(front: &mut Vec<String>) -> Vec<String> {
-    let key_of = |line: &str| -> Option<String> {
-        let (key, _) = line.split_once(':')?;
-        let top = !key.is_empty() && !key.starts_with([' ', '\t', '-', '#']) && !key.contains(' ');
-        top.then(|| key.to_owned())
-    };
-    let mut repeated = Vec::new();
-    let mut at = 0;
-    while at < front.len() {
-        let later = key_of(&front[at]).filter(|key| {
-            front[at + 1..]
-                .iter()
-                .any(|line| key_of(line).as_deref() == Some(key.as_str()))
-        });
-        let single_line = front.get(at + 1).is_none_or(|next| key_of(next).is_some());
-        match later {
-            Some(key) if single_line => {
-                front.remove(at);
-                repeated.push(key);
-            }
-            _ => at += 1,
-        }
-    }
-    repeated
-}
-
 /// A title from a slug, as Jekyll's `titleize_slug` makes it: each word
 /// between hyphens capitalized (`edge-case` → `Edge Case`).
 fn titleize_slug(slug: &str) -> String {
@@ -616,14 +589,5 @@ mod tests {
         assert_eq!(front[3], "next: \"one \\\" line\"");
         let value = yaml_map(&front.join("\n")).unwrap();
         assert_eq!(value["link"], "magnet:?a=1&t r=2");
-    }
-
-    #[test]
-    fn a_repeated_key_keeps_its_last_value() {
-        let mut front: Vec<String> = ["title: x", "type: a", "tags:", "  - t", "type: b"]
-            .map(str::to_owned)
-            .to_vec();
-        assert_eq!(drop_repeated_keys(&mut front), ["type"]);
-        assert_eq!(front, ["title: x", "tags:", "  - t", "type: b"]);
     }
 }

@@ -23,6 +23,7 @@ mod folders;
 mod hugo;
 mod jekyll;
 mod links;
+mod repeats;
 mod shortcodes;
 mod tree;
 mod zola;

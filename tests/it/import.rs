@@ -832,6 +832,33 @@ fn a_jekyll_post_without_a_title_or_dated_beyond_folio_builds_as_jekyll_showed_i
 }
 
 #[test]
+fn a_key_a_jekyll_post_repeats_inside_a_mapping_keeps_its_last_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("jekyll");
+    put(&source, "_config.yml", "title: j\npermalink: /:title/\n");
+    put(
+        &source,
+        "_posts/2024-01-01-a.md",
+        "---\ntitle: A\nheader:\n  teaser: one.png\n  caption: c\n  teaser: two.png\n---\nBody.\n",
+    );
+    let into = dir.path().join("folio");
+    let summary = import("jekyll", &source, &into);
+    assert!(summary.contains("set `header.teaser` twice"), "{summary}");
+    let build = folio_build(&into, None);
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let post = std::fs::read_to_string(into.join("content/en/posts/2024-01-01-a.md")).unwrap();
+    assert!(
+        post.contains("header:\n  caption: c\n  teaser: two.png\n"),
+        "{post}"
+    );
+    assert!(!post.contains("one.png"), "{post}");
+}
+
+#[test]
 fn a_jekyll_slug_that_yaml_would_read_otherwise_is_written_quoted() {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("jekyll");
