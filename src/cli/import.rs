@@ -74,7 +74,9 @@ pub(crate) fn import(
         );
     }
     for (file, key) in &report.repeated_keys {
-        out!("  fixed:        {file} set `{key}` twice; the last value is kept, as Jekyll read it");
+        out!(
+            "  fixed:        {file} set `{key}` twice; the last value is kept, as the old site's generator read it"
+        );
     }
     if !report.extra_fields.is_empty() {
         let fields: Vec<&str> = report.extra_fields.iter().map(String::as_str).collect();

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::feeds::{self, OldFeeds};
+use super::repeats::drop_repeated_keys;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
     Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
@@ -56,7 +57,8 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
             if !entry.file_type().is_file() || !markdown {
                 continue;
             }
-            let doc = read_document((source, &root), entry.path(), lang.as_deref(), &config)?;
+            let at = (source, root.as_path(), lang.as_deref());
+            let doc = read_document(at, entry.path(), &config, &mut report)?;
             count_template_tags(&doc.body, &mut report);
             documents.push(doc);
         }
@@ -219,19 +221,26 @@ fn content_roots(source: &Source, config: &HugoConfig) -> Vec<(PathBuf, Option<S
 }
 
 fn read_document(
-    (source, root): (&Source, &Path),
+    (source, root, dir_lang): (&Source, &Path, Option<&str>),
     file: &Path,
-    dir_lang: Option<&str>,
     config: &HugoConfig,
+    report: &mut ImportReport,
 ) -> Result<TreeDocument, Error> {
     let rel = source.relative(file);
     let text = source.read(file)?.replace("\r\n", "\n");
     let (format, front, body) = split_front(&text);
+    let mut front: Vec<String> = front.lines().map(str::to_owned).collect();
     let fields = match format {
-        FrontFormat::Toml => toml::from_str::<toml::Table>(front)
+        FrontFormat::Toml => toml::from_str::<toml::Table>(&front.join("\n"))
             .map(|table| json_of(toml::Value::Table(table)))
             .unwrap_or_default(),
-        FrontFormat::Yaml => yaml_map(front).unwrap_or_default(),
+        FrontFormat::Yaml => {
+            // Hugo's YAML reader keeps a repeated key's last value.
+            for key in drop_repeated_keys(&mut front) {
+                report.repeated_keys.push((rel.clone(), key));
+            }
+            yaml_map(&front.join("\n")).unwrap_or_default()
+        }
     };
     let field = |key: &str| fields.get(key).and_then(scalar_text);
     let under_root = relative(root, file);
@@ -292,7 +301,7 @@ fn read_document(
             .as_object()
             .map(|o| o.keys().cloned().collect())
             .unwrap_or_default(),
-        front: front.lines().map(str::to_owned).collect(),
+        front,
         body: body.to_owned(),
         url,
         is_section,
@@ -301,14 +310,32 @@ fn read_document(
 
 /// A front matter's format, text and the body after it (a file without a
 /// `---` or `+++` block has none).
+///
+/// Read as Hugo reads it: after a byte order mark and blank lines, with
+/// spaces after the opening delimiter, and inside an HTML comment that
+/// opens the file (`<!--` on the first line, the front matter below it:
+/// the body is then what follows the comment).
 fn split_front(text: &str) -> (FrontFormat, &str, &str) {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let start = text.len() - text.trim_start().len();
+    // Back to the start of the first line that is not blank.
+    let start = text[..start].rfind('\n').map_or(0, |newline| newline + 1);
+    let opened = &text[start..];
+    if let Some(inside) = opened.strip_prefix("<!--\n")
+        && let Some(close) = inside.find("\n-->")
+        && let (format, front, _) = split_front(&inside[..close + 1])
+        && !front.is_empty()
+    {
+        let after = &inside[close + 4..];
+        return (format, front, after.strip_prefix('\n').unwrap_or(after));
+    }
     for (delimiter, format) in [("+++", FrontFormat::Toml), ("---", FrontFormat::Yaml)] {
-        let Some(rest) = text
-            .strip_prefix(delimiter)
-            .and_then(|r| r.strip_prefix('\n'))
-        else {
+        let Some((first, rest)) = opened.split_once('\n') else {
             continue;
         };
+        if first.trim_end() != delimiter {
+            continue;
+        }
         if let Some(end) = rest.find(&format!("\n{delimiter}")) {
             let after = &rest[end + 1 + delimiter.len()..];
             return (
@@ -373,6 +400,25 @@ fn urlize(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn front_matter_is_found_where_hugo_finds_it() {
+        let front = |text: &str| {
+            let (_, front, body) = split_front(text);
+            (front.to_owned(), body.to_owned())
+        };
+        let plain = ("title: a".to_owned(), "body\n".to_owned());
+        assert_eq!(front("---\ntitle: a\n---\nbody\n"), plain);
+        assert_eq!(front("\u{feff}---\ntitle: a\n---\nbody\n"), plain);
+        assert_eq!(front("\n  \n---\ntitle: a\n---\nbody\n"), plain);
+        assert_eq!(front("---   \ntitle: a\n---\nbody\n"), plain);
+        assert_eq!(front("<!--\n---\ntitle: a\n---\nnotes\n-->\nbody\n"), plain);
+        // A comment without front matter in it is the body's.
+        let text = "<!--\nnote\n-->\nbody\n";
+        assert_eq!(front(text), (String::new(), text.to_owned()));
+        let (format, toml, _) = split_front("+++\ntitle = \"a\"\n+++\n");
+        assert!(matches!(format, FrontFormat::Toml) && toml == "title = \"a\"");
+    }
 
     #[test]
     fn permalink_patterns_are_filled_as_hugo_fills_them() {

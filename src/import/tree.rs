@@ -197,17 +197,43 @@ fn places_of(documents: &[TreeDocument]) -> (Vec<Option<Vec<String>>>, BTreeMap<
 /// sections with a page of one name) a slug of its own: the slug and its
 /// section. Its URL stays its permalink.
 fn give_distinct_slugs(documents: &mut [TreeDocument], report: &mut ImportReport) {
-    let mut count: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for doc in documents.iter() {
-        *count
-            .entry((doc.slug.clone(), doc.lang.clone()))
-            .or_default() += 1;
-    }
-    for doc in documents.iter_mut() {
-        if count[&(doc.slug.clone(), doc.lang.clone())] > 1 && !doc.section.is_empty() {
-            doc.slug = format!("{}-{}", doc.slug, doc.section.replace('/', "-"));
-            report.renamed.push((doc.path.clone(), doc.slug.clone()));
+    let count = |documents: &[TreeDocument]| {
+        let mut count: BTreeMap<(String, String), usize> = BTreeMap::new();
+        for doc in documents {
+            *count
+                .entry((doc.slug.clone(), doc.lang.clone()))
+                .or_default() += 1;
         }
+        count
+    };
+    let shared = count(documents);
+    let mut renamed = vec![false; documents.len()];
+    for (doc, renamed) in documents.iter_mut().zip(&mut renamed) {
+        if shared[&(doc.slug.clone(), doc.lang.clone())] > 1 && !doc.section.is_empty() {
+            doc.slug = format!("{}-{}", doc.slug, doc.section.replace('/', "-"));
+            *renamed = true;
+        }
+    }
+    // Posts of one section that share a slug (a weekly meeting's notes):
+    // each is told by its file's name, unique in its folder.
+    let shared = count(documents);
+    for (doc, renamed) in documents.iter_mut().zip(&mut renamed) {
+        if shared[&(doc.slug.clone(), doc.lang.clone())] > 1 {
+            let file = doc.path.rsplit('/').next().unwrap_or(&doc.path);
+            let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+            doc.slug = match doc.section.is_empty() {
+                true => stem.to_lowercase(),
+                false => format!("{}-{}", stem.to_lowercase(), doc.section.replace('/', "-")),
+            };
+            *renamed = true;
+        }
+    }
+    for (doc, _) in documents
+        .iter()
+        .zip(renamed)
+        .filter(|(_, renamed)| *renamed)
+    {
+        report.renamed.push((doc.path.clone(), doc.slug.clone()));
     }
 }
 

@@ -859,6 +859,78 @@ fn a_key_a_jekyll_post_repeats_inside_a_mapping_keeps_its_last_value() {
 }
 
 #[test]
+fn a_key_a_hugo_page_repeats_keeps_its_last_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("hsrc");
+    put(
+        &source,
+        "hugo.toml",
+        "baseURL = \"https://example.org/\"\ntitle = \"h\"\n",
+    );
+    put(
+        &source,
+        "content/posts/a.md",
+        "---\ntitle: a\ndate: 2024-01-01\nauthor: x\nparams:\n  tag: one\n  tag: two\nauthor: y\n---\nbody\n",
+    );
+    let into = dir.path().join("hinto");
+    let summary = import("hugo", &source, &into);
+    for key in ["params.tag", "author"] {
+        assert!(
+            summary.contains(&format!("set `{key}` twice")),
+            "{key}: {summary}"
+        );
+    }
+    let build = folio_build(&into, None);
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let post = std::fs::read_to_string(into.join("content/en/posts/a.md")).unwrap();
+    assert!(post.contains("params:\n  tag: two\nauthor: y\n"), "{post}");
+}
+
+#[test]
+fn hugo_pages_of_one_section_sharing_a_slug_each_keep_their_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("hsrc");
+    put(
+        &source,
+        "hugo.toml",
+        "baseURL = \"https://example.org/\"\ntitle = \"h\"\n",
+    );
+    for month in ["03", "04", "05"] {
+        put(
+            &source,
+            &format!("content/blog/2015-{month}-00-Weekly-Meeting.md"),
+            // A byte order mark and a blank line before one of them.
+            &format!(
+                "{}---\ntitle: Weekly\ndate: 2015-{month}-01\nslug: weekly-meeting\nurl: /blog/2015/{month}/weekly/\n---\nNotes.\n",
+                if month == "04" { "\u{feff}\n" } else { "" }
+            ),
+        );
+    }
+    let into = dir.path().join("hinto");
+    let summary = import("hugo", &source, &into);
+    assert!(summary.contains("renamed:      content/blog/2015-03-00-Weekly-Meeting.md is `2015-03-00-weekly-meeting-blog`"), "{summary}");
+    let build = folio_build(&into, None);
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    for month in ["03", "04", "05"] {
+        let page = served_file(&into.join("public"), &format!("/blog/2015/{month}/weekly/"));
+        assert!(
+            std::fs::read_to_string(&page)
+                .unwrap()
+                .contains("<h1>Weekly</h1>"),
+            "{month}"
+        );
+    }
+}
+
+#[test]
 fn a_jekyll_slug_that_yaml_would_read_otherwise_is_written_quoted() {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("jekyll");
