@@ -27,6 +27,9 @@ struct HugoConfig {
     /// Per language (as written), its content folder when it has one,
     /// checked to be inside the site.
     content_dirs: BTreeMap<String, Option<PathBuf>>,
+    /// The site's `contentDir` (`content/` unless it names another): the
+    /// folder of the languages without one of their own.
+    content_dir: PathBuf,
     /// Per section, its URL pattern.
     permalinks: BTreeMap<String, String>,
     lowercase: bool,
@@ -38,7 +41,7 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
     let mut report = ImportReport::default();
     report.map_languages(config.content_dirs.keys().chain([&config.default_language]));
     let mut documents = Vec::new();
-    for (root, lang) in content_roots(source, &config) {
+    for (root, lang) in content_roots(&config) {
         if !source.has_folder(&root) {
             continue;
         }
@@ -108,6 +111,10 @@ impl HugoConfig {
         let text = |key: &str| config.get(key).and_then(scalar_text);
         let languages = config.get("languages").and_then(Value::as_object);
         let content_dirs = content_dirs(source, languages, &languages_file)?;
+        let content_dir = match text("contentDir") {
+            Some(dir) => source.configured_folder(&dir, &path, "contentDir")?,
+            None => source.root().join("content"),
+        };
         let default_language = text("defaultContentLanguage").unwrap_or_else(|| "en".into());
         checked_language(&default_language, &path, "defaultContentLanguage")?;
         let permalinks = config
@@ -130,6 +137,7 @@ impl HugoConfig {
                 .and_then(Value::as_bool)
                 == Some(true),
             content_dirs,
+            content_dir,
             permalinks,
             lowercase: config.get("disablePathToLower").and_then(Value::as_bool) != Some(true),
             feeds: feeds::hugo(&config),
@@ -205,17 +213,18 @@ fn json_of(value: toml::Value) -> Value {
 /// The folders holding content, each with the language all its files are
 /// in (a `contentDir`), or `None` for the shared `content/` whose files say
 /// theirs by name.
-fn content_roots(source: &Source, config: &HugoConfig) -> Vec<(PathBuf, Option<String>)> {
+fn content_roots(config: &HugoConfig) -> Vec<(PathBuf, Option<String>)> {
     let mut roots: Vec<(PathBuf, Option<String>)> = config
         .content_dirs
         .iter()
         .filter_map(|(lang, dir)| Some((dir.clone()?, Some(lang.clone()))))
         .collect();
-    // `content/` holds the languages without a folder of their own.
+    // The site's `contentDir` holds the languages without a folder of
+    // their own.
     let all_have_one =
         !config.content_dirs.is_empty() && config.content_dirs.values().all(Option::is_some);
     if !all_have_one {
-        roots.push((source.root().join("content"), None));
+        roots.push((config.content_dir.clone(), None));
     }
     roots
 }

@@ -931,6 +931,41 @@ fn hugo_pages_of_one_section_sharing_a_slug_each_keep_their_url() {
 }
 
 #[test]
+fn the_site_wide_hugo_content_dir_holds_the_languages_without_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("hsrc");
+    put(
+        &source,
+        "config.toml",
+        "baseURL = \"https://example.org/\"\ntitle = \"h\"\ncontentDir = \"content/en\"\n\
+         [languages.en]\nweight = 1\n[languages.fr]\ncontentDir = \"content/fr\"\n",
+    );
+    put(
+        &source,
+        "content/en/blog/a.md",
+        "---\ntitle: A\ndate: 2024-01-01\n---\nbody\n",
+    );
+    put(
+        &source,
+        "content/fr/blog/b.md",
+        "---\ntitle: B\ndate: 2024-01-01\n---\ncorps\n",
+    );
+    let into = dir.path().join("hinto");
+    import("hugo", &source, &into);
+    assert!(into.join("content/en/blog/a.md").is_file());
+    assert!(into.join("content/fr/blog/b.md").is_file());
+    assert!(!into.join("content/en/en").exists());
+    let build = folio_build(&into, None);
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let out = into.join("public");
+    assert!(served_file(&out, "/blog/a/").is_file() && served_file(&out, "/fr/blog/b/").is_file());
+}
+
+#[test]
 fn a_jekyll_slug_that_yaml_would_read_otherwise_is_written_quoted() {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("jekyll");
