@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::build::scan::Damaged;
 use crate::model::asset::{AssetFacts, AssetUses, KeptFacts, asks_in, is_twin};
 use crate::model::error::Error;
-use crate::plan::Plan;
+use crate::plan::{Plan, WrittenWith};
 use crate::store::index::OutputRow;
 use crate::store::write::Rendered;
 
@@ -224,12 +224,11 @@ fn named_assets<'a>(
         &[(&'a String, &'a OutputRow)],
     ),
 ) -> BTreeSet<&'a str> {
-    let written_with = |page: &str| stored.get(page).and_then(|row| row.fingerprint.as_deref());
     let asked_now: BTreeSet<&str> = asked.values().flatten().map(String::as_str).collect();
     let mut dropped: BTreeSet<&str> = BTreeSet::new();
     for page in rendered {
         let now = asked.get(*page);
-        let before = written_with(page).map(asks_in).unwrap_or_default();
+        let before = stored.written_with(page).map(asks_in).unwrap_or_default();
         dropped.extend(
             before
                 .into_iter()

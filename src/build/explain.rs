@@ -266,8 +266,7 @@ impl<'p> Then<'p> {
         if !sources.is_empty() {
             parts.push(format!("source changed: {}", sources.join(", ")));
         }
-        let written = (r.snapshot.outputs.get(spec.output.as_str()))
-            .and_then(|row| row.fingerprint.as_deref());
+        let written = r.snapshot.outputs.written_with(spec.output.as_str());
         let moved: Vec<&str> = (written.map(Asks::of).into_iter().flatten())
             .filter(|(asset, sha256)| {
                 (r.plan.asset_facts().get(*asset)).is_none_or(|facts| facts.sha256 != *sha256)

@@ -21,7 +21,7 @@ use crate::model::doc::Record;
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::source_hash;
 use crate::model::report::{BuildReport, Event, Reporter};
-use crate::plan::{AssetAt, Copy, Making, OutputPath, Plan, Spec};
+use crate::plan::{AssetAt, Copy, Making, OutputPath, Plan, Spec, WrittenWith};
 use crate::plugin::{Document, Plugins};
 use crate::render::assets::AssetUrls;
 use crate::render::images::Resizer;
@@ -294,11 +294,11 @@ fn render_page(job: &RenderJob<'_, '_>, spec: &Spec) -> Result<Rendering, Error>
     let size_hint = page.context.size_hint();
     let output = page.output.as_str();
     // The assets it asked for last time, known before it renders.
-    let written_with = job
+    let asked_before = job
         .stored
-        .get(output)
-        .and_then(|row| row.fingerprint.as_deref());
-    let asked_before = written_with.map(asks_in).unwrap_or_default();
+        .written_with(output)
+        .map(asks_in)
+        .unwrap_or_default();
     if let Some(changed) = job.know_assets(asked_before)? {
         return Ok(Rendering::SourceChanged(changed));
     }

@@ -92,7 +92,7 @@ impl PlannedAssets {
             AssetAt::Copy(c) => Some(&copies[c].fingerprint),
             AssetAt::Spec(_) => None,
         });
-        if self.recorded.is_empty() && before.facts.is_empty() {
+        if before.facts.is_empty() {
             // No page named an asset: most sites but those of folio's theme.
             return;
         }

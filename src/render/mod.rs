@@ -560,17 +560,22 @@ fn escape_html_text(
     state: &mut State,
     value: &Value,
 ) -> Result<(), minijinja::Error> {
+    if !matches!(state.auto_escape(), AutoEscape::Html) || value.is_safe() {
+        return minijinja::escape_formatter(out, state, value);
+    }
+    // The same five characters, scanned 16 bytes at a time: a page's
+    // titles, dates and URLs are mostly runs with nothing to escape.
+    let escape = |out: &mut Output, text: &str| {
+        pulldown_cmark_escape::escape_html(pulldown_cmark_escape::FmtWriter(out), text)
+            .map_err(Into::into)
+    };
+    if let Some(text) = value.as_str() {
+        return escape(out, text);
+    }
     // An object printing as text (`asset_url`'s value) is escaped as that
     // text: minijinja's own escape would write its URL's `/` as `&#x2f;`.
-    let printed = value.as_object().map(|_| value.to_string());
-    if matches!(state.auto_escape(), AutoEscape::Html)
-        && !value.is_safe()
-        && let Some(text) = value.as_str().or(printed.as_deref())
-    {
-        // The same five characters, scanned 16 bytes at a time: a page's
-        // titles, dates and URLs are mostly runs with nothing to escape.
-        return pulldown_cmark_escape::escape_html(pulldown_cmark_escape::FmtWriter(out), text)
-            .map_err(Into::into);
+    if value.as_object().is_some() {
+        return escape(out, &value.to_string());
     }
     minijinja::escape_formatter(out, state, value)
 }
