@@ -69,6 +69,17 @@ fn folio_build(root: &Path, epoch: Option<&str>) -> std::process::Output {
         .unwrap()
 }
 
+/// Runs `folio build` on the site at `root` (at `epoch`, as
+/// [`folio_build`]), checks that it succeeded, and gives what it printed on
+/// stderr (its warnings).
+#[track_caller]
+fn builds(root: &Path, epoch: Option<&str>) -> String {
+    let build = folio_build(root, epoch);
+    let stderr = String::from_utf8_lossy(&build.stderr).into_owned();
+    assert!(build.status.success(), "{stderr}");
+    stderr
+}
+
 /// Checks that every row of the index of the site at `root` has the id
 /// its (slug, language, date) derive; returns how many rows there are.
 fn rows_under_their_ids(root: &Path) -> usize {
@@ -130,9 +141,7 @@ fn a_jekyll_blog_moves_in_with_every_url_kept() {
     // After the newest post of the corpus (taken on 2026-05-05), so that
     // every post is out, as it was on the site.
     const AFTER_THE_CORPUS: &str = "1780272000";
-    let build = folio_build(&into, Some(AFTER_THE_CORPUS));
-    let stderr = String::from_utf8_lossy(&build.stderr);
-    assert!(build.status.success(), "{stderr}");
+    let stderr = builds(&into, Some(AFTER_THE_CORPUS));
     // The one old URL another page of the site took is said, not lost.
     assert_eq!(stderr.matches("warning:").count(), 1, "{stderr}");
     assert!(
@@ -240,9 +249,7 @@ fn a_zola_site_moves_in_with_every_url_kept() {
     assert!(summary.contains("left out:     content/blog/_index.md: a section without text"));
     assert_eq!(snapshot(&source), before, "the import changed its source");
 
-    let build = folio_build(&into, None);
-    let stderr = String::from_utf8_lossy(&build.stderr);
-    assert!(build.status.success(), "{stderr}");
+    let stderr = builds(&into, None);
 
     // Every page Zola made is served where Zola put it: its `path`, else
     // its section and its slug (the bundle's folder), under its
@@ -495,12 +502,7 @@ fn a_hugo_site_moves_in_with_the_urls_hugo_gives_it() {
         summary.contains("needs a hand: {{< youtube >}} in 1 file(s)"),
         "{summary}"
     );
-    let build = folio_build(&into, None);
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+    builds(&into, None);
     let out = into.join("public");
     for url in &expected {
         assert!(
@@ -662,9 +664,7 @@ fn a_zola_slug_that_is_an_absolute_path_is_made_safe_and_writes_nothing_outside(
     let old_url = format!("/blog{slug}/");
     assert_eq!(toml_field(&post, "permalink").as_deref(), Some(&*old_url));
 
-    let build = folio_build(&into, None);
-    let stderr = String::from_utf8_lossy(&build.stderr);
-    assert!(build.status.success(), "{stderr}");
+    builds(&into, None);
     assert!(served_file(&into.join("public"), &old_url).is_file());
 }
 
@@ -811,12 +811,7 @@ fn a_jekyll_post_without_a_title_or_dated_beyond_folio_builds_as_jekyll_showed_i
         summary.contains("drafted:      _posts/2010-10-25-post-future-date.md"),
         "{summary}"
     );
-    let build = folio_build(&into, None);
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+    builds(&into, None);
     let out = into.join("public");
     let page = std::fs::read_to_string(served_file(&out, "/edge-case-no-yaml-title/")).unwrap();
     assert!(page.contains("<h1>Edge Case No Yaml Title</h1>"), "{page}");
@@ -844,12 +839,7 @@ fn a_key_a_jekyll_post_repeats_inside_a_mapping_keeps_its_last_value() {
     let into = dir.path().join("folio");
     let summary = import("jekyll", &source, &into);
     assert!(summary.contains("set `header.teaser` twice"), "{summary}");
-    let build = folio_build(&into, None);
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+    builds(&into, None);
     let post = std::fs::read_to_string(into.join("content/en/posts/2024-01-01-a.md")).unwrap();
     assert!(
         post.contains("header:\n  caption: c\n  teaser: two.png\n"),
@@ -880,12 +870,7 @@ fn a_key_a_hugo_page_repeats_keeps_its_last_value() {
             "{key}: {summary}"
         );
     }
-    let build = folio_build(&into, None);
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+    builds(&into, None);
     let post = std::fs::read_to_string(into.join("content/en/posts/a.md")).unwrap();
     assert!(post.contains("params:\n  tag: two\nauthor: y\n"), "{post}");
 }
@@ -913,12 +898,7 @@ fn hugo_pages_of_one_section_sharing_a_slug_each_keep_their_url() {
     let into = dir.path().join("hinto");
     let summary = import("hugo", &source, &into);
     assert!(summary.contains("renamed:      content/blog/2015-03-00-Weekly-Meeting.md is `2015-03-00-weekly-meeting-blog`"), "{summary}");
-    let build = folio_build(&into, None);
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+    builds(&into, None);
     for month in ["03", "04", "05"] {
         let page = served_file(&into.join("public"), &format!("/blog/2015/{month}/weekly/"));
         assert!(
@@ -955,12 +935,7 @@ fn the_site_wide_hugo_content_dir_holds_the_languages_without_their_own() {
     assert!(into.join("content/en/blog/a.md").is_file());
     assert!(into.join("content/fr/blog/b.md").is_file());
     assert!(!into.join("content/en/en").exists());
-    let build = folio_build(&into, None);
-    assert!(
-        build.status.success(),
-        "{}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+    builds(&into, None);
     let out = into.join("public");
     assert!(served_file(&out, "/blog/a/").is_file() && served_file(&out, "/fr/blog/b/").is_file());
 }
@@ -978,9 +953,7 @@ fn a_jekyll_slug_that_yaml_would_read_otherwise_is_written_quoted() {
     let into = dir.path().join("folio");
     import("jekyll", &source, &into);
     // Unquoted, `[draft]` is a YAML list, which the build refuses as a slug.
-    let build = folio_build(&into, None);
-    let stderr = String::from_utf8_lossy(&build.stderr);
-    assert!(build.status.success(), "{stderr}");
+    builds(&into, None);
     assert!(served_file(&into.join("public"), "/[draft]/").is_file());
 }
 
