@@ -52,13 +52,10 @@ pub(crate) fn import(
     for (from, to) in &report.mapped_languages {
         out!("  language:     `{from}` is written `{to}` (BCP 47, and its folder name)");
     }
-    out!(
-        "  URLs:         every post keeps its old URL ({} written down as `permalink`)",
-        report.permalinks_written
-    );
+    print_urls(&report);
     if report.translations_linked > 0 {
         out!(
-            "  translations: {} posts linked to another language's by their `ref`, `name` or permalink, as the site linked them",
+            "  translations: {} documents linked to another language's as the old site linked them (Jekyll's `ref`, `name` or permalink; Hugo's and Zola's file path or `translationKey`), written down as `translation_key`",
             report.translations_linked
         );
     }
@@ -110,6 +107,28 @@ pub(crate) fn import(
     Ok(())
 }
 
+/// Whether every post keeps its URL, and the translations moved off their
+/// original's.
+fn print_urls(report: &folio::import::ImportReport) {
+    if report.relocated.is_empty() {
+        out!(
+            "  URLs:         every post keeps its old URL ({} written down as `permalink`)",
+            report.permalinks_written
+        );
+    } else {
+        out!(
+            "  URLs:         every old URL is still served ({} written down as `permalink`); {} translation(s) that had their original's moved under their language",
+            report.permalinks_written,
+            report.relocated.len()
+        );
+    }
+    for (file, url) in &report.relocated {
+        out!(
+            "  moved:        {file} is at {url}: its original had its URL, and the old site wrote one over the other"
+        );
+    }
+}
+
 /// What the import did to keep the links between documents and to their
 /// headings working.
 fn print_links_fixed(report: &folio::import::ImportReport) {
@@ -121,7 +140,7 @@ fn print_links_fixed(report: &folio::import::ImportReport) {
     }
     if report.links_rewritten > 0 {
         out!(
-            "  fixed:        {} link(s) between documents (`@/…`) follow their target to where it was written",
+            "  fixed:        {} link(s) between documents written again to lead where their target is (Zola's `@/…`; a page's URL in other letter case, or without its last `/`, which only a case-blind host served)",
             report.links_rewritten
         );
     }

@@ -34,6 +34,11 @@ struct HugoConfig {
     permalinks: BTreeMap<String, String>,
     lowercase: bool,
     feeds: Option<OldFeeds>,
+    /// Where a page's date comes from, the first found: front matter keys,
+    /// or `:filename` (`[frontmatter] date`).
+    date_sources: Vec<String>,
+    /// The languages Hugo builds nothing of (`disableLanguages`).
+    disabled: Vec<String>,
 }
 
 pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, Error> {
@@ -62,6 +67,18 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
             }
             let at = (source, root.as_path(), lang.as_deref());
             let doc = read_document(at, entry.path(), &config, &mut report)?;
+            if config
+                .disabled
+                .iter()
+                .any(|code| language_code(code) == doc.lang)
+            {
+                let why = format!(
+                    "its language, `{}`, is in `disableLanguages`: Hugo built nothing of it",
+                    doc.lang
+                );
+                report.left_out.push((doc.path, why));
+                continue;
+            }
             count_template_tags(&doc.body, &mut report);
             documents.push(doc);
         }
@@ -141,6 +158,27 @@ impl HugoConfig {
             permalinks,
             lowercase: config.get("disablePathToLower").and_then(Value::as_bool) != Some(true),
             feeds: feeds::hugo(&config),
+            date_sources: config
+                .pointer("/frontmatter/date")
+                .and_then(Value::as_array)
+                .map(|sources| sources.iter().filter_map(scalar_text).collect())
+                .unwrap_or_else(|| {
+                    [
+                        "date",
+                        "publishDate",
+                        "pubdate",
+                        "published",
+                        "lastmod",
+                        "modified",
+                    ]
+                    .map(String::from)
+                    .to_vec()
+                }),
+            disabled: config
+                .get("disableLanguages")
+                .and_then(Value::as_array)
+                .map(|codes| codes.iter().filter_map(scalar_text).collect())
+                .unwrap_or_default(),
         })
     }
 
@@ -269,13 +307,17 @@ fn read_document(
         is_section,
     } = Place::of(dir, name);
     let title = field("title").unwrap_or_default();
-    let written_slug = field("slug");
+    let dated = page_date(&config.date_sources, &field, &filename);
+    let written_slug = field("slug").or(dated.slug);
     let slug = written_slug.clone().unwrap_or_else(|| filename.clone());
-    let date = field("date").unwrap_or_default();
+    let date = dated.date;
     let prefix = config.prefix(&lang);
     let top = section.split('/').next().unwrap_or("");
-    let mut url = match (field("url"), config.permalinks.get(top)) {
-        (Some(url), _) => format!("/{}/", url.trim_matches('/')),
+    // A `url` is the page's URL as written: Hugo keeps its case.
+    let written_url =
+        field("url").map(|url| collapse_slashes(&format!("/{}/", url.trim_matches('/'))));
+    let mut url = match (written_url.clone(), config.permalinks.get(top)) {
+        (Some(url), _) => url,
         _ if is_section => format!("{prefix}/{section}/"),
         (None, Some(pattern)) => {
             let values = Placeholders {
@@ -291,13 +333,16 @@ fn read_document(
         (None, None) => format!("{prefix}/{section}/{slug}/"),
     };
     url = collapse_slashes(&url);
-    if config.lowercase {
+    if config.lowercase && written_url.is_none() {
         url = url.to_lowercase();
     }
     Ok(TreeDocument {
         path: rel,
         lang: language_code(&lang),
         dated: !date.is_empty(),
+        date_from_file_name: dated.from_file_name.then(|| date.clone()),
+        translation: field("translationKey").unwrap_or_else(|| format!("{dir}/{name}")),
+        translation_key: None,
         section,
         slug: if is_section && filename.is_empty() {
             "home".into()
@@ -315,6 +360,60 @@ fn read_document(
         url,
         is_section,
     })
+}
+
+/// A page's date as Hugo finds it, and the slug its file's name gives when
+/// the date came from there.
+struct PageDate {
+    /// As written (`2024-02-05` or a date-time); empty without one.
+    date: String,
+    from_file_name: bool,
+    slug: Option<String>,
+}
+
+/// The first date of `sources` (`[frontmatter] date`) a page has: a front
+/// matter key's, or with `:filename` its file's name's
+/// (`2018-06-07-dynamic-ingress.md`), whose rest is then its slug unless it
+/// has one. A name whose date is no day of the calendar (`2015-03-00`)
+/// gives none.
+fn page_date(
+    sources: &[String],
+    field: &dyn Fn(&str) -> Option<String>,
+    file_name: &str,
+) -> PageDate {
+    for source in sources {
+        if source.eq_ignore_ascii_case(":filename") {
+            let day = file_name.get(..10).filter(|day| {
+                is_calendar_day(day) && file_name.as_bytes().get(10).is_none_or(|&b| b == b'-')
+            });
+            if let Some(day) = day {
+                let rest = file_name[10..].trim_start_matches('-');
+                return PageDate {
+                    date: day.to_owned(),
+                    from_file_name: true,
+                    slug: (!rest.is_empty()).then(|| rest.to_owned()),
+                };
+            }
+        } else if let Some(date) = field(source).or_else(|| field(&source.to_lowercase()))
+            && !date.trim().is_empty()
+        {
+            return PageDate {
+                date,
+                from_file_name: false,
+                slug: None,
+            };
+        }
+    }
+    PageDate {
+        date: String::new(),
+        from_file_name: false,
+        slug: None,
+    }
+}
+
+/// Whether `text` is a `YYYY-MM-DD` day of the calendar.
+fn is_calendar_day(text: &str) -> bool {
+    jiff::civil::Date::strptime("%Y-%m-%d", text).is_ok()
 }
 
 /// A front matter's format, text and the body after it (a file without a
@@ -396,14 +495,34 @@ fn expand(pattern: &str, values: &Placeholders<'_>) -> String {
         .replace(":title", &title)
 }
 
-/// Hugo's `urlize`: lowercase words joined by `-`.
+/// Hugo's `urlize` (its `UnicodeSanitize`, lowercased): letters, digits,
+/// marks and `./\\_#+~-@` kept, a run of white space one `-` (none next to a
+/// `-` written), anything else dropped (`you're` is `youre`, `1.14` stays).
 fn urlize(text: &str) -> String {
-    let words: Vec<String> = text
-        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_' || c == '.'))
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    words.join("-")
+    let mut url = String::with_capacity(text.len());
+    let (mut hyphen_due, mut was_hyphen) = (false, false);
+    for c in text.chars() {
+        let kept = c.is_alphanumeric()
+            || matches!(c, '.' | '/' | '\\' | '_' | '#' | '+' | '~' | '-' | '@')
+            || unicode_mark(c);
+        if kept {
+            was_hyphen = c == '-';
+            if std::mem::take(&mut hyphen_due) && !was_hyphen {
+                url.push('-');
+            }
+            url.extend(c.to_lowercase());
+        } else if !url.is_empty() && !was_hyphen && c.is_whitespace() {
+            hyphen_due = true;
+        }
+    }
+    url
+}
+
+/// A combining mark (Unicode's M categories), which Hugo keeps in URLs: the
+/// vowel signs of Devanagari or Thai words are marks.
+fn unicode_mark(c: char) -> bool {
+    use unicode_normalization::char::is_combining_mark;
+    is_combining_mark(c)
 }
 
 #[cfg(test)]
@@ -444,5 +563,77 @@ mod tests {
         );
         assert_eq!(expand("/:section/:filename/", &values), "/posts/post-1/");
         assert_eq!(expand("/:slug/", &values), "/hello-world/");
+    }
+
+    #[test]
+    fn titles_are_urlized_as_hugo_urlizes_them() {
+        // Cases from the Kubernetes blog, with the URLs `hugo list all` gave.
+        let cases = [
+            (
+                "Meet Our Contributors - Monthly Streaming",
+                "meet-our-contributors-monthly-streaming",
+            ),
+            (
+                "Introducing the Non-Code Contributor’s Guide",
+                "introducing-the-non-code-contributors-guide",
+            ),
+            (
+                "Minikube - now with Kubernetes 1.14 support",
+                "minikube-now-with-kubernetes-1.14-support",
+            ),
+            (
+                "Hardware Accelerated SSL/TLS Termination",
+                "hardware-accelerated-ssl/tls-termination",
+            ),
+            (
+                "When you're in the release team, you're family: the",
+                "when-youre-in-the-release-team-youre-family-the",
+            ),
+            (
+                "Kubernetes 1 11：向 discuss kubernetes 问好",
+                "kubernetes-1-11向-discuss-kubernetes-问好",
+            ),
+            (
+                "KubeDirector：在 Kubernetes 上运行",
+                "kubedirector在-kubernetes-上运行",
+            ),
+            ("  a -- b  ", "a--b"),
+            ("नमस्ते दुनिया", "नमस्ते-दुनिया"),
+        ];
+        for (title, url) in cases {
+            assert_eq!(urlize(title), url, "{title}");
+        }
+    }
+
+    #[test]
+    fn a_page_is_dated_by_the_first_source_hugo_is_told_to_read() {
+        let sources: Vec<String> = ["date", ":filename", "publishDate"]
+            .map(String::from)
+            .to_vec();
+        let front = |date: Option<&'static str>| {
+            move |key: &str| (key == "date").then_some(date).flatten().map(String::from)
+        };
+        let dated = page_date(&sources, &front(Some("2019-08-29")), "2018-08-29-ci");
+        assert_eq!(
+            (dated.date.as_str(), dated.from_file_name, dated.slug),
+            ("2019-08-29", false, None)
+        );
+        // Without a date of its own, the file's name gives it and its slug.
+        let named = page_date(
+            &sources,
+            &front(None),
+            "2018-06-07-dynamic-ingress-kubernetes",
+        );
+        assert_eq!(named.date, "2018-06-07");
+        assert!(named.from_file_name);
+        assert_eq!(named.slug.as_deref(), Some("dynamic-ingress-kubernetes"));
+        // Day 00 is no day: no date.
+        assert_eq!(
+            page_date(&sources, &front(None), "2015-03-00-videos").date,
+            ""
+        );
+        // Hugo's default reads no file name.
+        let default: Vec<String> = vec!["date".into(), "lastmod".into()];
+        assert_eq!(page_date(&default, &front(None), "2018-06-07-x").date, "");
     }
 }

@@ -1,19 +1,88 @@
-//! Zola's links between documents (`@/blog/trip/index.fr.md#day-2`) name
-//! files where Zola keeps them; the import moves the files, so each link is
-//! written again with the path folio reads it at, or with the URL of a
-//! section folio does not carry over.
+//! Links between documents, written again where the import moved what
+//! they lead to. Zola's (`@/blog/trip/index.fr.md#day-2`) name files where
+//! Zola keeps them: each is written with the path folio reads it at, or
+//! with the URL of a section folio does not carry over. A link to a page of
+//! the site by its URL in other letter case or without its last `/` (which
+//! a case-blind host served) is written with the URL the page has.
 
 use std::ops::Range;
 
 use pulldown_cmark::{Event, Parser, Tag};
 
+use rustc_hash::FxHashMap;
+
 use crate::source::markdown::MARKDOWN;
 use crate::source::outline::INTERNAL_LINK;
 
-/// `body` with the path of each `@/` link and link definition given by
-/// `moved` (the old path under `content/` to what to write instead: a new
-/// path, or a URL); links in code, and paths `moved` has nothing for, are
-/// left as written. Returns how many were written again.
+/// What a link to a document written at its old place leads to now.
+pub(super) struct Moves<'a> {
+    /// An `@/` link's old path under `content/` to its new path or, for
+    /// a section folio does not carry over, its URL.
+    pub paths: &'a std::collections::BTreeMap<String, String>,
+    /// The site's base URL (`https://example.org`), whose links are the
+    /// site's own.
+    pub base_url: &'a str,
+    /// Each page's URL by its lowercase form without a last `/`: `None`
+    /// where two pages share that form.
+    pub urls: FxHashMap<String, Option<String>>,
+}
+
+impl<'a> Moves<'a> {
+    pub(super) fn new<'u>(
+        paths: &'a std::collections::BTreeMap<String, String>,
+        base_url: &'a str,
+        urls: impl Iterator<Item = &'u str>,
+    ) -> Moves<'a> {
+        let mut by_form: FxHashMap<String, Option<String>> = FxHashMap::default();
+        for url in urls {
+            by_form
+                .entry(url_form(url))
+                .and_modify(|known| {
+                    if known.as_deref() != Some(url) {
+                        *known = None;
+                    }
+                })
+                .or_insert_with(|| Some(url.to_owned()));
+        }
+        Moves {
+            paths,
+            base_url: base_url.trim_end_matches('/'),
+            urls: by_form,
+        }
+    }
+
+    /// What to write for the destination `dest` (without its `#anchor`),
+    /// if it changes.
+    pub(super) fn of(&self, dest: &str) -> Option<String> {
+        if let Some(path) = dest.strip_prefix(INTERNAL_LINK) {
+            let new = self.paths.get(path)?;
+            return Some(match new.starts_with('/') {
+                true => new.clone(),
+                false => format!("{INTERNAL_LINK}{new}"),
+            });
+        }
+        let (origin, path) = match dest.strip_prefix(self.base_url) {
+            Some(path) if !self.base_url.is_empty() && path.starts_with('/') => {
+                (self.base_url, path)
+            }
+            _ if dest.starts_with('/') && !dest.starts_with("//") => ("", dest),
+            _ => return None,
+        };
+        let (path, query) = path.split_at(path.find('?').unwrap_or(path.len()));
+        let served = self.urls.get(&url_form(path))?.as_deref()?;
+        (served != path).then(|| format!("{origin}{served}{query}"))
+    }
+}
+
+/// A URL path as a case-blind host that adds the last `/` reads it.
+fn url_form(path: &str) -> String {
+    path.trim_end_matches('/').to_lowercase()
+}
+
+/// `body` with the destination of each link and link definition (without
+/// its `#anchor`) given by `moved`, which gives what to write instead;
+/// links in code, and destinations `moved` has nothing for, are left as
+/// written. Returns how many were written again.
 pub(super) fn relink(body: &str, moved: impl Fn(&str) -> Option<String>) -> (String, usize) {
     let parser = Parser::new_ext(body, MARKDOWN);
     let mut spans: Vec<Range<usize>> = parser
@@ -39,13 +108,10 @@ pub(super) fn relink(body: &str, moved: impl Fn(&str) -> Option<String>) -> (Str
             Some((path, anchor)) => (path, Some(anchor)),
             None => (written, None),
         };
-        let Some(new) = moved(&path[INTERNAL_LINK.len()..]) else {
+        let Some(new) = moved(path) else {
             continue;
         };
         out.push_str(&body[copied..span.start]);
-        if !new.starts_with('/') {
-            out.push_str(INTERNAL_LINK);
-        }
         out.push_str(&new);
         if let Some(anchor) = anchor {
             out.push('#');
@@ -58,10 +124,10 @@ pub(super) fn relink(body: &str, moved: impl Fn(&str) -> Option<String>) -> (Str
     (out, count)
 }
 
-/// Where `dest`, an `@/` destination, is written in `body[range]`: its last
-/// occurrence there, since a link's text comes before its destination.
+/// Where `dest` is written in `body[range]`: its last occurrence there,
+/// since a link's text comes before its destination.
 fn dest_in(body: &str, range: Range<usize>, dest: &str) -> Option<Range<usize>> {
-    if !dest.starts_with(INTERNAL_LINK) {
+    if dest.is_empty() {
         return None;
     }
     let at = body.get(range.clone())?.rfind(dest)?;
@@ -72,12 +138,14 @@ fn dest_in(body: &str, range: Range<usize>, dest: &str) -> Option<Range<usize>> 
 mod tests {
     use super::*;
 
-    fn moved(old: &str) -> Option<String> {
-        match old {
-            "blog/trip/index.fr.md" => Some("fr/blog/trip.md".into()),
-            "blog/_index.md" => Some("/blog/".into()),
-            _ => None,
-        }
+    fn paths() -> std::collections::BTreeMap<String, String> {
+        [
+            ("blog/trip/index.fr.md", "fr/blog/trip.md"),
+            ("blog/_index.md", "/blog/"),
+        ]
+        .into_iter()
+        .map(|(old, new)| (old.to_owned(), new.to_owned()))
+        .collect()
     }
 
     #[test]
@@ -85,7 +153,9 @@ mod tests {
         let body = "See [the trip](@/blog/trip/index.fr.md#day-2), [the blog](@/blog/_index.md) \
                     and [x][r].\n\n`[a](@/blog/_index.md)`\n\n[other](@/elsewhere.md)\n\n\
                     [r]: @/blog/trip/index.fr.md\n";
-        let (relinked, count) = relink(body, moved);
+        let paths = paths();
+        let moves = Moves::new(&paths, "", std::iter::empty());
+        let (relinked, count) = relink(body, |dest| moves.of(dest));
         assert_eq!(
             relinked,
             "See [the trip](@/fr/blog/trip.md#day-2), [the blog](/blog/) \
@@ -93,5 +163,24 @@ mod tests {
              [r]: @/fr/blog/trip.md\n"
         );
         assert_eq!(count, 3);
+    }
+
+    #[test]
+    fn a_link_to_a_page_in_other_letter_case_leads_to_its_url() {
+        let paths = paths();
+        let urls = ["/blog/2015/03/Welcome/", "/blog/a/", "/blog/A/"];
+        let moves = Moves::new(&paths, "https://k8s.io/", urls.into_iter());
+        let body = "[a](https://k8s.io/blog/2015/03/welcome) [b](/blog/2015/03/welcome/#x) \
+                    [c](/blog/2015/03/Welcome/) [d](/blog/a) [e](https://other.org/blog/2015/03/welcome) \
+                    [f](//k8s.io/blog/2015/03/welcome)\n";
+        let (relinked, count) = relink(body, |dest| moves.of(dest));
+        // `/blog/a` could be either of two pages: left as written.
+        assert_eq!(
+            relinked,
+            "[a](https://k8s.io/blog/2015/03/Welcome/) [b](/blog/2015/03/Welcome/#x) \
+             [c](/blog/2015/03/Welcome/) [d](/blog/a) [e](https://other.org/blog/2015/03/welcome) \
+             [f](//k8s.io/blog/2015/03/welcome)\n"
+        );
+        assert_eq!(count, 2);
     }
 }

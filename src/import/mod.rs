@@ -59,10 +59,12 @@ pub struct ImportReport {
     pub mapped_languages: BTreeMap<String, String>,
     /// Front matter fields folio keeps for templates (`extra`), by name.
     pub extra_fields: BTreeSet<String>,
-    /// Posts linked to a translation in another language by the old
-    /// site's `ref` or `name` field, or by a permalink that differs from
-    /// the translation's only by its language, written down as
-    /// `translation_key`.
+    /// Documents linked to a translation in another language as the old
+    /// site linked them (Jekyll's `ref` or `name` field, or a permalink
+    /// that differs from the translation's only by its language; Hugo's and
+    /// Zola's path under the language's content, or Hugo's
+    /// `translationKey`), written down as `translation_key` where folio
+    /// would not link them otherwise.
     pub translations_linked: usize,
     /// Posts whose old URL the import wrote down as their `permalink`
     /// (the others had one already, which folio honours).
@@ -77,6 +79,11 @@ pub struct ImportReport {
     /// generator told them apart by their dated URLs): the source file, and
     /// the slug it was given.
     pub renamed: Vec<(String, String)>,
+    /// Translations whose old URL was their original's too (a Hugo `url`
+    /// copied with the text: the old generator wrote one page over the
+    /// other): the file and the URL under its language that it was given.
+    /// The original keeps the old URL.
+    pub relocated: Vec<(String, String)>,
     /// Front matter keys written twice: the file and the key; the last
     /// value was kept, as the old generator's YAML reader did.
     pub repeated_keys: Vec<(String, String)>,

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::feeds::OldFeeds;
-use super::links::relink;
+use super::links::{Moves, relink};
 use super::{Destination, ImportReport, READ_FIELDS, SiteSettings};
 use crate::model::error::Error;
 
@@ -33,6 +33,15 @@ pub(super) struct TreeDocument {
     pub body: String,
     pub url: String,
     pub dated: bool,
+    /// The date its file's name gave it, which its front matter lacks.
+    pub date_from_file_name: Option<String>,
+    /// What its translations share in the old site: their path under their
+    /// language's content folder without language and extension
+    /// (`blog/post`), or Hugo's `translationKey`.
+    pub translation: String,
+    /// The `translation_key` written down, where folio's default (the
+    /// path inside the language root) would not link it.
+    pub translation_key: Option<String>,
     /// A section's own page (`_index.md`).
     pub is_section: bool,
     /// Its front matter's top-level keys.
@@ -96,6 +105,7 @@ pub(super) fn write_site(
         doc.slug = report.safe_slug(&doc.path, &doc.slug, &doc.file_slug);
     }
     give_distinct_slugs(&mut documents, report);
+    keep_urls_apart(&mut documents, &default_language, report);
     for doc in &documents {
         // Zola's `path` is the permalink now.
         let kept = doc
@@ -138,13 +148,16 @@ pub(super) fn write_site(
     let site_toml = settings.site_toml(&report.languages);
     into.write(&["site.toml"], &site_toml, "site.toml")?;
     let (places, moved) = places_of(&documents);
+    link_translations(&mut documents, &places, report);
+    let urls: Vec<String> = documents.iter().map(|doc| doc.url.clone()).collect();
+    let moves = Moves::new(&moved, &site.base_url, urls.iter().map(String::as_str));
     for (doc, place) in documents.iter_mut().zip(&places) {
         if place.is_none() {
             let why = "a section without text: a list, which folio makes".to_owned();
             report.left_out.push((doc.path.clone(), why));
             continue;
         }
-        let (body, relinked) = relink(&doc.body, |old| moved.get(old).cloned());
+        let (body, relinked) = relink(&doc.body, |dest| moves.of(dest));
         doc.body = body;
         report.links_rewritten += relinked;
     }
@@ -193,6 +206,46 @@ fn places_of(documents: &[TreeDocument]) -> (Vec<Option<Vec<String>>>, BTreeMap<
     (places, moved)
 }
 
+/// Links the documents the old site linked as translations of each other
+/// (they share [`TreeDocument::translation`]) where folio would not: their
+/// paths inside their language roots differ (a translation with a slug of
+/// its own). Each then gets the old key as its `translation_key`.
+fn link_translations(
+    documents: &mut [TreeDocument],
+    places: &[Option<Vec<String>>],
+    report: &mut ImportReport,
+) {
+    // content/<lang>/<path>.md: folio's own key is <path>.
+    let folio_key = |place: &[String]| place[2..].join("/").trim_end_matches(".md").to_owned();
+    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (at, doc) in documents.iter().enumerate() {
+        if places[at].is_some() {
+            groups.entry(doc.translation.as_str()).or_default().push(at);
+        }
+    }
+    let mut linked: Vec<usize> = Vec::new();
+    for members in groups.into_values().filter(|members| members.len() > 1) {
+        let languages: BTreeSet<&str> = members
+            .iter()
+            .map(|&at| documents[at].lang.as_str())
+            .collect();
+        let keys: BTreeSet<String> = members
+            .iter()
+            .filter_map(|&at| places[at].as_deref())
+            .map(folio_key)
+            .collect();
+        // One language's pages sharing a key are no translations.
+        if languages.len() == members.len() && keys.len() > 1 {
+            linked.extend(members);
+        }
+    }
+    for at in linked {
+        let doc = &mut documents[at];
+        doc.translation_key = Some(doc.translation.clone());
+        report.translations_linked += 1;
+    }
+}
+
 /// Gives each document that shares its (slug, language) with another (two
 /// sections with a page of one name) a slug of its own: the slug and its
 /// section. Its URL stays its permalink.
@@ -234,6 +287,42 @@ fn give_distinct_slugs(documents: &mut [TreeDocument], report: &mut ImportReport
         .filter(|(_, renamed)| *renamed)
     {
         report.renamed.push((doc.path.clone(), doc.slug.clone()));
+    }
+}
+
+/// Gives each page whose URL a page of another language has too (a
+/// translation that copied its original's `url`) the URL under its own
+/// language's folder. The page in the default language keeps the old URL,
+/// else the one whose language comes first: the old generator served one
+/// of them there and wrote the other over it.
+fn keep_urls_apart(
+    documents: &mut [TreeDocument],
+    default_language: &str,
+    report: &mut ImportReport,
+) {
+    let mut by_url: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (at, doc) in documents.iter().enumerate() {
+        by_url.entry(doc.url.as_str()).or_default().push(at);
+    }
+    let rank = |doc: &TreeDocument| {
+        (
+            doc.lang != default_language,
+            doc.lang.clone(),
+            doc.path.clone(),
+        )
+    };
+    let mut moved: Vec<usize> = Vec::new();
+    for mut sharing in by_url.into_values().filter(|at| at.len() > 1) {
+        sharing.sort_by_key(|&at| rank(&documents[at]));
+        let keeper = &documents[sharing[0]].lang;
+        // Pages of one language at one URL are the build's to name.
+        moved.extend(sharing.iter().filter(|&&at| documents[at].lang != *keeper));
+    }
+    moved.sort_unstable();
+    for at in moved {
+        let doc = &mut documents[at];
+        doc.url = format!("/{}{}", doc.lang.to_lowercase(), doc.url);
+        report.relocated.push((doc.path.clone(), doc.url.clone()));
     }
 }
 
@@ -308,6 +397,12 @@ fn write_document(
             _ => lines.push(line.clone()),
         }
     }
+    if let Some(key) = &doc.translation_key {
+        lines.push(set("translation_key", key));
+    }
+    if let Some(date) = &doc.date_from_file_name {
+        lines.push(set("date", date));
+    }
     lines.push(set("permalink", &doc.url));
     lines.push(set("slug", &doc.slug));
     lines.extend(doc.front[first_table..].iter().cloned());
@@ -336,6 +431,9 @@ mod tests {
             body: String::new(),
             url: String::new(),
             dated: false,
+            date_from_file_name: None,
+            translation: format!("{section}/{slug}"),
+            translation_key: None,
             is_section: false,
             keys: Vec::new(),
         }
@@ -353,5 +451,87 @@ mod tests {
         let slugs: Vec<&str> = docs.iter().map(|d| d.slug.as_str()).collect();
         assert_eq!(slugs, ["intro-blog", "intro-docs-guide", "intro"]);
         assert_eq!(report.renamed.len(), 2);
+    }
+
+    #[test]
+    fn translations_the_old_site_linked_keep_their_link_when_their_slugs_differ() {
+        let mut docs = vec![
+            doc("blog", "hello", "en"),
+            doc("blog", "ni-hao", "zh"),
+            doc("blog", "same", "en"),
+            doc("blog", "same", "fr"),
+            doc("blog", "alone", "en"),
+        ];
+        for (doc, key) in docs.iter_mut().zip([
+            "blog/hello",
+            "blog/hello",
+            "blog/same",
+            "blog/same",
+            "blog/alone",
+        ]) {
+            doc.translation = key.into();
+        }
+        let places: Vec<Option<Vec<String>>> = docs
+            .iter()
+            .map(|d| {
+                Some(vec![
+                    "content".into(),
+                    d.lang.clone(),
+                    d.section.clone(),
+                    format!("{}.md", d.slug),
+                ])
+            })
+            .collect();
+        let mut report = ImportReport::default();
+        link_translations(&mut docs, &places, &mut report);
+        let keys: Vec<Option<&str>> = docs.iter().map(|d| d.translation_key.as_deref()).collect();
+        // Folio links `same` by its path already; `alone` has nothing to link.
+        assert_eq!(
+            keys,
+            [Some("blog/hello"), Some("blog/hello"), None, None, None]
+        );
+        assert_eq!(report.translations_linked, 2);
+    }
+
+    #[test]
+    fn a_translation_at_its_originals_url_moves_under_its_language() {
+        let mut docs = vec![
+            doc("blog", "welcome", "zh"),
+            doc("blog", "welcome", "en"),
+            doc("blog", "other", "zh"),
+            doc("blog", "same", "fr"),
+            doc("blog", "same", "fr"),
+        ];
+        let urls = [
+            "/blog/Welcome/",
+            "/blog/Welcome/",
+            "/zh/blog/other/",
+            "/fr/x/",
+            "/fr/x/",
+        ];
+        for (doc, url) in docs.iter_mut().zip(urls) {
+            doc.url = url.into();
+        }
+        let mut report = ImportReport::default();
+        keep_urls_apart(&mut docs, "en", &mut report);
+        let urls: Vec<&str> = docs.iter().map(|d| d.url.as_str()).collect();
+        // Two pages of one language at one URL are left for the build to name.
+        assert_eq!(
+            urls,
+            [
+                "/zh/blog/Welcome/",
+                "/blog/Welcome/",
+                "/zh/blog/other/",
+                "/fr/x/",
+                "/fr/x/"
+            ]
+        );
+        assert_eq!(
+            report.relocated,
+            [(
+                "content/blog/welcome.md".to_owned(),
+                "/zh/blog/Welcome/".to_owned()
+            )]
+        );
     }
 }

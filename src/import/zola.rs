@@ -109,6 +109,7 @@ fn read_document(
         is_section,
     } = Place::of(dir, name);
     let (file_date, file_slug) = strip_date(&slug);
+    let file_day = slug.get(..10).unwrap_or_default().to_owned();
     let slug = field("slug").unwrap_or_else(|| file_slug.clone());
     let prefix = if lang == default_language {
         String::new()
@@ -124,6 +125,10 @@ fn read_document(
         path: rel.clone(),
         lang,
         dated: fields.contains_key("date") || file_date,
+        // Zola dates a page by its file's name when it has no `date`.
+        date_from_file_name: (file_date && !fields.contains_key("date")).then_some(file_day),
+        translation: format!("{dir}/{name}"),
+        translation_key: None,
         section,
         slug: if is_section && slug.is_empty() {
             "home".into()

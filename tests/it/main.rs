@@ -41,6 +41,7 @@ mod listing;
 mod math;
 mod menus;
 mod minify;
+mod moves;
 mod multilingual;
 mod places;
 mod plugins;
