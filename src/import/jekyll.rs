@@ -1,10 +1,14 @@
-//! Jekyll: `_config.yml` and the `_posts` folders (GitHub Pages' generator),
-//! with the front matter as Jekyll's lenient YAML reader took it.
+//! Jekyll: `_config.yml`, the `_posts` folders (GitHub Pages' generator),
+//! pages and collections, with the front matter as Jekyll's lenient YAML
+//! reader took it.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use serde_json::Value;
 
 use super::feeds::{self, OldFeeds};
+use super::jekyll_files::{Files, Kind, collection_url, page_url};
 use super::repeats::drop_repeated_keys;
 use super::{
     Destination, ImportReport, READ_FIELDS, SiteSettings, Source, checked_language,
@@ -13,10 +17,11 @@ use super::{
 use crate::model::error::Error;
 use crate::model::url::collapse_slashes;
 
-/// One post as Jekyll keeps it.
+/// One post, page or collection document as Jekyll keeps it.
 struct JekyllPost {
     /// Relative to the source folder.
     path: String,
+    kind: Kind,
     lang: String,
     date: String,
     slug: String,
@@ -37,18 +42,18 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
     let config = JekyllConfig::read(source)?;
     let mut report = ImportReport::default();
     let mut posts = Vec::new();
-    for file in posts_of(source)? {
+    for (file, kind) in config.files.documents(source)? {
         let stem = file
             .file_stem()
             .and_then(|s| s.to_str())
             .unwrap_or_default();
         // Jekyll publishes only the files of `_posts` named with a date.
-        if split_date(stem).0.is_empty() {
+        if kind == Kind::Post && split_date(stem).0.is_empty() {
             let why = "no date in its name: Jekyll did not publish it".to_owned();
             report.left_out.push((source.relative(&file), why));
             continue;
         }
-        posts.push(read_post(source, &file, &config, &mut report)?);
+        posts.push(read_post(source, (&file, kind), &config, &mut report)?);
     }
     give_distinct_slugs(&mut posts, &mut report);
     link_translations(&mut posts, &mut report);
@@ -76,7 +81,11 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
     let mut taken = BTreeSet::new();
     for post in &posts {
         write_post(into, post, &mut taken)?;
-        *report.posts.entry(post.lang.clone()).or_default() += 1;
+        let count = match post.kind {
+            Kind::Post => &mut report.posts,
+            _ => &mut report.pages,
+        };
+        *count.entry(post.lang.clone()).or_default() += 1;
         if !post.has_permalink {
             report.permalinks_written += 1;
         }
@@ -92,6 +101,10 @@ struct JekyllConfig {
     default_language: String,
     timezone: Option<String>,
     feeds: Option<OldFeeds>,
+    files: Files,
+    /// `defaults`: the values each scope (a path, a type) gives the
+    /// documents in it that do not set them.
+    defaults: Vec<Value>,
 }
 
 impl JekyllConfig {
@@ -112,6 +125,7 @@ impl JekyllConfig {
             .into_iter()
             .flatten()
             .find_map(|d| d.get("values")?.get("lang")?.as_str().map(str::to_owned));
+        let permalink = text_of("permalink").unwrap_or_else(|| "date".to_owned());
         let (key, default_language) = [
             ("default_lang", text_of("default_lang")),
             ("lang", text_of("lang")),
@@ -127,39 +141,45 @@ impl JekyllConfig {
                 text_of("url").unwrap_or_else(|| "https://example.org".to_owned()),
                 text_of("baseurl").unwrap_or_default()
             ),
-            permalink: text_of("permalink").unwrap_or_else(|| "date".to_owned()),
             default_language: checked_language(&default_language, &path, key)?,
             timezone: text_of("timezone"),
             feeds: feeds::jekyll(&yaml),
+            files: Files::new(&yaml, &permalink),
+            defaults: yaml
+                .get("defaults")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+            permalink,
+        })
+    }
+
+    /// The value of `key` that the `defaults` give the document at `rel`
+    /// of `kind`: the last scope that holds it and sets the key, as Jekyll
+    /// lets a later scope win.
+    fn default_of(&self, rel: &str, kind: &Kind, key: &str) -> Option<String> {
+        self.defaults.iter().rev().find_map(|default| {
+            let scope = default.get("scope");
+            let path = scope
+                .and_then(|s| s.get("path"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let of_type = scope.and_then(|s| s.get("type")).and_then(Value::as_str);
+            let in_path = path.is_empty()
+                || rel == path
+                || rel.starts_with(&format!("{}/", path.trim_end_matches('/')));
+            let of_kind = of_type.is_none_or(|t| t == kind.folder());
+            if !(in_path && of_kind) {
+                return None;
+            }
+            default.get("values")?.get(key).and_then(scalar_text)
         })
     }
 }
 
-/// Every Markdown file under a `_posts` folder, sorted.
-fn posts_of(source: &Source) -> Result<Vec<PathBuf>, Error> {
-    let mut files = Vec::new();
-    let walk = source.walk(source.root())?.into_iter();
-    let walk = walk.filter_entry(|e| {
-        let name = e.file_name().to_string_lossy();
-        e.depth() == 0 || !(name.starts_with('.') || name == "_site" || name == "node_modules")
-    });
-    for entry in walk {
-        let entry = entry.map_err(|e| Error::io(source.root(), std::io::Error::other(e)))?;
-        let in_posts = entry.path().components().any(|c| c.as_os_str() == "_posts");
-        let markdown = matches!(
-            entry.path().extension().and_then(|e| e.to_str()),
-            Some("md" | "markdown")
-        );
-        if entry.file_type().is_file() && in_posts && markdown {
-            files.push(entry.into_path());
-        }
-    }
-    Ok(files)
-}
-
 fn read_post(
     source: &Source,
-    file: &Path,
+    (file, kind): (&Path, Kind),
     config: &JekyllConfig,
     report: &mut ImportReport,
 ) -> Result<JekyllPost, Error> {
@@ -182,7 +202,10 @@ fn read_post(
             report.extra_fields.insert(key.clone());
         }
     }
-    let written_lang = field("lang").unwrap_or_else(|| config.default_language.clone());
+    let default = |key: &str| config.default_of(&rel, &kind, key);
+    let written_lang = field("lang")
+        .or_else(|| default("lang"))
+        .unwrap_or_else(|| config.default_language.clone());
     let lang = checked_language(&written_lang, file, "lang")?;
     if lang != written_lang {
         report.mapped_languages.insert(written_lang, lang.clone());
@@ -195,15 +218,8 @@ fn read_post(
     let written_slug = field("slug").unwrap_or_else(|| name.to_owned());
     let permalink = field("permalink");
     // The old URL is made of the slug as Jekyll read it.
-    let url = match &permalink {
-        Some(permalink) => permalink.clone(),
-        None => jekyll_url(
-            &config.permalink,
-            &date,
-            &written_slug,
-            &categories(&fields),
-        ),
-    };
+    let own = permalink.clone().or_else(|| default("permalink"));
+    let url = old_url(config, (&rel, &kind), own, (&date, &written_slug, &fields));
     let slug = report.safe_slug(&rel, &written_slug, name);
     count_template_tags(body, report);
     // Jekyll shows a post without a title under its file's name.
@@ -227,18 +243,62 @@ fn read_post(
             .or_else(|| field("name"))
             .or_else(|| url_without_language(&url, &lang)),
     };
+    let html = rel.ends_with(".html");
     Ok(JekyllPost {
         path: rel,
+        kind,
         lang,
         date,
         slug,
         front,
-        body: body.to_owned(),
+        body: match html {
+            true => html_as_markdown(body),
+            false => body.to_owned(),
+        },
         newline,
-        has_permalink: permalink.is_some(),
+        has_permalink: permalink.is_some_and(|p| !is_pattern(&p)),
         translation,
         url,
     })
+}
+
+/// An HTML page's text as Markdown that shows it as it was: without its
+/// blank lines, after which CommonMark would end its HTML block and read
+/// an indented line as code.
+fn html_as_markdown(body: &str) -> String {
+    let lines: Vec<&str> = body
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+/// The URL Jekyll gave the document at `rel`: the permalink it or its
+/// `defaults` give (`own`), which may be a pattern Jekyll fills in as it
+/// does the site's, else the one its kind's rule gives.
+fn old_url(
+    config: &JekyllConfig,
+    (rel, kind): (&str, &Kind),
+    own: Option<String>,
+    (date, slug, fields): (&str, &str, &Value),
+) -> String {
+    let pattern = own.clone().filter(|p| is_pattern(p));
+    match (own, kind) {
+        (Some(url), _) if pattern.is_none() => url,
+        (_, Kind::Post) => jekyll_url(
+            pattern.as_deref().unwrap_or(&config.permalink),
+            date,
+            slug,
+            &categories(fields),
+        ),
+        (_, Kind::Page) => page_url(&config.permalink, rel),
+        (_, Kind::Collection { name, permalink }) => {
+            let inside = rel.split_once('/').map_or(rel, |(_, rest)| rest);
+            collection_url(pattern.as_deref().unwrap_or(permalink), name, inside, slug)
+        }
+    }
 }
 
 /// Indents the lines that continue a double-quoted value from the start of
@@ -348,6 +408,16 @@ fn split_date(stem: &str) -> (String, &str) {
     (String::new(), stem)
 }
 
+/// Whether a permalink is a pattern of `:placeholders` (`/:year/:title/`),
+/// or one of Jekyll's style names, rather than a URL.
+fn is_pattern(permalink: &str) -> bool {
+    let placeholder = permalink
+        .split(':')
+        .skip(1)
+        .any(|after| after.starts_with(|c: char| c.is_ascii_lowercase()));
+    placeholder || ["date", "pretty", "ordinal", "none"].contains(&permalink)
+}
+
 /// A post's categories, as Jekyll puts them in its URLs.
 fn categories(fields: &serde_json::Value) -> Vec<String> {
     let mut found = Vec::new();
@@ -380,10 +450,14 @@ fn jekyll_url(permalink: &str, date: &str, slug: &str, categories: &[String]) ->
         date.get(5..7).unwrap_or(""),
         date.get(8..10).unwrap_or(""),
     );
-    let slug_categories: Vec<String> = categories
-        .iter()
-        .map(|c| c.to_lowercase().replace(' ', "-"))
-        .collect();
+    // Jekyll lowercases them and keeps their spaces (escaped in the URL:
+    // `Post Formats` is `/post%20formats/`).
+    let mut slug_categories: Vec<String> = Vec::new();
+    for category in categories.iter().map(|c| c.to_lowercase()) {
+        if !slug_categories.contains(&category) {
+            slug_categories.push(category);
+        }
+    }
     let url = pattern
         .replace(":categories", &slug_categories.join("/"))
         .replace(":year", year)
@@ -474,33 +548,30 @@ fn write_post(
     post: &JekyllPost,
     taken: &mut BTreeSet<(String, String)>,
 ) -> Result<(), Error> {
-    let stem = if post.date.is_empty() {
+    let stem = if post.date.is_empty() || post.kind != Kind::Post {
         post.slug.clone()
     } else {
         format!("{}-{}", post.date, post.slug)
     };
     let mut file = format!("{stem}.md");
     let mut n = 2;
-    while !taken.insert((post.lang.clone(), file.clone())) {
+    let folder = post.kind.folder();
+    while !taken.insert((post.lang.clone(), format!("{folder}/{file}"))) {
         file = format!("{stem}-{n}.md");
         n += 1;
     }
     let nl = post.newline;
     let mut text = format!("---{nl}");
-    let sets = |key: &str| {
-        post.front
-            .iter()
-            .any(|line| line.starts_with(&format!("{key}:")))
-    };
     for line in &post.front {
-        if line.starts_with("slug:") {
+        // A pattern (`/:year/:title/`) is written as the URL it gave.
+        if line.starts_with("slug:") || (line.starts_with("permalink:") && !post.has_permalink) {
             continue;
         }
         text.push_str(line);
         text.push_str(nl);
     }
-    if !sets("permalink") {
-        text.push_str(&format!("permalink: {}{nl}", post.url));
+    if !post.has_permalink {
+        text.push_str(&format!("permalink: {}{nl}", yaml_string(&post.url)));
     }
     // Quoted: a slug the build takes may still start with what YAML reads
     // otherwise (`[`, `&`, `*`).
@@ -510,7 +581,7 @@ fn write_post(
     }
     text.push_str(&format!("---{nl}"));
     text.push_str(&post.body.replace('\n', nl));
-    into.write(&["content", &post.lang, "posts", &file], &text, &post.path)
+    into.write(&["content", &post.lang, folder, &file], &text, &post.path)
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ mod feeds;
 mod folders;
 mod hugo;
 mod jekyll;
+mod jekyll_files;
 mod links;
 mod repeats;
 mod shortcodes;

@@ -453,6 +453,34 @@ fn the_theme_s_404_page_is_built_out_of_the_sitemap_and_a_static_one_wins() {
 }
 
 #[test]
+fn a_page_at_the_url_of_the_theme_s_404_page_takes_its_place() {
+    let site = TestSite::with_posts();
+    site.build();
+    // A site moved in keeps its own page for a missing URL.
+    site.write(
+        "content/en/missing.md",
+        "---\ntitle: Lost\npermalink: /404.html\n---\nNothing here.\n",
+    );
+    let report = site.build();
+    assert!(
+        report.written.contains(&"404.html".to_owned()),
+        "{:?}",
+        report.written
+    );
+    let page = site.read("public/404.html");
+    assert!(
+        page.contains("Nothing here.") && !page.contains("<h1>Page not found</h1>"),
+        "{page}"
+    );
+    site.remove("content/en/missing.md");
+    site.build();
+    assert!(
+        site.read("public/404.html")
+            .contains("<h1>Page not found</h1>")
+    );
+}
+
+#[test]
 fn a_site_moved_to_another_folder_keeps_its_outputs_and_its_index() {
     let site = TestSite::with_posts();
     site.build();

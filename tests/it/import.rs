@@ -149,8 +149,10 @@ fn a_jekyll_blog_moves_in_with_every_url_kept() {
         "{stderr}"
     );
 
-    // Every URL Jekyll gave a post (its permalink, else the site's
-    // `/:title/`) is served, and so is every old URL it redirected from.
+    // Every URL Jekyll gave a post (its permalink, else the one the
+    // `defaults` give `_posts/en/posts/`, `/en/:year/:month/:day/:title/`,
+    // else the site's `/:title/`) is served, and so is every old URL it
+    // redirected from.
     let out = into.join("public");
     let mut urls = 0;
     for (path, bytes) in &before {
@@ -166,6 +168,10 @@ fn a_jekyll_blog_moves_in_with_every_url_kept() {
         let text = String::from_utf8_lossy(bytes).replace("\r\n", "\n");
         let url = match field(&text, "permalink") {
             Some(permalink) => permalink.to_owned(),
+            None if rel.starts_with("_posts/en/posts/") => {
+                let (date, title) = stem.split_at(10);
+                format!("/en/{}/{}/", date.replace('-', "/"), &title[1..])
+            }
             None => format!("/{}/", &stem[11..]),
         };
         assert!(

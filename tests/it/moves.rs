@@ -177,3 +177,52 @@ fn the_kubernetes_blog_moves_in_from_hugo_with_every_url_served() {
         "{report}"
     );
 }
+
+#[test]
+fn the_minimal_mistakes_docs_move_in_from_jekyll_with_every_url_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = unpack("minimal-mistakes-jekyll.tar.gz", dir.path()).join("minimal-mistakes");
+    let into = dir.path().join("folio-site");
+    let summary = import("jekyll", &source, &into);
+    println!("{summary}");
+    // Posts, the `docs` collection (`output: true`) and the pages of
+    // `_pages` (which `include` takes in).
+    assert!(summary.contains("posts:        70 en"), "{summary}");
+    assert!(summary.contains("pages:        44 en"), "{summary}");
+
+    let warnings = builds(&into, None);
+    let out = into.join("public");
+    let listed = listed_urls(
+        "minimal-mistakes-jekyll.md",
+        "https://mmistakes.github.io/minimal-mistakes",
+    );
+    assert_eq!(listed.len(), 114);
+    // Jekyll left out the post dated 9999-12-31 (a future post); folio
+    // keeps it as a draft.
+    let (future, served): (Vec<_>, Vec<_>) = listed
+        .iter()
+        .partition(|(file, _)| file == "_posts/2010-10-25-post-future-date.md");
+    assert!(!served_file(&out, &future[0].1).exists());
+    let missing: Vec<_> = served
+        .iter()
+        .filter(|(_, url)| !served_file(&out, url).is_file())
+        .collect();
+    assert!(missing.is_empty(), "not served: {missing:#?}\n{warnings}");
+    // Categories keep their spaces, as Jekyll kept them.
+    assert!(served_file(&out, "/post formats/post-gallery/").is_file());
+    // The site's own page for a missing URL is the one written.
+    let not_found = std::fs::read_to_string(out.join("404.html")).unwrap();
+    assert!(not_found.contains("<title>Page Not Found"), "{not_found}");
+
+    let second = folio_command()
+        .args(["build", "--root"])
+        .arg(&into)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&second.stdout);
+    assert!(
+        second.status.success()
+            && report.contains("0 parsed, 114 unchanged; 0 pages written, 0 deleted"),
+        "{report}"
+    );
+}

@@ -6,7 +6,8 @@ use super::*;
 /// The site-wide files every theme produces, beside the sitemap.
 /// `404.html` is the page a static host (and `folio serve`) answers with,
 /// with status 404, where no other page is. A file of the site's `static/`
-/// at one of these places wins over the theme's.
+/// at one of these places wins over the theme's, and so does a document
+/// whose URL it is (a site moved in with its own `404.html` page).
 pub(in crate::plan) const SITE_FILES: &[(&str, &str)] = &[
     ("/robots.txt", "robots.txt"),
     ("/style.css", "style.css"),
@@ -29,7 +30,8 @@ impl SiteFile {
     }
 }
 
-/// Each of [`SITE_FILES`] that no file of the site's `static/` replaces.
+/// Each of [`SITE_FILES`] that no file of the site's `static/`, and no
+/// document of `recipes`, replaces.
 pub(in crate::plan) fn site_file_recipes(
     config: &Config,
     copies: &[Copy],
@@ -37,15 +39,15 @@ pub(in crate::plan) fn site_file_recipes(
 ) {
     let base = &config.base_path;
     for (url, template) in SITE_FILES {
-        if !copies
+        let url = format!("{base}{url}");
+        let copied = copies
             .iter()
-            .any(|copy| format!("/{}", copy.output) == *url)
-        {
-            recipes.push((
-                format!("{base}{url}"),
-                (*template).into(),
-                Recipe::SiteFile(SiteFile),
-            ));
+            .any(|copy| format!("{base}/{}", copy.output) == url);
+        let written = recipes
+            .iter()
+            .any(|(at, _, recipe)| *at == url && matches!(recipe, Recipe::Document(_)));
+        if !copied && !written {
+            recipes.push((url, (*template).into(), Recipe::SiteFile(SiteFile)));
         }
     }
 }
