@@ -100,6 +100,7 @@ pub(crate) fn import(
             report.zola_templates
         );
     }
+    print_liquid(&report);
     for (tag, files) in &report.template_tags {
         out!("  needs a hand: {tag} in {files} file(s), left as written");
     }
@@ -125,6 +126,27 @@ fn print_urls(report: &folio::import::ImportReport) {
     for (file, url) in &report.relocated {
         out!(
             "  moved:        {file} is at {url}: its original had its URL, and the old site wrote one over the other"
+        );
+    }
+}
+
+/// What became of Jekyll's Liquid: converted, or left out and why, each
+/// kind with its number of files and the first five.
+fn print_liquid(report: &folio::import::ImportReport) {
+    let files = |files: &[String]| {
+        let mut named = files.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+        if files.len() > 5 {
+            named.push_str(", …");
+        }
+        format!("{} file(s): {named}", files.len())
+    };
+    for (kind, in_files) in &report.liquid_converted {
+        out!("  converted:    {kind} in {}", files(in_files));
+    }
+    for (why, in_files) in &report.liquid_left_out {
+        out!(
+            "  needs a hand: {why}: left out of the text in {}",
+            files(in_files)
         );
     }
 }

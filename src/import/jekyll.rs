@@ -9,6 +9,8 @@ use serde_json::Value;
 
 use super::feeds::{self, OldFeeds};
 use super::jekyll_files::{Files, Kind, collection_url, page_url};
+use super::jekyll_liquid::JekyllSite;
+use super::liquid;
 use super::repeats::drop_repeated_keys;
 use super::{
     Destination, ImportReport, READ_FIELDS, SiteSettings, Source, checked_language,
@@ -27,6 +29,8 @@ struct JekyllPost {
     slug: String,
     /// The front matter lines, without the `---` lines.
     front: Vec<String>,
+    /// The front matter read, with its `url`: Liquid's `page`.
+    page: Value,
     body: String,
     /// The line ending the file uses.
     newline: &'static str,
@@ -79,8 +83,28 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
     let site_toml = settings.site_toml(&report.languages);
     into.write(&["site.toml"], &site_toml, "_config.yml")?;
     let mut taken = BTreeSet::new();
-    for post in &posts {
-        write_post(into, post, &mut taken)?;
+    let places: Vec<Vec<String>> = posts
+        .iter()
+        .map(|post| place_of(post, &mut taken))
+        .collect();
+    let mut site = JekyllSite::read(source, &config.yaml)?;
+    for (post, place) in posts.iter().zip(&places) {
+        let link = place[1..].join("/");
+        // `{% post_url 2010-09-09-name %}` names a post by its file's name,
+        // under `_posts/` (`en/2010-…` in a folder of it).
+        if post.kind == Kind::Post
+            && let Some((_, under)) = post.path.split_once("_posts/")
+        {
+            let stem = under.rsplit_once('.').map_or(under, |(stem, _)| stem);
+            site.documents.insert(stem.to_owned(), link.clone());
+        }
+        site.documents.insert(post.path.clone(), link);
+    }
+    for post in &mut posts {
+        run_liquid(post, &site, &mut report);
+    }
+    for (post, place) in posts.iter().zip(places) {
+        write_post(into, post, &place)?;
         let count = match post.kind {
             Kind::Post => &mut report.posts,
             _ => &mut report.pages,
@@ -102,6 +126,8 @@ struct JekyllConfig {
     timezone: Option<String>,
     feeds: Option<OldFeeds>,
     files: Files,
+    /// `_config.yml` as read: Liquid's `site`.
+    yaml: Value,
     /// `defaults`: the values each scope (a path, a type) gives the
     /// documents in it that do not set them.
     defaults: Vec<Value>,
@@ -151,6 +177,7 @@ impl JekyllConfig {
                 .cloned()
                 .unwrap_or_default(),
             permalink,
+            yaml,
         })
     }
 
@@ -221,7 +248,6 @@ fn read_post(
     let own = permalink.clone().or_else(|| default("permalink"));
     let url = old_url(config, (&rel, &kind), own, (&date, &written_slug, &fields));
     let slug = report.safe_slug(&rel, &written_slug, name);
-    count_template_tags(body, report);
     // Jekyll shows a post without a title under its file's name.
     if fields.get("title").is_none() {
         let title = titleize_slug(name);
@@ -244,7 +270,13 @@ fn read_post(
             .or_else(|| url_without_language(&url, &lang)),
     };
     let html = rel.ends_with(".html");
+    let mut page = fields;
+    if let Value::Object(map) = &mut page {
+        map.insert("url".into(), Value::String(url.clone()));
+        map.insert("path".into(), Value::String(rel.clone()));
+    }
     Ok(JekyllPost {
+        page,
         path: rel,
         kind,
         lang,
@@ -273,6 +305,33 @@ fn html_as_markdown(body: &str) -> String {
     let mut text = lines.join("\n");
     text.push('\n');
     text
+}
+
+/// Runs the Liquid of a document's body as Jekyll ran it before Markdown
+/// ([`liquid::evaluate`]), noting what was converted and what was left out;
+/// a body whose Liquid does not read (a tag left open) stays as written,
+/// its tags counted for a hand.
+fn run_liquid(post: &mut JekyllPost, site: &JekyllSite, report: &mut ImportReport) {
+    match liquid::evaluate(&post.body, &post.page, site) {
+        Some(evaluated) => {
+            post.body = evaluated.text;
+            for (kind, _) in evaluated.converted {
+                report
+                    .liquid_converted
+                    .entry(kind)
+                    .or_default()
+                    .push(post.path.clone());
+            }
+            for (why, _) in evaluated.left_out {
+                report
+                    .liquid_left_out
+                    .entry(why)
+                    .or_default()
+                    .push(post.path.clone());
+            }
+        }
+        None => count_template_tags(&post.body, report),
+    }
 }
 
 /// The URL Jekyll gave the document at `rel`: the permalink it or its
@@ -540,14 +599,11 @@ fn yaml_string(text: &str) -> String {
     serde_json::Value::String(text.to_owned()).to_string()
 }
 
-/// Writes a post at `content/<lang>/posts/<date>-<slug>.md`, its front
-/// matter as it was plus the `permalink` that keeps its URL and the `slug`
-/// it was given.
-fn write_post(
-    into: &Destination,
-    post: &JekyllPost,
-    taken: &mut BTreeSet<(String, String)>,
-) -> Result<(), Error> {
+/// Where a post is written, as the parts of its path:
+/// `content/<lang>/posts/<date>-<slug>.md`, a page or a collection's
+/// document at `content/<lang>/<folder>/<slug>.md`; a name `taken` holds
+/// already gets a number.
+fn place_of(post: &JekyllPost, taken: &mut BTreeSet<(String, String)>) -> Vec<String> {
     let stem = if post.date.is_empty() || post.kind != Kind::Post {
         post.slug.clone()
     } else {
@@ -560,6 +616,14 @@ fn write_post(
         file = format!("{stem}-{n}.md");
         n += 1;
     }
+    ["content", &post.lang, folder, &file]
+        .map(str::to_owned)
+        .to_vec()
+}
+
+/// Writes a post at `place`, its front matter as it was plus the
+/// `permalink` that keeps its URL and the `slug` it was given.
+fn write_post(into: &Destination, post: &JekyllPost, place: &[String]) -> Result<(), Error> {
     let nl = post.newline;
     let mut text = format!("---{nl}");
     for line in &post.front {
@@ -581,7 +645,8 @@ fn write_post(
     }
     text.push_str(&format!("---{nl}"));
     text.push_str(&post.body.replace('\n', nl));
-    into.write(&["content", &post.lang, folder, &file], &text, &post.path)
+    let place: Vec<&str> = place.iter().map(String::as_str).collect();
+    into.write(&place, &text, &post.path)
 }
 
 #[cfg(test)]

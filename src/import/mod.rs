@@ -23,7 +23,9 @@ mod folders;
 mod hugo;
 mod jekyll;
 mod jekyll_files;
+mod jekyll_liquid;
 mod links;
+mod liquid;
 mod repeats;
 mod shortcodes;
 mod tree;
@@ -107,6 +109,13 @@ pub struct ImportReport {
     /// Template tags left in bodies for a hand to replace: the tag (`{%
     /// include %}`) and how many files use it.
     pub template_tags: BTreeMap<String, usize>,
+    /// Jekyll's Liquid evaluated or converted (`{% include figure %}`,
+    /// `{% highlight %}`), by kind, with the files, in order.
+    pub liquid_converted: BTreeMap<String, Vec<String>>,
+    /// Jekyll's Liquid left out of the text because it needs what a
+    /// document alone does not tell (`site.posts`, a filter folio does not
+    /// have), by what it needed, with the files, in order.
+    pub liquid_left_out: BTreeMap<String, Vec<String>>,
     /// Slugs a build would refuse (one that leads out of a folder, names a
     /// Windows device, …), each replaced by a safe one; the post keeps its
     /// old URL as its `permalink`.

@@ -69,6 +69,41 @@ fn broken_links(root: &Path) -> Vec<String> {
     broken
 }
 
+/// Every HTML page under `out`.
+fn html_pages(out: &Path) -> Vec<std::path::PathBuf> {
+    walkdir::WalkDir::new(out)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
+        .map(|e| e.into_path())
+        .collect()
+}
+
+/// What a reader sees of a page's `<main>`: its text without tags, code
+/// (`<pre>`, `<code>`) left out.
+fn visible_text(html: &str) -> String {
+    let main = html.find("<main").map_or(html, |at| &html[at..]);
+    let main = main.find("</main>").map_or(main, |end| &main[..end]);
+    let mut text = String::new();
+    let mut rest = main;
+    while let Some(open) = rest.find('<') {
+        text.push_str(&rest[..open]);
+        rest = &rest[open..];
+        let code = ["<pre", "<code"]
+            .into_iter()
+            .find(|tag| rest.starts_with(tag));
+        let end = match code {
+            Some(tag) => rest
+                .find(&format!("</{}>", &tag[1..]))
+                .unwrap_or(rest.len()),
+            None => rest.find('>').map_or(rest.len(), |end| end + 1),
+        };
+        rest = &rest[end..];
+    }
+    text.push_str(rest);
+    text.replace("&#123;", "{").replace("&lbrace;", "{")
+}
+
 #[test]
 fn the_kubernetes_blog_moves_in_from_hugo_with_every_url_served() {
     let dir = tempfile::tempdir().unwrap();
@@ -210,6 +245,45 @@ fn the_minimal_mistakes_docs_move_in_from_jekyll_with_every_url_served() {
     assert!(missing.is_empty(), "not served: {missing:#?}\n{warnings}");
     // Categories keep their spaces, as Jekyll kept them.
     assert!(served_file(&out, "/post formats/post-gallery/").is_file());
+    // Jekyll ran the Liquid of every document before Markdown: what it
+    // wrote is there (a gallery from the front matter, a feature row, a
+    // video as folio's player), and no tag is left in what a reader sees.
+    assert!(
+        summary.contains("converted:    {% include gallery %} in 4 file(s)"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("needs a hand: site.posts: left out of the text"),
+        "{summary}"
+    );
+    let home = std::fs::read_to_string(served_file(&out, "/")).unwrap();
+    assert!(
+        home.contains("<h2 class=\"archive__item-title\">Super customizable</h2>"),
+        "{home}"
+    );
+    let video = std::fs::read_to_string(served_file(
+        &out,
+        "/layout/uncategorized/layout-header-video/",
+    ))
+    .unwrap();
+    assert!(
+        video.contains("https://www.youtube-nocookie.com/embed/-PVofD2A9t8"),
+        "{video}"
+    );
+    for page in html_pages(&out) {
+        let text = visible_text(&std::fs::read_to_string(&page).unwrap());
+        let file = page.display();
+        assert!(
+            !text.contains("{%") && !text.contains("{{"),
+            "{file}: Liquid left in\n{text}"
+        );
+        // Every `[text][ref]` found its definition.
+        assert!(
+            !text.contains("]["),
+            "{file}: a reference link left unresolved\n{text}"
+        );
+    }
+
     // The site's own page for a missing URL is the one written.
     let not_found = std::fs::read_to_string(out.join("404.html")).unwrap();
     assert!(not_found.contains("<title>Page Not Found"), "{not_found}");

@@ -1,0 +1,111 @@
+//! Liquid as Jekyll runs it on a document before Markdown, evaluated where
+//! its values are known: `{{ page.title }}`, `{% assign %}`,
+//! `{% capture %}`, `if`/`unless`/`case`/`for` over the front matter and
+//! `_config.yml`, `{% include %}` from `_includes/` with its parameters,
+//! `{% raw %}`, `{% highlight %}` as fenced code, and the filters Jekyll
+//! sites use most.
+//!
+//! Jekyll reads a variable it has no value for as nil, and its includes
+//! test their optional parameters all the time; liquid-rust, the Rust
+//! Liquid, refuses every undefined variable (cobalt-org/liquid-rust#477),
+//! so this small reader does it Jekyll's way. What needs the whole site
+//! (`site.posts`, `paginator`, `page.next`), a filter or a tag not here, or
+//! an include that is missing, is not guessed: the construct holding it is
+//! left out and counted by the caller ([`Unresolved`]).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+mod eval;
+mod filters;
+mod parse;
+
+use parse::parse;
+
+/// What a document's Liquid reads, and what the tags Jekyll adds give.
+pub(super) trait Site {
+    /// `site`: `_config.yml` with `data` (`_data/`), as Jekyll gives it.
+    fn site(&self) -> &Value;
+    /// The text of `_includes/<name>`, if there is one.
+    fn include(&self, name: &str) -> Option<String>;
+    /// What `{% include name params %}` becomes when a folio shortcode does
+    /// what the include did (`video` → `youtube`), given its parameters.
+    fn shortcode(&self, name: &str, params: &Map<String, Value>) -> Option<String>;
+    /// `{% post_url 2010-09-09-name %}` and `{% link _docs/x.md %}`: the
+    /// `@/` link to where the import wrote that document.
+    fn document_link(&self, tag: &str, argument: &str) -> Option<String>;
+    /// `{% raw %}` text as the new site must hold it to show it as written.
+    fn literal(&self, text: &str) -> String;
+}
+
+/// Why a construct could not be evaluated: what it needed, as the report
+/// names it (`{% for %} over site.posts`, `the filter date`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Unresolved(pub String);
+
+/// A document's text with its Liquid evaluated, and what had to be left
+/// out, by what it needed, with how many times.
+#[derive(Debug, Default)]
+pub(super) struct Evaluated {
+    pub text: String,
+    pub left_out: BTreeMap<String, usize>,
+    /// Constructs evaluated or converted, by kind (`{% include figure %}`).
+    pub converted: BTreeMap<String, usize>,
+}
+
+/// Runs the Liquid of `text`, a document whose front matter is `page`.
+/// Each top-level construct is evaluated on its own: one that cannot be is
+/// left out (never left as Liquid) and counted. A construct alone on its
+/// lines that writes HTML is kept one HTML block, followed by a blank
+/// line, so that Markdown after it (a link reference definition) is not
+/// read as part of it. `None` when the text is not Liquid Jekyll would
+/// have read (a tag left open): the caller keeps it as it is.
+pub(super) fn evaluate(text: &str, page: &Value, site: &dyn Site) -> Option<Evaluated> {
+    let nodes = parse(text).ok()?;
+    let mut run = eval::Run::new(site, page);
+    let mut out = Evaluated::default();
+    for node in &nodes {
+        let alone = node.alone_on_its_lines();
+        let mut written = String::new();
+        let plugins_before = run.unwrapped.len();
+        match run.node(node, &mut written) {
+            Ok(()) => {
+                // A plugin's block, unwrapped, is not converted: it is named.
+                let converted = run.unwrapped.len() == plugins_before;
+                if let Some(kind) = node.kind().filter(|_| converted) {
+                    *out.converted.entry(kind).or_default() += 1;
+                }
+                if alone && written.trim_start().starts_with('<') {
+                    written = one_html_block(&written);
+                }
+                out.text.push_str(&written);
+            }
+            Err(Unresolved(why)) => {
+                *out.left_out.entry(why).or_default() += 1;
+            }
+        }
+    }
+    for tag in run.unwrapped {
+        let why = format!("{tag} (a plugin's: its text kept without it)");
+        *out.left_out.entry(why).or_default() += 1;
+    }
+    Some(out)
+}
+
+/// HTML written where a block stood, as one Markdown HTML block: without
+/// blank lines (which would end it, and make an indented line after them
+/// code), its first line not indented, and a blank line after it.
+fn one_html_block(html: &str) -> String {
+    let lines: Vec<&str> = html
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    let mut block = lines.join("\n");
+    block = block.trim_start().to_owned();
+    block.push_str("\n\n");
+    block
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,173 @@
+use serde_json::{Map, Value, json};
+
+use super::*;
+
+/// A site of a few includes, a `baseurl`, one post to link to, and folio's
+/// `youtube` for Vimeo-less `video`.
+struct TestSite {
+    site: Value,
+}
+
+impl TestSite {
+    fn new() -> TestSite {
+        TestSite {
+            site: json!({"title": "Mistakes", "url": "https://x.io", "baseurl": "/mm",
+                         "data": {"nav": [{"title": "A", "url": "/a/"}, {"title": "B", "url": "/b/"}]}}),
+        }
+    }
+}
+
+impl Site for TestSite {
+    fn site(&self) -> &Value {
+        &self.site
+    }
+
+    fn include(&self, name: &str) -> Option<String> {
+        match name {
+            "note.html" => {
+                Some("<div class=\"note\">\n\n  {{ include.text | markdownify }}\n</div>\n".into())
+            }
+            "greet" => Some("Hello{% if include.name %}, {{ include.name }}{% endif %}!".into()),
+            "loop" => Some("{% include loop %}".into()),
+            "posts" => Some("{% for post in site.posts %}{{ post.title }}{% endfor %}".into()),
+            _ => None,
+        }
+    }
+
+    fn shortcode(&self, name: &str, params: &Map<String, Value>) -> Option<String> {
+        (name == "video").then(|| {
+            format!(
+                "{{{{ youtube(id=\"{}\") }}}}",
+                params["id"].as_str().unwrap()
+            )
+        })
+    }
+
+    fn document_link(&self, _tag: &str, argument: &str) -> Option<String> {
+        (argument == "2010-09-09-gallery").then(|| "@/en/posts/2010-09-09-gallery.md".into())
+    }
+
+    fn literal(&self, text: &str) -> String {
+        text.to_owned()
+    }
+}
+
+fn run(text: &str, page: Value) -> Evaluated {
+    evaluate(text, &page, &TestSite::new()).expect("reads")
+}
+
+#[test]
+fn variables_filters_and_conditions_are_read_as_jekyll_reads_them() {
+    let page = json!({"title": "Post", "tags": ["a", "b"], "n": 3});
+    let out = run(
+        "{{ page.title | upcase }} on {{ site.title }} ({{ page.tags | join: \", \" }}).\n\
+         {% assign who = \"World\" %}{% capture shout %}Hi {{ who }}{% endcapture %}{{ shout | append: \"!\" }}\n\
+         {% if page.missing %}no{% elsif page.n > 2 and page.tags contains \"b\" %}yes{% else %}no{% endif %}\n\
+         {% unless page.missing %}nil is false{% endunless %} [a]({{ \"/docs/\" | relative_url }})\n\
+         {%- comment -%} gone {%- endcomment -%}\n",
+        page,
+    );
+    // `-%}` takes the white space after it, the last line break too.
+    assert_eq!(
+        out.text,
+        "POST on Mistakes (a, b).\nHi World!\nyes\nnil is false [a](/mm/docs/)"
+    );
+    assert!(out.left_out.is_empty(), "{:?}", out.left_out);
+}
+
+#[test]
+fn loops_cases_and_data_files_are_run() {
+    let out = run(
+        "{% for item in site.data.nav limit:1 %}{{ forloop.index }}. {{ item.title }}{% endfor %}|\
+         {% for x in page.none %}x{% else %}empty{% endfor %}|\
+         {% case page.kind %}{% when \"a\", \"b\" %}ab{% else %}other{% endcase %}|{% for i in (1..3) reversed %}{{ i }}{% endfor %}",
+        json!({"kind": "b"}),
+    );
+    assert_eq!(out.text, "1. A|empty|ab|321");
+}
+
+#[test]
+fn includes_run_with_their_parameters_or_become_shortcodes() {
+    let out = run(
+        "{% include greet name = \"Ada\" %} {% include greet %}\n{% include video id=\"xyz\" provider=\"youtube\" %}\n",
+        json!({}),
+    );
+    assert_eq!(out.text, "Hello, Ada! Hello!\n{{ youtube(id=\"xyz\") }}\n");
+    assert_eq!(out.converted["{% include greet %}"], 2);
+}
+
+#[test]
+fn an_include_alone_on_its_line_is_one_html_block_and_never_takes_the_lines_after_it() {
+    // Under the include, a link reference definition: CommonMark would
+    // read it as part of the HTML block (or paragraph) above it.
+    let out = run(
+        "See [the docs][docs].\n\n{% include note.html text=\"**Bold**\" %}\n[docs]: https://x.io/docs/\n",
+        json!({}),
+    );
+    assert_eq!(
+        out.text,
+        "See [the docs][docs].\n\n<div class=\"note\">\n  <p><strong>Bold</strong></p>\n</div>\n\n\n[docs]: https://x.io/docs/\n"
+    );
+    let html = super::filters::markdown_html(&out.text);
+    assert!(
+        html.contains("<a href=\"https://x.io/docs/\">the docs</a>"),
+        "{html}"
+    );
+}
+
+#[test]
+fn what_needs_the_whole_site_is_left_out_and_counted_never_left_as_liquid() {
+    let out = run(
+        "A {% include posts %} B {{ page.date | date: \"%Y\" }} C {% include missing.html %} \
+         D {% include loop %} E {{ paginator.page }} F {% seo %}\nG\n",
+        json!({"date": "2024-01-01"}),
+    );
+    assert_eq!(out.text, "A  B  C  D  E  F \nG\n");
+    let why: Vec<&str> = out.left_out.keys().map(String::as_str).collect();
+    assert_eq!(
+        why,
+        [
+            "paginator",
+            "site.posts",
+            "the filter `date`",
+            "{% include loop %}: includes itself",
+            "{% include missing.html %}: not in _includes/",
+            "{% seo %}",
+        ]
+    );
+}
+
+#[test]
+fn raw_text_highlight_and_links_to_documents_become_folio_s() {
+    let out = run(
+        "{% raw %}{{ page.title }} {% if %}{% endraw %}\n{% highlight ruby linenos %}\nputs {{ page.n }}\n{% endhighlight %}\n\
+         [g]({% post_url 2010-09-09-gallery %}) {% post_url 2001-01-01-gone %}",
+        json!({"n": 1}),
+    );
+    assert_eq!(
+        out.text,
+        "{{ page.title }} {% if %}\n```ruby,linenos\nputs 1\n```\n[g](@/en/posts/2010-09-09-gallery.md) "
+    );
+    assert_eq!(out.left_out.len(), 1);
+}
+
+#[test]
+fn a_plugin_s_block_keeps_its_text_and_is_named() {
+    let out = run(
+        "{% githubify %}\nSee #12, {{ page.n }}.\n{% endgithubify %}\n",
+        json!({"n": 1}),
+    );
+    assert_eq!(out.text, "\nSee #12, 1.\n\n");
+    assert_eq!(
+        out.left_out["{% githubify %} (a plugin's: its text kept without it)"],
+        1
+    );
+}
+
+#[test]
+fn a_tag_left_open_is_not_read() {
+    assert!(evaluate("{% if x %} never closed", &json!({}), &TestSite::new()).is_none());
+    assert!(evaluate("{% endif %}", &json!({}), &TestSite::new()).is_none());
+    // A lone brace, or `{{` without its end, is text.
+    assert_eq!(run("a { b {{ c", json!({})).text, "a { b {{ c");
+}
