@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::feeds::{self, OldFeeds};
 use super::jekyll_files::{Files, Kind, collection_url, page_url};
 use super::jekyll_liquid::JekyllSite;
+use super::kramdown::attribute_lists;
 use super::liquid;
 use super::repeats::drop_repeated_keys;
 use super::{
@@ -308,29 +309,54 @@ fn html_as_markdown(body: &str) -> String {
 }
 
 /// Runs the Liquid of a document's body as Jekyll ran it before Markdown
-/// ([`liquid::evaluate`]), noting what was converted and what was left out;
-/// a body whose Liquid does not read (a tag left open) stays as written,
-/// its tags counted for a hand.
+/// ([`liquid::evaluate`]), then writes its kramdown attribute lists as
+/// CommonMark ([`attribute_lists`]), noting what was converted and what was
+/// left out; a body whose Liquid does not read (a tag left open) keeps its
+/// tags, counted for a hand.
 fn run_liquid(post: &mut JekyllPost, site: &JekyllSite, report: &mut ImportReport) {
-    match liquid::evaluate(&post.body, &post.page, site) {
-        Some(evaluated) => {
-            post.body = evaluated.text;
-            for (kind, _) in evaluated.converted {
-                report
-                    .liquid_converted
-                    .entry(kind)
-                    .or_default()
-                    .push(post.path.clone());
-            }
-            for (why, _) in evaluated.left_out {
-                report
-                    .liquid_left_out
-                    .entry(why)
-                    .or_default()
-                    .push(post.path.clone());
-            }
+    let evaluated = liquid::evaluate(&post.body, &post.page, site);
+    if evaluated.is_none() {
+        count_template_tags(&post.body, report);
+    }
+    let source = evaluated
+        .as_ref()
+        .map_or(post.body.as_str(), |e| e.text.as_str());
+    let (body, attributes) = attribute_lists(source);
+    let note = |map: &mut BTreeMap<String, Vec<String>>, kind: &str, count: usize| {
+        if count > 0 {
+            map.entry(kind.to_owned())
+                .or_default()
+                .push(post.path.clone());
         }
-        None => count_template_tags(&post.body, report),
+    };
+    note(
+        &mut report.liquid_converted,
+        "kramdown attribute lists ({: .class})",
+        attributes.applied,
+    );
+    note(
+        &mut report.liquid_converted,
+        "{:toc} (the theme's contents)",
+        attributes.tables_of_contents,
+    );
+    let dropped = "kramdown attributes that are no class or id, or set on nothing";
+    note(&mut report.liquid_left_out, dropped, attributes.dropped);
+    post.body = body;
+    if let Some(evaluated) = evaluated {
+        for (kind, _) in evaluated.converted {
+            report
+                .liquid_converted
+                .entry(kind)
+                .or_default()
+                .push(post.path.clone());
+        }
+        for (why, _) in evaluated.left_out {
+            report
+                .liquid_left_out
+                .entry(why)
+                .or_default()
+                .push(post.path.clone());
+        }
     }
 }
 

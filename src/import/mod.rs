@@ -24,6 +24,7 @@ mod hugo;
 mod jekyll;
 mod jekyll_files;
 mod jekyll_liquid;
+mod kramdown;
 mod links;
 mod liquid;
 mod repeats;

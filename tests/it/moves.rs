@@ -256,6 +256,16 @@ fn the_minimal_mistakes_docs_move_in_from_jekyll_with_every_url_served() {
         summary.contains("needs a hand: site.posts: left out of the text"),
         "{summary}"
     );
+    // kramdown's attribute lists are on what they followed.
+    assert!(
+        summary.contains("converted:    kramdown attribute lists ({: .class}) in 28 file(s)"),
+        "{summary}"
+    );
+    let notice = std::fs::read_to_string(served_file(&out, "/post formats/post-notice/")).unwrap();
+    assert!(
+        notice.contains("<div class=\"notice--info\">\n<p><strong>Info Notice:</strong>"),
+        "{notice}"
+    );
     let home = std::fs::read_to_string(served_file(&out, "/")).unwrap();
     assert!(
         home.contains("<h2 class=\"archive__item-title\">Super customizable</h2>"),
@@ -276,6 +286,10 @@ fn the_minimal_mistakes_docs_move_in_from_jekyll_with_every_url_served() {
         assert!(
             !text.contains("{%") && !text.contains("{{"),
             "{file}: Liquid left in\n{text}"
+        );
+        assert!(
+            !text.contains("{:"),
+            "{file}: a kramdown attribute list left in\n{text}"
         );
         // Every `[text][ref]` found its definition.
         assert!(
