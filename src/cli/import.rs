@@ -140,10 +140,10 @@ fn print_liquid(report: &folio::import::ImportReport) {
         }
         format!("{} file(s): {named}", files.len())
     };
-    for (kind, in_files) in &report.liquid_converted {
+    for (kind, in_files) in &report.converted {
         out!("  converted:    {kind} in {}", files(in_files));
     }
-    for (why, in_files) in &report.liquid_left_out {
+    for (why, in_files) in &report.taken_out {
         out!(
             "  needs a hand: {why}: left out of the text in {}",
             files(in_files)

@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::feeds::{self, OldFeeds};
+use super::hugo_shortcodes;
 use super::repeats::drop_repeated_keys;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
-    Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
-    relative, scalar_text, yaml_map,
+    Destination, ImportReport, Source, checked_language, language_code, relative, scalar_text,
+    yaml_map,
 };
 use crate::model::error::Error;
 use crate::model::url::collapse_slashes;
@@ -39,6 +40,8 @@ struct HugoConfig {
     date_sources: Vec<String>,
     /// The languages Hugo builds nothing of (`disableLanguages`).
     disabled: Vec<String>,
+    /// `params`, which `{{< param >}}` reads after the page's own.
+    params: Value,
 }
 
 pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, Error> {
@@ -46,6 +49,8 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
     let mut report = ImportReport::default();
     report.map_languages(config.content_dirs.keys().chain([&config.default_language]));
     let mut documents = Vec::new();
+    // Each document's front matter and path under its content folder.
+    let mut pages: Vec<(Value, String)> = Vec::new();
     for (root, lang) in content_roots(&config) {
         if !source.has_folder(&root) {
             continue;
@@ -66,7 +71,7 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
                 continue;
             }
             let at = (source, root.as_path(), lang.as_deref());
-            let doc = read_document(at, entry.path(), &config, &mut report)?;
+            let (doc, page) = read_document(at, entry.path(), &config, &mut report)?;
             if config
                 .disabled
                 .iter()
@@ -79,10 +84,12 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
                 report.left_out.push((doc.path, why));
                 continue;
             }
-            count_template_tags(&doc.body, &mut report);
+            pages.push((page, relative(&root, entry.path())));
             documents.push(doc);
         }
     }
+    let params = config.params.clone();
+    hugo_shortcodes::convert_all(&mut documents, &pages, &params, &mut report);
     let site = TreeSite {
         generator: "Hugo",
         title: config.title.clone(),
@@ -174,6 +181,7 @@ impl HugoConfig {
                     .map(String::from)
                     .to_vec()
                 }),
+            params: config.get("params").cloned().unwrap_or(Value::Null),
             disabled: config
                 .get("disableLanguages")
                 .and_then(Value::as_array)
@@ -272,7 +280,7 @@ fn read_document(
     file: &Path,
     config: &HugoConfig,
     report: &mut ImportReport,
-) -> Result<TreeDocument, Error> {
+) -> Result<(TreeDocument, Value), Error> {
     let rel = source.relative(file);
     let text = source.read(file)?.replace("\r\n", "\n");
     let (format, front, body) = split_front(&text);
@@ -336,7 +344,7 @@ fn read_document(
     if config.lowercase && written_url.is_none() {
         url = url.to_lowercase();
     }
-    Ok(TreeDocument {
+    let doc = TreeDocument {
         path: rel,
         lang: language_code(&lang),
         dated: !date.is_empty(),
@@ -359,7 +367,8 @@ fn read_document(
         body: body.to_owned(),
         url,
         is_section,
-    })
+    };
+    Ok((doc, fields))
 }
 
 /// A page's date as Hugo finds it, and the slug its file's name gives when

@@ -330,29 +330,29 @@ fn run_liquid(post: &mut JekyllPost, site: &JekyllSite, report: &mut ImportRepor
         }
     };
     note(
-        &mut report.liquid_converted,
+        &mut report.converted,
         "kramdown attribute lists ({: .class})",
         attributes.applied,
     );
     note(
-        &mut report.liquid_converted,
+        &mut report.converted,
         "{:toc} (the theme's contents)",
         attributes.tables_of_contents,
     );
     let dropped = "kramdown attributes that are no class or id, or set on nothing";
-    note(&mut report.liquid_left_out, dropped, attributes.dropped);
+    note(&mut report.taken_out, dropped, attributes.dropped);
     post.body = body;
     if let Some(evaluated) = evaluated {
         for (kind, _) in evaluated.converted {
             report
-                .liquid_converted
+                .converted
                 .entry(kind)
                 .or_default()
                 .push(post.path.clone());
         }
         for (why, _) in evaluated.left_out {
             report
-                .liquid_left_out
+                .taken_out
                 .entry(why)
                 .or_default()
                 .push(post.path.clone());

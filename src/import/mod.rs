@@ -21,6 +21,7 @@ mod anchors;
 mod feeds;
 mod folders;
 mod hugo;
+mod hugo_shortcodes;
 mod jekyll;
 mod jekyll_files;
 mod jekyll_liquid;
@@ -110,13 +111,14 @@ pub struct ImportReport {
     /// Template tags left in bodies for a hand to replace: the tag (`{%
     /// include %}`) and how many files use it.
     pub template_tags: BTreeMap<String, usize>,
-    /// Jekyll's Liquid evaluated or converted (`{% include figure %}`,
-    /// `{% highlight %}`), by kind, with the files, in order.
-    pub liquid_converted: BTreeMap<String, Vec<String>>,
-    /// Jekyll's Liquid left out of the text because it needs what a
-    /// document alone does not tell (`site.posts`, a filter folio does not
-    /// have), by what it needed, with the files, in order.
-    pub liquid_left_out: BTreeMap<String, Vec<String>>,
+    /// Template syntax in bodies evaluated or written as folio's (Jekyll's
+    /// `{% include figure %}`, kramdown's attribute lists, Hugo's `{{<
+    /// figure >}}`), by kind, with the files, in order.
+    pub converted: BTreeMap<String, Vec<String>>,
+    /// Template syntax taken out of the text because folio cannot do what
+    /// it did (Liquid that needs `site.posts`, a site's Hugo shortcode), by
+    /// what it was or needed, with the files, in order.
+    pub taken_out: BTreeMap<String, Vec<String>>,
     /// Slugs a build would refuse (one that leads out of a folder, names a
     /// Windows device, …), each replaced by a safe one; the post keeps its
     /// old URL as its `permalink`.

@@ -521,11 +521,17 @@ fn a_hugo_site_moves_in_with_the_urls_hugo_gives_it() {
     let into = dir.path().join("folio-site");
     let summary = import("hugo", &source, &into);
     assert!(
-        summary.contains("needs a hand: {{< youtube >}} in 1 file(s)"),
+        summary.contains("converted:    {{< youtube >}} in 1 file(s)"),
         "{summary}"
     );
     builds(&into, None);
     let out = into.join("public");
+    // Hugo's `youtube` is folio's.
+    let second = std::fs::read_to_string(out.join("2024/03/the-second/index.html")).unwrap();
+    assert!(
+        second.contains("https://www.youtube-nocookie.com/embed/abc"),
+        "{second}"
+    );
     for url in &expected {
         assert!(
             served_file(&out, url).is_file(),

@@ -158,6 +158,34 @@ fn the_kubernetes_blog_moves_in_from_hugo_with_every_url_served() {
         );
     }
 
+    // Hugo's shortcodes are folio's: `figure`, and the site's `note`, which
+    // does what folio's does; none is left in what a reader sees.
+    assert!(
+        summary.contains("converted:    {{< figure >}} in 15 file(s)"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("converted:    {{< note >}} in 4 file(s)"),
+        "{summary}"
+    );
+    let microk8s = std::fs::read_to_string(served_file(
+        &out,
+        "/blog/2019/11/26/running-kubernetes-locally-on-linux-with-microk8s/",
+    ))
+    .unwrap();
+    assert!(
+        microk8s.contains("001-install.png\" alt=\"\" width=\"600\" loading=\"lazy\"></figure>"),
+        "{microk8s}"
+    );
+    for page in html_pages(&out) {
+        let text = visible_text(&std::fs::read_to_string(&page).unwrap());
+        assert!(
+            !text.contains("{{<") && !text.contains("{{%") && !text.contains("{{"),
+            "{}: a shortcode left in\n{text}",
+            page.display()
+        );
+    }
+
     // A link to a post by its URL in lower case (which the old host served)
     // leads to the post.
     assert!(
