@@ -28,23 +28,8 @@ pub(crate) fn import(
         ImportFrom::Hugo => folio::import::Generator::Hugo,
     };
     let report = folio::import::import(generator, &source, &into)?;
-    let posts: Vec<String> = report
-        .posts
-        .iter()
-        .map(|(lang, n)| format!("{n} {lang}"))
-        .collect();
     out!("imported {} into {}", source.display(), into.display());
-    if !posts.is_empty() {
-        out!("  posts:        {}", posts.join(", "));
-    }
-    let pages: Vec<String> = report
-        .pages
-        .iter()
-        .map(|(lang, n)| format!("{n} {lang}"))
-        .collect();
-    if !pages.is_empty() {
-        out!("  pages:        {}", pages.join(", "));
-    }
+    print_counts(&report);
     out!(
         "  languages:    {} (the default first)",
         report.languages.join(", ")
@@ -52,7 +37,6 @@ pub(crate) fn import(
     for (from, to) in &report.mapped_languages {
         out!("  language:     `{from}` is written `{to}` (BCP 47, and its folder name)");
     }
-    print_urls(&report);
     if report.translations_linked > 0 {
         out!(
             "  translations: {} documents linked to another language's as the old site linked them (Jekyll's `ref`, `name` or permalink; Hugo's and Zola's file path or `translationKey`), written down as `translation_key`",
@@ -104,24 +88,89 @@ pub(crate) fn import(
     for (tag, files) in &report.template_tags {
         out!("  needs a hand: {tag} in {files} file(s), left as written");
     }
-    out!("next: folio build --root {}", into.display());
+    verify(&report, &into)
+}
+
+/// Builds the imported site, as `folio build` would, and checks that it
+/// serves every URL the old site served.
+fn verify(
+    report: &folio::import::ImportReport,
+    into: &std::path::Path,
+) -> Result<(), folio::Error> {
+    let site = folio::Site::open(into)?;
+    let options = folio::BuildOptions::new(super::now_ms()?);
+    let out_dir = site.output_dir(&options);
+    let built = site.build(&options).inspect_err(|_| {
+        out!(
+            "the first build of {} failed: the site is written; fix what follows, then run folio build --root {}",
+            into.display(),
+            into.display()
+        );
+    })?;
+    for warning in &built.warnings {
+        eprintln!("warning: {warning}");
+    }
+    print_urls(report, &folio::import::verify(report, &out_dir));
+    out!(
+        "built:        {} pages in {}; preview: folio serve --root {}",
+        built.written.len(),
+        out_dir.display(),
+        into.display()
+    );
     Ok(())
+}
+
+/// The posts, pages and sections written, per language.
+fn print_counts(report: &folio::import::ImportReport) {
+    let posts: Vec<String> = report
+        .posts
+        .iter()
+        .map(|(lang, n)| format!("{n} {lang}"))
+        .collect();
+    if !posts.is_empty() {
+        out!("  posts:        {}", posts.join(", "));
+    }
+    let pages: Vec<String> = report
+        .pages
+        .iter()
+        .map(|(lang, n)| format!("{n} {lang}"))
+        .collect();
+    if !pages.is_empty() {
+        out!("  pages:        {}", pages.join(", "));
+    }
+    let sections: Vec<String> = report
+        .sections
+        .iter()
+        .map(|(lang, n)| format!("{n} {lang}"))
+        .collect();
+    if !sections.is_empty() {
+        out!(
+            "  sections:     {} (each `_index.md`, listed at its folder's URL)",
+            sections.join(", ")
+        );
+    }
 }
 
 /// Whether every post keeps its URL, and the translations moved off their
 /// original's.
-fn print_urls(report: &folio::import::ImportReport) {
-    if report.relocated.is_empty() {
-        out!(
-            "  URLs:         every post keeps its old URL ({} written down as `permalink`)",
+fn print_urls(report: &folio::import::ImportReport, misses: &[folio::import::OldUrl]) {
+    let checked = report.old_urls.len();
+    match (misses.is_empty(), report.relocated.is_empty()) {
+        (true, true) => out!(
+            "  URLs:         every post keeps its old URL: the {checked} URLs the old site served are served by the built site ({} written down as `permalink`)",
             report.permalinks_written
-        );
-    } else {
-        out!(
-            "  URLs:         every old URL is still served ({} written down as `permalink`); {} translation(s) that had their original's moved under their language",
-            report.permalinks_written,
+        ),
+        (true, false) => out!(
+            "  URLs:         every old URL is still served: the {checked} URLs the old site served are served by the built site; {} translation(s) that had their original's moved under their language",
             report.relocated.len()
-        );
+        ),
+        (false, _) => out!(
+            "  URLs:         {} of the {checked} URLs the old site served are not served by the built site:",
+            misses.len()
+        ),
+    }
+    for miss in misses {
+        out!("  not served:   {} (from {})", miss.url, miss.file);
     }
     for (file, url) in &report.relocated {
         out!(

@@ -18,6 +18,14 @@ pub(super) struct OldFeeds {
 }
 
 impl OldFeeds {
+    /// The names of the feeds each language's home had.
+    pub(super) fn home_files(&self) -> Vec<String> {
+        match self.home {
+            true => self.files.iter().map(|(name, _)| name.clone()).collect(),
+            false => Vec::new(),
+        }
+    }
+
     /// The lines of site.toml that say them, where they are not folio's
     /// defaults.
     pub(super) fn toml(&self, generator: &str) -> String {

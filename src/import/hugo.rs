@@ -13,8 +13,8 @@ use super::hugo_shortcodes;
 use super::repeats::drop_repeated_keys;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
-    Destination, ImportReport, Source, checked_language, language_code, relative, scalar_text,
-    yaml_map,
+    Destination, ImportReport, Source, aliases_of, checked_language, language_code, relative,
+    scalar_text, yaml_map,
 };
 use crate::model::error::Error;
 use crate::model::url::collapse_slashes;
@@ -42,6 +42,8 @@ struct HugoConfig {
     disabled: Vec<String>,
     /// `params`, which `{{< param >}}` reads after the page's own.
     params: Value,
+    /// Where it was read, relative to the site.
+    file: String,
 }
 
 pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, Error> {
@@ -92,6 +94,7 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
     hugo_shortcodes::convert_all(&mut documents, &pages, &params, &mut report);
     let site = TreeSite {
         generator: "Hugo",
+        config_file: config.file.clone(),
         title: config.title.clone(),
         base_url: config.base_url.trim_end_matches('/').to_owned(),
         default_language: language_code(&config.default_language),
@@ -182,6 +185,7 @@ impl HugoConfig {
                     .to_vec()
                 }),
             params: config.get("params").cloned().unwrap_or(Value::Null),
+            file: source.relative(&path),
             disabled: config
                 .get("disableLanguages")
                 .and_then(Value::as_array)
@@ -351,6 +355,7 @@ fn read_document(
         date_from_file_name: dated.from_file_name.then(|| date.clone()),
         translation: field("translationKey").unwrap_or_else(|| format!("{dir}/{name}")),
         translation_key: None,
+        aliases: aliases_of(&fields),
         section,
         slug: if is_section && filename.is_empty() {
             "home".into()

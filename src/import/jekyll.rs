@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::aliases_of;
 use super::feeds::{self, OldFeeds};
 use super::jekyll_files::{Files, Kind, collection_url, page_url};
 use super::jekyll_liquid::JekyllSite;
@@ -106,6 +107,10 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
     }
     for (post, place) in posts.iter().zip(places) {
         write_post(into, post, &place)?;
+        // Jekyll left a future post out: it served no URL.
+        if !report.drafted.iter().any(|(file, _)| *file == post.path) {
+            report.served_at(&post.path, &post.url, &aliases_of(&post.page));
+        }
         let count = match post.kind {
             Kind::Post => &mut report.posts,
             _ => &mut report.pages,
@@ -115,6 +120,8 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
             report.permalinks_written += 1;
         }
     }
+    // Jekyll has one home; a language's own is a page of the site.
+    report.homes_served("_config.yml", vec!["/".to_owned()], config.feeds.as_ref());
     Ok(report)
 }
 

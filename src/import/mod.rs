@@ -54,6 +54,9 @@ pub struct ImportReport {
     pub posts: BTreeMap<String, usize>,
     /// Pages written, per language.
     pub pages: BTreeMap<String, usize>,
+    /// Sections written (`_index.md`, listed at their folder's URL), per
+    /// language.
+    pub sections: BTreeMap<String, usize>,
     /// Documents whose old generator's `template` was kept as
     /// `zola_template`: its templates are not folio's.
     pub zola_templates: usize,
@@ -119,10 +122,107 @@ pub struct ImportReport {
     /// it did (Liquid that needs `site.posts`, a site's Hugo shortcode), by
     /// what it was or needed, with the files, in order.
     pub taken_out: BTreeMap<String, Vec<String>>,
+    /// Every URL the old generator served that the new site must serve
+    /// too: each document's, its old URLs (`aliases`, `redirect_from`),
+    /// each language's home and its feeds. Made from the old site's own
+    /// configuration, not by folio's URL rules, for [`verify`] to check in
+    /// the built site.
+    pub old_urls: Vec<OldUrl>,
     /// Slugs a build would refuse (one that leads out of a folder, names a
     /// Windows device, …), each replaced by a safe one; the post keeps its
     /// old URL as its `permalink`.
     pub slugs_made_safe: Vec<SlugMadeSafe>,
+}
+
+/// A URL the old site served, and what it was made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OldUrl {
+    /// The source file (or configuration) that made it, relative to the
+    /// folder imported.
+    pub file: String,
+    /// Its path from the site's root (under its base path), as written,
+    /// not percent-encoded.
+    pub url: String,
+}
+
+/// The old URLs of `report` that the site built in `out_dir` serves no
+/// file at (a page, or a redirect page that leads on): what an import
+/// must not claim to have kept. A URL ending in `/` is served by its
+/// `index.html`, one with an extension by that file, another by either.
+pub fn verify(report: &ImportReport, out_dir: &Path) -> Vec<OldUrl> {
+    report
+        .old_urls
+        .iter()
+        .filter(|old| !served(out_dir, &old.url))
+        .cloned()
+        .collect()
+}
+
+fn served(out_dir: &Path, url: &str) -> bool {
+    let path = url
+        .split(['#', '?'])
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches('/');
+    let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    let path = decoded.as_ref();
+    let index = out_dir.join(path).join("index.html");
+    if path.is_empty() || path.ends_with('/') {
+        return index.is_file();
+    }
+    out_dir.join(path).is_file() || index.is_file()
+}
+
+impl ImportReport {
+    /// Notes that `file` was served at `url` and at its old URLs
+    /// ([`aliases_of`] its front matter).
+    fn served_at(&mut self, file: &str, url: &str, aliases: &[String]) {
+        let urls = std::iter::once(url.to_owned()).chain(aliases.iter().cloned());
+        for url in urls {
+            let url = if url.starts_with('/') {
+                url
+            } else {
+                format!("/{url}")
+            };
+            self.old_urls.push(OldUrl {
+                file: file.to_owned(),
+                url,
+            });
+        }
+    }
+
+    /// Notes the `homes` (`/`, `/fr/`), and the feeds the old site had
+    /// there, as served; `config` is the configuration that made them.
+    fn homes_served(&mut self, config: &str, homes: Vec<String>, feeds: Option<&feeds::OldFeeds>) {
+        for home in homes {
+            let feed_files = feeds.map(feeds::OldFeeds::home_files).unwrap_or_default();
+            for url in std::iter::once(home.clone())
+                .chain(feed_files.iter().map(|file| format!("{home}{file}")))
+            {
+                self.old_urls.push(OldUrl {
+                    file: config.to_owned(),
+                    url,
+                });
+            }
+        }
+    }
+}
+
+/// The old URLs a front matter names (`aliases`, Jekyll's
+/// `redirect_from`), which folio serves as redirects.
+fn aliases_of(fields: &serde_json::Value) -> Vec<String> {
+    let mut urls = Vec::new();
+    for key in ["aliases", "redirect_from"] {
+        match fields.get(key) {
+            Some(serde_json::Value::String(alias)) => urls.push(alias.clone()),
+            Some(serde_json::Value::Array(aliases)) => {
+                urls.extend(aliases.iter().filter_map(scalar_text))
+            }
+            _ => {}
+        }
+    }
+    urls
 }
 
 /// A slug the old site had that a build would refuse, and the one the
@@ -427,6 +527,47 @@ mod tests {
         assert_eq!(first.why, "`/home/me/notes` contains `/`");
         let long = report.safe_slug("a.md", &"a/".repeat(300), "x");
         assert!(normalize_slug(&long).is_ok(), "{long}");
+    }
+
+    #[test]
+    fn an_old_url_is_served_by_its_page_file_or_folder_index() {
+        let out = tempfile::tempdir().unwrap();
+        for file in [
+            "index.html",
+            "a/index.html",
+            "b.html",
+            "post formats/c/index.html",
+            "d",
+        ] {
+            let path = out.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x").unwrap();
+        }
+        let report = ImportReport {
+            old_urls: [
+                "/",
+                "/a/",
+                "/a",
+                "/b.html",
+                "/post%20formats/c/",
+                "/post formats/c/#top",
+                "/d",
+                "/b/",
+                "/e.html",
+                "/a/index.html",
+            ]
+            .map(|url| OldUrl {
+                file: "x.md".into(),
+                url: url.into(),
+            })
+            .to_vec(),
+            ..ImportReport::default()
+        };
+        let missed: Vec<String> = verify(&report, out.path())
+            .into_iter()
+            .map(|m| m.url)
+            .collect();
+        assert_eq!(missed, ["/b/", "/e.html"]);
     }
 
     #[test]

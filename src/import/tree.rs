@@ -42,6 +42,8 @@ pub(super) struct TreeDocument {
     /// The `translation_key` written down, where folio's default (the
     /// path inside the language root) would not link it.
     pub translation_key: Option<String>,
+    /// Its old URLs (`aliases`), served by redirects.
+    pub aliases: Vec<String>,
     /// A section's own page (`_index.md`).
     pub is_section: bool,
     /// Its front matter's top-level keys.
@@ -83,6 +85,8 @@ impl Place {
 /// What `site.toml` takes from the old site's configuration.
 pub(super) struct TreeSite {
     pub generator: &'static str,
+    /// The configuration file that made its homes and feeds.
+    pub config_file: String,
     pub title: String,
     pub base_url: String,
     pub default_language: String,
@@ -105,6 +109,11 @@ pub(super) fn write_site(
         doc.slug = report.safe_slug(&doc.path, &doc.slug, &doc.file_slug);
     }
     give_distinct_slugs(&mut documents, report);
+    // The URLs the old site served, before any is given up to another
+    // language's page.
+    for doc in &documents {
+        report.served_at(&doc.path, &doc.url, &doc.aliases);
+    }
     keep_urls_apart(&mut documents, &default_language, report);
     for doc in &documents {
         // Zola's `path` is the permalink now.
@@ -147,13 +156,29 @@ pub(super) fn write_site(
     };
     let site_toml = settings.site_toml(&report.languages);
     into.write(&["site.toml"], &site_toml, "site.toml")?;
+    // Each language of the site had its home, under its prefix.
+    let homes = report
+        .languages
+        .iter()
+        .map(|lang| match *lang == settings.default_language {
+            true => "/".to_owned(),
+            false => format!("/{}/", lang.to_lowercase()),
+        })
+        .collect();
+    report.homes_served(&site.config_file, homes, site.feeds.as_ref());
     let (places, moved) = places_of(&documents);
     link_translations(&mut documents, &places, report);
     let urls: Vec<String> = documents.iter().map(|doc| doc.url.clone()).collect();
     let moves = Moves::new(&moved, &site.base_url, urls.iter().map(String::as_str));
     for (doc, place) in documents.iter_mut().zip(&places) {
         if place.is_none() {
-            let why = "a section without text: a list, which folio makes".to_owned();
+            let why = match doc.section.as_str() {
+                "" => "the home page's section, without text: folio makes the home page",
+                _ => {
+                    "a section without text or pages at the URL of folio's archive, which lists every post"
+                }
+            };
+            let why = why.to_owned();
             report.left_out.push((doc.path.clone(), why));
             continue;
         }
@@ -161,8 +186,25 @@ pub(super) fn write_site(
         doc.body = body;
         report.links_rewritten += relinked;
     }
+    write_documents(into, &documents, places, &post_sections, report)
+}
+
+/// Writes each document at its place (a section as its `_index.md`),
+/// counting posts, pages and sections per language.
+fn write_documents(
+    into: &Destination,
+    documents: &[TreeDocument],
+    places: Vec<Option<Vec<String>>>,
+    post_sections: &[String],
+    report: &mut ImportReport,
+) -> Result<(), Error> {
     for (doc, place) in documents.iter().zip(places) {
         let Some(place) = place else { continue };
+        if doc.is_section && !doc.section.is_empty() {
+            write_document(into, doc, &place, report)?;
+            *report.sections.entry(doc.lang.clone()).or_default() += 1;
+            continue;
+        }
         let is_post = post_sections
             .iter()
             .any(|s| doc.section.split('/').next() == Some(s.as_str()))
@@ -179,13 +221,21 @@ pub(super) fn write_site(
     Ok(())
 }
 
-/// Where each document goes (`None` for a section without text of its own:
-/// a list, which folio makes, with nothing to carry over), and for links
+/// Where each document goes (`None` for a section without text of its own
+/// that holds pages of its language: a list, which folio makes, with
+/// nothing to carry over; an empty one is kept as a page, so that its URL
+/// is still served), and for links
 /// between them, each one's old path under the content folder to its new
 /// one, or to the URL of a section left out.
 fn places_of(documents: &[TreeDocument]) -> (Vec<Option<Vec<String>>>, BTreeMap<String, String>) {
     let mut written = BTreeSet::new();
     let mut moved = BTreeMap::new();
+    // The sections of each language that hold documents.
+    let holding: BTreeSet<(&str, &str)> = documents
+        .iter()
+        .filter(|doc| !doc.is_section)
+        .map(|doc| (doc.lang.as_str(), doc.section.as_str()))
+        .collect();
     let places = documents
         .iter()
         .map(|doc| {
@@ -194,12 +244,33 @@ fn places_of(documents: &[TreeDocument]) -> (Vec<Option<Vec<String>>>, BTreeMap<
                 .split_once('/')
                 .map_or("", |(_, rest)| rest)
                 .to_owned();
+            // A link to a section leads to its list's URL.
+            if doc.is_section {
+                moved.insert(old.clone(), doc.url.clone());
+            }
+            // Folio writes each language's archive at `archive/`: an empty
+            // section there (a theme's own archive page) has nothing to add.
+            let empty = doc.body.trim().is_empty()
+                && !holding.contains(&(doc.lang.as_str(), doc.section.as_str()));
+            if doc.is_section && doc.section == "archive" && empty {
+                return None;
+            }
+            if doc.is_section && !doc.section.is_empty() {
+                let mut place: Vec<String> = ["content", doc.lang.as_str()]
+                    .into_iter()
+                    .chain(doc.section.split('/'))
+                    .map(str::to_owned)
+                    .collect();
+                place.push("_index.md".to_owned());
+                return Some(place);
+            }
             if doc.is_section && doc.body.trim().is_empty() {
-                moved.insert(old, doc.url.clone());
                 return None;
             }
             let place = destination(doc, &mut written);
-            moved.insert(old, place[1..].join("/"));
+            if !doc.is_section {
+                moved.insert(old, place[1..].join("/"));
+            }
             Some(place)
         })
         .collect();
@@ -353,6 +424,27 @@ fn destination(doc: &TreeDocument, written: &mut BTreeSet<Vec<String>>) -> Vec<S
     path
 }
 
+/// A section's `sort_by` line as folio reads it: Zola's `update_date` is
+/// `date`, `title_bytes` `title`; `slug` and `none`, orders folio does not
+/// have, give folio's (newest first).
+fn folio_sort(line: &str, separator: char) -> Option<String> {
+    let value = line
+        .split_once(separator)?
+        .1
+        .trim()
+        .trim_matches(['"', '\'']);
+    let folio = match value {
+        "update_date" => "date",
+        "title_bytes" => "title",
+        "date" | "title" | "weight" => value,
+        _ => return None,
+    };
+    Some(match separator {
+        '=' => format!("sort_by = \"{folio}\""),
+        _ => format!("sort_by: {folio}"),
+    })
+}
+
 /// Writes a document at `path`, its front matter as it was plus its
 /// `permalink` and `slug`, written before the first table (a key after `[extra]` would be
 /// the table's); Zola's `template` is kept as `zola_template`, since its
@@ -383,6 +475,8 @@ fn write_document(
         FrontFormat::Toml => format!("{key} = {}", quote(value)),
         FrontFormat::Yaml => format!("{key}: {}", quote(value)),
     };
+    // A section's `_index.md` is folio's too: its URL is its folder's.
+    let section = doc.is_section && !doc.section.is_empty();
     let mut lines: Vec<String> = Vec::with_capacity(doc.front.len() + 3);
     for line in &doc.front[..first_table] {
         let top_level = !line.starts_with([' ', '\t', '-', '#']);
@@ -390,12 +484,23 @@ fn write_document(
         match key {
             // The URL they gave is the permalink now.
             "slug" | "path" | "url" if top_level => continue,
-            "template" if top_level && doc.format == FrontFormat::Toml => {
+            "template" | "page_template" if top_level && doc.format == FrontFormat::Toml => {
                 report.zola_templates += 1;
                 lines.push(format!("zola_{}", line.trim_start()));
             }
+            "sort_by" if top_level && section => lines.extend(folio_sort(line, separator)),
             _ => lines.push(line.clone()),
         }
+    }
+    if section {
+        lines.extend(doc.front[first_table..].iter().cloned());
+        let text = format!(
+            "{delimiter}\n{}\n{delimiter}\n{}",
+            lines.join("\n"),
+            doc.body
+        );
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        return into.write(&path, &text, &doc.path);
     }
     if let Some(key) = &doc.translation_key {
         lines.push(set("translation_key", key));
@@ -434,6 +539,7 @@ mod tests {
             date_from_file_name: None,
             translation: format!("{section}/{slug}"),
             translation_key: None,
+            aliases: Vec::new(),
             is_section: false,
             keys: Vec::new(),
         }

@@ -59,6 +59,7 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
     }
     let site = TreeSite {
         generator: "Zola",
+        config_file: "config.toml".to_owned(),
         title: text_of("title").unwrap_or_else(|| "Imported site".into()),
         base_url: text_of("base_url").unwrap_or_else(|| "https://example.org".into()),
         default_language,
@@ -129,6 +130,15 @@ fn read_document(
         date_from_file_name: (file_date && !fields.contains_key("date")).then_some(file_day),
         translation: format!("{dir}/{name}"),
         translation_key: None,
+        aliases: fields
+            .get("aliases")
+            .and_then(toml::Value::as_array)
+            .map(|urls| {
+                urls.iter()
+                    .filter_map(|u| u.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default(),
         section,
         slug: if is_section && slug.is_empty() {
             "home".into()

@@ -403,15 +403,18 @@ impl Taxonomy {
 
     /// The terms of `record`, number `i`, linked to their pages.
     fn links(&self, record: &Record, i: usize) -> Vec<TagLink> {
+        // A post's terms each have a page in its language; a page's (listed
+        // by its section) may have none: those are not shown.
+        let pages = self.pages.get(&record.lang);
         record
             .terms_of(&self.name)
             .iter()
             .zip(&self.slugs[i])
-            .map(|(name, slug)| TagLink {
-                name: name.clone(),
-                // Only shown posts link their terms, and each of their
-                // terms has a page in their language.
-                url: self.page(&record.lang, slug),
+            .filter_map(|(name, slug)| {
+                Some(TagLink {
+                    name: name.clone(),
+                    url: pages?.get(&**slug)?.clone(),
+                })
             })
             .collect()
     }

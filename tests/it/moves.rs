@@ -114,9 +114,9 @@ fn the_kubernetes_blog_moves_in_from_hugo_with_every_url_served() {
     assert!(summary.contains("posts:        313 en, 38 zh"), "{summary}");
     // Hugo builds nothing of a language `disableLanguages` names.
     assert!(summary.contains("left out:     content/no/blog/_posts/2018-09-06-2018-steering-committee-election-cycle-kicks-off.md: its language, `no`, is in `disableLanguages`"));
-    assert!(
-        summary.contains("20 translation(s) that had their original's moved under their language")
-    );
+    // The import built the site and found there every URL Hugo served:
+    // posts, each language's home and blog section, the home's feed.
+    assert!(summary.contains("every old URL is still served: the 372 URLs the old site served are served by the built site; 20 translation(s) that had their original's moved under their language"), "{summary}");
     assert!(summary.contains("moved:        content/zh/blog/_posts/2015-03-00-Welcome-To-Kubernetes-Blog.md is at /zh/blog/2015/03/Welcome-To-Kubernetes-Blog/"));
 
     let warnings = builds(&into, None);
@@ -236,7 +236,7 @@ fn the_kubernetes_blog_moves_in_from_hugo_with_every_url_served() {
     let report = String::from_utf8_lossy(&second.stdout);
     assert!(
         second.status.success()
-            && report.contains("0 parsed, 352 unchanged; 0 pages written, 0 deleted"),
+            && report.contains("0 parsed, 351 unchanged; 0 pages written, 0 deleted"),
         "{report}"
     );
 }
@@ -252,6 +252,7 @@ fn the_minimal_mistakes_docs_move_in_from_jekyll_with_every_url_served() {
     // `_pages` (which `include` takes in).
     assert!(summary.contains("posts:        70 en"), "{summary}");
     assert!(summary.contains("pages:        44 en"), "{summary}");
+    assert!(summary.contains("every post keeps its old URL: the 116 URLs the old site served are served by the built site"), "{summary}");
 
     let warnings = builds(&into, None);
     let out = into.join("public");
@@ -341,4 +342,39 @@ fn the_minimal_mistakes_docs_move_in_from_jekyll_with_every_url_served() {
             && report.contains("0 parsed, 114 unchanged; 0 pages written, 0 deleted"),
         "{report}"
     );
+}
+
+#[test]
+fn an_old_url_the_built_site_does_not_serve_is_named_and_nothing_is_claimed() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("hugo-site");
+    let write = |rel: &str, text: &str| {
+        let path = source.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "hugo.toml",
+        "baseURL = \"https://example.org/\"\ntitle = \"Docs\"\n",
+    );
+    // A section whose list Hugo served at a URL of its own: folio lists a
+    // section at its folder's URL.
+    write(
+        "content/docs/_index.md",
+        "---\ntitle: Docs\nurl: /manual/\n---\n",
+    );
+    write("content/docs/setup.md", "---\ntitle: Setup\n---\nSteps.\n");
+    let into = dir.path().join("folio-site");
+    let summary = import("hugo", &source, &into);
+    assert!(
+        summary.contains(
+            "URLs:         1 of the 4 URLs the old site served are not served by the built site:"
+        ),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("not served:   /manual/ (from content/docs/_index.md)"),
+        "{summary}"
+    );
+    assert!(!summary.contains("keeps its old URL"), "{summary}");
 }

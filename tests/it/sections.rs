@@ -127,6 +127,29 @@ fn a_folder_of_pages_lists_them_by_weight_with_its_sections_inside() {
 }
 
 #[test]
+fn a_listed_page_with_a_tag_no_post_has_builds() {
+    // Tags have pages for the posts that carry them: a page's tag no post
+    // has links nowhere, and its section's list once panicked on it.
+    let site = docs_site();
+    site.write(
+        "content/en/docs/tagged.md",
+        "---\ntitle: Tagged\ntags: [rust, only-here]\n---\nTagged.\n",
+    );
+    site.write(
+        "content/en/posts/rusty.md",
+        "---\ntitle: Rusty\ndate: 2024-03-01\ntags: [rust]\n---\nRust.\n",
+    );
+    site.build();
+    let docs = site.main_of("docs/index.html");
+    assert!(
+        docs.contains("<a href=\"/docs/tagged/\">Tagged</a>"),
+        "{docs}"
+    );
+    assert!(site.output_tree().contains_key("tags/rust/index.html"));
+    assert!(!site.output_tree().contains_key("tags/only-here/index.html"));
+}
+
+#[test]
 fn sections_inside_one_stand_by_weight_and_a_draft_has_no_list() {
     let site = docs_site();
     site.write(
