@@ -143,6 +143,12 @@ fn print_counts(report: &folio::import::ImportReport) {
         .iter()
         .map(|(lang, n)| format!("{n} {lang}"))
         .collect();
+    if report.files_copied > 0 {
+        out!(
+            "  files:        {} copied as they were (static files, and each bundle's beside its page)",
+            report.files_copied
+        );
+    }
     if !sections.is_empty() {
         out!(
             "  sections:     {} (each `_index.md`, listed at its folder's URL)",

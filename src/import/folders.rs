@@ -112,6 +112,12 @@ impl Source {
         fs::read_to_string(file).map_err(|e| Error::io(file, e))
     }
 
+    /// The bytes of a file of the site (an image, a font).
+    pub(super) fn read_bytes(&self, file: &Path) -> Result<Vec<u8>, Error> {
+        self.inside(file)?;
+        fs::read(file).map_err(|e| Error::io(file, e))
+    }
+
     /// A walk of `folder`, in file name order. walkdir follows a root that
     /// is a link, so the root is checked first; links below it are not
     /// followed (they come back as links, which the importers skip), and
@@ -152,6 +158,16 @@ impl Destination {
     /// message). Refuses a part that is not one plain name, and a file that
     /// exists already.
     pub(super) fn write(&self, parts: &[&str], text: &str, from: &str) -> Result<(), Error> {
+        self.write_bytes(parts, text.as_bytes(), from)
+    }
+
+    /// [`Destination::write`] for bytes: a file copied as it is.
+    pub(super) fn write_bytes(
+        &self,
+        parts: &[&str],
+        bytes: &[u8],
+        from: &str,
+    ) -> Result<(), Error> {
         if let Some(bad) = parts.iter().find(|part| !is_plain_name(part)) {
             return Err(Error::Config {
                 path: PathBuf::from(from),
@@ -183,15 +199,14 @@ impl Destination {
             .create_new(true)
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
-        out.write_all(text.as_bytes())
-            .map_err(|e| Error::io(&path, e))
+        out.write_all(bytes).map_err(|e| Error::io(&path, e))
     }
 }
 
 /// One name of a file or folder, which no system reads as a path of its
 /// own: not empty, `.` or `..`, no separator (either system's), no NUL,
 /// no drive or root.
-fn is_plain_name(part: &str) -> bool {
+pub(super) fn is_plain_name(part: &str) -> bool {
     !part.is_empty()
         && part != "."
         && part != ".."

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::feeds::{self, OldFeeds};
 use super::hugo_shortcodes;
 use super::repeats::drop_repeated_keys;
+use super::statics::copy_folder;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
     Destination, ImportReport, Source, aliases_of, checked_language, language_code, relative,
@@ -44,6 +45,9 @@ struct HugoConfig {
     params: Value,
     /// Where it was read, relative to the site.
     file: String,
+    /// Its files copied as they are (`staticDir`, `static/` unless it
+    /// names another), checked to be inside the site.
+    static_dir: PathBuf,
 }
 
 pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, Error> {
@@ -101,7 +105,13 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
         anchors_warn: false,
         feeds: config.feeds.clone(),
     };
-    write_site(into, &site, documents, &mut report)?;
+    write_site((source, into), &site, documents, &mut report)?;
+    copy_folder(
+        (source, &config.static_dir),
+        (into, &["static"]),
+        &|_| true,
+        &mut report,
+    )?;
     Ok(report)
 }
 
@@ -186,6 +196,10 @@ impl HugoConfig {
                 }),
             params: config.get("params").cloned().unwrap_or(Value::Null),
             file: source.relative(&path),
+            static_dir: match text("staticDir") {
+                Some(dir) => source.configured_folder(&dir, &path, "staticDir")?,
+                None => source.root().join("static"),
+            },
             disabled: config
                 .get("disableLanguages")
                 .and_then(Value::as_array)
@@ -356,6 +370,7 @@ fn read_document(
         translation: field("translationKey").unwrap_or_else(|| format!("{dir}/{name}")),
         translation_key: None,
         aliases: aliases_of(&fields),
+        bundle: (name == "index").then(|| file.parent().unwrap_or(root).to_owned()),
         section,
         slug: if is_section && filename.is_empty() {
             "home".into()

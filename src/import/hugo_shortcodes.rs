@@ -135,7 +135,7 @@ pub(super) fn convert(body: &str, context: &Context<'_>) -> (String, Converted) 
         } else {
             ('%', "%}}")
         };
-        let Some(end) = tail.find(close) else {
+        let Some(end) = tail[3..].find(close).map(|at| at + 3) else {
             out.push_str(tail);
             return (out, done);
         };
@@ -211,25 +211,26 @@ fn next_call(text: &str) -> Option<usize> {
     None
 }
 
-/// Whether `rest` closes the call `name` (`{{< /name >}}`).
+/// Whether `rest` closes the call `name` (`{{< /name >}}`) outside code,
+/// where the calls are read.
 fn has_closing(rest: &str, name: &str) -> bool {
-    ["<", "%"].iter().any(|d| {
-        let mut from = 0;
-        while let Some(at) = rest[from..].find(&format!("{{{{{d}")) {
-            let start = from + at + 3;
-            let inner = rest[start..].trim_start();
-            if inner.strip_prefix('/').is_some_and(|i| {
-                i.trim_start().starts_with(name)
-                    && i.trim_start()[name.len()..]
-                        .trim_start()
-                        .starts_with(['>', '%'])
-            }) {
-                return true;
-            }
-            from = start;
+    let mut rest = rest;
+    while let Some(at) = next_call(rest) {
+        let tail = &rest[at..];
+        let close = if tail.starts_with("{{<") {
+            ">}}"
+        } else {
+            "%}}"
+        };
+        let Some(end) = tail[3..].find(close).map(|end| end + 3) else {
+            return false;
+        };
+        if read_call(&tail[3..end]).is_some_and(|call| call.closing && call.name == name) {
+            return true;
         }
-        false
-    })
+        rest = &tail[end + 3..];
+    }
+    false
 }
 
 /// `name "positional" key="value" key2=bare /` as a call.
@@ -457,6 +458,17 @@ mod tests {
         );
         assert_eq!(done.converted.values().sum::<usize>(), 8);
         assert!(done.left_out.is_empty());
+    }
+
+    #[test]
+    fn broken_calls_are_text_and_a_closing_tag_in_code_closes_nothing() {
+        let (out, _) = convert_alone("a {{%}} b {{<>}} c {{< x");
+        assert_eq!(out, "a {{%}} b {{<>}} c {{< x");
+        // The note's closing tag is only shown in code: the note is not
+        // paired, so it is taken out alone.
+        let (out, done) = convert_alone("{{< note >}} text\n```\n{{< /note >}}\n```\n");
+        assert_eq!(out, " text\n```\n{{< /note >}}\n```\n");
+        assert_eq!(done.left_out["note"], 1);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use super::jekyll_liquid::JekyllSite;
 use super::kramdown::attribute_lists;
 use super::liquid;
 use super::repeats::drop_repeated_keys;
+use super::statics::copy_file;
 use super::{
     Destination, ImportReport, READ_FIELDS, SiteSettings, Source, checked_language,
     count_template_tags, language_code, scalar_text, yaml_map,
@@ -48,7 +49,12 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
     let config = JekyllConfig::read(source)?;
     let mut report = ImportReport::default();
     let mut posts = Vec::new();
-    for (file, kind) in config.files.documents(source)? {
+    let found = config.files.documents(source)?;
+    for file in &found.templates {
+        let why = "Jekyll ran it through Liquid and it is no page (a feed's, a sitemap's or a stylesheet's template): folio writes its own feeds and sitemap".to_owned();
+        report.left_out.push((source.relative(file), why));
+    }
+    for (file, kind) in found.documents {
         let stem = file
             .file_stem()
             .and_then(|s| s.to_str())
@@ -119,6 +125,10 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
         if !post.has_permalink {
             report.permalinks_written += 1;
         }
+    }
+    for file in &found.statics {
+        let rel = source.relative(file);
+        copy_file(source, file, (into, &["static"], &rel), &mut report)?;
     }
     // Jekyll has one home; a language's own is a page of the site.
     report.homes_served("_config.yml", vec!["/".to_owned()], config.feeds.as_ref());
@@ -292,7 +302,7 @@ fn read_post(
         slug,
         front,
         body: match html {
-            true => html_as_markdown(body),
+            true => super::html_as_markdown(body),
             false => body.to_owned(),
         },
         newline,
@@ -302,27 +312,18 @@ fn read_post(
     })
 }
 
-/// An HTML page's text as Markdown that shows it as it was: without its
-/// blank lines, after which CommonMark would end its HTML block and read
-/// an indented line as code.
-fn html_as_markdown(body: &str) -> String {
-    let lines: Vec<&str> = body
-        .lines()
-        .filter(|line| !line.trim().is_empty())
-        .collect();
-    let mut text = lines.join("\n");
-    text.push('\n');
-    text
-}
-
 /// Runs the Liquid of a document's body as Jekyll ran it before Markdown
 /// ([`liquid::evaluate`]), then writes its kramdown attribute lists as
 /// CommonMark ([`attribute_lists`]), noting what was converted and what was
 /// left out; a body whose Liquid does not read (a tag left open) keeps its
 /// tags, counted for a hand.
 fn run_liquid(post: &mut JekyllPost, site: &JekyllSite, report: &mut ImportReport) {
-    let evaluated = liquid::evaluate(&post.body, &post.page, site);
-    if evaluated.is_none() {
+    // A document can ask Jekyll to leave its Liquid as text.
+    let runs_liquid = post.page.get("render_with_liquid") != Some(&Value::Bool(false));
+    let evaluated = runs_liquid
+        .then(|| liquid::evaluate(&post.body, &post.page, site))
+        .flatten();
+    if runs_liquid && evaluated.is_none() {
         count_template_tags(&post.body, report);
     }
     let source = evaluated
@@ -348,7 +349,7 @@ fn run_liquid(post: &mut JekyllPost, site: &JekyllSite, report: &mut ImportRepor
     );
     let dropped = "kramdown attributes that are no class or id, or set on nothing";
     note(&mut report.taken_out, dropped, attributes.dropped);
-    post.body = body;
+    post.body = liquid::raw_as_written(&body);
     if let Some(evaluated) = evaluated {
         for (kind, _) in evaluated.converted {
             report

@@ -38,6 +38,16 @@ impl Kind {
     }
 }
 
+/// A Jekyll site's files, by what Jekyll does with them.
+#[derive(Default)]
+pub(super) struct Found {
+    pub documents: Vec<(PathBuf, Kind)>,
+    /// Copied as they are.
+    pub statics: Vec<PathBuf>,
+    /// Run through Liquid, no pages (`feed.xml`, `assets/main.scss`).
+    pub templates: Vec<PathBuf>,
+}
+
 /// The site's settings that decide which files are documents.
 pub(super) struct Files {
     /// The collections Jekyll writes, by name, with their URL pattern.
@@ -80,9 +90,11 @@ impl Files {
         }
     }
 
-    /// Every document of the site with its kind, sorted by path.
-    pub(super) fn documents(&self, source: &Source) -> Result<Vec<(PathBuf, Kind)>, Error> {
-        let mut found = Vec::new();
+    /// Every document of the site with its kind, sorted by path, and the
+    /// files Jekyll copies as they are (no front matter) or runs through
+    /// Liquid without being pages (a feed's or a stylesheet's template).
+    pub(super) fn documents(&self, source: &Source) -> Result<Found, Error> {
+        let mut found = Found::default();
         let walk = source.walk(source.root())?.sort_by_file_name().into_iter();
         let walk = walk.filter_entry(|e| {
             let rel = source.relative(e.path());
@@ -107,12 +119,22 @@ impl Files {
                 };
                 matches!(extension, "md" | "markdown" | "html").then_some(kind)
             } else {
-                let page = matches!(extension, "md" | "markdown" | "html")
-                    && source.read(entry.path())?.starts_with("---");
-                page.then_some(Kind::Page)
+                let front_matter = source.read_bytes(entry.path())?.starts_with(b"---");
+                let page = matches!(extension, "md" | "markdown" | "html");
+                match (front_matter, page) {
+                    (true, true) => Some(Kind::Page),
+                    (true, false) => {
+                        found.templates.push(entry.path().to_owned());
+                        None
+                    }
+                    (false, _) => {
+                        found.statics.push(entry.path().to_owned());
+                        None
+                    }
+                }
             };
             if let Some(kind) = kind {
-                found.push((entry.into_path(), kind));
+                found.documents.push((entry.into_path(), kind));
             }
         }
         Ok(found)

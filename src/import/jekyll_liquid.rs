@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::liquid::Site;
+use super::liquid::{Site, relative_url};
 use super::{Source, yaml_map};
 use crate::model::error::Error;
 
@@ -133,21 +133,4 @@ impl Site for JekyllSite {
         let key = argument.trim().trim_start_matches('/');
         self.documents.get(key).map(|path| format!("@/{path}"))
     }
-
-    fn literal(&self, text: &str) -> String {
-        super::shortcodes::escape_calls(text).0
-    }
-}
-
-/// `path` under the site's `baseurl`, as Jekyll's `relative_url` writes it.
-fn relative_url(path: &str, site: &Value) -> String {
-    if path.contains("://") {
-        return path.to_owned();
-    }
-    let base = site
-        .get("baseurl")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .trim_end_matches('/');
-    format!("{base}/{}", path.trim_start_matches('/'))
 }

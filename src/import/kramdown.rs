@@ -9,6 +9,7 @@ use std::ops::Range;
 use pulldown_cmark::{Event, Parser, Tag};
 
 use crate::source::markdown::MARKDOWN;
+use crate::source::shortcodes::syntax::code_ranges;
 
 /// What became of a document's attribute lists.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -64,10 +65,13 @@ impl List {
     fn html(&self) -> String {
         let mut html = String::new();
         if !self.classes.is_empty() {
-            html.push_str(&format!(" class=\"{}\"", self.classes.join(" ")));
+            html.push_str(&format!(
+                " class=\"{}\"",
+                attribute(&self.classes.join(" "))
+            ));
         }
         if let Some(id) = &self.id {
-            html.push_str(&format!(" id=\"{id}\""));
+            html.push_str(&format!(" id=\"{}\"", attribute(id)));
         }
         html
     }
@@ -99,13 +103,17 @@ fn span_lists(body: &str, done: &mut Attributes) -> String {
                         let title = if title.is_empty() {
                             String::new()
                         } else {
-                            format!(" title=\"{title}\"")
+                            format!(" title=\"{}\"", attribute(&title))
                         };
-                        format!("<a href=\"{dest_url}\"{title}{}>{inner}</a>", list.html())
+                        let href = attribute(&dest_url);
+                        format!("<a href=\"{href}\"{title}{}>{inner}</a>", list.html())
                     }
-                    Tag::Image { dest_url, .. } => {
-                        format!("<img src=\"{dest_url}\" alt=\"{inner}\"{}>", list.html())
-                    }
+                    Tag::Image { dest_url, .. } => format!(
+                        "<img src=\"{}\" alt=\"{}\"{}>",
+                        attribute(&dest_url),
+                        attribute(inner),
+                        list.html()
+                    ),
                     _ => continue,
                 };
                 done.applied += 1;
@@ -116,6 +124,13 @@ fn span_lists(body: &str, done: &mut Attributes) -> String {
         }
     }
     apply(body, edits)
+}
+
+/// `text` as an HTML attribute's value, in double quotes.
+fn attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
 }
 
 /// The text of `[text](url)` or `![text](url)`: between its first `[` and
@@ -150,13 +165,14 @@ fn apply(body: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
     out
 }
 
-/// Lists alone on their line: set on the block just above them (a heading
-/// gets `{#id .class}`, another block a `<div>` around it), or, after a
-/// blank line, on the block below, as kramdown sets them.
+/// Lists alone on their line, set on the block just above them as kramdown
+/// sets them: a heading gets `{#id .class}`, another block a `<div>`
+/// around it. One after a blank line (kramdown's list for the block below)
+/// is taken out.
 fn block_lists(body: &str, done: &mut Attributes) -> String {
     let mut lines: Vec<String> = body.split('\n').map(str::to_owned).collect();
     // Kept beside `lines`, edit for edit.
-    let mut code = code_lines(&lines);
+    let mut code = code_lines(body);
     let mut at = 0;
     while at < lines.len() {
         let list = (!code[at]).then(|| List::read(&lines[at])).flatten();
@@ -242,31 +258,16 @@ fn block_start(lines: &[String], code: &[bool], at: usize) -> usize {
     start
 }
 
-/// Which lines are inside fenced code (the fences too).
-fn code_lines(lines: &[String]) -> Vec<bool> {
-    let mut inside: Option<(char, usize)> = None;
-    lines
-        .iter()
+/// Which of `body`'s lines are code (fenced or indented), where a list is
+/// text shown as it is.
+fn code_lines(body: &str) -> Vec<bool> {
+    let code = code_ranges(body, MARKDOWN);
+    let mut start = 0;
+    body.split('\n')
         .map(|line| {
-            let trimmed = line.trim_start();
-            let fence = ['`', '~'].into_iter().find_map(|c| {
-                let n = trimmed.chars().take_while(|&x| x == c).count();
-                (n >= 3).then_some((c, n))
-            });
-            match (inside, fence) {
-                (None, Some(opened)) => {
-                    inside = Some(opened);
-                    true
-                }
-                (Some((c, n)), Some((d, m)))
-                    if c == d && m >= n && trimmed.trim_matches(c).trim().is_empty() =>
-                {
-                    inside = None;
-                    true
-                }
-                (Some(_), _) => true,
-                (None, None) => false,
-            }
+            let in_code = code.iter().any(|range| range.contains(&start));
+            start += line.len() + 1;
+            in_code
         })
         .collect()
 }
@@ -300,6 +301,16 @@ mod tests {
         assert!(
             html.contains("<div class=\"notice--info\">\n<p><strong>Info:</strong>"),
             "{html}"
+        );
+    }
+
+    #[test]
+    fn lists_in_code_stay_and_attributes_are_quoted() {
+        let body = "    indented code\n    {: #x}\n\n[a \"b\"](/x?a=1&b=\"2\" \"say \\\"hi\\\"\"){: .btn}\n";
+        let (out, _) = attribute_lists(body);
+        assert_eq!(
+            out,
+            "    indented code\n    {: #x}\n\n<a href=\"/x?a=1&amp;b=&quot;2&quot;\" title=\"say &quot;hi&quot;\" class=\"btn\">a \"b\"</a>\n"
         );
     }
 

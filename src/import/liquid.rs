@@ -23,6 +23,8 @@ mod parse;
 
 use parse::parse;
 
+pub(super) use filters::relative_url;
+
 /// What a document's Liquid reads, and what the tags Jekyll adds give.
 pub(super) trait Site {
     /// `site`: `_config.yml` with `data` (`_data/`), as Jekyll gives it.
@@ -35,8 +37,42 @@ pub(super) trait Site {
     /// `{% post_url 2010-09-09-name %}` and `{% link _docs/x.md %}`: the
     /// `@/` link to where the import wrote that document.
     fn document_link(&self, tag: &str, argument: &str) -> Option<String>;
-    /// `{% raw %}` text as the new site must hold it to show it as written.
-    fn literal(&self, text: &str) -> String;
+}
+
+/// Around the text of a `{% raw %}` in an evaluated text, until
+/// [`raw_as_written`] takes them out: characters of Unicode's private use
+/// area, which no text of a post holds.
+const RAW_START: char = '\u{E000}';
+const RAW_END: char = '\u{E001}';
+
+/// `text`, evaluated (and its Markdown otherwise mended), with each
+/// `{% raw %}` text as folio must hold it to show it as written: a folio
+/// call in it (`{{ url_for('x') }}`) escaped, unless it is in code, where
+/// folio reads no call and shows the escape.
+pub(super) fn raw_as_written(text: &str) -> String {
+    if !text.contains(RAW_START) {
+        return text.to_owned();
+    }
+    let code =
+        crate::source::shortcodes::syntax::code_ranges(text, crate::source::markdown::MARKDOWN);
+    let mut out = String::with_capacity(text.len());
+    let mut rest = 0;
+    while let Some(found) = text[rest..].find(RAW_START) {
+        let start = rest + found;
+        out.push_str(&text[rest..start]);
+        let inner = start + RAW_START.len_utf8();
+        let end = text[inner..]
+            .find(RAW_END)
+            .map_or(text.len(), |at| inner + at);
+        let raw = &text[inner..end];
+        match code.iter().any(|range| range.contains(&start)) {
+            true => out.push_str(raw),
+            false => out.push_str(&super::shortcodes::escape_calls(raw).0),
+        }
+        rest = (end + RAW_END.len_utf8()).min(text.len());
+    }
+    out.push_str(&text[rest..]);
+    out.replace(RAW_END, "")
 }
 
 /// Why a construct could not be evaluated: what it needed, as the report
@@ -66,7 +102,9 @@ pub(super) fn evaluate(text: &str, page: &Value, site: &dyn Site) -> Option<Eval
     let mut run = eval::Run::new(site, page);
     let mut out = Evaluated::default();
     for node in &nodes {
-        let alone = node.alone_on_its_lines();
+        // An include alone on its lines writes a block of HTML.
+        let alone =
+            node.alone_on_its_lines() && node.kind().is_some_and(|k| k.starts_with("{% include"));
         let mut written = String::new();
         let plugins_before = run.unwrapped.len();
         match run.node(node, &mut written) {
@@ -97,13 +135,8 @@ pub(super) fn evaluate(text: &str, page: &Value, site: &dyn Site) -> Option<Eval
 /// blank lines (which would end it, and make an indented line after them
 /// code), its first line not indented, and a blank line after it.
 fn one_html_block(html: &str) -> String {
-    let lines: Vec<&str> = html
-        .lines()
-        .filter(|line| !line.trim().is_empty())
-        .collect();
-    let mut block = lines.join("\n");
-    block = block.trim_start().to_owned();
-    block.push_str("\n\n");
+    let mut block = super::html_as_markdown(html).trim_start().to_owned();
+    block.push('\n');
     block
 }
 

@@ -30,6 +30,7 @@ mod links;
 mod liquid;
 mod repeats;
 mod shortcodes;
+mod statics;
 mod tree;
 mod zola;
 
@@ -57,6 +58,9 @@ pub struct ImportReport {
     /// Sections written (`_index.md`, listed at their folder's URL), per
     /// language.
     pub sections: BTreeMap<String, usize>,
+    /// Files copied as they are: the old site's static files, and each
+    /// bundle's files beside its page.
+    pub files_copied: usize,
     /// Documents whose old generator's `template` was kept as
     /// `zola_template`: its templates are not folio's.
     pub zola_templates: usize,
@@ -167,6 +171,12 @@ fn served(out_dir: &Path, url: &str) -> bool {
         .trim_start_matches('/');
     let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
     let path = decoded.as_ref();
+    // A URL that would name a file outside the output folder is served by
+    // none of its files.
+    let parts = path.split('/').filter(|part| !part.is_empty());
+    if !parts.clone().all(folders::is_plain_name) || path.starts_with('/') {
+        return false;
+    }
     let index = out_dir.join(path).join("index.html");
     if path.is_empty() || path.ends_with('/') {
         return index.is_file();
@@ -207,6 +217,32 @@ impl ImportReport {
             }
         }
     }
+}
+
+/// HTML as Markdown that shows it as it was: without its blank lines,
+/// after which CommonMark would end its HTML block and read an indented
+/// line as code; those inside `<pre>`, `<textarea>`, `<script>` or
+/// `<style>`, which are text, are kept.
+fn html_as_markdown(html: &str) -> String {
+    let mut text = String::with_capacity(html.len());
+    let mut verbatim = 0usize;
+    for line in html.lines() {
+        let lower = line.to_ascii_lowercase();
+        let opens = ["<pre", "<textarea", "<script", "<style"]
+            .iter()
+            .filter(|tag| lower.contains(**tag))
+            .count();
+        let closes = ["</pre", "</textarea", "</script", "</style"]
+            .iter()
+            .filter(|tag| lower.contains(**tag))
+            .count();
+        if verbatim > 0 || !line.trim().is_empty() {
+            text.push_str(line);
+            text.push('\n');
+        }
+        verbatim = (verbatim + opens).saturating_sub(closes);
+    }
+    text
 }
 
 /// The old URLs a front matter names (`aliases`, Jekyll's
@@ -568,6 +604,20 @@ mod tests {
             .map(|m| m.url)
             .collect();
         assert_eq!(missed, ["/b/", "/e.html"]);
+        // A URL naming a file outside the folder is not served by it.
+        let outside = out.path().parent().unwrap().join("outside.html");
+        std::fs::write(&outside, "x").unwrap();
+        let escapes = ImportReport {
+            old_urls: ["/../outside.html", "/%2E%2E/outside.html", "/%2Fetc/passwd"]
+                .map(|url| OldUrl {
+                    file: "x.md".into(),
+                    url: url.into(),
+                })
+                .to_vec(),
+            ..ImportReport::default()
+        };
+        assert_eq!(verify(&escapes, out.path()).len(), 3);
+        std::fs::remove_file(outside).unwrap();
     }
 
     #[test]

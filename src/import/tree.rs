@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::feeds::OldFeeds;
 use super::links::{Moves, relink};
-use super::{Destination, ImportReport, READ_FIELDS, SiteSettings};
+use super::statics::copy_folder;
+use super::{Destination, ImportReport, READ_FIELDS, SiteSettings, Source};
 use crate::model::error::Error;
 
 /// How a document's front matter is written.
@@ -44,6 +45,9 @@ pub(super) struct TreeDocument {
     pub translation_key: Option<String>,
     /// Its old URLs (`aliases`), served by redirects.
     pub aliases: Vec<String>,
+    /// A bundle's folder in the source (`content/blog/trip/` of
+    /// `trip/index.md`), whose other files are copied beside it.
+    pub bundle: Option<std::path::PathBuf>,
     /// A section's own page (`_index.md`).
     pub is_section: bool,
     /// Its front matter's top-level keys.
@@ -99,7 +103,7 @@ pub(super) struct TreeSite {
 /// page is dated is a section of posts; a section's own page without text
 /// is a list, which folio makes, and is left out.
 pub(super) fn write_site(
-    into: &Destination,
+    (source, into): (&Source, &Destination),
     site: &TreeSite,
     mut documents: Vec<TreeDocument>,
     report: &mut ImportReport,
@@ -186,13 +190,13 @@ pub(super) fn write_site(
         doc.body = body;
         report.links_rewritten += relinked;
     }
-    write_documents(into, &documents, places, &post_sections, report)
+    write_documents((source, into), &documents, places, &post_sections, report)
 }
 
 /// Writes each document at its place (a section as its `_index.md`),
 /// counting posts, pages and sections per language.
 fn write_documents(
-    into: &Destination,
+    (source, into): (&Source, &Destination),
     documents: &[TreeDocument],
     places: Vec<Option<Vec<String>>>,
     post_sections: &[String],
@@ -210,6 +214,16 @@ fn write_documents(
             .any(|s| doc.section.split('/').next() == Some(s.as_str()))
             && !doc.is_section;
         write_document(into, doc, &place, report)?;
+        if let Some(bundle) = doc.bundle.as_deref() {
+            // Its files go beside it; its Markdown files are documents of
+            // their own (its translations among them).
+            let folder: Vec<&str> = place[..place.len() - 1]
+                .iter()
+                .map(String::as_str)
+                .collect();
+            let keep = |under: &str| !under.ends_with(".md") && !under.ends_with(".markdown");
+            copy_folder((source, bundle), (into, &folder), &keep, report)?;
+        }
         let count = if is_post {
             &mut report.posts
         } else {
@@ -413,14 +427,21 @@ fn destination(doc: &TreeDocument, written: &mut BTreeSet<Vec<String>>) -> Vec<S
         .chain(folder.split('/').filter(|part| !part.is_empty()))
         .map(str::to_owned)
         .collect();
-    path.push(format!("{name}.md"));
+    // A bundle stays one: its folder, named by its slug, holds its files.
+    let bundle = doc.bundle.is_some() && !doc.is_section;
+    let named = |name: &str| match bundle {
+        true => vec![name.to_owned(), "index.md".to_owned()],
+        false => vec![format!("{name}.md")],
+    };
+    let mut candidate = path.clone();
+    candidate.extend(named(name));
     let mut n = 2;
-    while !written.insert(path.clone()) {
-        if let Some(file) = path.last_mut() {
-            *file = format!("{}-{n}.md", doc.slug);
-        }
+    while !written.insert(candidate.clone()) {
+        candidate = path.clone();
+        candidate.extend(named(&format!("{}-{n}", doc.slug)));
         n += 1;
     }
+    path = candidate;
     path
 }
 
@@ -540,6 +561,7 @@ mod tests {
             translation: format!("{section}/{slug}"),
             translation_key: None,
             aliases: Vec::new(),
+            bundle: None,
             is_section: false,
             keys: Vec::new(),
         }

@@ -8,6 +8,7 @@ use std::path::Path;
 use super::anchors::keep_zola_anchors;
 use super::feeds;
 use super::shortcodes::escape_calls;
+use super::statics::copy_folder;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
     Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
@@ -70,7 +71,14 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
             == Some("warn"),
         feeds: feeds::zola(&config),
     };
-    write_site(into, &site, documents, &mut report)?;
+    write_site((source, into), &site, documents, &mut report)?;
+    let statics = source.root().join("static");
+    copy_folder(
+        (source, &statics),
+        (into, &["static"]),
+        &|_| true,
+        &mut report,
+    )?;
     Ok(report)
 }
 
@@ -130,6 +138,7 @@ fn read_document(
         date_from_file_name: (file_date && !fields.contains_key("date")).then_some(file_day),
         translation: format!("{dir}/{name}"),
         translation_key: None,
+        bundle: (name == "index").then(|| file.parent().unwrap_or(file).to_owned()),
         aliases: fields
             .get("aliases")
             .and_then(toml::Value::as_array)

@@ -369,7 +369,7 @@ fn a_zola_site_moves_in_with_every_url_kept() {
         std::fs::read_to_string(served_file(&out, "/ca/blog/mastering-tabi-settings/")).unwrap();
     assert!(settings.contains("id=\"analisi-web\""), "{settings}");
     assert!(
-        stderr.contains("the link `@/es/blog/mastering-tabi-settings.md#indicador-enlaces-externos` leads nowhere"),
+        stderr.contains("the link `@/es/blog/mastering-tabi-settings/index.md#indicador-enlaces-externos` leads nowhere"),
         "{stderr}"
     );
     for (rel, html) in util::TestSite::tree(&out) {

@@ -378,3 +378,103 @@ fn an_old_url_the_built_site_does_not_serve_is_named_and_nothing_is_claimed() {
     );
     assert!(!summary.contains("keeps its old URL"), "{summary}");
 }
+
+/// Writes `text` at `rel` under `root`, folders made.
+fn put(root: &Path, rel: &str, bytes: &[u8]) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn static_files_and_a_bundle_s_files_move_in_with_their_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let hugo = dir.path().join("hugo-site");
+    put(&hugo, "hugo.toml", b"baseURL = \"https://example.org/\"\ntitle = \"Trips\"\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n");
+    let logo: &[u8] = b"\x89PNG\r\n\x1a\n not text \xff";
+    put(&hugo, "static/img/logo.png", logo);
+    put(
+        &hugo,
+        "content/posts/trip/index.md",
+        b"---\ntitle: Trip\ndate: 2024-05-01\n---\n![The view](photo.jpg)\n",
+    );
+    put(
+        &hugo,
+        "content/posts/trip/index.fr.md",
+        b"---\ntitle: Voyage\ndate: 2024-05-01\n---\n![La vue](photo.jpg)\n",
+    );
+    put(&hugo, "content/posts/trip/photo.jpg", b"jpeg bytes");
+    let into = dir.path().join("from-hugo");
+    let summary = import("hugo", &hugo, &into);
+    assert!(
+        summary.contains("files:        3 copied as they were"),
+        "{summary}"
+    );
+    assert_eq!(
+        std::fs::read(into.join("static/img/logo.png")).unwrap(),
+        logo
+    );
+    // The bundle stays one, in each language, its photo beside its page.
+    for lang in ["en", "fr"] {
+        assert!(
+            into.join(format!("content/{lang}/posts/trip/index.md"))
+                .is_file()
+        );
+        assert_eq!(
+            std::fs::read(into.join(format!("content/{lang}/posts/trip/photo.jpg"))).unwrap(),
+            b"jpeg bytes"
+        );
+    }
+    let out = into.join("public");
+    assert_eq!(
+        std::fs::read(out.join("posts/trip/photo.jpg")).unwrap(),
+        b"jpeg bytes"
+    );
+    assert_eq!(
+        std::fs::read(out.join("fr/posts/trip/photo.jpg")).unwrap(),
+        b"jpeg bytes"
+    );
+    assert_eq!(std::fs::read(out.join("img/logo.png")).unwrap(), logo);
+
+    let jekyll = dir.path().join("jekyll-site");
+    put(
+        &jekyll,
+        "_config.yml",
+        b"title: J\nurl: https://example.org\n",
+    );
+    put(
+        &jekyll,
+        "_posts/2024-05-01-hi.md",
+        b"---\ntitle: Hi\n---\n![a](/assets/a.png)\n",
+    );
+    put(&jekyll, "assets/a.png", logo);
+    put(
+        &jekyll,
+        "feed.xml",
+        b"---\nlayout: null\n---\n<feed>{{ site.title }}</feed>\n",
+    );
+    put(
+        &jekyll,
+        "_drafts/2024-06-01-later.md",
+        b"---\ntitle: Later\n---\nSoon.\n",
+    );
+    let into = dir.path().join("from-jekyll");
+    let summary = import("jekyll", &jekyll, &into);
+    assert!(
+        summary.contains("files:        1 copied as they were"),
+        "{summary}"
+    );
+    assert_eq!(
+        std::fs::read(into.join("static/assets/a.png")).unwrap(),
+        logo
+    );
+    assert!(
+        summary.contains("left out:     feed.xml: Jekyll ran it through Liquid and it is no page"),
+        "{summary}"
+    );
+    assert!(!into.join("static/feed.xml").exists() && !into.join("static/_drafts").exists());
+    assert_eq!(
+        std::fs::read(into.join("public/assets/a.png")).unwrap(),
+        logo
+    );
+}

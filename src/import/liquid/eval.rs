@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::filters::apply;
 use super::parse::{Node, parse};
-use super::{Site, Unresolved};
+use super::{RAW_END, RAW_START, Site, Unresolved};
 
 /// What Jekyll computes from the whole site, which a document alone does
 /// not tell: reading one is left out, not read as nil.
@@ -25,9 +25,13 @@ const SITE_WIDE: &[&str] = &[
 ];
 const PAGE_WIDE: &[&str] = &["next", "previous", "content", "excerpt"];
 
-/// Includes within includes go no deeper than this (one that includes
-/// itself would not end).
+/// Includes within includes go no deeper than this.
 const MAX_DEPTH: usize = 16;
+
+/// The most includes one document runs, and the most items a range
+/// holds: an include that includes another ten times over, ten deep,
+/// would not end otherwise.
+const MAX_RUNS: usize = 10_000;
 
 pub(super) struct Run<'s> {
     site: &'s dyn Site,
@@ -35,6 +39,9 @@ pub(super) struct Run<'s> {
     /// Assigned and captured variables, and each loop's and include's.
     scopes: Vec<Map<String, Value>>,
     depth: usize,
+    /// The includes running, innermost last, and how many have run.
+    including: Vec<String>,
+    includes_run: usize,
     /// Block tags of plugins, whose text was kept without them.
     pub(super) unwrapped: Vec<String>,
 }
@@ -52,6 +59,8 @@ impl<'s> Run<'s> {
             page,
             scopes: vec![Map::new()],
             depth: 0,
+            including: Vec::new(),
+            includes_run: 0,
             unwrapped: Vec::new(),
         }
     }
@@ -59,7 +68,11 @@ impl<'s> Run<'s> {
     pub(super) fn node(&mut self, node: &Node, out: &mut String) -> Result<()> {
         match node {
             Node::Text(text) => out.push_str(text),
-            Node::Raw(text) => out.push_str(&self.site.literal(text)),
+            Node::Raw(text) => {
+                out.push(RAW_START);
+                out.push_str(text);
+                out.push(RAW_END);
+            }
             Node::Output(inner) => out.push_str(&text_of(&self.expression(inner)?)),
             Node::Tag { name, markup, .. } => self.tag(name, markup, out)?,
             Node::Block {
@@ -127,7 +140,11 @@ impl<'s> Run<'s> {
                     .collect::<Vec<_>>()
                     .join(",");
                 let code = code.trim_matches('\n');
-                out.push_str(&format!("```{info}\n{code}\n```"));
+                // Longer than any run of backticks in the code, which would
+                // end it.
+                let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+                let fence = "`".repeat(longest.max(2) + 1);
+                out.push_str(&format!("{fence}{info}\n{code}\n{fence}"));
                 Ok(())
             }
             "if" | "unless" => {
@@ -184,6 +201,8 @@ impl<'s> Run<'s> {
         let Some((variable, rest)) = markup.split_once(" in ") else {
             return unresolved("{% for %} without `in`");
         };
+        // `limit: 3` is `limit:3`.
+        let rest = rest.replace(": ", ":");
         let mut words = split_outside_quotes(rest.trim(), &[" "]).into_iter();
         let collection = words.next().unwrap_or_default();
         let mut items = match self.expression(&collection)? {
@@ -244,13 +263,19 @@ impl<'s> Run<'s> {
     /// `{% include name key=value … %}`: a folio shortcode when one does
     /// what it did, else its file run with `include` set to its parameters.
     fn include(&mut self, markup: &str) -> Result<String> {
-        let (name, params) = markup
-            .trim()
-            .split_once(char::is_whitespace)
-            .unwrap_or((markup.trim(), ""));
-        let name = match name.strip_prefix("{{") {
-            Some(expression) => text_of(&self.expression(expression.trim_end_matches("}}"))?),
-            None => name.to_owned(),
+        let markup = markup.trim();
+        // The file's name may be a variable's: `{{ page.include }}`.
+        let (name, params) = match markup
+            .strip_prefix("{{")
+            .and_then(|rest| rest.split_once("}}"))
+        {
+            Some((expression, params)) => (text_of(&self.expression(expression)?), params),
+            None => {
+                let (name, params) = markup
+                    .split_once(char::is_whitespace)
+                    .unwrap_or((markup, ""));
+                (name.to_owned(), params)
+            }
         };
         let params = self.params(params)?;
         if let Some(shortcode) = self.site.shortcode(&name, &params) {
@@ -259,8 +284,15 @@ impl<'s> Run<'s> {
         let Some(text) = self.site.include(&name) else {
             return unresolved(format!("{{% include {name} %}}: not in _includes/"));
         };
-        if self.depth >= MAX_DEPTH {
+        if self.including.contains(&name) {
             return unresolved(format!("{{% include {name} %}}: includes itself"));
+        }
+        self.includes_run += 1;
+        if self.depth >= MAX_DEPTH || self.includes_run > MAX_RUNS {
+            let why = format!(
+                "{{% include {name} %}}: more than {MAX_RUNS} includes, or {MAX_DEPTH} deep"
+            );
+            return unresolved(why);
         }
         let nodes =
             parse(&text).or_else(|why| unresolved(format!("{{% include {name} %}}: {why}")))?;
@@ -268,8 +300,10 @@ impl<'s> Run<'s> {
         scope.insert("include".to_owned(), Value::Object(params));
         self.scopes.push(scope);
         self.depth += 1;
+        self.including.push(name);
         let mut out = String::new();
         let done = self.nodes(&nodes, &mut out);
+        self.including.pop();
         self.depth -= 1;
         self.scopes.pop();
         done.map(|()| out)
@@ -335,6 +369,9 @@ impl<'s> Run<'s> {
             && let Some((from, to)) = range.split_once("..")
         {
             let (from, to) = (self.number(from)?, self.number(to)?);
+            if to.saturating_sub(from) >= MAX_RUNS {
+                return unresolved(format!("the range `{text}`, over {MAX_RUNS} items"));
+            }
             return Ok(Value::Array((from..=to).map(Value::from).collect()));
         }
         self.variable(text)

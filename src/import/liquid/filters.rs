@@ -137,7 +137,7 @@ fn of_lists(name: &str, value: Value, arguments: &[Value]) -> Result<Value, Unre
 
 /// A path under the site's `baseurl`, as `relative_url` gives it; a URL
 /// with a scheme stays as it is.
-fn relative_url(path: &str, site: &Value) -> String {
+pub(in crate::import) fn relative_url(path: &str, site: &Value) -> String {
     if path.contains("://") || path.starts_with("//") {
         return path.to_owned();
     }

@@ -37,6 +37,22 @@ const BLOCKS: &[(&str, &[&str])] = &[
     ("highlight", &[]),
 ];
 
+/// Tags without a body, in Liquid and Jekyll.
+const SIMPLE_TAGS: &[&str] = &[
+    "assign",
+    "include",
+    "include_relative",
+    "post_url",
+    "link",
+    "break",
+    "continue",
+    "cycle",
+    "increment",
+    "decrement",
+    "echo",
+    "render",
+];
+
 impl Node {
     /// Whether it stands alone on its lines, with nothing else on them.
     pub(in crate::import) fn alone_on_its_lines(&self) -> bool {
@@ -75,7 +91,7 @@ enum Token<'t> {
 pub(in crate::import) fn parse(text: &str) -> Result<Vec<Node>, String> {
     let tokens = tokens(text);
     let mut at = 0;
-    let (nodes, end) = nodes(&tokens, &mut at, &[])?;
+    let (nodes, end) = nodes(&tokens, &mut at, (&[], 0))?;
     match end {
         None => Ok(nodes),
         Some((tag, _)) => Err(format!("{{% {tag} %}} closes nothing")),
@@ -155,7 +171,7 @@ fn find_endraw(text: &str) -> Option<(usize, usize, bool)> {
     let mut from = 0;
     while let Some(open) = text[from..].find("{%") {
         let start = from + open;
-        let close = start + text[start..].find("%}")?;
+        let close = start + 2 + text[start + 2..].find("%}")?;
         let inner = &text[start + 2..close];
         if inner.trim_matches('-').trim() == "endraw" {
             return Some((start, close + 2, inner.ends_with('-')));
@@ -170,13 +186,20 @@ type Branches = Vec<(String, String, Vec<Node>)>;
 /// The tag that ended a run of nodes, with its markup.
 type Stop = Option<(String, String)>;
 
+/// Blocks inside blocks go no deeper than this, as in Shopify's Liquid:
+/// deeper is no template anyone wrote, and reading it would take the stack.
+const MAX_NESTING: usize = 100;
+
 /// The nodes from `tokens[*at]` up to a tag of `stops` (returned with its
-/// markup), or the end.
+/// markup), or the end; `depth` blocks deep.
 fn nodes(
     tokens: &[Token<'_>],
     at: &mut usize,
-    stops: &[&str],
+    (stops, depth): (&[&str], usize),
 ) -> Result<(Vec<Node>, Stop), String> {
+    if depth > MAX_NESTING {
+        return Err(format!("blocks nested more than {MAX_NESTING} deep"));
+    }
     let mut nodes = Vec::new();
     while let Some(token) = tokens.get(*at) {
         *at += 1;
@@ -200,17 +223,19 @@ fn nodes(
             Token::Tag(name, markup) => {
                 let alone = alone(tokens, *at - 1);
                 // A tag of a plugin with an `end` of its own is a block too.
+                // (Liquid's own tags are none: they are not looked for.)
                 let end = format!("end{name}");
-                let closed = tokens[*at..]
-                    .iter()
-                    .any(|t| matches!(t, Token::Tag(tag, _) if *tag == end));
+                let closed = !SIMPLE_TAGS.contains(name)
+                    && tokens[*at..]
+                        .iter()
+                        .any(|t| matches!(t, Token::Tag(tag, _) if *tag == end));
                 let known = BLOCKS
                     .iter()
                     .find(|(block, _)| block == name)
                     .map(|(_, splits)| *splits);
                 match known.or(closed.then_some(&[][..])) {
                     Some(splits) => {
-                        let branches = block(tokens, at, (name, markup), splits)?;
+                        let branches = block(tokens, at, (name, markup), (splits, depth + 1))?;
                         nodes.push(Node::Block {
                             name: (*name).to_owned(),
                             markup: (*markup).to_owned(),
@@ -236,7 +261,7 @@ fn block(
     tokens: &[Token<'_>],
     at: &mut usize,
     (name, markup): (&str, &str),
-    splits: &[&str],
+    (splits, depth): (&[&str], usize),
 ) -> Result<Branches, String> {
     let end = format!("end{name}");
     let mut stops: Vec<&str> = splits.to_vec();
@@ -244,7 +269,7 @@ fn block(
     let mut branches = Vec::new();
     let mut opened_by = (name.to_owned(), markup.to_owned());
     loop {
-        let (body, closed_by) = nodes(tokens, at, &stops)?;
+        let (body, closed_by) = nodes(tokens, at, (&stops, depth))?;
         branches.push((opened_by.0, opened_by.1, body));
         match closed_by {
             Some((tag, _)) if tag == end => return Ok(branches),

@@ -46,10 +46,6 @@ impl Site for TestSite {
     fn document_link(&self, _tag: &str, argument: &str) -> Option<String> {
         (argument == "2010-09-09-gallery").then(|| "@/en/posts/2010-09-09-gallery.md".into())
     }
-
-    fn literal(&self, text: &str) -> String {
-        text.to_owned()
-    }
 }
 
 fn run(text: &str, page: Value) -> Evaluated {
@@ -78,7 +74,7 @@ fn variables_filters_and_conditions_are_read_as_jekyll_reads_them() {
 #[test]
 fn loops_cases_and_data_files_are_run() {
     let out = run(
-        "{% for item in site.data.nav limit:1 %}{{ forloop.index }}. {{ item.title }}{% endfor %}|\
+        "{% for item in site.data.nav limit: 1 %}{{ forloop.index }}. {{ item.title }}{% endfor %}|\
          {% for x in page.none %}x{% else %}empty{% endfor %}|\
          {% case page.kind %}{% when \"a\", \"b\" %}ab{% else %}other{% endcase %}|{% for i in (1..3) reversed %}{{ i }}{% endfor %}",
         json!({"kind": "b"}),
@@ -89,11 +85,11 @@ fn loops_cases_and_data_files_are_run() {
 #[test]
 fn includes_run_with_their_parameters_or_become_shortcodes() {
     let out = run(
-        "{% include greet name = \"Ada\" %} {% include greet %}\n{% include video id=\"xyz\" provider=\"youtube\" %}\n",
-        json!({}),
+        "{% include greet name = \"Ada\" %} {% include {{ page.greeting }} %}\n{% include video id=\"xyz\" provider=\"youtube\" %}\n",
+        json!({"greeting": "greet"}),
     );
     assert_eq!(out.text, "Hello, Ada! Hello!\n{{ youtube(id=\"xyz\") }}\n");
-    assert_eq!(out.converted["{% include greet %}"], 2);
+    assert_eq!(out.converted["{% include greet %}"], 1);
 }
 
 #[test]
@@ -145,10 +141,23 @@ fn raw_text_highlight_and_links_to_documents_become_folio_s() {
         json!({"n": 1}),
     );
     assert_eq!(
-        out.text,
+        raw_as_written(&out.text),
         "{{ page.title }} {% if %}\n```ruby,linenos\nputs 1\n```\n[g](@/en/posts/2010-09-09-gallery.md) "
     );
     assert_eq!(out.left_out.len(), 1);
+}
+
+#[test]
+fn a_folio_call_in_raw_text_is_escaped_outside_code_only() {
+    let out = run(
+        "{% raw %}{{ url_for(x=1) }}{% endraw %}\n\n```\n{% raw %}{{ url_for(x=1) }}{% endraw %}\n```\n\n\
+         {% highlight text %}\n{% raw %}{{ x() }} ```{% endraw %}\n{% endhighlight %}\n",
+        json!({}),
+    );
+    assert_eq!(
+        raw_as_written(&out.text),
+        "{{/* url_for(x=1) */}}\n\n```\n{{ url_for(x=1) }}\n```\n\n````text\n{{ x() }} ```\n````\n"
+    );
 }
 
 #[test]
@@ -162,6 +171,46 @@ fn a_plugin_s_block_keeps_its_text_and_is_named() {
         out.left_out["{% githubify %} (a plugin's: its text kept without it)"],
         1
     );
+}
+
+#[test]
+fn hostile_liquid_ends_without_a_panic() {
+    // A `%}` right after `{%` inside raw text; a range of 9e18 items; a
+    // hundred thousand nested blocks; an include that runs itself ten
+    // times over, through another.
+    assert_eq!(
+        raw_as_written(&run("{% raw %}{%}{% endraw %}", json!({})).text),
+        "{%}"
+    );
+    let out = run(
+        "{% for i in (1..9000000000000000000) %}x{% endfor %}",
+        json!({}),
+    );
+    assert_eq!(
+        out.left_out.keys().next().unwrap(),
+        "the range `(1..9000000000000000000)`, over 10000 items"
+    );
+    let deep = "{% if a %}".repeat(100_000);
+    assert!(evaluate(&deep, &json!({}), &TestSite::new()).is_none());
+    struct FanOut;
+    impl Site for FanOut {
+        fn site(&self) -> &Value {
+            &Value::Null
+        }
+        fn include(&self, name: &str) -> Option<String> {
+            let other = if name == "a" { "b" } else { "a" };
+            Some(format!("{{% include {other} %}}").repeat(10))
+        }
+        fn shortcode(&self, _: &str, _: &Map<String, Value>) -> Option<String> {
+            None
+        }
+        fn document_link(&self, _: &str, _: &str) -> Option<String> {
+            None
+        }
+    }
+    let out = evaluate("{% include a %}", &json!({}), &FanOut).unwrap();
+    assert_eq!(out.text, "");
+    assert_eq!(out.left_out.len(), 1, "{:?}", out.left_out);
 }
 
 #[test]

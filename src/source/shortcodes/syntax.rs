@@ -62,7 +62,7 @@ pub fn pieces(
 }
 
 /// Where `markdown` has code (spans and blocks), in which nothing is a call.
-fn code_ranges(markdown: &str, options: pulldown_cmark::Options) -> Vec<Range<usize>> {
+pub(crate) fn code_ranges(markdown: &str, options: pulldown_cmark::Options) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
     let mut block_start = None;
     for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
