@@ -69,7 +69,9 @@ pub(crate) fn import(
         );
     }
     for (file, title) in &report.titled {
-        out!("  fixed:        {file} has no title; given \"{title}\", the one the old site showed");
+        out!(
+            "  fixed:        {file} has no title; given \"{title}\", from its file's name (as Jekyll showed it; Hugo and Zola showed none)"
+        );
     }
     for (file, why) in &report.drafted {
         out!("  drafted:      {file}: {why}");

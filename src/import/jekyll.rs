@@ -7,7 +7,6 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::aliases_of;
 use super::feeds::{self, OldFeeds};
 use super::jekyll_files::{Files, Kind, collection_url, page_url};
 use super::jekyll_liquid::JekyllSite;
@@ -19,6 +18,7 @@ use super::{
     Destination, ImportReport, READ_FIELDS, SiteSettings, Source, checked_language,
     count_template_tags, language_code, scalar_text, yaml_map,
 };
+use super::{aliases_of, titleize_slug};
 use crate::model::error::Error;
 use crate::model::url::collapse_slashes;
 
@@ -459,17 +459,6 @@ fn split_front(text: &str) -> (&str, &str) {
         }
         None => ("", text),
     }
-}
-
-/// A title from a slug, as Jekyll's `titleize_slug` makes it: each word
-/// between hyphens capitalized (`edge-case` → `Edge Case`).
-fn titleize_slug(slug: &str) -> String {
-    let words = slug.split('-').filter(|word| !word.is_empty()).map(|word| {
-        let mut chars = word.chars();
-        let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
-        first.unwrap_or_default() + &chars.as_str().to_lowercase()
-    });
-    words.collect::<Vec<_>>().join(" ")
 }
 
 /// Whether a front matter date is after the last day folio reads

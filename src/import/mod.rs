@@ -219,6 +219,17 @@ impl ImportReport {
     }
 }
 
+/// A title from a slug, as Jekyll's `titleize_slug` makes it: each word
+/// between hyphens capitalized (`edge-case` → `Edge Case`).
+fn titleize_slug(slug: &str) -> String {
+    let words = slug.split('-').filter(|word| !word.is_empty()).map(|word| {
+        let mut chars = word.chars();
+        let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
+        first.unwrap_or_default() + &chars.as_str().to_lowercase()
+    });
+    words.collect::<Vec<_>>().join(" ")
+}
+
 /// HTML as Markdown that shows it as it was: without its blank lines,
 /// after which CommonMark would end its HTML block and read an indented
 /// line as code; those inside `<pre>`, `<textarea>`, `<script>` or

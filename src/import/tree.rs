@@ -523,6 +523,13 @@ fn write_document(
         let path: Vec<&str> = path.iter().map(String::as_str).collect();
         return into.write(&path, &text, &doc.path);
     }
+    // Hugo and Zola show a page without a title; folio asks one of each
+    // document, so it gets the one its file's name gives, as Jekyll does.
+    if !doc.keys.iter().any(|key| key == "title") {
+        let title = super::titleize_slug(&doc.file_slug);
+        lines.push(set("title", &title));
+        report.titled.push((doc.path.clone(), title));
+    }
     if let Some(key) = &doc.translation_key {
         lines.push(set("translation_key", key));
     }

@@ -478,3 +478,46 @@ fn static_files_and_a_bundle_s_files_move_in_with_their_pages() {
         logo
     );
 }
+
+#[test]
+fn hugo_and_zola_pages_without_a_title_build_with_their_file_s_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let hugo = dir.path().join("hugo-site");
+    put(
+        &hugo,
+        "hugo.toml",
+        b"baseURL = \"https://example.org/\"\ntitle = \"x\"\n",
+    );
+    put(
+        &hugo,
+        "content/posts/untitled-post.md",
+        b"---\ndate: 2024-01-01\n---\nNo title.\n",
+    );
+    let into = dir.path().join("from-hugo");
+    let summary = import("hugo", &hugo, &into);
+    assert!(
+        summary.contains(
+            "fixed:        content/posts/untitled-post.md has no title; given \"Untitled Post\""
+        ),
+        "{summary}"
+    );
+    let zola = dir.path().join("zola-site");
+    put(
+        &zola,
+        "config.toml",
+        b"base_url = \"https://example.org\"\ntitle = \"z\"\n",
+    );
+    put(
+        &zola,
+        "content/notes/plain.md",
+        b"+++\n+++\nNo title either.\n",
+    );
+    let into = dir.path().join("from-zola");
+    let summary = import("zola", &zola, &into);
+    assert!(summary.contains("given \"Plain\""), "{summary}");
+    let page = std::fs::read_to_string(into.join("public/notes/plain/index.html")).unwrap();
+    assert!(
+        page.contains("<h1>Plain</h1>") || page.contains(">Plain<"),
+        "{page}"
+    );
+}
