@@ -3,52 +3,20 @@
 //! by file name (`post.fr.md`); sections, leaf bundles (`name/index.md`),
 //! per-section `permalinks`, and URLs lowercased as Hugo writes them.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::feeds::{self, OldFeeds};
+use super::hugo_config::{HugoConfig, content_roots, json_of};
 use super::hugo_shortcodes;
 use super::repeats::drop_repeated_keys;
 use super::statics::copy_folder;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
 use super::{
-    Destination, ImportReport, Source, aliases_of, checked_language, language_code, relative,
-    scalar_text, yaml_map,
+    Destination, ImportReport, Source, aliases_of, language_code, relative, scalar_text, yaml_map,
 };
 use crate::model::error::Error;
 use crate::model::url::collapse_slashes;
-
-/// What folio takes from Hugo's configuration.
-struct HugoConfig {
-    title: String,
-    base_url: String,
-    default_language: String,
-    in_subdir: bool,
-    /// Per language (as written), its content folder when it has one,
-    /// checked to be inside the site.
-    content_dirs: BTreeMap<String, Option<PathBuf>>,
-    /// The site's `contentDir` (`content/` unless it names another): the
-    /// folder of the languages without one of their own.
-    content_dir: PathBuf,
-    /// Per section, its URL pattern.
-    permalinks: BTreeMap<String, String>,
-    lowercase: bool,
-    feeds: Option<OldFeeds>,
-    /// Where a page's date comes from, the first found: front matter keys,
-    /// or `:filename` (`[frontmatter] date`).
-    date_sources: Vec<String>,
-    /// The languages Hugo builds nothing of (`disableLanguages`).
-    disabled: Vec<String>,
-    /// `params`, which `{{< param >}}` reads after the page's own.
-    params: Value,
-    /// Where it was read, relative to the site.
-    file: String,
-    /// Its files copied as they are (`staticDir`, `static/` unless it
-    /// names another), checked to be inside the site.
-    static_dir: PathBuf,
-}
 
 pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, Error> {
     let config = HugoConfig::read(source)?;
@@ -72,8 +40,12 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
         let walk = walk.filter_entry(|e| !own_folders.iter().any(|dir| e.path() == dir.as_path()));
         for entry in walk {
             let entry = entry.map_err(|e| Error::io(&root, std::io::Error::other(e)))?;
-            let markdown = entry.path().extension().is_some_and(|e| e == "md");
-            if !entry.file_type().is_file() || !markdown {
+            let extension = entry
+                .path()
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or("");
+            if !entry.file_type().is_file() || !CONTENT_EXTENSIONS.contains(&extension) {
                 continue;
             }
             let at = (source, root.as_path(), lang.as_deref());
@@ -115,183 +87,9 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
     Ok(report)
 }
 
-impl HugoConfig {
-    fn read(source: &Source) -> Result<HugoConfig, Error> {
-        let candidates = ["hugo.toml", "config.toml", "hugo.yaml", "config.yaml"];
-        let folders = [
-            source.root().to_owned(),
-            source.root().join("config/_default"),
-        ];
-        let found = folders
-            .iter()
-            .flat_map(|dir| candidates.iter().map(move |name| dir.join(name)))
-            .find(|path| source.has_file(path));
-        let Some(path) = found else {
-            return Err(Error::Config {
-                path: source.root().join("hugo.toml"),
-                line: None,
-                message: "no Hugo configuration here (hugo.toml, config.toml, hugo.yaml, config/_default/)".into(),
-                help: "name the folder of the Hugo site, the one `hugo` builds".into(),
-            });
-        };
-        let mut config = read_config_file(source, &path)?;
-        // `config/_default/languages.toml` holds the languages on its own.
-        let mut languages_file = path.with_file_name("languages.toml");
-        if source.has_file(&languages_file) && config.get("languages").is_none() {
-            let languages = read_config_file(source, &languages_file)?;
-            if let Value::Object(map) = &mut config {
-                map.insert("languages".into(), languages);
-            }
-        } else {
-            languages_file = path.clone();
-        }
-        let text = |key: &str| config.get(key).and_then(scalar_text);
-        let languages = config.get("languages").and_then(Value::as_object);
-        let content_dirs = content_dirs(source, languages, &languages_file)?;
-        let content_dir = match text("contentDir") {
-            Some(dir) => source.configured_folder(&dir, &path, "contentDir")?,
-            None => source.root().join("content"),
-        };
-        let default_language = text("defaultContentLanguage").unwrap_or_else(|| "en".into());
-        checked_language(&default_language, &path, "defaultContentLanguage")?;
-        let permalinks = config
-            .get("permalinks")
-            .and_then(Value::as_object)
-            .map(|map| {
-                map.iter()
-                    .filter_map(|(section, pattern)| Some((section.clone(), scalar_text(pattern)?)))
-                    .collect()
-            })
-            .unwrap_or_default();
-        Ok(HugoConfig {
-            title: text("title").unwrap_or_else(|| "Imported site".into()),
-            base_url: text("baseURL")
-                .or_else(|| text("baseurl"))
-                .unwrap_or_else(|| "https://example.org".into()),
-            default_language,
-            in_subdir: config
-                .get("defaultContentLanguageInSubdir")
-                .and_then(Value::as_bool)
-                == Some(true),
-            content_dirs,
-            content_dir,
-            permalinks,
-            lowercase: config.get("disablePathToLower").and_then(Value::as_bool) != Some(true),
-            feeds: feeds::hugo(&config),
-            date_sources: config
-                .pointer("/frontmatter/date")
-                .and_then(Value::as_array)
-                .map(|sources| sources.iter().filter_map(scalar_text).collect())
-                .unwrap_or_else(|| {
-                    [
-                        "date",
-                        "publishDate",
-                        "pubdate",
-                        "published",
-                        "lastmod",
-                        "modified",
-                    ]
-                    .map(String::from)
-                    .to_vec()
-                }),
-            params: config.get("params").cloned().unwrap_or(Value::Null),
-            file: source.relative(&path),
-            static_dir: match text("staticDir") {
-                Some(dir) => source.configured_folder(&dir, &path, "staticDir")?,
-                None => source.root().join("static"),
-            },
-            disabled: config
-                .get("disableLanguages")
-                .and_then(Value::as_array)
-                .map(|codes| codes.iter().filter_map(scalar_text).collect())
-                .unwrap_or_default(),
-        })
-    }
-
-    /// The prefix of `lang`'s URLs: none for the default language at the
-    /// root.
-    fn prefix(&self, lang: &str) -> String {
-        if lang == self.default_language && !self.in_subdir {
-            String::new()
-        } else {
-            format!("/{}", lang.to_lowercase())
-        }
-    }
-}
-
-/// Each language's content folder, if it has one, checked to be inside
-/// the site; and each language checked to be a language code, since it
-/// becomes a folder name. `file` is where the languages were read.
-fn content_dirs(
-    source: &Source,
-    languages: Option<&serde_json::Map<String, Value>>,
-    file: &Path,
-) -> Result<BTreeMap<String, Option<PathBuf>>, Error> {
-    let mut dirs = BTreeMap::new();
-    for (code, table) in languages.into_iter().flatten() {
-        checked_language(code, file, &format!("languages.{code}"))?;
-        let dir = match table.get("contentDir").and_then(scalar_text) {
-            Some(dir) => {
-                let key = format!("languages.{code}.contentDir");
-                Some(source.configured_folder(&dir, file, &key)?)
-            }
-            None => None,
-        };
-        dirs.insert(code.clone(), dir);
-    }
-    Ok(dirs)
-}
-
-fn read_config_file(source: &Source, path: &Path) -> Result<Value, Error> {
-    let text = source.read(path)?;
-    let parsed = if path.extension().is_some_and(|e| e == "toml") {
-        toml::from_str::<toml::Table>(&text)
-            .ok()
-            .map(|table| json_of(toml::Value::Table(table)))
-    } else {
-        yaml_map(&text)
-    };
-    parsed.ok_or_else(|| Error::Config {
-        path: path.to_owned(),
-        line: None,
-        message: "does not parse".into(),
-        help: "fix it so that Hugo itself would read it".into(),
-    })
-}
-
-/// A TOML value as JSON, its dates as the text they were written as.
-fn json_of(value: toml::Value) -> Value {
-    match value {
-        toml::Value::String(s) => Value::String(s),
-        toml::Value::Integer(i) => Value::from(i),
-        toml::Value::Float(f) => Value::from(f),
-        toml::Value::Boolean(b) => Value::Bool(b),
-        toml::Value::Datetime(d) => Value::String(d.to_string()),
-        toml::Value::Array(items) => Value::Array(items.into_iter().map(json_of).collect()),
-        toml::Value::Table(table) => {
-            Value::Object(table.into_iter().map(|(k, v)| (k, json_of(v))).collect())
-        }
-    }
-}
-
-/// The folders holding content, each with the language all its files are
-/// in (a `contentDir`), or `None` for the shared `content/` whose files say
-/// theirs by name.
-fn content_roots(config: &HugoConfig) -> Vec<(PathBuf, Option<String>)> {
-    let mut roots: Vec<(PathBuf, Option<String>)> = config
-        .content_dirs
-        .iter()
-        .filter_map(|(lang, dir)| Some((dir.clone()?, Some(lang.clone()))))
-        .collect();
-    // The site's `contentDir` holds the languages without a folder of
-    // their own.
-    let all_have_one =
-        !config.content_dirs.is_empty() && config.content_dirs.values().all(Option::is_some);
-    if !all_have_one {
-        roots.push((config.content_dir.clone(), None));
-    }
-    roots
-}
+/// The files Hugo reads as content without a tool of its own: Markdown
+/// under its names, and HTML.
+const CONTENT_EXTENSIONS: &[&str] = &["md", "markdown", "mdown", "mkd", "mkdn", "html", "htm"];
 
 fn read_document(
     (source, root, dir_lang): (&Source, &Path, Option<&str>),
@@ -320,7 +118,7 @@ fn read_document(
     let (dir, file_name) = under_root
         .rsplit_once('/')
         .unwrap_or(("", under_root.as_str()));
-    let stem = file_name.strip_suffix(".md").unwrap_or(file_name);
+    let (stem, extension) = file_name.rsplit_once('.').unwrap_or((file_name, ""));
     let declared = |code: &str| config.content_dirs.contains_key(code);
     let (name, lang) = match (dir_lang, stem.rsplit_once('.')) {
         (Some(lang), _) => (stem, lang.to_owned()),
@@ -337,31 +135,14 @@ fn read_document(
     let written_slug = field("slug").or(dated.slug);
     let slug = written_slug.clone().unwrap_or_else(|| filename.clone());
     let date = dated.date;
-    let prefix = config.prefix(&lang);
-    let top = section.split('/').next().unwrap_or("");
-    // A `url` is the page's URL as written: Hugo keeps its case.
-    let written_url =
-        field("url").map(|url| collapse_slashes(&format!("/{}/", url.trim_matches('/'))));
-    let mut url = match (written_url.clone(), config.permalinks.get(top)) {
-        (Some(url), _) => url,
-        _ if is_section => format!("{prefix}/{section}/"),
-        (None, Some(pattern)) => {
-            let values = Placeholders {
-                section: &section,
-                slug: written_slug.as_deref().unwrap_or(""),
-                filename: &filename,
-                title: &title,
-                date: &date,
-            };
-            let path = expand(pattern, &values);
-            format!("{prefix}/{}", path.trim_start_matches('/'))
-        }
-        (None, None) => format!("{prefix}/{section}/{slug}/"),
+    let values = Placeholders {
+        section: &section,
+        slug: written_slug.as_deref().unwrap_or(""),
+        filename: &filename,
+        title: &title,
+        date: &date,
     };
-    url = collapse_slashes(&url);
-    if config.lowercase && written_url.is_none() {
-        url = url.to_lowercase();
-    }
+    let url = old_url(config, (&lang, is_section), field("url"), (&values, &slug));
     let doc = TreeDocument {
         path: rel,
         lang: language_code(&lang),
@@ -384,7 +165,12 @@ fn read_document(
             .map(|o| o.keys().cloned().collect())
             .unwrap_or_default(),
         front,
-        body: body.to_owned(),
+        // An HTML page is Markdown without blank lines, which would end
+        // its HTML.
+        body: match extension {
+            "html" | "htm" => super::html_as_markdown(body),
+            _ => body.to_owned(),
+        },
         url,
         is_section,
     };
@@ -483,6 +269,41 @@ fn split_front(text: &str) -> (FrontFormat, &str, &str) {
         }
     }
     (FrontFormat::Yaml, "", text)
+}
+
+/// The URL Hugo gave a page: its `url` as written (Hugo keeps its case),
+/// else its section's `permalinks` pattern filled in, else its section and
+/// slug, under its language's prefix; lowercased unless
+/// `disablePathToLower`, a file's (`.html`) with `uglyURLs`.
+fn old_url(
+    config: &HugoConfig,
+    (lang, is_section): (&str, bool),
+    written: Option<String>,
+    (values, slug): (&Placeholders<'_>, &str),
+) -> String {
+    if let Some(url) = written {
+        return collapse_slashes(&format!("/{}/", url.trim_matches('/')));
+    }
+    let prefix = config.prefix(lang);
+    let section = values.section;
+    let top = section.split('/').next().unwrap_or("");
+    let url = match config.permalinks.get(top) {
+        _ if is_section => format!("{prefix}/{section}/"),
+        Some(pattern) => format!(
+            "{prefix}/{}",
+            expand(pattern, values).trim_start_matches('/')
+        ),
+        None => format!("{prefix}/{section}/{slug}/"),
+    };
+    let mut url = collapse_slashes(&url);
+    if config.lowercase {
+        url = url.to_lowercase();
+    }
+    // `uglyURLs`: a page is the file its URL names, `/2022/05/19/slug.html`.
+    if !is_section && url.len() > 1 && config.ugly_in(top) {
+        url = format!("{}.html", url.trim_end_matches('/'));
+    }
+    url
 }
 
 /// What a permalink pattern's placeholders stand for.

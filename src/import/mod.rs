@@ -21,6 +21,7 @@ mod anchors;
 mod feeds;
 mod folders;
 mod hugo;
+mod hugo_config;
 mod hugo_shortcodes;
 mod jekyll;
 mod jekyll_files;

@@ -437,7 +437,7 @@ fn an_import_never_writes_over_files_and_names_what_it_misses() {
 
 /// The URL of every page Hugo itself publishes for the site at `site`
 /// (`hugo list all`), as paths.
-fn hugo_urls(site: &Path) -> Vec<String> {
+pub(crate) fn hugo_urls(site: &Path) -> Vec<String> {
     let listed = std::process::Command::new("hugo")
         .args(["list", "all", "--source"])
         .arg(site)

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::import::{builds, corpora, import, served_file, unpack};
+use crate::import::{builds, corpora, hugo_urls, import, served_file, unpack};
 use crate::util::folio_command;
 
 /// The (source file, URL path) pairs of a companion file's Appendix A:
@@ -115,8 +115,8 @@ fn the_kubernetes_blog_moves_in_from_hugo_with_every_url_served() {
     // Hugo builds nothing of a language `disableLanguages` names.
     assert!(summary.contains("left out:     content/no/blog/_posts/2018-09-06-2018-steering-committee-election-cycle-kicks-off.md: its language, `no`, is in `disableLanguages`"));
     // The import built the site and found there every URL Hugo served:
-    // posts, each language's home and blog section, the home's feed.
-    assert!(summary.contains("every old URL is still served: the 372 URLs the old site served are served by the built site; 20 translation(s) that had their original's moved under their language"), "{summary}");
+    // posts, each language's home (its `_index.html`) and blog section, the home's feed.
+    assert!(summary.contains("every old URL is still served: the 394 URLs the old site served are served by the built site; 20 translation(s) that had their original's moved under their language"), "{summary}");
     assert!(summary.contains("moved:        content/zh/blog/_posts/2015-03-00-Welcome-To-Kubernetes-Blog.md is at /zh/blog/2015/03/Welcome-To-Kubernetes-Blog/"));
 
     let warnings = builds(&into, None);
@@ -236,7 +236,7 @@ fn the_kubernetes_blog_moves_in_from_hugo_with_every_url_served() {
     let report = String::from_utf8_lossy(&second.stdout);
     assert!(
         second.status.success()
-            && report.contains("0 parsed, 351 unchanged; 0 pages written, 0 deleted"),
+            && report.contains("0 parsed, 363 unchanged; 0 pages written, 0 deleted"),
         "{report}"
     );
 }
@@ -519,5 +519,78 @@ fn hugo_and_zola_pages_without_a_title_build_with_their_file_s_name() {
     assert!(
         page.contains("<h1>Plain</h1>") || page.contains(">Plain<"),
         "{page}"
+    );
+}
+
+#[test]
+fn a_hugo_site_configured_by_its_config_folder_keeps_the_urls_hugo_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("hugo-site");
+    // Hugo reads its configuration from config/_default/, a key a file
+    // (JSON too); the posts section has ugly URLs; content in .markdown and
+    // .html files.
+    put(&site, "config/_default/hugo.toml", b"baseURL = \"https://example.org/\"\ntitle = \"Folder\"\ndefaultContentLanguage = \"en\"\n[uglyURLs]\nposts = true\n");
+    put(
+        &site,
+        "config/_default/languages.toml",
+        b"[en]\nweight = 1\n[fr]\nweight = 2\n",
+    );
+    put(
+        &site,
+        "config/_default/permalinks.json",
+        b"{\"posts\": \"/:year/:month/:day/:slug/\"}",
+    );
+    put(
+        &site,
+        "config/_default/params.toml",
+        b"release = \"Halley\"\n",
+    );
+    put(
+        &site,
+        "content/posts/first.markdown",
+        b"---\ntitle: First One\ndate: 2022-05-19\n---\nOn {{< param release >}}.\n",
+    );
+    put(
+        &site,
+        "content/posts/first.fr.markdown",
+        b"---\ntitle: Premier\ndate: 2022-05-19\n---\nBonjour.\n",
+    );
+    put(
+        &site,
+        "content/about.html",
+        b"---\ntitle: About\n---\n<div>\n\n    <p>Indented, after a blank line.</p>\n</div>\n",
+    );
+    let expected = hugo_urls(&site);
+    assert!(
+        expected
+            .iter()
+            .any(|url| url == "/2022/05/19/first-one.html"),
+        "{expected:?}"
+    );
+
+    let into = dir.path().join("folio-site");
+    let summary = import("hugo", &site, &into);
+    assert!(
+        summary.contains("every post keeps its old URL"),
+        "{summary}"
+    );
+    let out = into.join("public");
+    for url in &expected {
+        assert!(
+            served_file(&out, url).is_file(),
+            "{url} is not served\n{summary}"
+        );
+    }
+    let first = std::fs::read_to_string(out.join("2022/05/19/first-one.html")).unwrap();
+    assert!(first.contains("On Halley."), "{first}");
+    // The HTML page is HTML still, not an indented code block.
+    let about = std::fs::read_to_string(served_file(
+        &out,
+        expected.iter().find(|u| u.contains("about")).unwrap(),
+    ))
+    .unwrap();
+    assert!(
+        about.contains("<p>Indented, after a blank line.</p>") && !about.contains("<code>"),
+        "{about}"
     );
 }
