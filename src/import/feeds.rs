@@ -78,7 +78,8 @@ pub(super) fn hugo(config: &Value) -> Option<OldFeeds> {
                 .collect(),
         )
     };
-    if names(get(config, "disableKinds")).is_some_and(|kinds| kinds.iter().any(|k| k == "rss")) {
+    let disabled = names(get(config, "disableKinds")).unwrap_or_default();
+    if disabled.iter().any(|k| k == "rss") {
         return None;
     }
     let outputs = get(config, "outputs");
@@ -86,7 +87,9 @@ pub(super) fn hugo(config: &Value) -> Option<OldFeeds> {
         names(outputs.as_ref().and_then(|o| get(o, kind)))
             .is_none_or(|formats| formats.iter().any(|f| f == "rss"))
     };
-    let (home, tags) = (has_rss("home"), has_rss("term"));
+    // A term's feed needs its page, which `disableKinds` can leave out.
+    let terms = !disabled.iter().any(|k| k == "term" || k == "taxonomy");
+    let (home, tags) = (has_rss("home"), terms && has_rss("term"));
     let base = get(config, "outputFormats")
         .and_then(|formats| get(&formats, "rss"))
         .and_then(|rss| get(&rss, "baseName"))

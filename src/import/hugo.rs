@@ -76,6 +76,8 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
         default_language: language_code(&config.default_language),
         anchors_warn: false,
         feeds: config.feeds.clone(),
+        carried: config.carried.clone(),
+        term_slug: urlize,
     };
     write_site((source, into), &site, documents, &mut report)?;
     copy_folder(
@@ -85,6 +87,19 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
         &mut report,
     )?;
     Ok(report)
+}
+
+/// The terms of `taxonomy` a front matter names (a list, or one), with it.
+fn terms_of(fields: &Value, taxonomy: &str) -> Vec<(String, String)> {
+    let terms = match fields.get(taxonomy) {
+        Some(Value::Array(terms)) => terms.iter().filter_map(scalar_text).collect(),
+        Some(term) => scalar_text(term).into_iter().collect(),
+        None => Vec::new(),
+    };
+    terms
+        .into_iter()
+        .map(|term| (taxonomy.to_owned(), term))
+        .collect()
 }
 
 /// The files Hugo reads as content without a tool of its own: Markdown
@@ -151,6 +166,10 @@ fn read_document(
         translation: field("translationKey").unwrap_or_else(|| format!("{dir}/{name}")),
         translation_key: None,
         aliases: aliases_of(&fields),
+        terms: config
+            .taxonomies()
+            .flat_map(|taxonomy| terms_of(&fields, taxonomy))
+            .collect(),
         bundle: (name == "index").then(|| file.parent().unwrap_or(root).to_owned()),
         section,
         slug: if is_section && filename.is_empty() {

@@ -37,6 +37,8 @@ pub(super) struct HugoConfig {
     pub(super) date_sources: Vec<String>,
     /// The languages Hugo builds nothing of (`disableLanguages`).
     pub(super) disabled: Vec<String>,
+    /// Its taxonomies, menus and `params`, for site.toml.
+    pub(super) carried: super::carried::Carried,
     /// `params`, which `{{< param >}}` reads after the page's own.
     pub(super) params: Value,
     /// Where it was read, relative to the site.
@@ -120,6 +122,7 @@ impl HugoConfig {
             },
             feeds: feeds::hugo(&config),
             date_sources: date_sources(&config),
+            carried: super::carried::Carried::hugo(&config),
             params: config.get("params").cloned().unwrap_or(Value::Null),
             file: source.relative(&path),
             static_dir: match text("staticDir") {
@@ -132,6 +135,17 @@ impl HugoConfig {
                 .map(|codes| codes.iter().filter_map(scalar_text).collect())
                 .unwrap_or_default(),
         })
+    }
+
+    /// The taxonomies of the site (`tags`, unless it says others).
+    pub(super) fn taxonomies(&self) -> impl Iterator<Item = &str> {
+        let default: &[String] = &[];
+        let named = self.carried.taxonomies.as_deref();
+        named
+            .unwrap_or(default)
+            .iter()
+            .map(String::as_str)
+            .chain(named.is_none().then_some("tags"))
     }
 
     /// Whether the pages of the section `top` have Hugo's ugly URLs.

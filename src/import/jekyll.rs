@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::carried::Carried;
 use super::feeds::{self, OldFeeds};
 use super::jekyll_files::{Files, Kind, collection_url, page_url};
 use super::jekyll_liquid::JekyllSite;
@@ -78,6 +79,8 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
                 .filter(|l| *l != config.default_language),
         )
         .collect();
+    let mut site = JekyllSite::read(source, &config.yaml)?;
+    let navigation = site.data("navigation");
     let settings = SiteSettings {
         generator: "Jekyll",
         title: config.title.clone(),
@@ -87,6 +90,7 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
         post_sections: vec!["posts".into()],
         anchors_warn: false,
         feeds: config.feeds.clone(),
+        carried: Carried::jekyll(&config.yaml, navigation.as_ref()),
     };
     let site_toml = settings.site_toml(&report.languages);
     into.write(&["site.toml"], &site_toml, "_config.yml")?;
@@ -95,7 +99,6 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
         .iter()
         .map(|post| place_of(post, &mut taken))
         .collect();
-    let mut site = JekyllSite::read(source, &config.yaml)?;
     for (post, place) in posts.iter().zip(&places) {
         let link = place[1..].join("/");
         // `{% post_url 2010-09-09-name %}` names a post by its file's name,

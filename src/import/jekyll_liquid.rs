@@ -80,6 +80,13 @@ fn read_data(source: &Source, folder: &Path) -> Result<Map<String, Value>, Error
     Ok(data)
 }
 
+impl JekyllSite {
+    /// A file of `_data/` by its name (`navigation` is `navigation.yml`).
+    pub(super) fn data(&self, name: &str) -> Option<Value> {
+        self.site.get("data")?.get(name).cloned()
+    }
+}
+
 impl Site for JekyllSite {
     fn site(&self) -> &Value {
         &self.site

@@ -18,6 +18,7 @@ use crate::source::fields::FIELDS as READ_FIELDS;
 use folders::{Destination, Source};
 
 mod anchors;
+mod carried;
 mod feeds;
 mod folders;
 mod hugo;
@@ -500,6 +501,7 @@ struct SiteSettings {
     /// `internal_level = "warn"`).
     anchors_warn: bool,
     feeds: Option<feeds::OldFeeds>,
+    carried: carried::Carried,
 }
 
 impl SiteSettings {
@@ -523,9 +525,12 @@ impl SiteSettings {
         if let Some(feeds) = &self.feeds {
             toml.push_str(&feeds.toml(self.generator));
         }
+        let (carried_keys, carried_tables) = self.carried.toml();
+        toml.push_str(&carried_keys);
         if self.anchors_warn {
             toml.push_str("\n# The old site only warned of links to missing anchors.\n[links]\nanchors = \"warn\"\n");
         }
+        toml.push_str(&carried_tables);
         for lang in languages.iter().filter(|l| is_language_code(l)) {
             let name = ENDONYMS
                 .iter()
@@ -536,6 +541,7 @@ impl SiteSettings {
                 quote(lang),
                 quote(name)
             ));
+            toml.push_str(&self.carried.language_toml(lang));
         }
         toml
     }

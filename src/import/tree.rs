@@ -45,6 +45,8 @@ pub(super) struct TreeDocument {
     pub translation_key: Option<String>,
     /// Its old URLs (`aliases`), served by redirects.
     pub aliases: Vec<String>,
+    /// Its terms: taxonomy and term, as written.
+    pub terms: Vec<(String, String)>,
     /// A bundle's folder in the source (`content/blog/trip/` of
     /// `trip/index.md`), whose other files are copied beside it.
     pub bundle: Option<std::path::PathBuf>,
@@ -97,6 +99,10 @@ pub(super) struct TreeSite {
     /// The old site only warned of a link to a missing anchor.
     pub anchors_warn: bool,
     pub feeds: Option<OldFeeds>,
+    /// Its taxonomies, menus and own settings.
+    pub carried: super::carried::Carried,
+    /// The old generator's slug of a term, in its URL.
+    pub term_slug: fn(&str) -> String,
 }
 
 /// Writes `site.toml` and every document. A top-level section whose every
@@ -157,6 +163,7 @@ pub(super) fn write_site(
         },
         anchors_warn: site.anchors_warn,
         feeds: site.feeds.clone(),
+        carried: site.carried.clone(),
     };
     let site_toml = settings.site_toml(&report.languages);
     into.write(&["site.toml"], &site_toml, "site.toml")?;
@@ -170,6 +177,7 @@ pub(super) fn write_site(
         })
         .collect();
     report.homes_served(&site.config_file, homes, site.feeds.as_ref());
+    terms_served(site, &documents, &settings.default_language, report);
     let (places, moved) = places_of(&documents);
     link_translations(&mut documents, &places, report);
     let urls: Vec<String> = documents.iter().map(|doc| doc.url.clone()).collect();
@@ -191,6 +199,30 @@ pub(super) fn write_site(
         report.links_rewritten += relinked;
     }
     write_documents((source, into), &documents, places, &post_sections, report)
+}
+
+/// Notes each taxonomy's index and each term's page, in each language that
+/// has the term, as served: the old generator made them.
+fn terms_served(
+    site: &TreeSite,
+    documents: &[TreeDocument],
+    default_language: &str,
+    report: &mut ImportReport,
+) {
+    let mut pages: BTreeSet<String> = BTreeSet::new();
+    for doc in documents {
+        let prefix = match doc.lang == default_language {
+            true => String::new(),
+            false => format!("/{}", doc.lang.to_lowercase()),
+        };
+        for (taxonomy, term) in &doc.terms {
+            pages.insert(format!("{prefix}/{taxonomy}/"));
+            pages.insert(format!("{prefix}/{taxonomy}/{}/", (site.term_slug)(term)));
+        }
+    }
+    for url in pages {
+        report.served_at(&site.config_file, &url, &[]);
+    }
 }
 
 /// Writes each document at its place (a section as its `_index.md`),
@@ -568,6 +600,7 @@ mod tests {
             translation: format!("{section}/{slug}"),
             translation_key: None,
             aliases: Vec::new(),
+            terms: Vec::new(),
             bundle: None,
             is_section: false,
             keys: Vec::new(),

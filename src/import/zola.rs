@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::anchors::keep_zola_anchors;
+use super::carried::Carried;
 use super::feeds;
+use super::hugo_config::json_of;
 use super::shortcodes::escape_calls;
 use super::statics::copy_folder;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
@@ -70,6 +72,8 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
             .and_then(|level| level.as_str())
             == Some("warn"),
         feeds: feeds::zola(&config),
+        carried: Carried::zola(&json_of(toml::Value::Table(config.clone()))),
+        term_slug: |term| slug::slugify(term),
     };
     write_site((source, into), &site, documents, &mut report)?;
     let statics = source.root().join("static");
@@ -138,6 +142,22 @@ fn read_document(
         date_from_file_name: (file_date && !fields.contains_key("date")).then_some(file_day),
         translation: format!("{dir}/{name}"),
         translation_key: None,
+        terms: fields
+            .get("taxonomies")
+            .and_then(toml::Value::as_table)
+            .into_iter()
+            .flatten()
+            .flat_map(|(taxonomy, terms)| {
+                let terms = terms
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(toml::Value::as_str);
+                terms
+                    .map(move |term| (taxonomy.clone(), term.to_owned()))
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
         bundle: (name == "index").then(|| file.parent().unwrap_or(file).to_owned()),
         aliases: fields
             .get("aliases")

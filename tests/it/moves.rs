@@ -327,6 +327,15 @@ fn the_minimal_mistakes_docs_move_in_from_jekyll_with_every_url_served() {
         );
     }
 
+    // Its navigation is folio's menu, under the site's base path; its own
+    // settings are `[extra]`.
+    let toml = std::fs::read_to_string(into.join("site.toml")).unwrap();
+    assert!(toml.contains("[[menus.main]]\nname = \"Quick-Start Guide\"\nurl = \"/minimal-mistakes/docs/quick-start-guide/\""), "{toml}");
+    assert!(
+        toml.contains("minimal_mistakes_skin = \"default\""),
+        "{toml}"
+    );
+
     // The site's own page for a missing URL is the one written.
     let not_found = std::fs::read_to_string(out.join("404.html")).unwrap();
     assert!(not_found.contains("<title>Page Not Found"), "{not_found}");
