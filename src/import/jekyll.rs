@@ -12,6 +12,7 @@ use super::feeds::{self, OldFeeds};
 use super::jekyll_files::{Files, Kind, collection_url, page_url};
 use super::jekyll_liquid::JekyllSite;
 use super::kramdown::attribute_lists;
+use super::kramdown_tables;
 use super::liquid;
 use super::repeats::drop_repeated_keys;
 use super::statics::copy_file;
@@ -352,6 +353,12 @@ fn run_liquid(post: &mut JekyllPost, site: &JekyllSite, report: &mut ImportRepor
     );
     let dropped = "kramdown attributes that are no class or id, or set on nothing";
     note(&mut report.taken_out, dropped, attributes.dropped);
+    let (body, tables) = kramdown_tables::tables(&body);
+    note(
+        &mut report.converted,
+        "kramdown tables (a separator of any width, between bodies or before a footer; none at all)",
+        tables,
+    );
     post.body = liquid::raw_as_written(&body);
     if let Some(evaluated) = evaluated {
         for (kind, _) in evaluated.converted {

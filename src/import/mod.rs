@@ -28,6 +28,7 @@ mod jekyll;
 mod jekyll_files;
 mod jekyll_liquid;
 mod kramdown;
+mod kramdown_tables;
 mod links;
 mod liquid;
 mod repeats;

@@ -327,6 +327,16 @@ fn the_minimal_mistakes_docs_move_in_from_jekyll_with_every_url_served() {
         );
     }
 
+    // kramdown's tables are GitHub's: no row of dashes or equals signs.
+    let tables =
+        std::fs::read_to_string(served_file(&out, "/layout-table-of-contents-post/")).unwrap();
+    assert!(
+        tables.contains(">Foot1</td>")
+            && !tables.contains(">----</td>")
+            && !tables.contains("=====</td>"),
+        "{tables}"
+    );
+
     // Its navigation is folio's menu, under the site's base path; its own
     // settings are `[extra]`.
     let toml = std::fs::read_to_string(into.join("site.toml")).unwrap();
