@@ -39,26 +39,10 @@ pub(crate) fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
         .collect()
 }
 
-/// Runs `folio import GENERATOR source --into into`, which must succeed;
-/// its summary, then the warnings of the build it ended with.
-pub(crate) fn import(generator: &str, source: &Path, into: &Path) -> String {
-    let import = folio_command()
-        .args(["import", generator])
-        .arg(source)
-        .arg("--into")
-        .arg(into)
-        .output()
-        .unwrap();
-    let summary = String::from_utf8_lossy(&import.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&import.stderr);
-    assert!(import.status.success(), "{summary}{stderr}");
-    summary + &stderr
-}
-
-/// Runs `folio import GENERATOR source --into into` on a site whose first
-/// build must fail (what it holds is refused): the import writes the site
-/// and says so, then fails with the build's error. Its summary and errors.
-fn import_refused_by_its_build(generator: &str, source: &Path, into: &Path) -> String {
+/// Runs `folio import GENERATOR source --into into`: whether it
+/// succeeded, and its summary followed by what it said on stderr (the
+/// warnings or the error of the build it ended with).
+fn run_import(generator: &str, source: &Path, into: &Path) -> (bool, String) {
     let import = folio_command()
         .args(["import", generator])
         .arg(source)
@@ -71,7 +55,23 @@ fn import_refused_by_its_build(generator: &str, source: &Path, into: &Path) -> S
         String::from_utf8_lossy(&import.stdout),
         String::from_utf8_lossy(&import.stderr)
     );
-    assert!(!import.status.success(), "{said}");
+    (import.status.success(), said)
+}
+
+/// Runs `folio import GENERATOR source --into into`, which must succeed;
+/// its summary, then the warnings of the build it ended with.
+pub(crate) fn import(generator: &str, source: &Path, into: &Path) -> String {
+    let (succeeded, said) = run_import(generator, source, into);
+    assert!(succeeded, "{said}");
+    said
+}
+
+/// Runs `folio import GENERATOR source --into into` on a site whose first
+/// build must fail (what it holds is refused): the import writes the site
+/// and says so, then fails with the build's error. Its summary and errors.
+fn import_refused_by_its_build(generator: &str, source: &Path, into: &Path) -> String {
+    let (succeeded, said) = run_import(generator, source, into);
+    assert!(!succeeded, "{said}");
     assert!(
         said.contains("the first build of") && said.contains("the site is written"),
         "{said}"

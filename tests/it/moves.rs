@@ -69,6 +69,22 @@ fn broken_links(root: &Path) -> Vec<String> {
     broken
 }
 
+/// Checks that a build of the imported site at `into`, of `documents`
+/// sources, has nothing to do: the import's own build converged.
+fn builds_nothing(into: &Path, documents: usize) {
+    let again = folio_command()
+        .args(["build", "--root"])
+        .arg(into)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&again.stdout);
+    let nothing = format!("0 parsed, {documents} unchanged; 0 pages written, 0 deleted");
+    assert!(
+        again.status.success() && report.contains(&nothing),
+        "{report}"
+    );
+}
+
 /// Every HTML page under `out`.
 fn html_pages(out: &Path) -> Vec<std::path::PathBuf> {
     walkdir::WalkDir::new(out)
@@ -228,17 +244,7 @@ fn the_kubernetes_blog_moves_in_from_hugo_with_every_url_served() {
     assert!(unexplained.is_empty(), "{unexplained:#?}");
     assert!(broken.len() > 600, "{}", broken.len());
 
-    let second = folio_command()
-        .args(["build", "--root"])
-        .arg(&into)
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&second.stdout);
-    assert!(
-        second.status.success()
-            && report.contains("0 parsed, 363 unchanged; 0 pages written, 0 deleted"),
-        "{report}"
-    );
+    builds_nothing(&into, 363);
 }
 
 #[test]
@@ -350,28 +356,14 @@ fn the_minimal_mistakes_docs_move_in_from_jekyll_with_every_url_served() {
     let not_found = std::fs::read_to_string(out.join("404.html")).unwrap();
     assert!(not_found.contains("<title>Page Not Found"), "{not_found}");
 
-    let second = folio_command()
-        .args(["build", "--root"])
-        .arg(&into)
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&second.stdout);
-    assert!(
-        second.status.success()
-            && report.contains("0 parsed, 114 unchanged; 0 pages written, 0 deleted"),
-        "{report}"
-    );
+    builds_nothing(&into, 114);
 }
 
 #[test]
 fn an_old_url_the_built_site_does_not_serve_is_named_and_nothing_is_claimed() {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("hugo-site");
-    let write = |rel: &str, text: &str| {
-        let path = source.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| put(&source, rel, text.as_bytes());
     write(
         "hugo.toml",
         "baseURL = \"https://example.org/\"\ntitle = \"Docs\"\n",
@@ -398,7 +390,7 @@ fn an_old_url_the_built_site_does_not_serve_is_named_and_nothing_is_claimed() {
     assert!(!summary.contains("keeps its old URL"), "{summary}");
 }
 
-/// Writes `text` at `rel` under `root`, folders made.
+/// Writes `bytes` at `rel` under `root`, folders made.
 fn put(root: &Path, rel: &str, bytes: &[u8]) {
     let path = root.join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
