@@ -6,10 +6,14 @@
 
 use std::collections::BTreeMap;
 
+use std::ops::Range;
+
 use serde_json::Value;
 
 use super::ImportReport;
 use super::tree::TreeDocument;
+use crate::source::markdown::MARKDOWN;
+use crate::source::shortcodes::syntax::code_ranges;
 
 /// One call: `{{< name args >}}`, `{{% name args %}}`, or its closing tag.
 #[derive(Debug, PartialEq)]
@@ -97,6 +101,18 @@ pub(super) fn convert_all(
             params,
         };
         let (body, done) = convert(&doc.body, &context);
+        // What the text around a call made of it (a fence it opened, calls
+        // crossing code) must not fail the build: such a call is shown as
+        // written.
+        let (body, unread) = super::shortcodes::escape_unread(&body);
+        if unread > 0 {
+            let why = "a folio call the text around it left unreadable (a call crossing code), shown as written".to_owned();
+            report
+                .taken_out
+                .entry(why)
+                .or_default()
+                .push(doc.path.clone());
+        }
         doc.body = body;
         for name in done.converted.into_keys() {
             let kind = format!("{{{{< {name} >}}}}");
@@ -124,12 +140,14 @@ pub(super) fn convert_all(
 pub(super) fn convert(body: &str, context: &Context<'_>) -> (String, Converted) {
     let mut out = String::with_capacity(body.len());
     let mut done = Converted::default();
-    let mut rest = body;
-    // Each open paired call, with what closes it in folio.
-    let mut open: Vec<(String, &'static str)> = Vec::new();
-    while let Some(at) = next_call(rest) {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
+    let code = code_ranges(body, MARKDOWN);
+    let mut pos = 0;
+    // Each open paired call, with what closes it in folio, and where its
+    // opening was written (taken out again if nothing closes it).
+    let mut open: Vec<(String, &'static str, std::ops::Range<usize>)> = Vec::new();
+    while let Some(at) = next_call(body, pos) {
+        out.push_str(&body[pos..at]);
+        let tail = &body[at..];
         let (delimiter, close) = if tail.starts_with("{{<") {
             ('<', ">}}")
         } else {
@@ -140,7 +158,7 @@ pub(super) fn convert(body: &str, context: &Context<'_>) -> (String, Converted) 
             return (out, done);
         };
         let inside = &tail[3..end];
-        rest = &tail[end + 3..];
+        pos = at + end + 3;
         // `{{</* figure */>}}` shows the call itself.
         if let Some(escaped) = inside
             .trim()
@@ -151,15 +169,22 @@ pub(super) fn convert(body: &str, context: &Context<'_>) -> (String, Converted) 
             out.push_str(&format!("{{{{{delimiter} {} {closing}}}}}", escaped.trim()));
             continue;
         }
+        // Hugo ran a call in code too; folio reads none there: it stays.
+        if code.iter().any(|range| range.contains(&at)) {
+            out.push_str(&tail[..end + 3]);
+            continue;
+        }
         let Some(call) = read_call(inside) else {
             out.push_str(&tail[..end + 3]);
             continue;
         };
         if call.closing {
-            match open.iter().rposition(|(name, _)| *name == call.name) {
-                Some(at) => {
-                    let (_, closing) = open.remove(at);
-                    out.push_str(closing);
+            // Calls nest: a closing tag closes the last call opened, or
+            // nothing (Hugo refuses calls that cross).
+            match open.last().filter(|(name, _, _)| *name == call.name) {
+                Some(_) => {
+                    let (_, closing, _) = open.pop().expect("checked");
+                    out.push_str(&on_its_line(&out, closing, &body[pos..]));
                 }
                 None => {
                     *done
@@ -170,53 +195,78 @@ pub(super) fn convert(body: &str, context: &Context<'_>) -> (String, Converted) 
             }
             continue;
         }
-        let paired = !call.self_closing && has_closing(rest, &call.name);
+        let paired = !call.self_closing && has_closing((body, pos), &call.name, &code);
         match folio_call(&call, paired, context) {
             Some((text, closing)) => {
-                out.push_str(&text);
+                let start = out.len();
+                out.push_str(&on_its_line(&out, &text, &body[pos..]));
                 *done.converted.entry(call.name.clone()).or_default() += 1;
                 if paired {
-                    open.push((call.name, closing));
+                    open.push((call.name, closing, start..out.len()));
                 }
             }
             None => {
                 *done.left_out.entry(call.name.clone()).or_default() += 1;
                 if paired {
-                    open.push((call.name, ""));
+                    open.push((call.name, "", out.len()..out.len()));
                 }
             }
         }
     }
-    out.push_str(rest);
+    out.push_str(&body[pos..]);
+    // A call one closing tag was counted for twice (nested in one of its
+    // name) is closed by nothing: its opening would leave a folio block
+    // open, or a fence running to the end.
+    for (name, _, written) in open
+        .into_iter()
+        .rev()
+        .filter(|(_, closing, _)| !closing.is_empty())
+    {
+        out.replace_range(written, "");
+        if let Some(count) = done.converted.get_mut(&name) {
+            *count -= 1;
+        }
+        *done.left_out.entry(name).or_default() += 1;
+    }
+    done.converted.retain(|_, count| *count > 0);
     (out, done)
 }
 
-/// Where the next call starts in `text`, outside fenced code.
-fn next_call(text: &str) -> Option<usize> {
-    let mut fenced = false;
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        if line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~") {
-            fenced = !fenced;
-        } else if !fenced
-            && let Some(at) = [line.find("{{<"), line.find("{{%")]
-                .into_iter()
-                .flatten()
-                .min()
-        {
-            return Some(offset + at);
+/// `written` as it goes after `out`, followed by `next`: a code fence on a
+/// line of its own, as Markdown reads one.
+fn on_its_line(out: &str, written: &str, next: &str) -> String {
+    if !written.starts_with("```") {
+        return written.to_owned();
+    }
+    let before = if out.is_empty() || out.ends_with('\n') {
+        ""
+    } else {
+        "\n"
+    };
+    let after = if next.starts_with('\n') { "" } else { "\n" };
+    format!("{before}{written}{after}")
+}
+
+/// Where the next call at or after `from` starts in `body`: Hugo reads
+/// them anywhere, in code too.
+fn next_call(body: &str, from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(found) = body.get(at..)?.find("{{") {
+        let start = at + found;
+        if matches!(body.as_bytes().get(start + 2), Some(b'<' | b'%')) {
+            return Some(start);
         }
-        offset += line.len();
+        at = start + 2;
     }
     None
 }
 
-/// Whether `rest` closes the call `name` (`{{< /name >}}`) outside code,
-/// where the calls are read.
-fn has_closing(rest: &str, name: &str) -> bool {
-    let mut rest = rest;
-    while let Some(at) = next_call(rest) {
-        let tail = &rest[at..];
+/// Whether `body` closes the call `name` (`{{< /name >}}`) after `from`,
+/// outside code.
+fn has_closing((body, from): (&str, usize), name: &str, code: &[Range<usize>]) -> bool {
+    let mut pos = from;
+    while let Some(at) = next_call(body, pos) {
+        let tail = &body[at..];
         let close = if tail.starts_with("{{<") {
             ">}}"
         } else {
@@ -225,10 +275,13 @@ fn has_closing(rest: &str, name: &str) -> bool {
         let Some(end) = tail[3..].find(close).map(|end| end + 3) else {
             return false;
         };
-        if read_call(&tail[3..end]).is_some_and(|call| call.closing && call.name == name) {
+        let in_code = code.iter().any(|range| range.contains(&at));
+        if !in_code
+            && read_call(&tail[3..end]).is_some_and(|call| call.closing && call.name == name)
+        {
             return true;
         }
-        rest = &tail[end + 3..];
+        pos = at + end + 3;
     }
     false
 }
@@ -342,7 +395,8 @@ fn folio_call(call: &Call, paired: bool, context: &Context<'_>) -> Option<(Strin
             arg("src", 0)?;
             inline(format!("{{{{ figure({}) }}}}", args(&pairs)))
         }
-        "youtube" if !paired => inline(format!(
+        // A video without its id is no call folio's player can make.
+        "youtube" if !paired && arg("id", 0).is_some() => inline(format!(
             "{{{{ youtube({}) }}}}",
             args(&[
                 ("id", arg("id", 0)),
@@ -350,7 +404,7 @@ fn folio_call(call: &Call, paired: bool, context: &Context<'_>) -> Option<(Strin
                 ("title", call.named.get("title"))
             ])
         )),
-        "vimeo" if !paired => inline(format!(
+        "vimeo" if !paired && arg("id", 0).is_some() => inline(format!(
             "{{{{ vimeo({}) }}}}",
             args(&[("id", arg("id", 0)), ("title", call.named.get("title"))])
         )),
@@ -458,6 +512,40 @@ mod tests {
         );
         assert_eq!(done.converted.values().sum::<usize>(), 8);
         assert!(done.left_out.is_empty());
+    }
+
+    #[test]
+    fn a_highlight_in_a_line_is_fenced_on_lines_of_its_own() {
+        let (out, _) = convert_alone("See {{< highlight go >}}x := 1{{< /highlight >}} here.");
+        assert_eq!(out, "See \n```go\nx := 1\n```\n here.");
+    }
+
+    #[test]
+    fn a_call_nothing_closes_is_taken_out() {
+        let (out, done) =
+            convert_alone("{{< note >}}a{{< note >}}b{{< /note >}}c\n{{< highlight go >}}\nx");
+        assert_eq!(out, "a{% note() %}b{% end %}c\n\nx");
+        assert_eq!(
+            (
+                done.converted["note"],
+                done.left_out["note"],
+                done.left_out["highlight"]
+            ),
+            (1, 1, 1)
+        );
+        // Calls that cross: the closing tag of the outer one inside the
+        // inner one closes nothing, and the outer one is taken out.
+        let (out, _) = convert_alone(
+            "{{< note >}}a\n{{< highlight go >}}\nb {{< /note >}}\n{{< /highlight >}}\nc",
+        );
+        assert_eq!(out, "a\n```go\nb \n```\nc");
+    }
+
+    #[test]
+    fn a_video_without_its_id_is_taken_out() {
+        let (out, done) = convert_alone("a {{< youtube >}} b {{< vimeo title=\"x\" >}}");
+        assert_eq!(out, "a  b ");
+        assert_eq!(done.left_out.len(), 2);
     }
 
     #[test]

@@ -11,23 +11,30 @@ use crate::source::shortcodes::syntax::{self, Piece};
 /// read (Zola showed it as text: a comma left out, a quote inside a string
 /// of the same quotes) is escaped as written, up to its `}}` or `%}`.
 pub(super) fn escape_calls(body: &str) -> (String, usize) {
+    let (body, unread) = escape_unread(body);
+    if !matches!(syntax::pieces(&body, MARKDOWN), Ok(Some(_))) {
+        return (body, unread);
+    }
+    let (out, escaped) = escape_read(&body);
+    (out, escaped + unread)
+}
+
+/// `body` with each call that does not read escaped as written (one left
+/// open, one that does not parse), the others as they are; and how many
+/// were: what a build reads without failing.
+pub(super) fn escape_unread(body: &str) -> (String, usize) {
     let mut body = body.to_owned();
     let mut unread = 0;
-    let pieces = loop {
-        match syntax::pieces(&body, MARKDOWN) {
-            Ok(Some(_)) => break body.clone(),
-            Ok(None) => return (body, unread),
-            Err((line, _)) => match escape_on_line(&body, line) {
-                Some(escaped) => {
-                    body = escaped;
-                    unread += 1;
-                }
-                None => return (body, unread),
-            },
+    while let Err((line, _)) = syntax::pieces(&body, MARKDOWN) {
+        match escape_on_line(&body, line) {
+            Some(escaped) => {
+                body = escaped;
+                unread += 1;
+            }
+            None => break,
         }
-    };
-    let (out, escaped) = escape_read(&pieces);
-    (out, escaped + unread)
+    }
+    (body, unread)
 }
 
 /// `body` with the tag on `line` (1 for the first) that does not read
