@@ -359,7 +359,15 @@ fn run_liquid(post: &mut JekyllPost, site: &JekyllSite, report: &mut ImportRepor
         "kramdown tables (a separator of any width, between bodies or before a footer; none at all)",
         tables,
     );
-    post.body = liquid::raw_as_written(&body);
+    // What Liquid wrote must not fail the build: a folio call it left
+    // unreadable (`{{ x( }}` from pieces of text) is shown as written.
+    let (body, unread) = super::shortcodes::escape_unread(&liquid::raw_as_written(&body));
+    note(
+        &mut report.taken_out,
+        "a folio call the Liquid around it left unreadable, shown as written",
+        unread,
+    );
+    post.body = body;
     if let Some(evaluated) = evaluated {
         for (kind, _) in evaluated.converted {
             report

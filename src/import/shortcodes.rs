@@ -57,8 +57,10 @@ fn escape_on_line(body: &str, line: usize) -> Option<String> {
             Some("{%") => "%}",
             _ => continue,
         };
-        let Some(len) = body[at..].find(close) else {
-            continue;
+        let Some(len) = body[at + 2..].find(close).map(|len| len + 2) else {
+            // An opening nothing ends: its brace written as a character
+            // reference, which shows the same and opens nothing.
+            return Some(format!("{}&#123;{}", &body[..at], &body[at + 1..]));
         };
         let tag = &body[at..at + len + 2];
         // Already escaped, or a call that reads on its own: not this one.

@@ -214,6 +214,63 @@ fn hostile_liquid_ends_without_a_panic() {
 }
 
 #[test]
+fn whatever_the_liquid_the_body_is_one_a_build_reads() {
+    const PIECES: &[&str] = &[
+        "{%",
+        "%}",
+        "{{",
+        "}}",
+        "{% if a %}",
+        "{% endif %}",
+        "{% for x in (1..3) %}",
+        "{% endfor %}",
+        "{% raw %}",
+        "{% endraw %}",
+        "{% include greet name=\"x\" %}",
+        "{% capture c %}",
+        "{% endcapture %}",
+        "{{ c }}",
+        "{% highlight rb %}",
+        "{% endhighlight %}",
+        "{: .c}",
+        "```",
+        "\n",
+        "`",
+        "x()",
+        "é",
+        " ",
+        "{%-",
+        "-%}",
+        "{% include loop %}",
+        "{% comment %}",
+        "{% endcomment %}",
+        "(",
+        ")",
+    ];
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..2_000 {
+        let len = 1 + next() % 60;
+        let body: String = (0..len)
+            .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+            .collect();
+        let Some(out) = evaluate(&body, &json!({"a": true}), &TestSite::new()) else {
+            continue;
+        };
+        let (out, _) = crate::import::kramdown::attribute_lists(&raw_as_written(&out.text));
+        let (out, _) = crate::import::shortcodes::escape_unread(&out);
+        let read =
+            crate::source::shortcodes::syntax::pieces(&out, crate::source::markdown::MARKDOWN);
+        assert!(read.is_ok(), "{body:?}\n→ {out:?}\n{read:?}");
+    }
+}
+
+#[test]
 fn a_tag_left_open_is_not_read() {
     assert!(evaluate("{% if x %} never closed", &json!({}), &TestSite::new()).is_none());
     assert!(evaluate("{% endif %}", &json!({}), &TestSite::new()).is_none());
