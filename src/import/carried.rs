@@ -19,6 +19,8 @@ pub(super) struct Carried {
     pub extra: serde_json::Map<String, Value>,
     /// Each language's own settings, laid over them.
     pub language_extra: BTreeMap<String, serde_json::Map<String, Value>>,
+    /// Each language's own menus, which replace the site's on its pages.
+    pub language_menus: BTreeMap<String, BTreeMap<String, Vec<Value>>>,
 }
 
 /// Jekyll's own settings, which `[extra]` does not carry: folio says them
@@ -193,18 +195,24 @@ impl Carried {
 
     /// `[languages.<lang>.extra]` for `lang`, when it has its own.
     pub(super) fn language_toml(&self, lang: &str) -> String {
-        match self.language_extra.get(lang) {
-            Some(extra) => {
-                let mut table = toml::Table::new();
-                table.insert("extra".into(), toml_of(&Value::Object(extra.clone())));
-                let mut wrapped = toml::Table::new();
-                wrapped.insert(lang.to_owned(), toml::Value::Table(table));
-                let mut languages = toml::Table::new();
-                languages.insert("languages".into(), toml::Value::Table(wrapped));
-                toml::to_string(&languages).unwrap_or_default()
-            }
-            None => String::new(),
+        let mut table = toml::Table::new();
+        if let Some(extra) = self.language_extra.get(lang) {
+            table.insert("extra".into(), toml_of(&Value::Object(extra.clone())));
         }
+        if let Some(menus) = self.language_menus.get(lang) {
+            let menus = menus
+                .iter()
+                .map(|(name, entries)| (name.clone(), toml_of(&Value::Array(entries.clone()))));
+            table.insert("menus".into(), toml::Value::Table(menus.collect()));
+        }
+        if table.is_empty() {
+            return String::new();
+        }
+        let mut wrapped = toml::Table::new();
+        wrapped.insert(lang.to_owned(), toml::Value::Table(table));
+        let mut languages = toml::Table::new();
+        languages.insert("languages".into(), toml::Value::Table(wrapped));
+        toml::to_string(&languages).unwrap_or_default()
     }
 }
 

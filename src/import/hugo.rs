@@ -89,6 +89,44 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
     Ok(report)
 }
 
+/// The menus a Hugo front matter puts its page in (`menu: main`, a list of
+/// menus, or a table of each menu's entry: `name`, `weight`, `parent`,
+/// `identifier`), each entry named by its `name`, else the page's
+/// `linkTitle`, else its title.
+fn menus_of(fields: &Value, title: &str) -> Vec<(String, Value)> {
+    let name = fields
+        .get("linkTitle")
+        .and_then(scalar_text)
+        .unwrap_or_else(|| title.to_owned());
+    let entry = |given: Option<&Value>| {
+        let mut entry = serde_json::json!({ "name": name });
+        for key in ["name", "weight", "parent", "identifier"] {
+            if let Some(value) = given.and_then(|g| g.get(key)) {
+                entry[key] = value.clone();
+            }
+        }
+        if entry.get("weight").is_none()
+            && let Some(weight) = fields.get("weight")
+        {
+            entry["weight"] = weight.clone();
+        }
+        entry
+    };
+    match fields.get("menu").or_else(|| fields.get("menus")) {
+        Some(Value::String(menu)) => vec![(menu.clone(), entry(None))],
+        Some(Value::Array(menus)) => menus
+            .iter()
+            .filter_map(scalar_text)
+            .map(|m| (m, entry(None)))
+            .collect(),
+        Some(Value::Object(menus)) => menus
+            .iter()
+            .map(|(menu, given)| (menu.clone(), entry(Some(given))))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The terms of `taxonomy` a front matter names (a list, or one), with it.
 fn terms_of(fields: &Value, taxonomy: &str) -> Vec<(String, String)> {
     let terms = match fields.get(taxonomy) {
@@ -166,6 +204,7 @@ fn read_document(
         translation: field("translationKey").unwrap_or_else(|| format!("{dir}/{name}")),
         translation_key: None,
         aliases: aliases_of(&fields),
+        menus: menus_of(&fields, &title),
         terms: config
             .taxonomies()
             .flat_map(|taxonomy| terms_of(&fields, taxonomy))

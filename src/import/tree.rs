@@ -47,6 +47,9 @@ pub(super) struct TreeDocument {
     pub aliases: Vec<String>,
     /// Its terms: taxonomy and term, as written.
     pub terms: Vec<(String, String)>,
+    /// The menus it puts itself in, each with its entry (name, weight,
+    /// parent), its URL still to come.
+    pub menus: Vec<(String, serde_json::Value)>,
     /// A bundle's folder in the source (`content/blog/trip/` of
     /// `trip/index.md`), whose other files are copied beside it.
     pub bundle: Option<std::path::PathBuf>,
@@ -150,7 +153,7 @@ pub(super) fn write_site(
     report.languages = std::iter::once(default_language.clone())
         .chain(langs.into_iter().filter(|l| *l != default_language))
         .collect();
-    let settings = SiteSettings {
+    let mut settings = SiteSettings {
         generator: site.generator,
         title: site.title.clone(),
         base_url: site.base_url.clone(),
@@ -165,8 +168,6 @@ pub(super) fn write_site(
         feeds: site.feeds.clone(),
         carried: site.carried.clone(),
     };
-    let site_toml = settings.site_toml(&report.languages);
-    into.write(&["site.toml"], &site_toml, "site.toml")?;
     // Each language of the site had its home, under its prefix.
     let homes = report
         .languages
@@ -179,6 +180,9 @@ pub(super) fn write_site(
     report.homes_served(&site.config_file, homes, site.feeds.as_ref());
     terms_served(site, &documents, &settings.default_language, report);
     let (places, moved) = places_of(&documents);
+    menu_entries(&documents, &places, &mut settings);
+    let site_toml = settings.site_toml(&report.languages);
+    into.write(&["site.toml"], &site_toml, "site.toml")?;
     link_translations(&mut documents, &places, report);
     let urls: Vec<String> = documents.iter().map(|doc| doc.url.clone()).collect();
     let moves = Moves::new(&moved, &site.base_url, urls.iter().map(String::as_str));
@@ -199,6 +203,36 @@ pub(super) fn write_site(
         report.links_rewritten += relinked;
     }
     write_documents((source, into), &documents, places, &post_sections, report)
+}
+
+/// The menu entries documents give themselves in their front matter
+/// (Hugo's `menu: main`), as folio's: to the document, by its `@/` path
+/// (a section by its URL), in the site's menus for the default language
+/// and in a language's own for the others.
+fn menu_entries(
+    documents: &[TreeDocument],
+    places: &[Option<Vec<String>>],
+    settings: &mut SiteSettings,
+) {
+    for (doc, place) in documents.iter().zip(places) {
+        let Some(place) = place else { continue };
+        for (menu, entry) in &doc.menus {
+            let mut entry = entry.clone();
+            entry["url"] = serde_json::Value::String(match doc.is_section {
+                true => doc.url.clone(),
+                false => format!("@/{}", place[1..].join("/")),
+            });
+            let menus = match doc.lang == settings.default_language {
+                true => &mut settings.carried.menus,
+                false => settings
+                    .carried
+                    .language_menus
+                    .entry(doc.lang.clone())
+                    .or_default(),
+            };
+            menus.entry(menu.clone()).or_default().push(entry);
+        }
+    }
 }
 
 /// Notes each taxonomy's index and each term's page, in each language that
@@ -601,6 +635,7 @@ mod tests {
             translation_key: None,
             aliases: Vec::new(),
             terms: Vec::new(),
+            menus: Vec::new(),
             bundle: None,
             is_section: false,
             keys: Vec::new(),

@@ -142,6 +142,7 @@ fn read_document(
         date_from_file_name: (file_date && !fields.contains_key("date")).then_some(file_day),
         translation: format!("{dir}/{name}"),
         translation_key: None,
+        menus: Vec::new(),
         terms: fields
             .get("taxonomies")
             .and_then(toml::Value::as_table)

@@ -202,6 +202,17 @@ fn the_kubernetes_blog_moves_in_from_hugo_with_every_url_served() {
         );
     }
 
+    // The blog sections put themselves in the main menu, by their
+    // linkTitle, in each language's menu.
+    let toml = std::fs::read_to_string(into.join("site.toml")).unwrap();
+    assert!(
+        toml.contains("[[menus.main]]\nname = \"Blog\"\nurl = \"/blog/\"\nweight = 40"),
+        "{toml}"
+    );
+    assert!(toml.contains("[[languages.zh.menus.main]]"), "{toml}");
+    let home = std::fs::read_to_string(served_file(&out, "/")).unwrap();
+    assert!(home.contains("href=\"/blog/\""), "{home}");
+
     // A link to a post by its URL in lower case (which the old host served)
     // leads to the post.
     assert!(
