@@ -296,6 +296,10 @@ fn read_post(
     if let Value::Object(map) = &mut page {
         map.insert("url".into(), Value::String(url.clone()));
         map.insert("path".into(), Value::String(rel.clone()));
+        // A post's date is its file name's unless it says one.
+        if !date.is_empty() && !map.contains_key("date") {
+            map.insert("date".into(), Value::String(date.clone()));
+        }
     }
     Ok(JekyllPost {
         page,

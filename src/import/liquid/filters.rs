@@ -60,8 +60,44 @@ pub(super) fn apply(
         "replace_first" => string(text().replacen(&argument(0), &argument(1), 1)),
         "append" => string(text() + &argument(0)),
         "prepend" => string(argument(0) + &text()),
+        "date"
+        | "date_to_string"
+        | "date_to_long_string"
+        | "date_to_xmlschema"
+        | "date_to_rfc822" => dated(name, &text(), &argument(0)).map(Value::String),
         _ => of_lists(name, value, arguments),
     }
+}
+
+/// The date filters, as Jekyll formats them (Ruby's `strftime` patterns,
+/// which jiff reads): `date: "%B %-d, %Y"`, `date_to_string` (`05 Feb
+/// 2024`) and the others. A date is written as front matter holds one
+/// (`2024-02-05`, with a time and an offset or not); `now` and
+/// `today` need the clock, which an import does not read.
+fn dated(filter: &str, date: &str, format: &str) -> Result<String, Unresolved> {
+    let date = date.trim();
+    let unread = || Unresolved(format!("the date `{date}` in the filter `{filter}`"));
+    let utc = jiff::tz::TimeZone::UTC;
+    let zoned = match date.parse::<jiff::Timestamp>() {
+        Ok(at) => at.to_zoned_datetime(utc),
+        Err(_) => match date.parse::<jiff::civil::DateTime>() {
+            Ok(at) => at.to_zoned_datetime(utc).map_err(|_| unread())?,
+            Err(_) => {
+                let day = date.get(..10).unwrap_or(date);
+                let day = day.parse::<jiff::civil::Date>().map_err(|_| unread())?;
+                day.to_zoned_datetime(utc).map_err(|_| unread())?
+            }
+        },
+    };
+    let pattern = match filter {
+        "date_to_string" => "%d %b %Y",
+        "date_to_long_string" => "%d %B %Y",
+        "date_to_xmlschema" => "%Y-%m-%dT%H:%M:%S%:z",
+        "date_to_rfc822" => "%a, %d %b %Y %H:%M:%S %z",
+        _ => format,
+    };
+    jiff::fmt::strtime::format(pattern, &zoned)
+        .map_err(|_| Unresolved(format!("the date format `{pattern}`")))
 }
 
 /// The filters of lists, and of what counts its items.

@@ -72,6 +72,22 @@ fn variables_filters_and_conditions_are_read_as_jekyll_reads_them() {
 }
 
 #[test]
+fn dates_are_written_as_jekyll_writes_them_and_the_clock_is_not_read() {
+    let out = run(
+        "{{ page.date | date: \"%B %-d, %Y\" }}|{{ page.date | date_to_string }}|{{ page.at | date_to_xmlschema }}|{{ \"now\" | date: \"%Y\" }}",
+        json!({"date": "2024-02-05", "at": "2024-02-05T10:30:00Z"}),
+    );
+    assert_eq!(
+        out.text,
+        "February 5, 2024|05 Feb 2024|2024-02-05T10:30:00+00:00|"
+    );
+    assert_eq!(
+        out.left_out.keys().collect::<Vec<_>>(),
+        ["the date `now` in the filter `date`"]
+    );
+}
+
+#[test]
 fn loops_cases_and_data_files_are_run() {
     let out = run(
         "{% for item in site.data.nav limit: 1 %}{{ forloop.index }}. {{ item.title }}{% endfor %}|\
@@ -114,9 +130,9 @@ fn an_include_alone_on_its_line_is_one_html_block_and_never_takes_the_lines_afte
 #[test]
 fn what_needs_the_whole_site_is_left_out_and_counted_never_left_as_liquid() {
     let out = run(
-        "A {% include posts %} B {{ page.date | date: \"%Y\" }} C {% include missing.html %} \
+        "A {% include posts %} B {{ page.title | number_of_words }} C {% include missing.html %} \
          D {% include loop %} E {{ paginator.page }} F {% seo %}\nG\n",
-        json!({"date": "2024-01-01"}),
+        json!({"title": "x"}),
     );
     assert_eq!(out.text, "A  B  C  D  E  F \nG\n");
     let why: Vec<&str> = out.left_out.keys().map(String::as_str).collect();
@@ -125,7 +141,7 @@ fn what_needs_the_whole_site_is_left_out_and_counted_never_left_as_liquid() {
         [
             "paginator",
             "site.posts",
-            "the filter `date`",
+            "the filter `number_of_words`",
             "{% include loop %}: includes itself",
             "{% include missing.html %}: not in _includes/",
             "{% seo %}",
