@@ -117,6 +117,9 @@ pub(super) fn evaluate(text: &str, page: &Value, site: &dyn Site) -> Option<Eval
                 if alone && written.trim_start().starts_with('<') {
                     written = one_html_block(&written);
                 }
+                if written.starts_with("@/") {
+                    without_base_before(&mut out.text, site);
+                }
                 out.text.push_str(&written);
             }
             Err(Unresolved(why)) => {
@@ -129,6 +132,26 @@ pub(super) fn evaluate(text: &str, page: &Value, site: &dyn Site) -> Option<Eval
         *out.left_out.entry(why).or_default() += 1;
     }
     Some(out)
+}
+
+/// `text` without the site's `baseurl` (or `{{ "" | relative_url }}`'s
+/// `baseurl/`) it ends with, where an `@/` link comes next: `{{
+/// site.baseurl }}{% post_url x %}` was the post's URL, which the `@/`
+/// link is whole (the build puts it under the base path).
+pub(super) fn without_base_before(text: &mut String, site: &dyn Site) {
+    let base = site
+        .site()
+        .get("baseurl")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("");
+    let base = base.trim_end_matches('/');
+    let with_slash = format!("{base}/");
+    for before in [with_slash.as_str(), base] {
+        if !before.is_empty() && text.ends_with(before) {
+            text.truncate(text.len() - before.len());
+            return;
+        }
+    }
 }
 
 /// HTML written where a block stood, as one Markdown HTML block: without

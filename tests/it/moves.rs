@@ -57,7 +57,7 @@ fn broken_links(root: &Path) -> Vec<String> {
         .filter(|l| !l.starts_with("  = help") && !l.starts_with("warning:"))
     {
         if let Some((_, rest)) = line.split_once(": links to ") {
-            let target = rest.split(", which no page").next().unwrap();
+            let target = rest.split(", wh").next().unwrap();
             broken.push(target.to_owned());
         } else {
             assert!(
@@ -353,6 +353,33 @@ fn the_minimal_mistakes_docs_move_in_from_jekyll_with_every_url_served() {
             && !tables.contains("=====</td>"),
         "{tables}"
     );
+
+    // What `folio check` finds broken was broken on the old site too, or
+    // leads to what the corpus does not hold: its images (`/assets/`), the
+    // `recipes` collection, the example navigation's URLs, and anchors its
+    // text names and no heading has (`#home-page`; `#1`, a footnote's, on
+    // lists that show the summary without its footnotes).
+    let broken = broken_links(&into);
+    let explained = |target: &str| {
+        let path = target
+            .strip_prefix("https://mmistakes.github.io")
+            .unwrap_or(target);
+        let path = path.strip_prefix("/minimal-mistakes").unwrap_or(path);
+        path.starts_with("/assets/")
+            || path.starts_with("/recipes/")
+            || path.contains("-page-url/")
+            || [
+                "#1",
+                "#ruby-gem-method",
+                "#Bilibili",
+                "#link",
+                "/#test-link",
+                "/docs/layouts/#home-page",
+            ]
+            .contains(&path)
+    };
+    let unexplained: Vec<&String> = broken.iter().filter(|t| !explained(t)).collect();
+    assert!(unexplained.is_empty(), "{unexplained:#?}");
 
     // Its navigation is folio's menu, under the site's base path; its own
     // settings are `[extra]`.

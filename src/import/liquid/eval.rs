@@ -100,7 +100,10 @@ impl<'s> Run<'s> {
             }
             "include" => out.push_str(&self.include(markup)?),
             "post_url" | "link" => match self.site.document_link(name, markup.trim()) {
-                Some(link) => out.push_str(&link),
+                Some(link) => {
+                    super::without_base_before(out, self.site);
+                    out.push_str(&link);
+                }
                 None => {
                     return unresolved(format!(
                         "{{% {name} {} %}}: no such document",

@@ -153,12 +153,14 @@ fn what_needs_the_whole_site_is_left_out_and_counted_never_left_as_liquid() {
 fn raw_text_highlight_and_links_to_documents_become_folio_s() {
     let out = run(
         "{% raw %}{{ page.title }} {% if %}{% endraw %}\n{% highlight ruby linenos %}\nputs {{ page.n }}\n{% endhighlight %}\n\
-         [g]({% post_url 2010-09-09-gallery %}) {% post_url 2001-01-01-gone %}",
+         [g]({% post_url 2010-09-09-gallery %}) {% post_url 2001-01-01-gone %}\
+         [h]({{ site.baseurl }}{% post_url 2010-09-09-gallery %}) [i]({{ \"\" | relative_url }}{% post_url 2010-09-09-gallery %})",
         json!({"n": 1}),
     );
     assert_eq!(
         raw_as_written(&out.text),
-        "{{ page.title }} {% if %}\n```ruby,linenos\nputs 1\n```\n[g](@/en/posts/2010-09-09-gallery.md) "
+        "{{ page.title }} {% if %}\n```ruby,linenos\nputs 1\n```\n[g](@/en/posts/2010-09-09-gallery.md) \
+         [h](@/en/posts/2010-09-09-gallery.md) [i](@/en/posts/2010-09-09-gallery.md)"
     );
     assert_eq!(out.left_out.len(), 1);
 }
