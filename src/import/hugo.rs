@@ -25,6 +25,8 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
     let mut documents = Vec::new();
     // Each document's front matter and path under its content folder.
     let mut pages: Vec<(Value, String)> = Vec::new();
+    // Each folder looked at: whether it is a leaf bundle's.
+    let mut leaves: std::collections::HashMap<PathBuf, bool> = std::collections::HashMap::new();
     for (root, lang) in content_roots(&config) {
         if !source.has_folder(&root) {
             continue;
@@ -46,6 +48,11 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
                 .and_then(|e| e.to_str())
                 .unwrap_or("");
             if !entry.file_type().is_file() || !CONTENT_EXTENSIONS.contains(&extension) {
+                continue;
+            }
+            if in_leaf_bundle(source, (entry.path(), &root), &mut leaves) {
+                let why = "a page bundle's Markdown resource: Hugo made no page of it".to_owned();
+                report.left_out.push((source.relative(entry.path()), why));
                 continue;
             }
             let at = (source, root.as_path(), lang.as_deref());
@@ -138,6 +145,40 @@ fn terms_of(fields: &Value, taxonomy: &str) -> Vec<(String, String)> {
         .into_iter()
         .map(|term| (taxonomy.to_owned(), term))
         .collect()
+}
+
+/// Whether `file` is a resource of a leaf bundle rather than a page: it is
+/// no `index` itself, and a folder holding it, below `root`, has an
+/// `index` page (`index.md`, `index.fr.md`). `leaves` remembers folders.
+fn in_leaf_bundle(
+    source: &Source,
+    (file, root): (&Path, &Path),
+    leaves: &mut std::collections::HashMap<PathBuf, bool>,
+) -> bool {
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name.starts_with("index.") || name.starts_with("_index.") {
+        return false;
+    }
+    file.ancestors()
+        .skip(1)
+        .take_while(|dir| *dir != root && dir.starts_with(root))
+        .any(|dir| {
+            *leaves.entry(dir.to_owned()).or_insert_with(|| {
+                let listed = source
+                    .walk(dir)
+                    .into_iter()
+                    .flat_map(|walk| walk.min_depth(1).max_depth(1));
+                listed.flatten().any(|entry| {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    let (stem, extension) = name.rsplit_once('.').unwrap_or((&name, ""));
+                    let stem = stem.split('.').next().unwrap_or(stem);
+                    stem == "index" && CONTENT_EXTENSIONS.contains(&extension)
+                })
+            })
+        })
 }
 
 /// The files Hugo reads as content without a tool of its own: Markdown

@@ -453,10 +453,22 @@ fn static_files_and_a_bundle_s_files_move_in_with_their_pages() {
         b"---\ntitle: Voyage\ndate: 2024-05-01\n---\n![La vue](photo.jpg)\n",
     );
     put(&hugo, "content/posts/trip/photo.jpg", b"jpeg bytes");
+    // A Markdown file of the bundle is a resource, no page of Hugo's.
+    put(
+        &hugo,
+        "content/posts/trip/notes.md",
+        b"---\ntitle: Notes\n---\nResource.\n",
+    );
     let into = dir.path().join("from-hugo");
     let summary = import("hugo", &hugo, &into);
     assert!(
         summary.contains("files:        3 copied as they were"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(
+            "left out:     content/posts/trip/notes.md: a page bundle's Markdown resource"
+        ),
         "{summary}"
     );
     assert_eq!(
