@@ -124,38 +124,31 @@ fn verify(
 
 /// The posts, pages and sections written, per language.
 fn print_counts(report: &folio::import::ImportReport) {
-    let posts: Vec<String> = report
-        .posts
-        .iter()
-        .map(|(lang, n)| format!("{n} {lang}"))
-        .collect();
+    // `3 en, 1 fr`, or nothing.
+    let per_language = |counts: &std::collections::BTreeMap<String, usize>| {
+        let counts: Vec<String> = counts
+            .iter()
+            .map(|(lang, n)| format!("{n} {lang}"))
+            .collect();
+        counts.join(", ")
+    };
+    let posts = per_language(&report.posts);
     if !posts.is_empty() {
-        out!("  posts:        {}", posts.join(", "));
+        out!("  posts:        {posts}");
     }
-    let pages: Vec<String> = report
-        .pages
-        .iter()
-        .map(|(lang, n)| format!("{n} {lang}"))
-        .collect();
+    let pages = per_language(&report.pages);
     if !pages.is_empty() {
-        out!("  pages:        {}", pages.join(", "));
+        out!("  pages:        {pages}");
     }
-    let sections: Vec<String> = report
-        .sections
-        .iter()
-        .map(|(lang, n)| format!("{n} {lang}"))
-        .collect();
     if report.files_copied > 0 {
         out!(
             "  files:        {} copied as they were (static files, and each bundle's beside its page)",
             report.files_copied
         );
     }
+    let sections = per_language(&report.sections);
     if !sections.is_empty() {
-        out!(
-            "  sections:     {} (each `_index.md`, listed at its folder's URL)",
-            sections.join(", ")
-        );
+        out!("  sections:     {sections} (each `_index.md`, listed at its folder's URL)");
     }
 }
 

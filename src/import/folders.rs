@@ -112,6 +112,20 @@ impl Source {
         fs::read_to_string(file).map_err(|e| Error::io(file, e))
     }
 
+    /// Whether a file of the site starts with `prefix` (`---`: it has
+    /// front matter), read no further than that.
+    pub(super) fn opens_with(&self, file: &Path, prefix: &[u8]) -> Result<bool, Error> {
+        use std::io::Read as _;
+        self.inside(file)?;
+        let mut start = Vec::with_capacity(prefix.len());
+        let opened = fs::File::open(file).map_err(|e| Error::io(file, e))?;
+        opened
+            .take(prefix.len() as u64)
+            .read_to_end(&mut start)
+            .map_err(|e| Error::io(file, e))?;
+        Ok(start == prefix)
+    }
+
     /// The bytes of a file of the site (an image, a font).
     pub(super) fn read_bytes(&self, file: &Path) -> Result<Vec<u8>, Error> {
         self.inside(file)?;

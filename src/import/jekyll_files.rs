@@ -119,7 +119,7 @@ impl Files {
                 };
                 matches!(extension, "md" | "markdown" | "html").then_some(kind)
             } else {
-                let front_matter = source.read_bytes(entry.path())?.starts_with(b"---");
+                let front_matter = source.opens_with(entry.path(), b"---")?;
                 let page = matches!(extension, "md" | "markdown" | "html");
                 match (front_matter, page) {
                     (true, true) => Some(Kind::Page),

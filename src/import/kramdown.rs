@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Parser, Tag};
 
+use super::liquid::escape;
 use crate::source::markdown::MARKDOWN;
 use crate::source::shortcodes::syntax::code_ranges;
 
@@ -65,13 +66,10 @@ impl List {
     fn html(&self) -> String {
         let mut html = String::new();
         if !self.classes.is_empty() {
-            html.push_str(&format!(
-                " class=\"{}\"",
-                attribute(&self.classes.join(" "))
-            ));
+            html.push_str(&format!(" class=\"{}\"", escape(&self.classes.join(" "))));
         }
         if let Some(id) = &self.id {
-            html.push_str(&format!(" id=\"{}\"", attribute(id)));
+            html.push_str(&format!(" id=\"{}\"", escape(id)));
         }
         html
     }
@@ -103,15 +101,15 @@ fn span_lists(body: &str, done: &mut Attributes) -> String {
                         let title = if title.is_empty() {
                             String::new()
                         } else {
-                            format!(" title=\"{}\"", attribute(&title))
+                            format!(" title=\"{}\"", escape(&title))
                         };
-                        let href = attribute(&dest_url);
+                        let href = escape(&dest_url);
                         format!("<a href=\"{href}\"{title}{}>{inner}</a>", list.html())
                     }
                     Tag::Image { dest_url, .. } => format!(
                         "<img src=\"{}\" alt=\"{}\"{}>",
-                        attribute(&dest_url),
-                        attribute(inner),
+                        escape(&dest_url),
+                        escape(inner),
                         list.html()
                     ),
                     _ => continue,
@@ -124,13 +122,6 @@ fn span_lists(body: &str, done: &mut Attributes) -> String {
         }
     }
     apply(body, edits)
-}
-
-/// `text` as an HTML attribute's value, in double quotes.
-fn attribute(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
 }
 
 /// The text of `[text](url)` or `![text](url)`: between its first `[` and
@@ -260,7 +251,7 @@ fn block_start(lines: &[String], code: &[bool], at: usize) -> usize {
 
 /// Which of `body`'s lines are code (fenced or indented), where a list is
 /// text shown as it is.
-fn code_lines(body: &str) -> Vec<bool> {
+pub(super) fn code_lines(body: &str) -> Vec<bool> {
     let code = code_ranges(body, MARKDOWN);
     let mut start = 0;
     body.split('\n')

@@ -6,23 +6,14 @@
 //! header separator gets a cell per column, the others are taken out (their
 //! rows stay), and a table without a header is written as HTML.
 
+use super::kramdown::code_lines;
 use crate::source::markdown::MARKDOWN;
-use crate::source::shortcodes::syntax::code_ranges;
 
 /// `body` with its kramdown tables written as GitHub's (see the module),
 /// and how many were.
 pub(super) fn tables(body: &str) -> (String, usize) {
     let lines: Vec<&str> = body.split('\n').collect();
-    let code = code_ranges(body, MARKDOWN);
-    let mut start = 0;
-    let in_code: Vec<bool> = lines
-        .iter()
-        .map(|line| {
-            let inside = code.iter().any(|range| range.contains(&start));
-            start += line.len() + 1;
-            inside
-        })
-        .collect();
+    let in_code = code_lines(body);
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
     let mut rewritten = 0;
     let mut at = 0;

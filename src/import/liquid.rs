@@ -23,7 +23,7 @@ mod parse;
 
 use parse::parse;
 
-pub(super) use filters::relative_url;
+pub(super) use filters::{escape, relative_url};
 
 /// What a document's Liquid reads, and what the tags Jekyll adds give.
 pub(super) trait Site {

@@ -233,6 +233,27 @@ fn titleize_slug(slug: &str) -> String {
     words.collect::<Vec<_>>().join(" ")
 }
 
+/// `count` bodies made of `pieces` in any order, from `seed` (xorshift):
+/// the cases the fuzzers of the conversions found, kept as tests.
+#[cfg(test)]
+fn shuffled(pieces: &[&str], count: usize, seed: u64) -> Vec<String> {
+    let mut state = seed;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..count)
+        .map(|_| {
+            let len = 1 + next() % 60;
+            (0..len)
+                .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+                .collect()
+        })
+        .collect()
+}
+
 /// HTML as Markdown that shows it as it was: without its blank lines,
 /// after which CommonMark would end its HTML block and read an indented
 /// line as code; those inside `<pre>`, `<textarea>`, `<script>` or

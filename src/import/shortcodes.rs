@@ -12,9 +12,6 @@ use crate::source::shortcodes::syntax::{self, Piece};
 /// of the same quotes) is escaped as written, up to its `}}` or `%}`.
 pub(super) fn escape_calls(body: &str) -> (String, usize) {
     let (body, unread) = escape_unread(body);
-    if !matches!(syntax::pieces(&body, MARKDOWN), Ok(Some(_))) {
-        return (body, unread);
-    }
     let (out, escaped) = escape_read(&body);
     (out, escaped + unread)
 }

@@ -172,10 +172,7 @@ pub(super) fn write_site(
     let homes = report
         .languages
         .iter()
-        .map(|lang| match *lang == settings.default_language {
-            true => "/".to_owned(),
-            false => format!("/{}/", lang.to_lowercase()),
-        })
+        .map(|lang| format!("{}/", language_prefix(lang, &settings.default_language)))
         .collect();
     report.homes_served(&site.config_file, homes, site.feeds.as_ref());
     terms_served(site, &documents, &settings.default_language, report);
@@ -203,6 +200,15 @@ pub(super) fn write_site(
         report.links_rewritten += relinked;
     }
     write_documents((source, into), &documents, places, &post_sections, report)
+}
+
+/// The prefix of `lang`'s URLs in the old site (`/fr`), none for the
+/// default language.
+fn language_prefix(lang: &str, default_language: &str) -> String {
+    match lang == default_language {
+        true => String::new(),
+        false => format!("/{}", lang.to_lowercase()),
+    }
 }
 
 /// The menu entries documents give themselves in their front matter
@@ -245,10 +251,7 @@ fn terms_served(
 ) {
     let mut pages: BTreeSet<String> = BTreeSet::new();
     for doc in documents {
-        let prefix = match doc.lang == default_language {
-            true => String::new(),
-            false => format!("/{}", doc.lang.to_lowercase()),
-        };
+        let prefix = language_prefix(&doc.lang, default_language);
         for (taxonomy, term) in &doc.terms {
             pages.insert(format!("{prefix}/{taxonomy}/"));
             pages.insert(format!("{prefix}/{taxonomy}/{}/", (site.term_slug)(term)));
@@ -472,7 +475,12 @@ fn keep_urls_apart(
     moved.sort_unstable();
     for at in moved {
         let doc = &mut documents[at];
-        doc.url = format!("/{}{}", doc.lang.to_lowercase(), doc.url);
+        // Never the default language's: it is the keeper when it shares.
+        doc.url = format!(
+            "{}{}",
+            language_prefix(&doc.lang, default_language),
+            doc.url
+        );
         report.relocated.push((doc.path.clone(), doc.url.clone()));
     }
 }

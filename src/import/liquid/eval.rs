@@ -186,7 +186,7 @@ impl<'s> Run<'s> {
     }
 
     /// Whether `value` equals one of `whens` (`"a", "b"` or `"a" or "b"`).
-    fn any_equal(&mut self, value: &Value, whens: &str) -> Result<bool> {
+    fn any_equal(&self, value: &Value, whens: &str) -> Result<bool> {
         for when in split_outside_quotes(whens, &[",", " or "]) {
             if self.expression(&when)? == *value {
                 return Ok(true);
@@ -252,7 +252,7 @@ impl<'s> Run<'s> {
         Ok(())
     }
 
-    fn number(&mut self, text: &str) -> Result<usize> {
+    fn number(&self, text: &str) -> Result<usize> {
         match self.expression(text)? {
             Value::Number(n) => Ok(n.as_u64().unwrap_or(0) as usize),
             Value::String(s) => s
@@ -313,7 +313,7 @@ impl<'s> Run<'s> {
     }
 
     /// `key="value" other=variable`: Jekyll's include parameters.
-    fn params(&mut self, text: &str) -> Result<Map<String, Value>> {
+    fn params(&self, text: &str) -> Result<Map<String, Value>> {
         let mut params = Map::new();
         for pair in split_outside_quotes(&tight_equals(text), &[" ", "\n", "\t"]) {
             let Some((key, value)) = pair.split_once('=') else {
@@ -331,7 +331,7 @@ impl<'s> Run<'s> {
     }
 
     /// `a.b[0] | filter: x, y | other`.
-    pub(super) fn expression(&mut self, text: &str) -> Result<Value> {
+    pub(super) fn expression(&self, text: &str) -> Result<Value> {
         let mut parts = split_outside_quotes(text, &["|"]).into_iter();
         let mut value = self.value(parts.next().unwrap_or_default().trim())?;
         for filter in parts {
@@ -347,7 +347,7 @@ impl<'s> Run<'s> {
     }
 
     /// A literal or a variable's value (nil where Jekyll has none).
-    fn value(&mut self, text: &str) -> Result<Value> {
+    fn value(&self, text: &str) -> Result<Value> {
         if let Some(quoted) = text
             .strip_prefix('"')
             .and_then(|t| t.strip_suffix('"'))
@@ -380,23 +380,21 @@ impl<'s> Run<'s> {
         self.variable(text)
     }
 
-    fn variable(&mut self, path: &str) -> Result<Value> {
+    fn variable(&self, path: &str) -> Result<Value> {
         let keys = path_keys(path).ok_or_else(|| Unresolved(format!("the expression `{path}`")))?;
         let mut keys = keys.into_iter();
         let first = keys.next().unwrap_or_default();
-        let found = self
-            .scopes
-            .iter()
-            .rev()
-            .find_map(|scope| scope.get(&first))
-            .cloned();
-        let mut value = match (found, first.as_str()) {
+        let found = self.scopes.iter().rev().find_map(|scope| scope.get(&first));
+        // Walked by reference: `site` holds every data file, which a
+        // lookup does not copy.
+        let root = match (found, first.as_str()) {
             (Some(value), _) => value,
-            (None, "site") => self.site.site().clone(),
-            (None, "page") => self.page.clone(),
+            (None, "site") => self.site.site(),
+            (None, "page") => self.page,
             (None, "paginator" | "layout" | "content") => return unresolved(first),
-            (None, _) => Value::Null,
+            (None, _) => &Value::Null,
         };
+        let mut value = Step::Found(root);
         let mut walked = first.clone();
         for key in keys {
             let key = match key.strip_prefix('[').and_then(|k| k.strip_suffix(']')) {
@@ -410,29 +408,24 @@ impl<'s> Run<'s> {
             if wide {
                 return unresolved(format!("{walked}.{key}"));
             }
-            value = match (&value, key.as_str()) {
-                (Value::Object(map), _) if map.contains_key(&key) => map[&key].clone(),
-                (Value::Array(items), "size") | (Value::Array(items), "length") => {
-                    Value::from(items.len())
-                }
-                (Value::String(s), "size") => Value::from(s.chars().count()),
-                (Value::Array(items), "first") => items.first().cloned().unwrap_or(Value::Null),
-                (Value::Array(items), "last") => items.last().cloned().unwrap_or(Value::Null),
-                (Value::Array(items), index) => index
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|i| items.get(i).cloned())
-                    .unwrap_or(Value::Null),
-                _ => Value::Null,
+            value = match value {
+                Step::Found(found) => step(found, &key),
+                Step::Made(made) => Step::Made(match step(&made, &key) {
+                    Step::Found(found) => found.clone(),
+                    Step::Made(new) => new,
+                }),
             };
             walked = format!("{walked}.{key}");
         }
-        Ok(value)
+        Ok(match value {
+            Step::Found(found) => found.clone(),
+            Step::Made(made) => made,
+        })
     }
 
     /// `a == b and c contains "x" or d`: Liquid reads `and`/`or` from the
     /// right.
-    fn condition(&mut self, text: &str) -> Result<bool> {
+    fn condition(&self, text: &str) -> Result<bool> {
         let words = split_outside_quotes(text, &[" and ", " or "]);
         let joins: Vec<&str> = joins_of(text);
         let mut result = self.comparison(words.last().map_or("", String::as_str))?;
@@ -447,7 +440,7 @@ impl<'s> Run<'s> {
         Ok(result)
     }
 
-    fn comparison(&mut self, text: &str) -> Result<bool> {
+    fn comparison(&self, text: &str) -> Result<bool> {
         for operator in ["==", "!=", "<>", ">=", "<=", ">", "<", " contains "] {
             if let Some((left, right)) = split_once_outside_quotes(text, operator) {
                 let (left, right) = (self.expression(&left)?, self.expression(&right)?);
@@ -455,6 +448,35 @@ impl<'s> Run<'s> {
             }
         }
         Ok(truthy(&self.expression(text)?))
+    }
+}
+
+/// A value a variable's keys lead to: found in what the variables hold,
+/// or made (an array's `size`).
+enum Step<'v> {
+    Found(&'v Value),
+    Made(Value),
+}
+
+/// Where `key` leads from `value`: a key of an object, an index of an
+/// array, its `first` or `last`, the `size` of an array or a string; nil
+/// anywhere else.
+fn step<'v>(value: &'v Value, key: &str) -> Step<'v> {
+    static NIL: Value = Value::Null;
+    match (value, key) {
+        (Value::Object(map), _) if map.contains_key(key) => Step::Found(&map[key]),
+        (Value::Array(items), "size" | "length") => Step::Made(Value::from(items.len())),
+        (Value::String(s), "size") => Step::Made(Value::from(s.chars().count())),
+        (Value::Array(items), "first") => Step::Found(items.first().unwrap_or(&NIL)),
+        (Value::Array(items), "last") => Step::Found(items.last().unwrap_or(&NIL)),
+        (Value::Array(items), index) => Step::Found(
+            index
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| items.get(i))
+                .unwrap_or(&NIL),
+        ),
+        _ => Step::Found(&NIL),
     }
 }
 

@@ -194,12 +194,12 @@ pub(super) fn markdown_html(text: &str) -> String {
     html
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
+/// `text` with `&<>"'` escaped, as HTML text or an attribute's value.
+pub(in crate::import) fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    // Writing to a String cannot fail.
+    let _ = pulldown_cmark_escape::escape_html(&mut escaped, text);
+    escaped
 }
 
 fn strip_html(text: &str) -> String {

@@ -265,18 +265,7 @@ fn whatever_the_liquid_the_body_is_one_a_build_reads() {
         "(",
         ")",
     ];
-    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    for _ in 0..2_000 {
-        let len = 1 + next() % 60;
-        let body: String = (0..len)
-            .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
-            .collect();
+    for body in crate::import::shuffled(PIECES, 2_000, 0x2545_F491_4F6C_DD1D) {
         let Some(out) = evaluate(&body, &json!({"a": true}), &TestSite::new()) else {
             continue;
         };
