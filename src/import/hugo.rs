@@ -85,6 +85,7 @@ pub(super) fn hugo(source: &Source, into: &Destination) -> Result<ImportReport, 
         feeds: config.feeds.clone(),
         carried: config.carried.clone(),
         term_slug: urlize,
+        ascii_terms: false,
     };
     write_site((source, into), &site, documents, &mut report)?;
     copy_folder(

@@ -92,6 +92,7 @@ pub(super) fn jekyll(source: &Source, into: &Destination) -> Result<ImportReport
         anchors_warn: false,
         feeds: config.feeds.clone(),
         carried: Carried::jekyll(&config.yaml, navigation.as_ref()),
+        ascii_terms: false,
     };
     let site_toml = settings.site_toml(&report.languages);
     into.write(&["site.toml"], &site_toml, "_config.yml")?;

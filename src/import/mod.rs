@@ -524,6 +524,8 @@ struct SiteSettings {
     anchors_warn: bool,
     feeds: Option<feeds::OldFeeds>,
     carried: carried::Carried,
+    /// The old site's term URLs were ASCII (Zola's default `slugify`).
+    ascii_terms: bool,
 }
 
 impl SiteSettings {
@@ -543,6 +545,12 @@ impl SiteSettings {
         if self.post_sections != ["posts"] {
             let sections: Vec<String> = self.post_sections.iter().map(|s| quote(s)).collect();
             toml.push_str(&format!("post_sections = [{}]\n", sections.join(", ")));
+        }
+        if self.ascii_terms {
+            toml.push_str(&format!(
+                "# The {} site wrote its terms' URLs in ASCII.\nterm_slugs = \"ascii\"\n",
+                self.generator
+            ));
         }
         if let Some(feeds) = &self.feeds {
             toml.push_str(&feeds.toml(self.generator));

@@ -106,6 +106,8 @@ pub(super) struct TreeSite {
     pub carried: super::carried::Carried,
     /// The old generator's slug of a term, in its URL.
     pub term_slug: fn(&str) -> String,
+    /// Whether that slug is folio's `term_slugs = "ascii"`.
+    pub ascii_terms: bool,
 }
 
 /// Writes `site.toml` and every document. A top-level section whose every
@@ -167,6 +169,7 @@ pub(super) fn write_site(
         anchors_warn: site.anchors_warn,
         feeds: site.feeds.clone(),
         carried: site.carried.clone(),
+        ascii_terms: site.ascii_terms,
     };
     // Each language of the site had its home, under its prefix.
     let homes = report

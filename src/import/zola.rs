@@ -60,6 +60,7 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
         report.anchors_kept += kept;
         documents.push(document);
     }
+    let (term_slug, ascii_terms) = term_slugs(&config);
     let site = TreeSite {
         generator: "Zola",
         config_file: "config.toml".to_owned(),
@@ -73,7 +74,8 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
             == Some("warn"),
         feeds: feeds::zola(&config),
         carried: Carried::zola(&json_of(toml::Value::Table(config.clone()))),
-        term_slug: |term| slug::slugify(term),
+        term_slug,
+        ascii_terms,
     };
     write_site((source, into), &site, documents, &mut report)?;
     let statics = source.root().join("static");
@@ -84,6 +86,33 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
         &mut report,
     )?;
     Ok(report)
+}
+
+/// How the Zola site made its terms' URLs (`[slugify] taxonomies`), and
+/// whether that is folio's ASCII rule: `on`, its default, is; `safe` (the
+/// term with whitespace as dashes and the characters unsafe in a path
+/// taken out) and `off` (the term as written) keep capitals, which no
+/// folio rule does, so the check after the build names what they miss.
+fn term_slugs(config: &toml::Table) -> (fn(&str) -> String, bool) {
+    let rule = config
+        .get("slugify")
+        .and_then(|slugify| slugify.get("taxonomies"))
+        .and_then(|rule| rule.as_str());
+    match rule {
+        Some("safe") => (
+            |term| {
+                let kept: String = term
+                    .trim()
+                    .chars()
+                    .filter(|c| !"<>:/|?*#\\()[]\"'".contains(*c) && !c.is_control())
+                    .collect();
+                kept.split_whitespace().collect::<Vec<_>>().join("-")
+            },
+            false,
+        ),
+        Some("off") => (|term| term.to_owned(), false),
+        _ => (|term| slug::slugify(term), true),
+    }
 }
 
 fn read_document(

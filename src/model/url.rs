@@ -205,6 +205,41 @@ fn is_windows_device(name: &str) -> bool {
     )
 }
 
+/// How a term of a taxonomy becomes its page's URL segment: site.toml's
+/// `term_slugs`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TermSlugs {
+    /// Letters of every script kept, lowercased ([`tag_slug`]): `/tags/música/`.
+    #[default]
+    Unicode,
+    /// Written in ASCII letters and digits, as Zola's default `slugify`
+    /// writes them (deunicode's transliteration): `/tags/musica/`,
+    /// `多言語` as `duo-yan-yu`. What a site moved from Zola keeps its URLs
+    /// with.
+    Ascii,
+}
+
+/// The URL segment of term `name` under `rule`.
+pub fn term_slug(name: &str, rule: TermSlugs) -> String {
+    match rule {
+        TermSlugs::Unicode => tag_slug(name),
+        TermSlugs::Ascii => {
+            let mut slug = slug::slugify(name);
+            // Transliteration may lengthen a name (a CJK character becomes
+            // a syllable): cut to what a folder name may hold; in ASCII
+            // every byte ends a character.
+            slug.truncate(MAX_SLUG_BYTES);
+            let slug = slug.trim_end_matches('-');
+            if slug.is_empty() {
+                "tag".to_owned()
+            } else {
+                slug.to_owned()
+            }
+        }
+    }
+}
+
 /// A tag's URL segment: lowercase, white space and URL-breaking characters
 /// turned into dashes, NFC.
 pub fn tag_slug(name: &str) -> String {
@@ -337,6 +372,17 @@ mod tests {
         assert_eq!(tag_slug("a/b?c"), "a-b-c");
         assert_eq!(tag_slug("多言語"), "多言語");
         assert_eq!(tag_slug("../"), "tag");
+        assert_eq!(term_slug("Música", TermSlugs::Ascii), "musica");
+        assert_eq!(term_slug("web app", TermSlugs::Ascii), "web-app");
+        assert_eq!(term_slug("sèries", TermSlugs::Ascii), "series");
+        assert_eq!(term_slug("多言語", TermSlugs::Ascii), "duo-yan-yu");
+        assert_eq!(term_slug("../", TermSlugs::Ascii), "tag");
+        assert_eq!(term_slug("Música", TermSlugs::Unicode), "música");
+        let long = term_slug(&"語".repeat(100), TermSlugs::Ascii);
+        assert!(
+            long.len() <= MAX_SLUG_BYTES && !long.ends_with('-'),
+            "{long}"
+        );
     }
 
     #[test]

@@ -28,7 +28,7 @@ use crate::model::doc::{Heading, Kind, Record, TemplateChoice};
 use crate::model::error::{Error, Problem, ProblemKind};
 use crate::model::hash::hex;
 use crate::model::id::format_ms;
-use crate::model::url::{push_encoded_segment, tag_slug};
+use crate::model::url::{TermSlugs, push_encoded_segment, term_slug};
 use crate::plugin::{DocumentSummary, LanguageDocuments, Plugins, stamp};
 use crate::render::i18n::{I18n, Strings};
 use crate::render::minify;

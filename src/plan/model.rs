@@ -71,7 +71,7 @@ impl SharedTerms {
 }
 
 /// The terms of one taxonomy in one language: slug → (shown name, its
-/// posts newest first).
+/// documents: posts newest first, then pages).
 pub(super) type TermIndex = BTreeMap<String, (String, Vec<usize>)>;
 
 /// One taxonomy of the site (`tags`, `series`…) as one build sees it.
@@ -191,10 +191,11 @@ impl Model {
                 position[i] = Some(at);
             }
         }
+        let tagged = tagged_by_lang(&records, &visible, &posts_by_lang);
         let taxonomies = config
             .taxonomies
             .iter()
-            .map(|name| Taxonomy::new(config, name, &records, &posts_by_lang))
+            .map(|name| Taxonomy::new(config, name, &records, &tagged))
             .collect();
         let shortcode_hashes = shortcode_hashes(&records, &section_files, shortcode_hash);
         let sections = Sections::new(
@@ -323,6 +324,7 @@ impl Model {
                 let date =
                     DisplayDate::new(config, i18n.strings(&record.lang), record.published_at);
                 minijinja::Value::from(minijinja::value::Serde(ListItem {
+                    kind: record.kind.as_str(),
                     title: record.title.clone(),
                     url: record.url.clone(),
                     year: date.year().to_owned(),
@@ -369,10 +371,10 @@ impl Taxonomy {
         config: &Config,
         name: &str,
         records: &[Record],
-        posts_by_lang: &BTreeMap<String, Vec<usize>>,
+        tagged: &BTreeMap<String, Vec<usize>>,
     ) -> Taxonomy {
-        let slugs = term_slugs(records, name);
-        let by_lang = term_indexes(records, name, posts_by_lang, &slugs);
+        let slugs = term_slugs(records, name, config.term_slugs);
+        let by_lang = term_indexes(records, name, tagged, &slugs);
         let pages = by_lang
             .iter()
             .map(|(lang, index)| {
@@ -403,8 +405,8 @@ impl Taxonomy {
 
     /// The terms of `record`, number `i`, linked to their pages.
     fn links(&self, record: &Record, i: usize) -> Vec<TagLink> {
-        // A post's terms each have a page in its language; a page's (listed
-        // by its section) may have none: those are not shown.
+        // A visible document's terms each have a page in its language;
+        // another's may have none: those are not shown.
         let pages = self.pages.get(&record.lang);
         record
             .terms_of(&self.name)
@@ -420,9 +422,33 @@ impl Taxonomy {
     }
 }
 
+/// Per language, the visible documents a term's page may list, in the
+/// order it lists them: the posts newest first, then the pages by title
+/// (Hugo and Zola list every page of a term, not only the dated ones).
+fn tagged_by_lang(
+    records: &[Record],
+    visible: &[usize],
+    posts_by_lang: &BTreeMap<String, Vec<usize>>,
+) -> BTreeMap<String, Vec<usize>> {
+    let mut tagged = posts_by_lang.clone();
+    let mut pages: Vec<usize> = visible
+        .iter()
+        .copied()
+        .filter(|&i| records[i].kind == Kind::Page)
+        .collect();
+    pages.sort_by(|&a, &b| {
+        let (a, b) = (&records[a], &records[b]);
+        (&a.title, &a.source.path).cmp(&(&b.title, &b.source.path))
+    });
+    for i in pages {
+        tagged.entry(records[i].lang.clone()).or_default().push(i);
+    }
+    tagged
+}
+
 /// Per record, the slug of each of its terms of `taxonomy`. A site has far
 /// fewer distinct terms than uses of them: each slug is made once.
-fn term_slugs(records: &[Record], taxonomy: &str) -> Vec<Vec<Arc<str>>> {
+fn term_slugs(records: &[Record], taxonomy: &str, rule: TermSlugs) -> Vec<Vec<Arc<str>>> {
     let mut slug_of: FxHashMap<&str, Arc<str>> = FxHashMap::default();
     records
         .iter()
@@ -432,7 +458,7 @@ fn term_slugs(records: &[Record], taxonomy: &str) -> Vec<Vec<Arc<str>>> {
                 .map(|t| {
                     slug_of
                         .entry(t)
-                        .or_insert_with(|| tag_slug(t).into())
+                        .or_insert_with(|| term_slug(t, rule).into())
                         .clone()
                 })
                 .collect()
@@ -440,20 +466,20 @@ fn term_slugs(records: &[Record], taxonomy: &str) -> Vec<Vec<Arc<str>>> {
         .collect()
 }
 
-/// Per language, each term's name and posts, by slug. A language has tens
-/// of tags and thousands of uses of them: the uses are gathered in a hash
-/// map, the sorted index built once.
+/// Per language, each term's name and documents, by slug. A language has
+/// tens of tags and thousands of uses of them: the uses are gathered in a
+/// hash map, the sorted index built once.
 fn term_indexes(
     records: &[Record],
     taxonomy: &str,
-    posts_by_lang: &BTreeMap<String, Vec<usize>>,
+    tagged: &BTreeMap<String, Vec<usize>>,
     slugs: &[Vec<Arc<str>>],
 ) -> BTreeMap<String, TermIndex> {
-    posts_by_lang
+    tagged
         .iter()
-        .map(|(lang, posts)| {
+        .map(|(lang, documents)| {
             let mut terms: FxHashMap<&str, (&str, Vec<usize>)> = FxHashMap::default();
-            for &i in posts {
+            for &i in documents {
                 for (name, slug) in records[i].terms_of(taxonomy).iter().zip(&slugs[i]) {
                     let entry = terms.entry(&**slug).or_insert((name, Vec::new()));
                     // Spellings that share a slug show as the smallest

@@ -276,6 +276,10 @@ pub struct PageView {
     pub image: Option<String>,
     pub extra: serde_json::Value,
     pub url: String,
+    /// Its tags, linked to their pages, which list it after the posts.
+    pub tags: Vec<TagLink>,
+    /// Its terms of each taxonomy it has any of (tags too), by taxonomy.
+    pub taxonomies: BTreeMap<String, Vec<TagLink>>,
     pub toc: Vec<TocEntry>,
     pub word_count: u32,
     pub reading_time: u32,
@@ -313,6 +317,8 @@ pub struct TocEntry {
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct ListItem {
+    /// `post` or `page`: a term's pages list both.
+    pub kind: &'static str,
     pub title: String,
     pub url: String,
     pub date: String,

@@ -163,6 +163,7 @@ fn body() -> Option<Value> {
 /// A post as a list shows it.
 fn item() -> Value {
     Value::from(minijinja::value::Serde(ListItem {
+        kind: "post",
         title: "Bonjour".into(),
         url: "/blog/fr/posts/bonjour/".into(),
         date: "2024-05-01".into(),
@@ -257,6 +258,8 @@ fn every_part(borrowed: &Borrowed) -> Context<'_> {
             image: Some("https://example.org/blog/moi.jpg".into()),
             extra: extra(),
             url: "/blog/fr/about/".into(),
+            tags: vec![tag()],
+            taxonomies: taxonomies(),
             toc: toc(),
             word_count: 1,
             reading_time: 1,

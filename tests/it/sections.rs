@@ -127,9 +127,9 @@ fn a_folder_of_pages_lists_them_by_weight_with_its_sections_inside() {
 }
 
 #[test]
-fn a_listed_page_with_a_tag_no_post_has_builds() {
-    // Tags have pages for the posts that carry them: a page's tag no post
-    // has links nowhere, and its section's list once panicked on it.
+fn a_listed_page_with_a_tag_no_post_has_links_its_page() {
+    // A page's tag has a page as a post's has, even one no post has
+    // (its section's list once panicked on such a tag).
     let site = docs_site();
     site.write(
         "content/en/docs/tagged.md",
@@ -145,8 +145,14 @@ fn a_listed_page_with_a_tag_no_post_has_builds() {
         docs.contains("<a href=\"/docs/tagged/\">Tagged</a>"),
         "{docs}"
     );
+    let tagged = site.main_of("docs/tagged/index.html");
+    assert!(
+        tagged.contains("href=\"/tags/only-here/\" rel=\"tag\">#only-here</a>"),
+        "{tagged}"
+    );
+    let only_here = site.main_of("tags/only-here/index.html");
+    assert!(only_here.contains("/docs/tagged/"), "{only_here}");
     assert!(site.output_tree().contains_key("tags/rust/index.html"));
-    assert!(!site.output_tree().contains_key("tags/only-here/index.html"));
 }
 
 #[test]

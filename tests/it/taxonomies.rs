@@ -179,6 +179,99 @@ fn each_term_of_a_taxonomy_feeds_named_has_its_feeds() {
 }
 
 #[test]
+fn a_term_lists_the_pages_that_have_it_after_its_posts_and_feeds_its_posts_alone() {
+    let site = site("feeds_for = [\"home\", \"tags\"]");
+    site.write(
+        "content/en/projects/kyoto-guide.md",
+        "---\ntitle: A Kyoto guide\ntags: [travel]\n---\nWhere to go.\n",
+    );
+    site.write(
+        "content/en/about.md",
+        "---\ntitle: About\ntags: [travel, me]\n---\nWho.\n",
+    );
+    site.build();
+    let term = site.main_of("tags/travel/index.html");
+    let order: Vec<usize> = [
+        "/posts/day-two/",
+        "/posts/day-one/",
+        "/projects/kyoto-guide/",
+        "/about/",
+    ]
+    .iter()
+    .map(|url| {
+        term.find(&format!("<a href=\"{url}\">"))
+            .unwrap_or_else(|| panic!("{url}\n{term}"))
+    })
+    .collect();
+    // "A Kyoto guide" before "About".
+    assert!(
+        order.is_sorted(),
+        "posts newest first, then pages by title:\n{term}"
+    );
+    // A page has no date to show.
+    assert_eq!(term.matches("<time").count(), 2, "{term}");
+    // A term only pages have has its page, linked from them and counted.
+    assert!(site.path("public/tags/me/index.html").exists());
+    let about = site.read("public/about/index.html");
+    assert!(about.contains("href=\"/tags/me/\""), "{about}");
+    let index = site.main_of("tags/index.html");
+    assert!(
+        index.contains("href=\"/tags/travel/\" rel=\"tag\">#travel</a> 4"),
+        "{index}"
+    );
+    // The feed follows what is published: the posts.
+    let feed = site.read("public/tags/travel/atom.xml");
+    let feed = feed_rs::parser::parse(feed.as_bytes()).unwrap();
+    let titles: Vec<String> = feed
+        .entries
+        .iter()
+        .map(|e| e.title.as_ref().unwrap().content.clone())
+        .collect();
+    assert_eq!(titles, ["Day two", "Day one"]);
+    let me = site.read("public/tags/me/atom.xml");
+    assert!(
+        feed_rs::parser::parse(me.as_bytes())
+            .unwrap()
+            .entries
+            .is_empty()
+    );
+}
+
+#[test]
+fn ascii_term_slugs_write_each_term_s_url_in_ascii() {
+    let site = site("term_slugs = \"ascii\"");
+    site.write(
+        "content/en/posts/music.md",
+        "---\ntitle: Music\ndate: 2024-05-03\ntags: [Música, 多言語, web app]\n---\nLa.\n",
+    );
+    site.build();
+    for page in ["musica", "duo-yan-yu", "web-app", "travel"] {
+        assert!(
+            site.path(&format!("public/tags/{page}/index.html"))
+                .exists(),
+            "{page}"
+        );
+    }
+    let post = site.read("public/posts/music/index.html");
+    assert!(
+        post.contains("href=\"/tags/musica/\" rel=\"tag\">#Música</a>"),
+        "{post}"
+    );
+    // Back to the default: every page that links a term is written again.
+    site.write("site.toml", &format!("\n{SITE_TOML}"));
+    let report = site.build();
+    assert!(site.path("public/tags/música/index.html").exists());
+    assert!(!site.path("public/tags/musica/index.html").exists());
+    assert!(
+        report
+            .written
+            .iter()
+            .any(|p| p.ends_with("posts/music/index.html")),
+        "{report:?}"
+    );
+}
+
+#[test]
 fn mistakes_in_taxonomies_are_named_with_their_file_and_help() {
     let site = site(TAXONOMIES);
     for (settings, says) in [

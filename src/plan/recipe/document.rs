@@ -48,6 +48,8 @@ impl Document {
                 image,
                 extra,
                 url: record.url.clone(),
+                tags: model.tag_links(i),
+                taxonomies: model.term_links(i),
                 toc,
                 word_count: record.word_count,
                 reading_time: record.reading_time,

@@ -70,7 +70,7 @@ fn fixture() -> Fixture {
         ),
         (
             "en/posts/d.md",
-            post("D", "2024-05-04", "tags: [z]\nseries: [s]\n", "Fourth."),
+            post("D", "2024-05-04", "tags: [zé]\nseries: [s]\n", "Fourth."),
         ),
         (
             "fr/posts/a.md",
@@ -161,6 +161,10 @@ fn document_changes() -> Vec<Change> {
             ),
         ),
         ("b's tags", edit("en/posts/b.md", "[x, y]", "[x, y, w]")),
+        (
+            "a page tagged",
+            edit("en/about.md", "title: About", "title: About\ntags: [x]"),
+        ),
         (
             "b's series",
             edit("en/posts/b.md", "series: [s]", "series: [s, t]"),
@@ -269,6 +273,14 @@ fn section_changes() -> Vec<Change> {
 fn setting_changes() -> Vec<Change> {
     vec![
         ("author", edit("site.toml", "Ann", "Bea")),
+        (
+            "term slugs in ASCII",
+            edit(
+                "site.toml",
+                "paginate = 2",
+                "paginate = 2\nterm_slugs = \"ascii\"",
+            ),
+        ),
         (
             "feed_limit",
             edit("site.toml", "feed_limit = 3", "feed_limit = 2"),

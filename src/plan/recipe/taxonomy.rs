@@ -1,6 +1,7 @@
 //! A language's taxonomies (`tags`, `categories`, `series`…): each one's
-//! index of its terms, and each term's page of posts, a page of them at a
-//! time, with its feeds when `feeds_for` names the taxonomy.
+//! index of its terms, and each term's page of documents (its posts, then
+//! its pages), a page of them at a time, with feeds of its posts when
+//! `feeds_for` names the taxonomy.
 
 use super::*;
 
@@ -12,7 +13,7 @@ pub(in crate::plan) struct TaxonomyIndex {
     pub(in crate::plan) lang: String,
 }
 
-/// One page of a term's posts.
+/// One page of a term's documents.
 #[derive(Debug, Clone)]
 pub(in crate::plan) struct Term {
     pub(in crate::plan) taxonomy: usize,
@@ -155,13 +156,16 @@ pub(in crate::plan) fn taxonomy_recipes(
         ));
         for (slug, (_, tagged)) in taxonomy.by_lang.get(lang).into_iter().flatten() {
             if config.feeds.for_terms_of(&taxonomy.name) {
+                // A feed follows what is published: the posts, which come
+                // before the undated pages.
+                let posts = tagged.partition_point(|&i| model.records[i].kind == Kind::Post);
                 let of = FeedOf::Term(t, slug.clone());
                 feed_recipes(
                     config,
                     lang,
                     of,
                     &taxonomy.page(lang, slug),
-                    tagged,
+                    &tagged[..posts],
                     recipes,
                 );
             }

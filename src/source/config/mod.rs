@@ -25,6 +25,7 @@ mod menus;
 mod places;
 mod publish;
 
+pub use crate::model::url::TermSlugs;
 pub use check::{LinkCheck, Links, Severity};
 use defaults::{missing_keys, with_language_defaults};
 pub use feeds::{FeedContent, FeedFile, FeedFormat, Feeds};
@@ -71,6 +72,8 @@ struct RawConfig {
     feeds_for: Vec<feeds::FeedList>,
     #[serde(default = "places::default_taxonomies")]
     taxonomies: Vec<String>,
+    #[serde(default)]
+    term_slugs: TermSlugs,
     author: Option<String>,
     /// What the site is about, for themes (`site.description`).
     description: Option<String>,
@@ -207,6 +210,8 @@ pub struct Config {
     /// What posts are grouped by (`tags`, `categories`, `series`…), in
     /// site.toml's order: the front matter's fields of those names.
     pub taxonomies: Vec<String>,
+    /// How a term becomes its page's URL segment.
+    pub term_slugs: TermSlugs,
     /// Entries per feed.
     pub feed_limit: usize,
     /// The feed files of each list that has them, and what they hold.
@@ -328,6 +333,7 @@ impl Config {
             post_sections: raw.post_sections,
             paginate: raw.paginate,
             taxonomies: raw.taxonomies,
+            term_slugs: raw.term_slugs,
             feed_limit: raw.feed_limit,
             feeds: Feeds::new(raw.feeds, raw.feed_content, &raw.feeds_for),
             author: raw.author,
@@ -432,7 +438,7 @@ impl Config {
     /// date, url, row). When these differ from the ones the index was built with, every
     /// source is parsed again. They start with [`folio_settings`].
     pub(crate) fn content_settings(&self) -> String {
-        format!(
+        let mut settings = format!(
             "{}; languages {}; timezone {}; default_language {}; default_language_in_subdir {}; permalink {}; post_sections {}; taxonomies {}; base_path {}; {}",
             folio_settings(),
             self.language_codes().join(","),
@@ -446,7 +452,13 @@ impl Config {
             // Every URL a row holds starts with it.
             self.base_path,
             self.markup.settings(),
-        )
+        );
+        // Only when set, so that the sites that never set it keep the
+        // settings their rows were derived with.
+        if self.term_slugs != TermSlugs::Unicode {
+            settings.push_str(&format!("; term_slugs {:?}", self.term_slugs));
+        }
+        settings
     }
 }
 
