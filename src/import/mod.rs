@@ -36,6 +36,7 @@ mod shortcodes;
 mod statics;
 mod tree;
 mod zola;
+mod zola_shortcodes;
 
 /// The generators a site can be imported from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -473,9 +474,6 @@ fn count_template_tags(body: &str, report: &mut ImportReport) {
         } else {
             "{{ … }}".to_owned()
         });
-    }
-    if body.contains("](@/") {
-        kinds.insert("[…](@/…) (Zola's internal links)".to_owned());
     }
     for kind in kinds {
         *report.template_tags.entry(kind).or_default() += 1;

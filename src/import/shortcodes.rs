@@ -104,7 +104,7 @@ fn escape_read(body: &str) -> (String, usize) {
 }
 
 /// `{{ x }}` as `{{/* x */}}`, `{% x %}` as `{%/* x */%}`.
-fn escape_tag(tag: &str) -> String {
+pub(super) fn escape_tag(tag: &str) -> String {
     let (open, close) = tag.split_at(2);
     let inner = &close[..close.len() - 2];
     let close = &close[close.len() - 2..];

@@ -9,12 +9,9 @@ use super::anchors::keep_zola_anchors;
 use super::carried::Carried;
 use super::feeds;
 use super::hugo_config::json_of;
-use super::shortcodes::escape_calls;
 use super::statics::copy_folder;
 use super::tree::{FrontFormat, Place, TreeDocument, TreeSite, write_site};
-use super::{
-    Destination, ImportReport, Source, checked_language, count_template_tags, language_code,
-};
+use super::{Destination, ImportReport, Source, checked_language, language_code};
 use crate::model::error::Error;
 use crate::model::url::collapse_slashes;
 
@@ -52,14 +49,18 @@ pub(super) fn zola(source: &Source, into: &Destination) -> Result<ImportReport, 
             continue;
         }
         let mut document = read_document(source, entry.path(), (&default_language, &languages))?;
-        count_template_tags(&document.body, &mut report);
-        let (body, _) = escape_calls(&document.body);
-        document.body = body;
         let (body, kept) = keep_zola_anchors(&document.body);
         document.body = body;
         report.anchors_kept += kept;
         documents.push(document);
     }
+    let theme = text_of("theme");
+    super::zola_shortcodes::convert_all(
+        (source, into),
+        theme.as_deref(),
+        &mut documents,
+        &mut report,
+    )?;
     let (term_slug, ascii_terms) = term_slugs(&config);
     let site = TreeSite {
         generator: "Zola",

@@ -108,6 +108,16 @@ impl Reads {
 
 /// The names folio's templates are given besides the plugins': a plugin
 /// may not take one.
+/// The shortcodes every site can call, by template name
+/// (`shortcodes/note.html`), with their text: what `folio import` runs a
+/// Zola site's calls with.
+pub(crate) fn built_in_shortcodes() -> impl Iterator<Item = (&'static str, &'static str)> {
+    DEFAULT_THEME
+        .iter()
+        .copied()
+        .filter(|(name, _)| name.starts_with(crate::source::shortcodes::SHORTCODES_DIR))
+}
+
 pub const BUILT_IN_CALLABLES: &[&str] =
     &["t", "safe", "highlight_css", "resize_image", "asset_url"];
 

@@ -188,6 +188,43 @@ pub fn summary_and_outline(
     (summary, outline.finish())
 }
 
+/// Adds to `outline` the links and local images of the Markdown the calls
+/// of `markdown` enclose (a note's body, at any depth), which the text
+/// around the calls does not show: a page's fingerprint must cover where
+/// they lead, and a link that leads nowhere is named, as the body's own.
+/// `markdown` starts at line `first_line` of its source.
+pub fn outline_call_bodies(
+    markdown: &str,
+    first_line: usize,
+    markup: &Markup,
+    outline: &mut Outline,
+) {
+    let Ok(Some(pieces)) = crate::source::shortcodes::syntax::pieces(markdown, MARKDOWN) else {
+        return;
+    };
+    for piece in pieces {
+        let crate::source::shortcodes::syntax::Piece::Call(call) = piece else {
+            continue;
+        };
+        let Some(body) = call.body else {
+            continue;
+        };
+        let line = first_line + call.line - 1;
+        let mut reader = OutlineReader::new(body, line);
+        for (event, range) in Parser::new_ext(body, markup.options()).into_offset_iter() {
+            reader.see(&event, range);
+        }
+        let inner = reader.finish();
+        outline.links.extend(inner.links);
+        for image in inner.images {
+            if !outline.images.contains(&image) {
+                outline.images.push(image);
+            }
+        }
+        outline_call_bodies(body, line, markup, outline);
+    }
+}
+
 /// Where the parse of a body is, in the summary it gives when it has no
 /// `<!-- more -->`: its first paragraph.
 #[derive(Clone, Copy, PartialEq, Eq)]

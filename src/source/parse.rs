@@ -26,7 +26,7 @@ use crate::source::fields::Fields;
 use crate::source::front_matter;
 use crate::source::highlight::Note;
 use crate::source::markdown::{
-    expand_shortcodes, render_body, render_markdown, summary_and_outline,
+    expand_shortcodes, outline_call_bodies, render_body, render_markdown, summary_and_outline,
 };
 use crate::source::outline::Outline;
 use crate::source::shortcodes::Shortcodes;
@@ -362,6 +362,7 @@ fn summary_through(
     if let Some(expanded) = &expanded {
         summary = expanded.fill(&summary);
         outline.shortcodes = expanded.called.iter().cloned().collect();
+        outline_call_bodies(&markdown, first_line, markup, &mut outline);
     }
     let after = Phase::AfterMarkdown;
     let summary = transformed(summary.into(), after, (plugins, document), &mut touched_by)?;

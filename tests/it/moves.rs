@@ -97,7 +97,7 @@ fn html_pages(out: &Path) -> Vec<std::path::PathBuf> {
 
 /// What a reader sees of a page's `<main>`: its text without tags, code
 /// (`<pre>`, `<code>`) left out.
-fn visible_text(html: &str) -> String {
+pub(crate) fn visible_text(html: &str) -> String {
     let main = html.find("<main").map_or(html, |at| &html[at..]);
     let main = main.find("</main>").map_or(main, |end| &main[..end]);
     let mut text = String::new();
@@ -654,4 +654,73 @@ fn a_hugo_site_configured_by_its_config_folder_keeps_the_urls_hugo_lists() {
         about.contains("<p>Indented, after a blank line.</p>") && !about.contains("<code>"),
         "{about}"
     );
+}
+
+#[test]
+fn a_zola_site_s_shortcodes_move_in_when_folio_runs_them_and_are_written_as_folio_s_when_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let zola = dir.path().join("zola-site");
+    put(
+        &zola,
+        "config.toml",
+        b"base_url = \"https://example.org\"\ntitle = \"z\"\ntheme = \"plain\"\n",
+    );
+    // The theme's `stars` runs in folio; the site's own `stars` replaces
+    // it; its `related` is Tera that calls Zola's `get_url`; the theme's
+    // `unused` is called by nothing.
+    put(
+        &zola,
+        "themes/plain/templates/shortcodes/stars.html",
+        b"<span>theme {{ n }}</span>",
+    );
+    put(
+        &zola,
+        "themes/plain/templates/shortcodes/unused.html",
+        b"<hr>",
+    );
+    put(
+        &zola,
+        "templates/shortcodes/stars.html",
+        b"<span class=\"stars\">{% for i in range(n) %}*{% endfor %}</span>",
+    );
+    put(
+        &zola,
+        "templates/shortcodes/related.html",
+        b"<a href=\"{{ get_url(path=path) }}\">{{ text }}</a>",
+    );
+    put(
+        &zola,
+        "content/notes/calls.md",
+        b"+++\ntitle = \"Calls\"\n+++\nRated {{ stars(n=3) }}.\n\n{{ admonition(type=\"warning\", title=\"Mind\", text=\"The **gap**.\") }}\n\n{{ related(path=\"@/notes/other.md\", text=\"See the other\") }}\n\n{{ youtube(id=\"dQw4w9WgXcQ\", class=\"wide\") }}\n\n{{ dual_theme_image(light_src=\"day.webp\" dark_src=\"night.webp\" alt=\"Day\") }}\n\nWritten: {{/* stars(n=1) */}}\n",
+    );
+    let into = dir.path().join("from-zola");
+    let summary = import("zola", &zola, &into);
+    for said in [
+        "converted:    {{ stars() }} (the site's shortcode, its template copied) in 1 file(s): content/notes/calls.md",
+        "converted:    {{ admonition() }} as folio's note or warning",
+        "converted:    {{ youtube() }} without the arguments folio's template does not take (class)",
+        "converted:    {{ dual_theme_image() }} as a Markdown image",
+        "needs a hand: {{ related() }} (a shortcode",
+        "left out:     templates/shortcodes/related.html: a shortcode template no call",
+        "left out:     themes/plain/templates/shortcodes/unused.html: a shortcode template no call",
+    ] {
+        assert!(summary.contains(said), "{said}\n{summary}");
+    }
+    // The site's template, not the theme's, is the one copied.
+    let copied = std::fs::read_to_string(into.join("templates/shortcodes/stars.html")).unwrap();
+    assert!(copied.contains("class=\"stars\""), "{copied}");
+    assert!(!into.join("templates/shortcodes/related.html").exists());
+    let page = std::fs::read_to_string(into.join("public/notes/calls/index.html")).unwrap();
+    for shown in [
+        "Rated <span class=\"stars\">***</span>.",
+        "<aside class=\"admonition warning\"",
+        "<strong>gap</strong>",
+        "See the other",
+        "youtube-nocookie.com/embed/dQw4w9WgXcQ",
+        "<img src=\"day.webp\" alt=\"Day\"",
+        "Written: {{ stars(n=1) }}",
+    ] {
+        assert!(page.contains(shown), "{shown}\n{page}");
+    }
+    assert!(!page.contains("get_url"), "{page}");
 }

@@ -190,3 +190,66 @@ fn a_shortcode_template_edit_renders_exactly_its_callers_through_fresh_builds() 
 fn a_shortcode_template_edit_renders_exactly_its_callers_through_a_kept_session() {
     a_shortcode_template_edit_renders_exactly_its_callers(true);
 }
+
+/// A link in the Markdown a call encloses is the document's as much as one
+/// outside it: checked, and where it leads in its page's fingerprint.
+fn a_link_inside_a_note_follows_its_target(kept: bool) {
+    let site = site(kept);
+    site.write(
+        "content/en/posts/pointer.md",
+        &post(
+            "Pointer",
+            "2024-02-01T09:00:00Z",
+            "First.\n\n{% note() %}\nSee [own](@/en/posts/own.md).\n{% end %}\n",
+        ),
+    );
+    site.build();
+    let page = site.read("public/posts/pointer/index.html");
+    assert!(page.contains("<a href=\"/posts/own/\">own</a>"), "{page}");
+    // Own moves: the note's link follows it, in a page nothing else of
+    // which changed.
+    site.write(
+        "content/en/posts/own.md",
+        &post(
+            "Own",
+            "2024-04-01T09:00:00Z",
+            "{{ stars(n=3) }}\n\n{% warning() %}\nCareful.\n{% end %}\n",
+        )
+        .replace("title: Own", "title: Own\npermalink: /elsewhere/mine/"),
+    );
+    let report = site.build();
+    let page = site.read("public/posts/pointer/index.html");
+    assert!(
+        page.contains("<a href=\"/elsewhere/mine/\">own</a>"),
+        "{page}"
+    );
+    assert!(
+        report
+            .written
+            .iter()
+            .any(|p| p.ends_with("posts/pointer/index.html")),
+        "{report:?}"
+    );
+    // A link in a note that leads nowhere is named with its line.
+    site.write(
+        "content/en/posts/pointer.md",
+        &post(
+            "Pointer",
+            "2024-02-01T09:00:00Z",
+            "First.\n\n{% note() %}\nSee [gone](@/en/posts/gone.md).\n{% end %}\n",
+        ),
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(error.contains("content/en/posts/pointer.md:"), "{error}");
+    assert!(error.contains("gone.md"), "{error}");
+}
+
+#[test]
+fn a_link_inside_a_note_follows_its_target_through_fresh_builds() {
+    a_link_inside_a_note_follows_its_target(false);
+}
+
+#[test]
+fn a_link_inside_a_note_follows_its_target_through_a_kept_session() {
+    a_link_inside_a_note_follows_its_target(true);
+}

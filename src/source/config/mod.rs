@@ -264,18 +264,7 @@ impl Config {
         };
         let mut raw = raw;
         missing_keys(&raw).map_err(|(message, help)| invalid(message, &help))?;
-        if raw.images.is_some() && !cfg!(feature = "images") {
-            return Err(invalid(
-                "`[images]` asks for image processing this build of folio was made without".into(),
-                "build folio with its `images` feature (the `folio` program has it), or remove `[images]`",
-            ));
-        }
-        if raw.minify && !cfg!(feature = "minify") {
-            return Err(invalid(
-                "`minify = true` asks for minifiers this build of folio was made without".into(),
-                "build folio with its `minify` feature (the `folio` program has it), or remove `minify`",
-            ));
-        }
+        built_with_what_it_asks(&raw).map_err(|(message, help)| invalid(message.into(), help))?;
         with_language_defaults(&mut raw);
         let default_language = raw.default_language.clone().unwrap_or_default();
         for code in raw.languages.keys() {
@@ -460,6 +449,23 @@ impl Config {
         }
         settings
     }
+}
+
+/// Whether this build of folio has the features `raw` asks for.
+fn built_with_what_it_asks(raw: &RawConfig) -> Result<(), (&'static str, &'static str)> {
+    if raw.images.is_some() && !cfg!(feature = "images") {
+        return Err((
+            "`[images]` asks for image processing this build of folio was made without",
+            "build folio with its `images` feature (the `folio` program has it), or remove `[images]`",
+        ));
+    }
+    if raw.minify && !cfg!(feature = "minify") {
+        return Err((
+            "`minify = true` asks for minifiers this build of folio was made without",
+            "build folio with its `minify` feature (the `folio` program has it), or remove `minify`",
+        ));
+    }
+    Ok(())
 }
 
 /// What the folio binary itself brings to [`Config::content_settings`]:

@@ -109,6 +109,11 @@ impl Shortcodes {
         }
     }
 
+    /// The arguments shortcode `name` takes, when there is one.
+    pub(crate) fn takes(&self, name: &str) -> Option<&BTreeSet<String>> {
+        self.params.get(name)
+    }
+
     /// What the content settings hold of the shortcodes: a summary renders
     /// the calls it holds when its source is parsed.
     pub fn settings(&self) -> &str {

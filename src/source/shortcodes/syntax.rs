@@ -264,10 +264,17 @@ impl<'a> Args<'a> {
             if args.insert(key, value).is_some() {
                 return Err(format!("gives the argument `{key}` twice"));
             }
+            let after_value = self.at;
             self.skip_spaces();
+            // Zola reads arguments apart by white space alone too
+            // (`src="a" alt="b"`), as sites written for it do.
+            let spaced = self.at > after_value
+                && self
+                    .rest()
+                    .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
             if let Some(rest) = self.rest().strip_prefix(',') {
                 self.at = self.text.len() - rest.len();
-            } else if !self.rest().starts_with(')') {
+            } else if !self.rest().starts_with(')') && !spaced {
                 return Err(format!("needs `,` or `)` after the argument `{key}`"));
             }
         }
@@ -352,6 +359,19 @@ mod tests {
         assert_eq!(note.body, Some("\nSome *text*.\n"));
         assert_eq!(note.line, 3);
         assert_eq!(pieces[4], Piece::Text("\nAfter."));
+    }
+
+    #[test]
+    fn arguments_apart_by_white_space_alone_read_as_zola_reads_them() {
+        let read = calls("{{ img(src=\"a.webp\" alt='b', wide=true\n  n=2) }}");
+        let Piece::Call(image) = &read[0] else {
+            panic!("{read:?}")
+        };
+        assert_eq!(image.args["src"], Value::from("a.webp"));
+        assert_eq!(image.args["alt"], Value::from("b"));
+        assert_eq!(image.args["n"], Value::from(2));
+        // Glued to the value, the next word is no argument.
+        assert!(pieces("{{ img(src=\"a\"alt=\"b\") }}", MARKDOWN).is_err());
     }
 
     #[test]
