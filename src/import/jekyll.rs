@@ -11,7 +11,7 @@ use super::carried::Carried;
 use super::feeds::{self, OldFeeds};
 use super::jekyll_files::{Files, Kind, collection_url, page_url};
 use super::jekyll_liquid::JekyllSite;
-use super::kramdown::attribute_lists;
+use super::kramdown::{attribute_lists, markdown_in_html};
 use super::kramdown_tables;
 use super::liquid;
 use super::repeats::drop_repeated_keys;
@@ -338,7 +338,8 @@ fn run_liquid(post: &mut JekyllPost, site: &JekyllSite, report: &mut ImportRepor
     let source = evaluated
         .as_ref()
         .map_or(post.body.as_str(), |e| e.text.as_str());
-    let (body, attributes) = attribute_lists(source);
+    let (body, html_blocks) = markdown_in_html(source);
+    let (body, attributes) = attribute_lists(&body);
     let note = |map: &mut BTreeMap<String, Vec<String>>, kind: &str, count: usize| {
         if count > 0 {
             map.entry(kind.to_owned())
@@ -346,6 +347,11 @@ fn run_liquid(post: &mut JekyllPost, site: &JekyllSite, report: &mut ImportRepor
                 .push(post.path.clone());
         }
     };
+    note(
+        &mut report.converted,
+        "HTML blocks kramdown read Markdown in (markdown=\"1\")",
+        html_blocks,
+    );
     note(
         &mut report.converted,
         "kramdown attribute lists ({: .class})",

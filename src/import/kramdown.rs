@@ -2,7 +2,9 @@
 //! which Jekyll's Markdown reads and CommonMark shows as text, written as
 //! what gives the same HTML: a heading's as its `{#id .class}`, a block's
 //! as a `<div>` around it, a link's or an image's as its HTML tag; the
-//! list a `{:toc}` marks is the theme's table of contents.
+//! list a `{:toc}` marks is the theme's table of contents. An HTML block
+//! kramdown reads Markdown in (`markdown="1"`) is spaced as CommonMark
+//! needs to read it so.
 
 use std::ops::Range;
 
@@ -249,6 +251,91 @@ fn block_start(lines: &[String], code: &[bool], at: usize) -> usize {
     start
 }
 
+/// `body` with kramdown's HTML blocks whose Markdown it reads (`<div
+/// class="notice" markdown="1">`, the tag and its end each on a line of
+/// its own) written as CommonMark reads Markdown inside HTML: the
+/// attribute taken out, a blank line after the opening tag and before the
+/// end, without which CommonMark shows the lines in between as HTML (their
+/// `**bold**` as asterisks). How many were.
+pub(super) fn markdown_in_html(body: &str) -> (String, usize) {
+    let in_code = code_lines(body);
+    let mut out: Vec<String> = Vec::new();
+    // Per open block, its tag and how many tags of that name opened inside.
+    let mut open: Vec<(String, usize)> = Vec::new();
+    let mut blocks = 0;
+    // A fence inside such a block: CommonMark read the block as HTML, so
+    // `code_lines` did not see it.
+    let mut fence: Option<&str> = None;
+    for (line, code) in body.split('\n').zip(in_code) {
+        let trimmed = line.trim();
+        if !open.is_empty() && !code {
+            let marker = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m));
+            match (fence, marker) {
+                (None, Some(marker)) => fence = Some(marker),
+                (Some(open_fence), Some(marker)) if open_fence == marker => fence = None,
+                _ => {}
+            }
+            if fence.is_some() || marker.is_some() {
+                out.push(line.to_owned());
+                continue;
+            }
+        }
+        if code || !trimmed.starts_with('<') || !trimmed.ends_with('>') {
+            out.push(line.to_owned());
+            continue;
+        }
+        if let Some((tag, plain)) = markdown_block(trimmed) {
+            out.push(plain);
+            out.push(String::new());
+            open.push((tag, 0));
+            blocks += 1;
+            continue;
+        }
+        if let Some((tag, nested)) = open.last_mut() {
+            let name = trimmed[1..]
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .next()
+                .unwrap_or_default();
+            if name == tag.as_str() {
+                *nested += 1;
+            } else if trimmed == format!("</{tag}>") {
+                if *nested > 0 {
+                    *nested -= 1;
+                } else {
+                    if out.last().is_some_and(|l| !l.trim().is_empty()) {
+                        out.push(String::new());
+                    }
+                    open.pop();
+                }
+            }
+        }
+        out.push(line.to_owned());
+    }
+    (out.join("\n"), blocks)
+}
+
+/// The tag name of `line`, an opening tag alone, and the line without its
+/// `markdown` attribute, when the attribute asks kramdown to read its
+/// content as Markdown blocks (`1`, `block`).
+fn markdown_block(line: &str) -> Option<(String, String)> {
+    let name: String = line[1..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    if name.is_empty() || line.ends_with("/>") {
+        return None;
+    }
+    let attribute = [
+        " markdown=\"1\"",
+        " markdown='1'",
+        " markdown=1",
+        " markdown=\"block\"",
+    ]
+    .into_iter()
+    .find(|attribute| line.contains(attribute))?;
+    Some((name, line.replacen(attribute, "", 1)))
+}
+
 /// Which of `body`'s lines are code (fenced or indented), where a list is
 /// text shown as it is.
 pub(super) fn code_lines(body: &str) -> Vec<bool> {
@@ -303,6 +390,23 @@ mod tests {
             out,
             "    indented code\n    {: #x}\n\n<a href=\"/x?a=1&amp;b=&quot;2&quot;\" title=\"say &quot;hi&quot;\" class=\"btn\">a \"b\"</a>\n"
         );
+    }
+
+    #[test]
+    fn markdown_inside_a_marked_html_block_is_read_as_markdown() {
+        let body = "<div class=\"notice--primary\" markdown=\"1\">\n**Note:** read.\n\n<div class=\"inner\">\nx\n</div>\n\n```html\n<div markdown=\"1\">\n```\n</div>\n<p markdown=\"span\">kept</p>\n";
+        let (out, blocks) = markdown_in_html(body);
+        // The inner `</div>` closes the inner div, not the block; the fence
+        // is code, its `markdown="1"` kept.
+        assert_eq!(
+            out,
+            "<div class=\"notice--primary\">\n\n**Note:** read.\n\n<div class=\"inner\">\nx\n</div>\n\n```html\n<div markdown=\"1\">\n```\n\n</div>\n<p markdown=\"span\">kept</p>\n"
+        );
+        assert_eq!(blocks, 1);
+        let mut html = String::new();
+        pulldown_cmark::html::push_html(&mut html, Parser::new_ext(&out, MARKDOWN));
+        assert!(html.contains("<p><strong>Note:</strong> read."), "{html}");
+        assert!(html.contains("<code class=\"language-html\">"), "{html}");
     }
 
     #[test]

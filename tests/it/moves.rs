@@ -312,6 +312,13 @@ fn the_minimal_mistakes_docs_move_in_from_jekyll_with_every_url_served() {
         notice.contains("<div class=\"notice--info\">\n<p><strong>Info Notice:</strong>"),
         "{notice}"
     );
+    // The Markdown kramdown read inside `<div markdown="1">` is Markdown.
+    assert!(
+        notice.contains(
+            "<div class=\"notice--primary\">\n<p><strong>Primary Notice with code block:</strong>"
+        ),
+        "{notice}"
+    );
     let home = std::fs::read_to_string(served_file(&out, "/")).unwrap();
     assert!(
         home.contains("<h2 class=\"archive__item-title\">Super customizable</h2>"),
