@@ -281,11 +281,20 @@ impl Model {
     }
 
     /// `html` of document `i` as a page other than its own shows it (a
-    /// list, a feed): [`Model::as_shown`], then [`Model::rooted`].
+    /// list, a feed): [`Model::as_shown`], then [`Model::rooted`], and a
+    /// link within its page (`#part`, a footnote's `#1`) made a link to
+    /// that part of its page, which the list does not hold.
     pub(super) fn shown_elsewhere<'h>(&self, i: usize, html: &'h str) -> Cow<'h, str> {
+        let url = &self.records[i].url;
         match self.as_shown(i, html) {
-            Cow::Borrowed(html) => self.rooted(i, html),
-            Cow::Owned(html) => Cow::Owned(self.rooted(i, &html).into_owned()),
+            Cow::Borrowed(html) => match self.rooted(i, html) {
+                Cow::Borrowed(html) => links_into_page(html, url),
+                Cow::Owned(html) => Cow::Owned(links_into_page(&html, url).into_owned()),
+            },
+            Cow::Owned(html) => {
+                let rooted = self.rooted(i, &html).into_owned();
+                Cow::Owned(links_into_page(&rooted, url).into_owned())
+            }
         }
     }
 
@@ -485,9 +494,33 @@ fn root_relative_links<'h>(html: &'h str, folder: &str) -> Cow<'h, str> {
     Cow::Owned(out)
 }
 
+/// `html` with each link within its page (`href="#x"`) led to that part
+/// of the page at `url` instead.
+pub(super) fn links_into_page<'h>(html: &'h str, url: &str) -> Cow<'h, str> {
+    const WITHIN: &str = " href=\"#";
+    if memchr::memmem::find(html.as_bytes(), WITHIN.as_bytes()).is_none() {
+        return Cow::Borrowed(html);
+    }
+    let page = format!(" href=\"{}#", url.replace('&', "&amp;").replace('"', "%22"));
+    Cow::Owned(html.replace(WITHIN, &page))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_within_the_page_leads_to_the_part_of_the_document_s_page() {
+        let html = "<p>See <a href=\"#setup\">setup</a>.<sup class=\"footnote-reference\"><a href=\"#1\">1</a></sup> <a href=\"/x/#y\">x</a></p>";
+        assert_eq!(
+            links_into_page(html, "/posts/a/"),
+            "<p>See <a href=\"/posts/a/#setup\">setup</a>.<sup class=\"footnote-reference\"><a href=\"/posts/a/#1\">1</a></sup> <a href=\"/x/#y\">x</a></p>"
+        );
+        assert!(matches!(
+            links_into_page("<p>no</p>", "/a/"),
+            Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn relative_links_are_put_under_the_page_s_folder_and_others_left() {

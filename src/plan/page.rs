@@ -145,13 +145,18 @@ impl<'a> Plan<'a> {
     }
 
     /// `html` of document `i` (its body, its links already resolved) as a
-    /// feed shows it: a bundle's relative links rooted at its page.
+    /// feed shows it: a bundle's relative links rooted at its page, and its
+    /// links within the page (a footnote's `#1`) led to it.
     pub fn in_feed(&self, i: usize, html: String) -> String {
         let rooted = match self.model.rooted(i, &html) {
             Cow::Owned(rooted) => Some(rooted),
             Cow::Borrowed(_) => None,
         };
-        rooted.unwrap_or(html)
+        let html = rooted.unwrap_or(html);
+        match super::links::links_into_page(&html, &self.model.records[i].url) {
+            Cow::Owned(led) => led,
+            Cow::Borrowed(_) => html,
+        }
     }
 
     /// Every current document, by source path.

@@ -244,6 +244,33 @@ fn whole_posts_go_in_each_entry_with_their_links_resolved() {
 }
 
 #[test]
+fn a_link_within_a_post_leads_to_its_page_from_lists_and_feeds() {
+    let site = site(&format!("{EVERY_FORMAT}\nfeed_content = \"full\""));
+    site.write(
+        "content/en/posts/third.md",
+        "---\ntitle: Third\ndate: 2024-04-01T09:00:00Z\ntags: [c]\n---\nAn older post.[^1] See [below](#more).\n\n## More\n\n[^1]: A note.\n",
+    );
+    site.build();
+    // Its own page holds the footnote and the heading: the links stay.
+    let page = site.read("public/posts/third/index.html");
+    assert!(page.contains("<a href=\"#1\">1</a>"), "{page}");
+    assert!(page.contains("<a href=\"#more\">below</a>"), "{page}");
+    // Its summary on a list, and its body in a feed, lead to its page.
+    let list = site.main_of("tags/c/index.html");
+    assert!(list.contains("<a href=\"/posts/third/#1\">1</a>"), "{list}");
+    assert!(
+        list.contains("<a href=\"/posts/third/#more\">below</a>"),
+        "{list}"
+    );
+    assert!(!list.contains("href=\"#"), "{list}");
+    let feed = read_feed(&site, "atom.xml");
+    let third = feed.entries.iter().find(|e| title(e) == "Third").unwrap();
+    let body = whole(&feed, third).unwrap();
+    assert!(body.contains("href=\"/posts/third/#1\""), "{body}");
+    assert!(!body.contains("href=\"#"), "{body}");
+}
+
+#[test]
 fn feed_files_take_the_names_other_generators_gave_them() {
     let site = site(
         r#"feeds = [{ file = "index.xml", format = "rss" }, { file = "feed.xml", format = "atom" }]"#,
