@@ -151,6 +151,8 @@ fn a_jekyll_blog_moves_in_with_every_url_kept() {
     let before = snapshot(&source);
 
     let summary = import("jekyll", &source, &into);
+    // The import's report, in the test's output (`--nocapture`).
+    println!("{summary}");
     assert!(
         summary.contains("posts:        235 en, 9 es, 138 ja, 27 zh-CN, 10 zh-TW"),
         "{summary}"
@@ -277,6 +279,8 @@ fn a_zola_site_moves_in_with_every_url_kept() {
     let into = dir.path().join("folio-site");
     let before = snapshot(&source);
     let summary = import("zola", &source, &into);
+    // The import's report, in the test's output (`--nocapture`).
+    println!("{summary}");
     assert!(
         summary.contains("languages:    en, ar, ca, es"),
         "{summary}"
