@@ -258,6 +258,9 @@ fn block_start(lines: &[String], code: &[bool], at: usize) -> usize {
 /// end, without which CommonMark shows the lines in between as HTML (their
 /// `**bold**` as asterisks). How many were.
 pub(super) fn markdown_in_html(body: &str) -> (String, usize) {
+    if !body.contains("markdown=") {
+        return (body.to_owned(), 0);
+    }
     let in_code = code_lines(body);
     let mut out: Vec<String> = Vec::new();
     // Per open block, its tag and how many tags of that name opened inside.
@@ -266,8 +269,13 @@ pub(super) fn markdown_in_html(body: &str) -> (String, usize) {
     // A fence inside such a block: CommonMark read the block as HTML, so
     // `code_lines` did not see it.
     let mut fence: Option<&str> = None;
+    // After a block's end, CommonMark reads on as HTML up to a blank line.
+    let mut blank_after = false;
     for (line, code) in body.split('\n').zip(in_code) {
         let trimmed = line.trim();
+        if std::mem::take(&mut blank_after) && !trimmed.is_empty() {
+            out.push(String::new());
+        }
         if !open.is_empty() && !code {
             let marker = ["```", "~~~"].into_iter().find(|m| trimmed.starts_with(m));
             match (fence, marker) {
@@ -296,9 +304,10 @@ pub(super) fn markdown_in_html(body: &str) -> (String, usize) {
                 .split(|c: char| !c.is_ascii_alphanumeric())
                 .next()
                 .unwrap_or_default();
-            if name == tag.as_str() {
+            let end = format!("</{tag}>");
+            if name == tag.as_str() && !trimmed.ends_with(&end) {
                 *nested += 1;
-            } else if trimmed == format!("</{tag}>") {
+            } else if trimmed == end {
                 if *nested > 0 {
                     *nested -= 1;
                 } else {
@@ -306,6 +315,7 @@ pub(super) fn markdown_in_html(body: &str) -> (String, usize) {
                         out.push(String::new());
                     }
                     open.pop();
+                    blank_after = true;
                 }
             }
         }
@@ -400,12 +410,21 @@ mod tests {
         // is code, its `markdown="1"` kept.
         assert_eq!(
             out,
-            "<div class=\"notice--primary\">\n\n**Note:** read.\n\n<div class=\"inner\">\nx\n</div>\n\n```html\n<div markdown=\"1\">\n```\n\n</div>\n<p markdown=\"span\">kept</p>\n"
+            "<div class=\"notice--primary\">\n\n**Note:** read.\n\n<div class=\"inner\">\nx\n</div>\n\n```html\n<div markdown=\"1\">\n```\n\n</div>\n\n<p markdown=\"span\">kept</p>\n"
         );
         assert_eq!(blocks, 1);
         let mut html = String::new();
         pulldown_cmark::html::push_html(&mut html, Parser::new_ext(&out, MARKDOWN));
         assert!(html.contains("<p><strong>Note:</strong> read."), "{html}");
+        // A tag of its name opened and closed on one line is no block of
+        // its; the Markdown after the block's end is Markdown again.
+        let (out, _) = markdown_in_html(
+            "<div markdown=\"1\">\n**a**\n<div class=\"clear\"></div>\n</div>\n**after**",
+        );
+        assert_eq!(
+            out,
+            "<div>\n\n**a**\n<div class=\"clear\"></div>\n\n</div>\n\n**after**"
+        );
         assert!(html.contains("<code class=\"language-html\">"), "{html}");
     }
 

@@ -272,10 +272,10 @@ fn instead(call: &Call<'_>, inner: Option<&str>, done: &mut Done) -> String {
             .map(|f| format!("?file={f}"))
             .unwrap_or_default();
         done.converted.insert(format!("{shown} as its script"));
-        return format!(
-            "<script src=\"{}.js{file}\"></script>",
-            url.trim_end_matches('/')
-        );
+        let mut src = String::new();
+        let script = format!("{}.js{file}", url.trim_end_matches('/'));
+        let _ = pulldown_cmark_escape::escape_href(&mut src, &script);
+        return format!("<script src=\"{src}\"></script>");
     }
     if inner.is_none()
         && let Some(src) = image_source(call)
@@ -287,6 +287,8 @@ fn instead(call: &Call<'_>, inner: Option<&str>, done: &mut Done) -> String {
         let alt = alt.replace(['[', ']'], "");
         done.converted
             .insert(format!("{shown} as a Markdown image"));
+        // A destination in `<…>` holds neither `<` nor `>`.
+        let src = src.replace('<', "%3C").replace('>', "%3E");
         return format!("![{alt}](<{src}>)");
     }
     done.taken_out.insert(format!(
@@ -324,6 +326,10 @@ fn quoted(text: &str) -> Option<String> {
 fn argument(value: &Value) -> Option<String> {
     if let Some(text) = value.as_str() {
         return quoted(text);
+    }
+    if value.kind() == minijinja::value::ValueKind::Bool {
+        // minijinja shows a boolean as Python does (`True`).
+        return Some(value.is_true().to_string());
     }
     if let Ok(items) = value.try_iter()
         && value.kind() == minijinja::value::ValueKind::Seq
@@ -404,6 +410,14 @@ mod tests {
         assert_eq!(done.converted.len(), 5, "{done:?}");
         // What it became runs.
         assert_eq!(converted(&out, &[]).0, out);
+        let (odd, _) = converted(
+            "{{ gist(url='https://g.io/a\"b') }} {{ img(src=\"a>b.png\") }}",
+            &[],
+        );
+        assert_eq!(
+            odd,
+            "<script src=\"https://g.io/a%22b.js\"></script> ![](<a%3Eb.png>)"
+        );
     }
 
     #[test]
@@ -440,6 +454,19 @@ mod tests {
         assert_eq!(
             argument(&Value::from(vec![Value::from("a"), Value::from(2)])),
             Some("[\"a\", 2]".into())
+        );
+        assert_eq!(argument(&Value::from(true)), Some("true".into()));
+    }
+
+    #[test]
+    fn a_boolean_argument_kept_reads_back() {
+        let (out, _) = converted(
+            "{% details(summary=\"S\", open=true, class=\"x\") %}\nBody\n{% end %}",
+            &[],
+        );
+        assert_eq!(
+            out,
+            "{% details(open=true, summary=\"S\") %}\nBody\n{% end %}"
         );
     }
 }

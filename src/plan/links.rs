@@ -8,6 +8,8 @@
 
 use super::*;
 
+use std::ops::Range;
+
 use crate::model::doc::InternalLink;
 use crate::source::config::Severity;
 use crate::source::outline::INTERNAL_LINK;
@@ -281,20 +283,23 @@ impl Model {
     }
 
     /// `html` of document `i` as a page other than its own shows it (a
-    /// list, a feed): [`Model::as_shown`], then [`Model::rooted`], and a
-    /// link within its page (`#part`, a footnote's `#1`) made a link to
-    /// that part of its page, which the list does not hold.
+    /// list, a feed): [`Model::as_shown`], then [`Model::led_to_its_page`].
     pub(super) fn shown_elsewhere<'h>(&self, i: usize, html: &'h str) -> Cow<'h, str> {
-        let url = &self.records[i].url;
         match self.as_shown(i, html) {
-            Cow::Borrowed(html) => match self.rooted(i, html) {
-                Cow::Borrowed(html) => links_into_page(html, url),
-                Cow::Owned(html) => Cow::Owned(links_into_page(&html, url).into_owned()),
-            },
-            Cow::Owned(html) => {
-                let rooted = self.rooted(i, &html).into_owned();
-                Cow::Owned(links_into_page(&rooted, url).into_owned())
-            }
+            Cow::Borrowed(html) => self.led_to_its_page(i, html),
+            Cow::Owned(html) => Cow::Owned(self.led_to_its_page(i, &html).into_owned()),
+        }
+    }
+
+    /// `html` of document `i`, its links resolved, with the links that
+    /// lead somewhere from its page alone leading there from anywhere:
+    /// [`Model::rooted`], and a link within its page (`#part`, a
+    /// footnote's `#1`) made a link to that part of its page.
+    pub(super) fn led_to_its_page<'h>(&self, i: usize, html: &'h str) -> Cow<'h, str> {
+        let url = &self.records[i].url;
+        match self.rooted(i, html) {
+            Cow::Borrowed(html) => links_into_page(html, url),
+            Cow::Owned(html) => Cow::Owned(links_into_page(&html, url).into_owned()),
         }
     }
 
@@ -461,31 +466,70 @@ fn replace_links(html: &str, resolve: impl Fn(&str) -> Option<String>) -> Cow<'_
     Cow::Owned(out)
 }
 
-/// `html` with each relative URL of an `href` or `src` attribute put after
-/// `folder` (a URL path ending in `/`, percent-encoded): a link with a
-/// scheme, one from the root or the host, and one within the page (`#x`,
-/// `?q`) are left.
-fn root_relative_links<'h>(html: &'h str, folder: &str) -> Cow<'h, str> {
+/// A double-quoted attribute of a tag in `html`: the tag's name, the
+/// attribute's name, and where its value is.
+struct Attribute<'h> {
+    tag: &'h str,
+    name: &'h str,
+    value: Range<usize>,
+}
+
+/// The double-quoted attributes of `html`'s tags, in order. Text that
+/// looks like one is not: Markdown writes a `<` of text as `&lt;`, so a
+/// tag starts at a `<` as written, and a quote of text (`<code>href="#x"`)
+/// is outside every tag.
+fn attributes(html: &str) -> impl Iterator<Item = Attribute<'_>> {
+    let mut scanned = 0;
+    let mut tag: Option<usize> = None;
+    memchr::memmem::find_iter(html.as_bytes(), "=\"").filter_map(move |at| {
+        if at < scanned {
+            return None;
+        }
+        for (offset, byte) in html.as_bytes()[scanned..at].iter().enumerate() {
+            match byte {
+                b'<' => tag = Some(scanned + offset),
+                b'>' => tag = None,
+                _ => {}
+            }
+        }
+        let start = at + 2;
+        let Some(opened) = tag else {
+            // A quote of text: its `<` and `>` are read on.
+            scanned = start;
+            return None;
+        };
+        let len = html[start..].find('"')?;
+        // A value's `>` ends no tag.
+        scanned = start + len + 1;
+        let before = &html[opened + 1..at];
+        let name_at = before.rfind(|c: char| c.is_ascii_whitespace())? + 1;
+        let tag_name = before
+            .split(|c: char| c.is_ascii_whitespace() || c == '/')
+            .next()?;
+        Some(Attribute {
+            tag: tag_name,
+            name: &before[name_at..],
+            value: start..start + len,
+        })
+    })
+}
+
+/// `html` with each value of an attribute `attribute` accepts replaced by
+/// what `rewrite` makes of it (`None`: left as written).
+fn rewritten<'h>(
+    html: &'h str,
+    accept: impl Fn(&Attribute<'_>) -> bool,
+    rewrite: impl Fn(&str) -> Option<String>,
+) -> Cow<'h, str> {
     let mut out = String::new();
     let mut copied = 0;
-    for at in memchr::memmem::find_iter(html.as_bytes(), "=\"") {
-        let named = html[..at].ends_with(" href") || html[..at].ends_with(" src");
-        let start = at + 2;
-        let Some(len) = html[start..].find('"') else {
-            break;
-        };
-        let written = &html[start..start + len];
-        let scheme = written
-            .split(['/', '?', '#'])
-            .next()
-            .is_some_and(|first| first.contains(':'));
-        let relative = !written.is_empty() && !scheme && !written.starts_with(['/', '#', '?']);
-        if at < copied || !named || !relative {
+    for attribute in attributes(html).filter(|a| accept(a)) {
+        let Some(new) = rewrite(&html[attribute.value.clone()]) else {
             continue;
-        }
-        out.push_str(&html[copied..start]);
-        out.push_str(&folder.replace('&', "&amp;").replace('"', "%22"));
-        copied = start;
+        };
+        out.push_str(&html[copied..attribute.value.start]);
+        out.push_str(&new);
+        copied = attribute.value.end;
     }
     if copied == 0 {
         return Cow::Borrowed(html);
@@ -494,15 +538,40 @@ fn root_relative_links<'h>(html: &'h str, folder: &str) -> Cow<'h, str> {
     Cow::Owned(out)
 }
 
-/// `html` with each link within its page (`href="#x"`) led to that part
-/// of the page at `url` instead.
-pub(super) fn links_into_page<'h>(html: &'h str, url: &str) -> Cow<'h, str> {
-    const WITHIN: &str = " href=\"#";
-    if memchr::memmem::find(html.as_bytes(), WITHIN.as_bytes()).is_none() {
+/// `html` with each relative URL of an `href` or `src` attribute put after
+/// `folder` (a URL path ending in `/`, percent-encoded): a link with a
+/// scheme, one from the root or the host, and one within the page (`#x`,
+/// `?q`) are left.
+fn root_relative_links<'h>(html: &'h str, folder: &str) -> Cow<'h, str> {
+    let folder = folder.replace('&', "&amp;").replace('"', "%22");
+    rewritten(
+        html,
+        |a| a.name == "href" || a.name == "src",
+        |written| {
+            let scheme = written
+                .split(['/', '?', '#'])
+                .next()
+                .is_some_and(|first| first.contains(':'));
+            let relative = !written.is_empty() && !scheme && !written.starts_with(['/', '#', '?']);
+            relative.then(|| format!("{folder}{written}"))
+        },
+    )
+}
+
+/// `html` with each link within its page (`<a href="#x">`, a footnote's
+/// `#1`) led to that part of the page at `url` instead.
+fn links_into_page<'h>(html: &'h str, url: &str) -> Cow<'h, str> {
+    if memchr::memmem::find(html.as_bytes(), b"href=\"#").is_none() {
         return Cow::Borrowed(html);
     }
-    let page = format!(" href=\"{}#", url.replace('&', "&amp;").replace('"', "%22"));
-    Cow::Owned(html.replace(WITHIN, &page))
+    let page = url.replace('&', "&amp;").replace('"', "%22");
+    rewritten(
+        html,
+        |a| a.tag == "a" && a.name == "href",
+        |written| {
+            (written.len() > 1 && written.starts_with('#')).then(|| format!("{page}{written}"))
+        },
+    )
 }
 
 #[cfg(test)]
@@ -511,15 +580,25 @@ mod tests {
 
     #[test]
     fn a_link_within_the_page_leads_to_the_part_of_the_document_s_page() {
-        let html = "<p>See <a href=\"#setup\">setup</a>.<sup class=\"footnote-reference\"><a href=\"#1\">1</a></sup> <a href=\"/x/#y\">x</a></p>";
+        let html = "<p>See <a href=\"#setup\">setup</a>.<sup class=\"footnote-reference\"><a href=\"#1\">1</a></sup> <a href=\"/x/#y\">x</a> \
+                    <code>&lt;a href=\"#top\"&gt;</code> <svg><use href=\"#icon\"/></svg> <a href=\"#\">js</a></p>";
         assert_eq!(
             links_into_page(html, "/posts/a/"),
-            "<p>See <a href=\"/posts/a/#setup\">setup</a>.<sup class=\"footnote-reference\"><a href=\"/posts/a/#1\">1</a></sup> <a href=\"/x/#y\">x</a></p>"
+            "<p>See <a href=\"/posts/a/#setup\">setup</a>.<sup class=\"footnote-reference\"><a href=\"/posts/a/#1\">1</a></sup> <a href=\"/x/#y\">x</a> \
+             <code>&lt;a href=\"#top\"&gt;</code> <svg><use href=\"#icon\"/></svg> <a href=\"#\">js</a></p>"
         );
         assert!(matches!(
             links_into_page("<p>no</p>", "/a/"),
             Cow::Borrowed(_)
         ));
+        // A quote of text holding a tag: the tag is read as one.
+        assert_eq!(
+            links_into_page(
+                "<p>x=\"<a href=\"#n\">n</a>\" <a title=\"a>b\" href=\"#m\">m</a></p>",
+                "/a/"
+            ),
+            "<p>x=\"<a href=\"/a/#n\">n</a>\" <a title=\"a>b\" href=\"/a/#m\">m</a></p>"
+        );
     }
 
     #[test]

@@ -145,15 +145,9 @@ impl<'a> Plan<'a> {
     }
 
     /// `html` of document `i` (its body, its links already resolved) as a
-    /// feed shows it: a bundle's relative links rooted at its page, and its
-    /// links within the page (a footnote's `#1`) led to it.
+    /// feed shows it: its links leading where they lead from its page.
     pub fn in_feed(&self, i: usize, html: String) -> String {
-        let rooted = match self.model.rooted(i, &html) {
-            Cow::Owned(rooted) => Some(rooted),
-            Cow::Borrowed(_) => None,
-        };
-        let html = rooted.unwrap_or(html);
-        match super::links::links_into_page(&html, &self.model.records[i].url) {
+        match self.model.led_to_its_page(i, &html) {
             Cow::Owned(led) => led,
             Cow::Borrowed(_) => html,
         }
@@ -324,8 +318,9 @@ impl<'a> Plan<'a> {
                 Input::Document(i) => indices.push(i),
                 Input::Documents(list) | Input::Listed(list) => indices.extend_from_slice(list),
                 Input::Neighbour(i) => indices.extend(i),
-                Input::TermIndex(_, lang) => {
-                    indices.extend(model.posts_by_lang.get(lang).into_iter().flatten())
+                Input::TermIndex(t, lang) => {
+                    let terms = model.taxonomies[t].by_lang.get(lang).into_iter();
+                    indices.extend(terms.flat_map(|terms| terms.values().flat_map(|(_, d)| d)))
                 }
                 Input::Sitemap => indices.extend_from_slice(&model.visible),
             }

@@ -106,8 +106,6 @@ impl Reads {
     }
 }
 
-/// The names folio's templates are given besides the plugins': a plugin
-/// may not take one.
 /// The shortcodes every site can call, by template name
 /// (`shortcodes/note.html`), with their text: what `folio import` runs a
 /// Zola site's calls with.
@@ -118,6 +116,8 @@ pub(crate) fn built_in_shortcodes() -> impl Iterator<Item = (&'static str, &'sta
         .filter(|(name, _)| name.starts_with(crate::source::shortcodes::SHORTCODES_DIR))
 }
 
+/// The names folio's templates are given besides the plugins': a plugin
+/// may not take one.
 pub const BUILT_IN_CALLABLES: &[&str] =
     &["t", "safe", "highlight_css", "resize_image", "asset_url"];
 

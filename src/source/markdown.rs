@@ -189,28 +189,13 @@ pub fn summary_and_outline(
 }
 
 /// Adds to `outline` the links and local images of the Markdown the calls
-/// of `markdown` enclose (a note's body, at any depth), which the text
-/// around the calls does not show: a page's fingerprint must cover where
-/// they lead, and a link that leads nowhere is named, as the body's own.
-/// `markdown` starts at line `first_line` of its source.
-pub fn outline_call_bodies(
-    markdown: &str,
-    first_line: usize,
-    markup: &Markup,
-    outline: &mut Outline,
-) {
-    let Ok(Some(pieces)) = crate::source::shortcodes::syntax::pieces(markdown, MARKDOWN) else {
-        return;
-    };
-    for piece in pieces {
-        let crate::source::shortcodes::syntax::Piece::Call(call) = piece else {
-            continue;
-        };
-        let Some(body) = call.body else {
-            continue;
-        };
-        let line = first_line + call.line - 1;
-        let mut reader = OutlineReader::new(body, line);
+/// of a body enclose (a note's body; a call nested in it is text of it),
+/// which the text around the calls does not show: a page's fingerprint
+/// must cover where they lead, and a link that leads nowhere is named, as
+/// the body's own.
+pub fn outline_call_bodies(expanded: &Expanded, markup: &Markup, outline: &mut Outline) {
+    for (line, body) in &expanded.bodies {
+        let mut reader = OutlineReader::new(body, *line);
         for (event, range) in Parser::new_ext(body, markup.options()).into_offset_iter() {
             reader.see(&event, range);
         }
@@ -221,7 +206,6 @@ pub fn outline_call_bodies(
                 outline.images.push(image);
             }
         }
-        outline_call_bodies(body, line, markup, outline);
     }
 }
 

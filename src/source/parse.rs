@@ -362,7 +362,7 @@ fn summary_through(
     if let Some(expanded) = &expanded {
         summary = expanded.fill(&summary);
         outline.shortcodes = expanded.called.iter().cloned().collect();
-        outline_call_bodies(&markdown, first_line, markup, &mut outline);
+        outline_call_bodies(expanded, markup, &mut outline);
     }
     let after = Phase::AfterMarkdown;
     let summary = transformed(summary.into(), after, (plugins, document), &mut touched_by)?;

@@ -49,6 +49,10 @@ pub struct Expanded {
     pub text: String,
     outputs: Vec<String>,
     pub called: BTreeSet<String>,
+    /// The Markdown each call of the text encloses (nested calls within
+    /// it), with the line of its call in the source: where the outline
+    /// finds the links and images a note's body holds.
+    pub bodies: Vec<(usize, String)>,
 }
 
 /// A problem with a call, at a line of the body.
@@ -148,6 +152,7 @@ impl Shortcodes {
             text: String::with_capacity(markdown.len()),
             outputs: Vec::new(),
             called: BTreeSet::new(),
+            bodies: Vec::new(),
         };
         let mut nth: BTreeMap<&str, usize> = BTreeMap::new();
         for piece in pieces {
@@ -163,6 +168,9 @@ impl Shortcodes {
                         .map_err(|kind| (line, kind))?;
                     expanded.called.insert(call.name.to_owned());
                     expanded.called.extend(called);
+                    if let Some(body) = call.body {
+                        expanded.bodies.push((line, body.to_owned()));
+                    }
                     push_placeholder(&mut expanded.text, expanded.outputs.len());
                     expanded.outputs.push(html);
                 }
