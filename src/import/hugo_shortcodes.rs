@@ -123,9 +123,13 @@ pub(super) fn convert_all(
                 .push(doc.path.clone());
         }
         for name in done.left_out.into_keys() {
-            let why = format!(
-                "{{{{< {name} >}}}} (a shortcode folio does not have; the text between its tags kept)"
-            );
+            // Folio has these three: what it lacked is what they name.
+            let why = match name.as_str() {
+                "ref" | "relref" => "a link to a page the imported site does not hold",
+                "param" => "a parameter neither the page nor the site sets",
+                _ => "a shortcode folio does not have; the text between its tags kept",
+            };
+            let why = format!("{{{{< {name} >}}}} ({why})");
             report
                 .taken_out
                 .entry(why)
