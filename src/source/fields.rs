@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::model::doc::{Source, TemplateChoice};
 use crate::model::error::ProblemKind;
 use crate::model::id::{PostId, format_ms};
-use crate::model::url::{MAX_SLUG_BYTES, tag_slug};
+use crate::model::url::{MAX_SLUG_BYTES, TermSlugs, term_slug};
 use crate::source::config::Config;
 use crate::source::dates::parse_date;
 pub(crate) use crate::source::field_names::FIELDS;
@@ -330,7 +330,11 @@ impl<'a> Fields<'a> {
     /// gives them; the other generators' categories (Jekyll's `categories`
     /// and `category`) are the `categories` taxonomy's when the site has
     /// one, else tags.
-    pub(crate) fn terms(&self, taxonomies: &[String]) -> Result<Terms, ParseError> {
+    pub(crate) fn terms(
+        &self,
+        taxonomies: &[String],
+        rule: TermSlugs,
+    ) -> Result<Terms, ParseError> {
         let declared = |name: &str| taxonomies.iter().any(|t| t == name);
         let categories_into = if declared("categories") {
             "categories"
@@ -348,7 +352,7 @@ impl<'a> Fields<'a> {
         };
         for name in taxonomies.iter().filter(|t| *t != "categories") {
             if let Some(value) = self.get(name) {
-                add(name, self.term_names(name, value, false)?);
+                add(name, self.term_names(name, value, (false, rule))?);
             }
         }
         // Jekyll reads a string of categories as words.
@@ -356,7 +360,7 @@ impl<'a> Fields<'a> {
             if let Some(value) = self.get(field) {
                 add(
                     categories_into,
-                    self.term_names(field, value, field == "categories")?,
+                    self.term_names(field, value, (field == "categories", rule))?,
                 );
             }
         }
@@ -376,7 +380,7 @@ impl<'a> Fields<'a> {
                     } else {
                         name
                     };
-                    add(into, self.term_names("taxonomies", value, false)?);
+                    add(into, self.term_names("taxonomies", value, (false, rule))?);
                 }
             }
         }
@@ -393,27 +397,33 @@ impl<'a> Fields<'a> {
         Ok(terms)
     }
 
-    /// The terms `field` gives: [`Fields::strings`], each short enough for
-    /// its URL segment to name its folder.
+    /// The terms `field` gives: [`Fields::strings`] (with `words`), each
+    /// short enough for its URL segment under `rule` to name its folder.
     fn term_names(
         &self,
         field: &str,
         value: &Value,
-        words: bool,
+        (words, rule): (bool, TermSlugs),
     ) -> Result<Vec<String>, ParseError> {
         let terms = self.strings(field, value, words)?;
-        if let Some(long) = terms
-            .iter()
-            .find(|term| tag_slug(term).len() > MAX_SLUG_BYTES)
-        {
+        let too_long = terms.iter().find_map(|term| {
+            let slug = term_slug(term, rule);
+            (slug.len() > MAX_SLUG_BYTES).then_some((term, slug.len()))
+        });
+        if let Some((long, bytes)) = too_long {
             // Most sites have tags alone, and call them so.
             let what = if field == "tags" { "tag" } else { "term" };
+            // Written in ASCII, a name may grow (a CJK character becomes a
+            // syllable): the length that counts is its slug's.
+            let written = match rule {
+                TermSlugs::Unicode => "",
+                TermSlugs::Ascii => " in ASCII",
+            };
             return Err(self.problem(
                 field,
                 format!(
-                    "the {what} `{}` is {} bytes long; its page's folder is named after it, in at most {MAX_SLUG_BYTES} bytes",
+                    "the {what} `{}` is {bytes} bytes long{written}; its page's folder is named after it, in at most {MAX_SLUG_BYTES} bytes",
                     abridged(long),
-                    long.len()
                 ),
                 format!("shorten the {what}"),
             ));

@@ -114,7 +114,7 @@ pub fn parse(
         published_at
     };
     let id = fields.id(&slug, &source.lang, id_ms)?;
-    let terms = fields.terms(&config.taxonomies)?;
+    let terms = fields.terms(&config.taxonomies, config.term_slugs)?;
     let draft = fields.draft()?;
     let description = fields.string("description")?;
     let translation_key = fields

@@ -269,6 +269,21 @@ fn ascii_term_slugs_write_each_term_s_url_in_ascii() {
             .any(|p| p.ends_with("posts/music/index.html")),
         "{report:?}"
     );
+    // Written in ASCII, a name grows (龍 is `long`): 198 bytes as written,
+    // 329 as its folder's name, refused under that rule alone.
+    let dragons = "龍".repeat(66);
+    site.write(
+        "content/en/posts/dragons.md",
+        &format!("---\ntitle: Dragons\ndate: 2024-05-04\ntags: [{dragons}]\n---\nRoar.\n"),
+    );
+    site.build();
+    site.write("site.toml", &format!("term_slugs = \"ascii\"\n{SITE_TOML}"));
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains("content/en/posts/dragons.md:4: field `tags`: the tag `")
+            && error.contains("is 329 bytes long in ASCII; its page's folder is named after it, in at most 200 bytes"),
+        "{error}"
+    );
 }
 
 #[test]
