@@ -58,7 +58,20 @@ const ALIASES: &[(&str, &str)] = &[
 ];
 
 /// Names that ask for no highlighting: written plain, without a warning.
-const PLAIN: &[&str] = &["text", "txt", "plain", "plaintext", "none"];
+/// Diagrams among them: a script of the theme draws those from the
+/// block's `language-mermaid` class, as Hugo's and Zola's themes do.
+const PLAIN: &[&str] = &[
+    "text",
+    "txt",
+    "plain",
+    "plaintext",
+    "none",
+    "mermaid",
+    "dot",
+    "graphviz",
+    "plantuml",
+    "d2",
+];
 
 /// The `[highlight]` table of site.toml.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
@@ -522,6 +535,10 @@ mod tests {
             "<pre class=\"highlight\"><code class=\"language-klingon\" data-lang=\"klingon\">&lt;b&gt;&amp;&lt;/b&gt;\n</code></pre>\n"
         );
         assert_eq!(notes, [Note::UnknownLanguage("klingon".into())]);
+        // A diagram is for the theme's script to draw: plain, no warning.
+        let (html, notes) = block("mermaid", "graph TD\n");
+        assert!(html.contains("<code class=\"language-mermaid\""), "{html}");
+        assert!(notes.is_empty(), "{notes:?}");
         // Asking for plain text is not a mistake.
         let (_, notes) = block("text", "x\n");
         assert!(notes.is_empty());
