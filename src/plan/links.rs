@@ -440,30 +440,23 @@ impl Model {
 /// as written. The Markdown renderer wrote these attributes: `&` as
 /// `&amp;`, other bytes outside a URL percent-encoded.
 fn replace_links(html: &str, resolve: impl Fn(&str) -> Option<String>) -> Cow<'_, str> {
-    let opening = "=\"@/";
-    let mut out = String::new();
-    let mut copied = 0;
-    for at in memchr::memmem::find_iter(html.as_bytes(), opening) {
-        if at < copied || !(html[..at].ends_with("href") || html[..at].ends_with("src")) {
-            continue;
-        }
-        let start = at + opening.len();
-        let Some(len) = html[start..].find('"') else {
-            break;
-        };
-        let written = html[start..start + len].replace("&amp;", "&");
-        let target = percent_encoding::percent_decode_str(&written).decode_utf8_lossy();
-        if let Some(url) = resolve(&target) {
-            out.push_str(&html[copied..at + 2]);
-            out.push_str(&url.replace('&', "&amp;").replace('"', "%22"));
-            copied = start + len;
-        }
-    }
-    if copied == 0 {
+    if memchr::memmem::find(html.as_bytes(), b"=\"@/").is_none() {
         return Cow::Borrowed(html);
     }
-    out.push_str(&html[copied..]);
-    Cow::Owned(out)
+    rewritten(
+        html,
+        |a| a.name == "href" || a.name == "src",
+        |written| {
+            let written = written.strip_prefix("@/")?.replace("&amp;", "&");
+            let target = percent_encoding::percent_decode_str(&written).decode_utf8_lossy();
+            resolve(&target).map(|url| in_attribute(&url))
+        },
+    )
+}
+
+/// `url` as a double-quoted attribute's value.
+fn in_attribute(url: &str) -> String {
+    url.replace('&', "&amp;").replace('"', "%22")
 }
 
 /// A double-quoted attribute of a tag in `html`: the tag's name, the
@@ -543,7 +536,7 @@ fn rewritten<'h>(
 /// scheme, one from the root or the host, and one within the page (`#x`,
 /// `?q`) are left.
 fn root_relative_links<'h>(html: &'h str, folder: &str) -> Cow<'h, str> {
-    let folder = folder.replace('&', "&amp;").replace('"', "%22");
+    let folder = in_attribute(folder);
     rewritten(
         html,
         |a| a.name == "href" || a.name == "src",
@@ -564,7 +557,7 @@ fn links_into_page<'h>(html: &'h str, url: &str) -> Cow<'h, str> {
     if memchr::memmem::find(html.as_bytes(), b"href=\"#").is_none() {
         return Cow::Borrowed(html);
     }
-    let page = url.replace('&', "&amp;").replace('"', "%22");
+    let page = in_attribute(url);
     rewritten(
         html,
         |a| a.tag == "a" && a.name == "href",
@@ -631,6 +624,8 @@ mod tests {
                     <code>href=\"@/posts/b.md\"</code> title=\"@/no\" <a href=\"@/q.md?a=1&amp;b=2\">q</a></p>";
         let replaced = replace_links(html, |target| match target {
             "posts/b.md#x" => Some("/b/#x".into()),
+            // The code's text is no attribute, even with a target.
+            "posts/b.md" => Some("/b/".into()),
             "café.md" => Some("/café/".into()),
             "q.md?a=1&b=2" => Some("/q/?a&b".into()),
             _ => None,
