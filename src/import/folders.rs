@@ -140,6 +140,17 @@ impl Source {
         self.inside(folder)?;
         Ok(walkdir::WalkDir::new(folder).sort_by_file_name())
     }
+
+    /// The entries right inside `folder`, in file name order (as
+    /// [`Source::walk`] finds them).
+    pub(super) fn entries(&self, folder: &Path) -> Result<Vec<walkdir::DirEntry>, Error> {
+        self.walk(folder)?
+            .min_depth(1)
+            .max_depth(1)
+            .into_iter()
+            .map(|entry| entry.map_err(|e| Error::io(folder, std::io::Error::other(e))))
+            .collect()
+    }
 }
 
 /// The folder an import writes, `--into`: nothing is created but below it.

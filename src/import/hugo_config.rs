@@ -242,8 +242,7 @@ const CONFIG_NAMES: &[&str] = &[
 /// (`params.toml` is `params`), or that key of one language
 /// (`menus.en.toml` is `languages.en.menus`). A key the root file sets wins.
 fn merge_config_folder(source: &Source, folder: &Path, config: &mut Value) -> Result<(), Error> {
-    for entry in source.walk(folder)?.max_depth(1).min_depth(1) {
-        let entry = entry.map_err(|e| Error::io(folder, std::io::Error::other(e)))?;
+    for entry in source.entries(folder)? {
         let path = entry.path();
         let name = path
             .file_name()

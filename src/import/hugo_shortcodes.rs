@@ -185,9 +185,8 @@ pub(super) fn convert(body: &str, context: &Context<'_>) -> (String, Converted) 
         if call.closing {
             // Calls nest: a closing tag closes the last call opened, or
             // nothing (Hugo refuses calls that cross).
-            match open.last().filter(|(name, _, _)| *name == call.name) {
-                Some(_) => {
-                    let (_, closing, _) = open.pop().expect("checked");
+            match open.pop_if(|(name, _, _)| *name == call.name) {
+                Some((_, closing, _)) => {
                     out.push_str(&on_its_line(&out, closing, &body[pos..]));
                 }
                 None => {

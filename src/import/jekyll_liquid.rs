@@ -57,8 +57,7 @@ fn read_data(source: &Source, folder: &Path) -> Result<Map<String, Value>, Error
     if !source.has_folder(folder) {
         return Ok(data);
     }
-    for entry in source.walk(folder)?.max_depth(1).min_depth(1) {
-        let entry = entry.map_err(|e| Error::io(folder, std::io::Error::other(e)))?;
+    for entry in source.entries(folder)? {
         let path = entry.path();
         let name = path
             .file_stem()

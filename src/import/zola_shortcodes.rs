@@ -122,9 +122,8 @@ fn site_templates(
     }
     folders.push(source.root().join("templates/shortcodes"));
     let mut templates = BTreeMap::new();
-    for folder in folders.iter().filter(|folder| folder.is_dir()) {
-        for entry in source.walk(folder)?.max_depth(1) {
-            let entry = entry.map_err(|e| Error::io(folder, std::io::Error::other(e)))?;
+    for folder in folders.iter().filter(|folder| source.has_folder(folder)) {
+        for entry in source.entries(folder)? {
             let path = entry.path();
             let rel = source.relative(path);
             let Some(name) = shortcode_name(path) else {
