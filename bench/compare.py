@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare folio binaries on one site, builds interleaved, stage by stage.
 
-    bench/compare.py [--scenario cold|noop|body] SITE RUNS BIN [BIN...]
+    bench/compare.py [--scenario cold|noop|body|ratio] SITE RUNS BIN [BIN...]
 
 Builds SITE with each binary in turn, RUNS rounds, and prints the median wall
 time of every stage (`folio build --json` reports them), of the whole process,
@@ -16,6 +16,10 @@ Scenarios:
         once, untimed; every timed build then has nothing to do.
   body  as noop, but before every timed build a sentence is appended to the
         middle English post of that binary's copy (as bench/run.sh does).
+  ratio each round times a noop build, then a body build, per binary, and
+        prints both medians and their ratio (one body edit against the no-op,
+        which a one-off `folio build` should keep small). Each ratio is taken
+        within one round, so a noisy minute moves both of its builds.
 Stages a build skipped count as 0 ms.
 
 FOLIO_ARGS, if set, is appended to every build's arguments (e.g.
@@ -77,7 +81,7 @@ def main():
     scenario = "cold"
     if args[:1] == ["--scenario"] and len(args) > 1:
         scenario, args = args[1], args[2:]
-    if scenario not in ("cold", "noop", "body") or len(args) < 3 or not args[1].isdigit():
+    if scenario not in ("cold", "noop", "body", "ratio") or len(args) < 3 or not args[1].isdigit():
         sys.exit(__doc__)
     site, runs, binaries = args[0], int(args[1]), args[2:]
     rows = [[] for _ in binaries]
@@ -99,10 +103,21 @@ def main():
             for run in range(runs):
                 for n, binary in enumerate(binaries):
                     copy, out, post = own[n]
-                    if scenario == "body":
+                    if scenario == "ratio":
+                        noop = build(binary, copy, out)["wall"]
+                    if scenario in ("body", "ratio"):
                         with open(post, "a", encoding="utf-8") as f:
                             f.write(f"\nOne more sentence, appended by compare.py ({run}).\n")
-                    rows[n].append(build(binary, copy, out))
+                    row = build(binary, copy, out)
+                    if scenario == "ratio":
+                        row = {"noop wall": noop, "body wall": row["wall"], "body ÷ noop": row["wall"] / noop}
+                    rows[n].append(row)
+    if scenario == "ratio":
+        print("median".ljust(12) + "".join(f"{os.path.basename(b)[:14]:>15}" for b in binaries))
+        for figure, form in (("noop wall", "15.0f"), ("body wall", "15.0f"), ("body ÷ noop", "15.2f")):
+            cells = [statistics.median(row[figure] for row in runs_of) for runs_of in rows]
+            print(figure.ljust(12) + "".join(f"{cell:{form}}" for cell in cells))
+        return
     # Every stage any build reported (an older binary may lack a newer
     # one's), in the order they came, then the process's own figures.
     process = ["wall", "user", "system", "cpu", "peak MB"]
