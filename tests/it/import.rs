@@ -423,6 +423,14 @@ fn a_zola_site_moves_in_with_every_url_kept() {
         python.contains("href=\"/tabi/projects/doteki/\""),
         "{python}"
     );
+    // A code block's `name=README.md` labels it as Zola's does, without
+    // a warning.
+    let doteki = std::fs::read_to_string(served_file(&out, "/projects/doteki/")).unwrap();
+    assert!(
+        doteki.contains("data-lang=\"md\" data-name=\"README.md\">"),
+        "{doteki}"
+    );
+    assert!(!stderr.contains("`name="), "{stderr}");
     // Zola wrote atom.xml of each home and, its `tags` taxonomy having
     // `feed = true`, of each tag: so does folio.
     let toml = std::fs::read_to_string(into.join("site.toml")).unwrap();

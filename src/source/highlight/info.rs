@@ -23,7 +23,7 @@ impl std::fmt::Display for Note {
             ),
             Note::IgnoredOption(option) => write!(
                 f,
-                "the code block option `{option}` is not one folio reads (linenos, linenostart=N, hl_lines=2-3 5): it is ignored"
+                "the code block option `{option}` is not one folio reads (linenos, linenostart=N, hl_lines=2-3 5, name=FILE): it is ignored"
             ),
             Note::Formula(formula) => formula.fmt(f),
         }
@@ -38,6 +38,10 @@ pub struct Info<'a> {
     pub linenostart: usize,
     /// Inclusive ranges of lines, counted from 1.
     pub hl_lines: Vec<(usize, usize)>,
+    /// The file the block shows (Zola's `name=src/main.rs`), written as
+    /// the `<code>`'s `data-name` for the theme to label the block with,
+    /// as Zola writes it.
+    pub name: Option<&'a str>,
 }
 
 impl Info<'_> {
@@ -78,6 +82,11 @@ pub fn parse_info<'a>(info: &'a str, notes: &mut Vec<Note>) -> Info<'a> {
             ("linenos", Some("false")) => true,
             ("linenostart", Some(n)) => n.parse().map(|n| parsed.linenostart = n).is_ok(),
             ("hl_lines", Some(lines)) => line_ranges(lines).map(|r| parsed.hl_lines = r).is_some(),
+            ("name", Some(name)) => {
+                let name = name.trim_matches('"').trim();
+                parsed.name = Some(name).filter(|name| !name.is_empty());
+                parsed.name.is_some()
+            }
             // rustdoc's attributes, which Rust blogs copy from their docs
             // (`rust,ignore`): they mean nothing on a page.
             (attribute, None) if is_rustdoc_attribute(attribute) => true,
@@ -180,6 +189,18 @@ mod tests {
         assert!(notes.is_empty(), "{notes:?}");
         assert!(!hugo.linenos);
         assert_eq!(hugo.hl_lines, [(1, 1), (3, 4)]);
+    }
+
+    #[test]
+    fn a_name_is_the_file_the_block_shows() {
+        let mut notes = Vec::new();
+        let zola = parse_info("rust,linenos,name=src/main.rs", &mut notes);
+        let hugo = parse_info("rust {linenos=true,name=\"src/main.rs\"}", &mut notes);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(zola, hugo);
+        assert_eq!(zola.name, Some("src/main.rs"));
+        assert_eq!(parse_info("rust,name=", &mut notes).name, None);
+        assert_eq!(notes, [Note::IgnoredOption("name=".into())]);
     }
 
     #[test]

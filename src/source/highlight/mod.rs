@@ -313,6 +313,10 @@ fn write_block(
     escape_attr(&mut html, info.lang);
     html.push_str("\" data-lang=\"");
     escape_attr(&mut html, info.lang);
+    if let Some(name) = info.name {
+        html.push_str("\" data-name=\"");
+        escape_attr(&mut html, name);
+    }
     html.push_str("\">");
     let code_at = html.len();
     let written = match syntax {
@@ -542,6 +546,26 @@ mod tests {
         // Asking for plain text is not a mistake.
         let (_, notes) = block("text", "x\n");
         assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn a_named_block_carries_its_file_name() {
+        let (html, notes) = block("rust,name=src/main.rs", "fn main() {}\n");
+        assert!(notes.is_empty(), "{notes:?}");
+        assert!(
+            html.starts_with(
+                "<pre class=\"highlight z-code\"><code class=\"language-rust\" data-lang=\"rust\" data-name=\"src/main.rs\">"
+            ),
+            "{html}"
+        );
+        // Plain blocks carry it too, escaped as any attribute.
+        let (html, _) = block("klingon,name=a\"><script>.kl", "x\n");
+        assert!(
+            html.contains("data-lang=\"klingon\" data-name=\"a&quot;&gt;&lt;script&gt;.kl\">"),
+            "{html}"
+        );
+        // Without a name the block is as it was.
+        assert!(!block("rust", "fn main() {}\n").0.contains("data-name"));
     }
 
     #[test]
