@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use sha2::{Digest, Sha256};
 
 use crate::build::options::BuildOptions;
@@ -471,13 +471,15 @@ fn update_sass(
 }
 
 /// A digest of everything a build reads: the config, templates, words,
-/// options, and the stat of every source, static file and bundle's file.
-/// `None` when a stat cannot be trusted (racy), so that no later build
-/// skips on it.
+/// options, and the stat of every source, static file and bundle's file,
+/// but for the sources at `earlier`, whose stat is given (what the last
+/// build read): the digest that build would have had, had only those
+/// sources changed since. `None` when a stat cannot be trusted (racy), so
+/// that no later build skips on it.
 pub(crate) fn inputs_digest(
-    config: &Config,
+    (config, options): (&Config, &BuildOptions),
     scan: &Scan,
-    options: &BuildOptions,
+    earlier: &FxHashMap<&str, Stat>,
     out_key: &str,
     started_ns: i64,
 ) -> Option<String> {
@@ -488,7 +490,10 @@ pub(crate) fn inputs_digest(
         .sources
         .iter()
         .chain(&scan.sections)
-        .map(|s| (std::borrow::Cow::Borrowed(s.path.as_str()), s.stat))
+        .map(|s| {
+            let stat = earlier.get(s.path.as_str()).copied().unwrap_or(s.stat);
+            (std::borrow::Cow::Borrowed(s.path.as_str()), stat)
+        })
         .chain(
             scan.statics
                 .iter()

@@ -48,8 +48,9 @@ pub(crate) struct Selected {
 /// Which outputs must be made again: those whose fingerprint moved, or
 /// whose file is not as folio left it. `candidates`, when given, are the
 /// only pages whose fingerprint may have moved since the last build, and
-/// no copy has (a kept session's [`crate::plan::replan`]): the rest are
-/// not looked at.
+/// no copy has (a kept session's [`crate::plan::replan`], or a plan that
+/// took the others' from the rows): the rest are not looked at, unless an
+/// output is damaged.
 pub(crate) fn outdated(
     plan: &Plan<'_>,
     outputs: &FxHashMap<String, OutputRow>,
@@ -71,7 +72,10 @@ pub(crate) fn outdated(
                 || !damaged.intact(output, row)
         })
     };
-    let Some(candidates) = candidates else {
+    // An output not as the last build left it (a one-off build's scan finds
+    // them; a kept session trusts its folder) is made again, whatever its
+    // fingerprint: every page and copy is looked at.
+    let Some(candidates) = candidates.filter(|_| damaged.is_empty()) else {
         return Selected {
             needs_render: plan.specs.par_iter().map(spec_outdated).collect(),
             copies: (0..plan.copies.len())

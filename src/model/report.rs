@@ -170,6 +170,12 @@ pub struct BuildReport {
     pub parsed: usize,
     /// Sources skipped on their stat alone, never opened.
     pub unchanged: usize,
+    /// Pages whose fingerprint the build computed: every page of the site,
+    /// unless only what some documents hold changed since the last build
+    /// (each keeps its place: URL, date, terms, translations), when only
+    /// the pages showing them are; the others keep the fingerprint they
+    /// were written with.
+    pub fingerprinted: usize,
     /// Pages rendered (their fingerprint changed or their file was not intact).
     pub rendered: usize,
     /// Output files written.
@@ -222,6 +228,7 @@ impl Default for BuildReport {
             scanned_everything: false,
             parsed: 0,
             unchanged: 0,
+            fingerprinted: 0,
             rendered: 0,
             written: Vec::new(),
             relinked: Vec::new(),

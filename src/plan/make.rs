@@ -118,6 +118,22 @@ pub struct Sources<'a> {
     /// what each page asked for then.
     pub assets: AssetsBefore<'a>,
     pub plugins: &'a Plugins,
+    /// The documents that changed since the build that wrote the outputs
+    /// of `assets`, when nothing else did and none of them moved.
+    pub changed_since: Option<ChangedSince<'a>>,
+}
+
+/// What changed since the last build, when only some documents did, each
+/// in what it holds alone ([`same_place`]), and no page of the last build
+/// named an asset or asked for an image (the caller checks): the site has
+/// the pages it had, and each page that shows none of them has the
+/// fingerprint it was written with. Only the others' are computed.
+#[derive(Clone, Copy)]
+pub struct ChangedSince<'a> {
+    /// The documents read again, by place in the records.
+    pub documents: &'a [usize],
+    /// Those of them whose title changed.
+    pub retitled: &'a [usize],
 }
 
 #[cfg(any(test, feature = "internals"))]
@@ -137,6 +153,7 @@ impl<'a> Sources<'a> {
             drawn: NO_USES,
             assets: AssetsBefore::NONE,
             plugins,
+            changed_since: None,
         }
     }
 }
@@ -374,6 +391,7 @@ pub fn plan<'a>(
         dependents: None,
         templates: templates_used(theme, &specs),
         warnings,
+        rekeyed: None,
     };
     plan.sitemap_key = plan.sitemap_key(&specs);
     let prefixes = KeyPrefixes::new(
@@ -383,18 +401,67 @@ pub fn plan<'a>(
             .iter()
             .map(|spec| (spec.template.as_ref(), plan.language_of(&spec.recipe))),
     );
-    let fingerprints: Vec<String> = specs
-        .par_iter()
-        .map(|spec| plan.key(&prefixes, spec))
-        .collect();
+    let fingerprints = plan.fingerprints(&prefixes, &specs, sources);
     drop(prefixes);
-    for (spec, fingerprint) in specs.iter_mut().zip(fingerprints) {
-        spec.fingerprint = fingerprint;
-    }
+    plan.rekeyed = fingerprinted(&mut specs, fingerprints, sources);
     let mut assets = PlannedAssets::new((&plan.copies, statics), &specs);
     assets.settle(&mut specs, &plan.copies, sources.assets);
     plan.model.assets = assets;
     Ok(Plan { specs, ..plan })
+}
+
+impl Plan<'_> {
+    /// The fingerprint of each of `specs`: computed; or, when only some
+    /// documents changed since the last build, computed for the pages that
+    /// show one of them (or have no output yet) and `None` for the others,
+    /// which keep the one they were written with.
+    fn fingerprints(
+        &self,
+        prefixes: &KeyPrefixes<'_>,
+        specs: &[Spec],
+        sources: Sources<'_>,
+    ) -> Vec<Option<String>> {
+        let Some(changed) = sources.changed_since else {
+            return (specs.par_iter())
+                .map(|spec| Some(self.key(prefixes, spec)))
+                .collect();
+        };
+        let documents: FxHashSet<usize> = changed.documents.iter().copied().collect();
+        let retitled: FxHashSet<usize> = changed.retitled.iter().copied().collect();
+        let written = sources.assets.outputs;
+        (specs.par_iter())
+            .map(|spec| match written.written_with(spec.output.as_str()) {
+                Some(_) if !self.shows_any(spec, (&documents, &retitled)) => None,
+                _ => Some(self.key(prefixes, spec)),
+            })
+            .collect()
+    }
+}
+
+/// Gives each of `specs` its fingerprint ([`Plan::fingerprints`]): the one
+/// computed, or the one it was written with. Returns the places of the
+/// pages whose fingerprint was computed when the others' were taken.
+fn fingerprinted(
+    specs: &mut [Spec],
+    fingerprints: Vec<Option<String>>,
+    sources: Sources<'_>,
+) -> Option<Vec<usize>> {
+    let mut rekeyed = Vec::new();
+    for (s, (spec, computed)) in specs.iter_mut().zip(fingerprints).enumerate() {
+        spec.fingerprint = match computed {
+            Some(fingerprint) => {
+                rekeyed.push(s);
+                fingerprint
+            }
+            // Its own part: the assets it named are checked as a fresh
+            // plan's are.
+            None => {
+                let written = sources.assets.outputs.written_with(spec.output.as_str());
+                crate::model::asset::own_fingerprint(written.unwrap_or_default()).to_owned()
+            }
+        };
+    }
+    sources.changed_since.map(|_| rekeyed)
 }
 
 /// The outputs two files claim: the copies claim theirs first, then the
@@ -543,6 +610,7 @@ pub fn replan<'a>(
         // change since. Those of anchors are said at every build, as a
         // fresh one says them.
         warnings,
+        rekeyed: None,
     };
     let dependents = plan.dependents.take().unwrap_or_else(|| plan.dependents());
     let of_documents = changed.iter().flat_map(|&i| &dependents.documents[i]);

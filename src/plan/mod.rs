@@ -63,7 +63,9 @@ use hasher::{KeyHasher, KeyPrefixes};
 pub use images::drawn_copy;
 use images::{DrawnImages, ShownImages};
 use links::Places;
-pub use make::{Sheets, Sources, copies, plan, replan, same_place, same_section_place};
+pub use make::{
+    ChangedSince, Sheets, Sources, copies, plan, replan, same_place, same_section_place,
+};
 use menus::LanguageMenus;
 pub use model::Model;
 use model::{DocumentDigest, authors_of, extra_of};
@@ -173,6 +175,10 @@ pub struct Plan<'a> {
     templates: Vec<String>,
     /// The old URLs left out because a page or a file is there.
     pub warnings: Vec<String>,
+    /// The pages whose fingerprint this plan computed, when it took every
+    /// other page's from the last build ([`ChangedSince`]): with those whose
+    /// output is damaged, the only ones that may need rendering.
+    pub rekeyed: Option<Vec<usize>>,
 }
 
 /// A plan without the config and words it borrowed: what a kept session

@@ -117,24 +117,52 @@ impl<'a> Plan<'a> {
         let mut sections = vec![Vec::new(); self.model.sections.files.len()];
         for (s, spec) in self.specs.iter().enumerate() {
             let s = s as u32;
-            for part in self.inputs(spec).parts {
-                match part {
-                    Input::Document(i) | Input::Neighbour(Some(i)) => documents[i].push(s),
-                    Input::Documents(list) => list.iter().for_each(|&i| documents[i].push(s)),
-                    Input::Listed(list) => list.iter().for_each(|&i| listings[i].push(s)),
-                    Input::SectionFile(f) | Input::SectionTitle(f) => sections[f].push(s),
-                    Input::Text(_)
-                    | Input::Number(_)
-                    | Input::Neighbour(None)
-                    | Input::TermIndex(..)
-                    | Input::Sitemap => {}
-                }
-            }
+            self.covered_by(spec, |covered| match covered {
+                Covered::Document(i) => documents[i].push(s),
+                Covered::Listing(i) => listings[i].push(s),
+                Covered::Section(f) => sections[f].push(s),
+            });
         }
         Dependents {
             documents,
             listings,
             sections,
+        }
+    }
+
+    /// Whether the fingerprint of `spec` covers a document of `changed`,
+    /// or lists one of `retitled` by its title.
+    pub(super) fn shows_any(
+        &self,
+        spec: &Spec,
+        (changed, retitled): (&FxHashSet<usize>, &FxHashSet<usize>),
+    ) -> bool {
+        let mut shows = false;
+        self.covered_by(spec, |covered| {
+            shows |= match covered {
+                Covered::Document(i) => changed.contains(&i),
+                Covered::Listing(i) => retitled.contains(&i),
+                Covered::Section(_) => false,
+            }
+        });
+        shows
+    }
+
+    /// Each document and section's `_index.md` the fingerprint of `spec`
+    /// covers, and how: what a change to one of them reaches.
+    fn covered_by(&self, spec: &Spec, mut each: impl FnMut(Covered)) {
+        for part in self.inputs(spec).parts {
+            match part {
+                Input::Document(i) | Input::Neighbour(Some(i)) => each(Covered::Document(i)),
+                Input::Documents(list) => list.iter().for_each(|&i| each(Covered::Document(i))),
+                Input::Listed(list) => list.iter().for_each(|&i| each(Covered::Listing(i))),
+                Input::SectionFile(f) | Input::SectionTitle(f) => each(Covered::Section(f)),
+                Input::Text(_)
+                | Input::Number(_)
+                | Input::Neighbour(None)
+                | Input::TermIndex(..)
+                | Input::Sitemap => {}
+            }
         }
     }
 
@@ -555,4 +583,14 @@ impl DisplayDate {
     pub(super) fn year(&self) -> &str {
         self.ymd.get(..4).unwrap_or_default()
     }
+}
+
+/// How a page's fingerprint covers a document or a section's `_index.md`.
+enum Covered {
+    /// All it holds, by its digest.
+    Document(usize),
+    /// Its title, URL and date alone.
+    Listing(usize),
+    /// A section's `_index.md`, whole or its title.
+    Section(usize),
 }

@@ -168,7 +168,7 @@ impl Sections {
     /// Whether any section orders its documents by title: a title then
     /// decides a document's place.
     pub(super) fn sort_by_title(&self) -> bool {
-        self.files.iter().any(|f| f.sort_by == SortBy::Title)
+        crate::source::section::any_sorted_by_title(&self.files)
     }
 }
 

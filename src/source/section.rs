@@ -97,6 +97,12 @@ pub struct SectionFile {
     pub links: Vec<InternalLink>,
 }
 
+/// Whether any of `files` orders its section's documents by title: a
+/// title then decides a document's place.
+pub fn any_sorted_by_title(files: &[SectionFile]) -> bool {
+    files.iter().any(|f| f.sort_by == SortBy::Title)
+}
+
 /// Whether `source` is a section's `_index.md` rather than a document.
 pub fn is_section_file(source: &Source) -> bool {
     source.stem == SECTION_STEM

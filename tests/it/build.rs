@@ -3,7 +3,7 @@
 
 use crate::util;
 
-use folio::{Error, ProblemKind};
+use folio::{Error, ProblemKind, Site};
 use util::{TestSite, options, post, rewritten};
 
 #[test]
@@ -87,6 +87,58 @@ fn editing_a_body_rewrites_that_post_and_only_the_pages_showing_its_summary() {
         site.read("public/index.html")
             .contains("First paragraph, edited.")
     );
+}
+
+#[test]
+fn a_body_edit_fingerprints_only_the_pages_that_show_the_post() {
+    let site = TestSite::with_posts();
+    let every_page = site.build().fingerprinted;
+    let hello = |date: &str, body: &str| post("Hello", date, body);
+    // In what it holds: the post keeps its place, and the pages that do
+    // not show it keep the fingerprints they were written with.
+    site.write(
+        "content/en/posts/hello-world.md",
+        &hello(
+            "2024-05-01T09:00:00Z",
+            "First paragraph.\n\nSecond, edited.",
+        ),
+    );
+    let report = site.build();
+    assert!(
+        report.fingerprinted > 0 && report.fingerprinted * 2 < every_page,
+        "{} of {every_page}",
+        report.fingerprinted
+    );
+    assert_eq!(report.written, ["posts/hello-world/index.html"]);
+    // A page whose file is gone is made again, though no fingerprint
+    // moved.
+    site.remove("public/about/index.html");
+    site.write(
+        "content/en/posts/hello-world.md",
+        &hello("2024-05-01T09:00:00Z", "First paragraph.\n\nSecond, again."),
+    );
+    let report = site.build();
+    assert_eq!(
+        report.written,
+        ["about/index.html", "posts/hello-world/index.html"]
+    );
+    // Its date is its place in every list: every page is fingerprinted.
+    site.write(
+        "content/en/posts/hello-world.md",
+        &hello("2024-05-02T09:00:00Z", "First paragraph.\n\nSecond, again."),
+    );
+    let report = Site::open(site.root())
+        .unwrap()
+        .build(&options(|o| o.accept_id_changes = true))
+        .unwrap();
+    assert_eq!(report.fingerprinted, every_page);
+    // So does a template's edit, with the post's body edited too.
+    site.write("templates/post.html", "{{ post.title }}");
+    site.write(
+        "content/en/posts/hello-world.md",
+        &hello("2024-05-02T09:00:00Z", "Edited once more."),
+    );
+    assert_eq!(site.build().fingerprinted, every_page);
 }
 
 #[test]

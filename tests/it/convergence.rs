@@ -976,14 +976,17 @@ fn as_if_built_by_the_blake3_folio(site: &TestSite) {
 }
 
 /// With every output row as an older folio left it (another hash, another
-/// fingerprint), the first build after the upgrade reads every source (all
-/// touched or untrusted) and renders every page, writes none, and leaves
-/// every row with this folio's hashes: the SHA-256 of each source, the
-/// XXH3-128 (32 hex digits) of each output. The next build does nothing.
+/// fingerprint, and the digest of its inputs its own, as the settings it
+/// recorded name that folio), the first build after the upgrade reads
+/// every source (all touched or untrusted) and renders every page, writes
+/// none, and leaves every row with this folio's hashes: the SHA-256 of
+/// each source, the XXH3-128 (32 hex digits) of each output. The next
+/// build does nothing.
 fn assert_upgrade_writes_nothing(site: &TestSite) {
     site.query(
         "UPDATE outputs SET hash = hash || hash, fingerprint = 'older ' || fingerprint RETURNING path",
     );
+    site.query("UPDATE meta SET value = 'older' WHERE key = 'inputs' RETURNING key");
     let sources = TestSite::tree(&site.path("content"));
     let before = site.output_identities();
     let report = site.build();

@@ -7,8 +7,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::build::assets::{self, AssetWork};
 use crate::build::images::{self, ImageWork};
-use crate::build::scan::Damaged;
+use crate::build::scan::{self, Damaged};
 use crate::model::asset::facts_json;
+use crate::model::doc::Stat;
 use crate::plan::AssetAt;
 use crate::render::Requests;
 use crate::render::assets::AssetUrls;
@@ -34,6 +35,7 @@ impl Session {
         for warning in &plan.warnings {
             self.progress.warn(&mut report, warning.clone());
         }
+        report.fingerprinted = candidates.as_ref().map_or(plan.specs.len(), Vec::len);
         let templates = plan.templates();
         report.inputs = prepared.scan.inputs(&self.root, templates);
         let meta = self.meta_after(&plan, &prepared, templates);
@@ -104,7 +106,10 @@ impl Session {
 
     /// The pages of the site: the last build's brought up to date when
     /// only what some documents hold changed (with the pages whose
-    /// fingerprint was computed again), or else planned afresh.
+    /// fingerprint was computed again), or else planned afresh, taking the
+    /// fingerprints of the pages that show none of them from the outputs'
+    /// rows when those documents are all that changed since the last build
+    /// (with the pages whose fingerprint was computed).
     fn plan<'p>(
         &self,
         site: &'p Site,
@@ -113,16 +118,16 @@ impl Session {
         records: Vec<crate::model::doc::Record>,
         kept_plan: Option<KeptPlan>,
     ) -> Result<(Plan<'p>, Option<Vec<usize>>), Error> {
+        let analysis = &prepared.analysis;
+        // The rows it read again, as they were, in the order of `fresh`.
+        let retitled: Vec<usize> = (analysis.snapshot.records.iter())
+            .zip(&analysis.fresh)
+            .filter(|(old, i)| old.title != records[**i].title)
+            .map(|(_, &i)| i)
+            .collect();
         if let Some(kept_plan) = kept_plan
             && self.only_contents_changed(&kept_plan, views, prepared, &records)
         {
-            let analysis = &prepared.analysis;
-            // The rows it read again, as they were, in the order of `fresh`.
-            let retitled: Vec<usize> = (analysis.snapshot.records.iter())
-                .zip(&analysis.fresh)
-                .filter(|(old, i)| old.title != records[**i].title)
-                .map(|(_, &i)| i)
-                .collect();
             let assets = plan::AssetsBefore {
                 facts: &prepared.assets,
                 outputs: &analysis.snapshot.outputs,
@@ -137,21 +142,27 @@ impl Session {
             )?;
             return Ok((plan, Some(affected)));
         }
-        let plan = plan_of(
+        let changed_since = self
+            .documents_changed_alone(views, prepared, &records)
+            .then_some(plan::ChangedSince {
+                documents: &analysis.fresh,
+                retitled: &retitled,
+            });
+        let mut plan = plan_of(
             site,
             views,
             prepared,
             records,
-            (self.visibility(), &self.options.plugins),
+            (self.visibility(), &self.options.plugins, changed_since),
         )?;
-        Ok((plan, None))
+        let rekeyed = plan.rekeyed.take();
+        Ok((plan, rekeyed))
     }
 
     /// Whether this build's documents and sections differ from the last
     /// build's only in what they hold: the same sources, each in the same
-    /// place in the site (a title is a place where a section sorts by
-    /// title), with the same theme, words, settings and static files, and
-    /// no post due or withdrawn since.
+    /// place in the site, with the same theme, words, settings and static
+    /// files, and no post due or withdrawn since.
     fn only_contents_changed(
         &self,
         kept: &KeptPlan,
@@ -160,9 +171,6 @@ impl Session {
         records: &[crate::model::doc::Record],
     ) -> bool {
         let analysis = &prepared.analysis;
-        let (old, meta) = (&analysis.snapshot.records, &analysis.snapshot.meta);
-        let theme = serde_json::to_string(prepared.scan.theme.own_hashes()).ok();
-        let wording = serde_json::to_string(views.wording()).ok();
         let scan = &prepared.scan;
         let sheets = plan::Sheets {
             files: &scan.sass,
@@ -174,6 +182,68 @@ impl Session {
             (records, self.visibility()),
             prepared.lock.started_ns,
         );
+        self.read_again_in_place(views, prepared, records, kept.sorts_by_title())
+            && records.len() == kept.documents()
+            && kept.section_files().len() == analysis.sections.len()
+            && kept
+                .section_files()
+                .iter()
+                .zip(&analysis.sections)
+                .all(|(old, new)| plan::same_section_place(old, new))
+            && kept.copies() == copies.as_slice()
+    }
+
+    /// Whether the documents this build read again are all that changed
+    /// since the last build wrote its outputs, each in what it holds alone:
+    /// with their stats as that build read them (their rows'), everything
+    /// this build reads has the digest that build recorded, and no output
+    /// is half made by a build stopped since.
+    fn documents_changed_alone(
+        &self,
+        views: &Views<'_>,
+        prepared: &Prepared,
+        records: &[crate::model::doc::Record],
+    ) -> bool {
+        let analysis = &prepared.analysis;
+        let sorts_by_title = crate::source::section::any_sorted_by_title(&analysis.sections);
+        if !self.read_again_in_place(views, prepared, records, sorts_by_title)
+            || analysis
+                .snapshot
+                .outputs
+                .values()
+                .any(|row| row.stat.is_none())
+        {
+            return false;
+        }
+        let earlier: FxHashMap<&str, Stat> = (analysis.snapshot.records.iter())
+            .map(|old| (old.source.path.as_str(), old.source.stat))
+            .collect();
+        let as_last_read = scan::inputs_digest(
+            (self.site.config(), &self.options),
+            &prepared.scan,
+            &earlier,
+            &self.out_key,
+            prepared.lock.started_ns,
+        );
+        as_last_read.is_some() && analysis.snapshot.meta.inputs == as_last_read
+    }
+
+    /// Whether each document this build read again has a row that it
+    /// differs from only in what it holds (a title is a place when
+    /// `sorts_by_title`), none retired and no image asked for or measured,
+    /// with the same theme, words and settings as the last build, and no
+    /// post due or withdrawn since.
+    fn read_again_in_place(
+        &self,
+        views: &Views<'_>,
+        prepared: &Prepared,
+        records: &[crate::model::doc::Record],
+        sorts_by_title: bool,
+    ) -> bool {
+        let analysis = &prepared.analysis;
+        let (old, meta) = (&analysis.snapshot.records, &analysis.snapshot.meta);
+        let theme = serde_json::to_string(prepared.scan.theme.own_hashes()).ok();
+        let wording = serde_json::to_string(views.wording()).ok();
         let now = self.options.now_ms;
         // A document that shows other images than it did is planned afresh:
         // which files its images are, and their variants, are the plan's.
@@ -184,23 +254,15 @@ impl Session {
             // What a page's templates ask of images is known once it renders.
             && prepared.drawn.is_empty()
             && !prepared.images.measured_any()
-            && records.len() == kept.documents()
             && old.len() == analysis.fresh.len()
             && old.iter().zip(&analysis.fresh).all(|(old, &i)| {
                 plan::same_place(old, &records[i])
-                    && (!kept.sorts_by_title() || old.title == records[i].title)
+                    && (!sorts_by_title || old.title == records[i].title)
             })
-            && kept.section_files().len() == analysis.sections.len()
-            && kept
-                .section_files()
-                .iter()
-                .zip(&analysis.sections)
-                .all(|(old, new)| plan::same_section_place(old, new))
             && meta.content_settings.as_deref() == Some(analysis.settings.as_str())
             && meta.globals.as_deref() == Some(views.globals())
             && meta.wording == wording
             && meta.theme == theme
-            && kept.copies() == copies.as_slice()
             && meta.last_shown.is_some_and(|shown| shown <= now)
             && meta.next_due.is_some_and(|due| now < due)
     }
@@ -254,13 +316,15 @@ impl Session {
     }
 }
 
-/// Every page of the site with its fingerprint.
+/// Every page of the site with its fingerprint: computed, or taken from
+/// the outputs' rows for the pages that show none of the documents that
+/// changed alone since the last build (`changed_since`).
 pub(super) fn plan_of<'p>(
     site: &'p Site,
     views: &'p Views<'p>,
     prepared: &'p Prepared,
     records: Vec<crate::model::doc::Record>,
-    (visibility, plugins): (Visibility, &Plugins),
+    (visibility, plugins, changed_since): (Visibility, &Plugins, Option<plan::ChangedSince<'_>>),
 ) -> Result<Plan<'p>, Error> {
     let sheets = plan::Sheets {
         files: &prepared.scan.sass,
@@ -283,6 +347,7 @@ pub(super) fn plan_of<'p>(
             drawn: &prepared.drawn,
             assets,
             plugins,
+            changed_since,
         },
         visibility,
         prepared.lock.started_ns,

@@ -264,7 +264,7 @@ impl Session {
                 &views,
                 &prepared,
                 records,
-                (self.visibility(), &self.options.plugins),
+                (self.visibility(), &self.options.plugins, None),
             )?;
             let sheets = crate::plan::Sheets {
                 files: &prepared.scan.sass,
@@ -462,9 +462,9 @@ impl Session {
         self.kept = None;
         let scanned_everything = kept.is_none();
         let inputs = scan::inputs_digest(
-            self.site.config(),
+            (self.site.config(), &self.options),
             &scan,
-            &self.options,
+            &Default::default(),
             &self.out_key,
             lock.started_ns,
         );

@@ -371,7 +371,10 @@ impl Index {
     /// Moves the post `old` to its new id, slug and date in one
     /// transaction (`folio redate`, `folio move`). Its source hash is left
     /// as it was: the next build reads the edited source and brings the
-    /// rest of the row up to date.
+    /// rest of the row up to date. The digest of the last build's inputs
+    /// goes: its pages were made from the row as it was, so the next build
+    /// may not take them as its own (a build with nothing to do, or pages
+    /// whose fingerprints it keeps as written).
     pub fn move_record(
         &mut self,
         old: &PostId,
@@ -385,6 +388,7 @@ impl Index {
                 "UPDATE posts SET id = ?2, slug = ?3, published_at = ?4 WHERE id = ?1",
                 rusqlite::params![old.to_string(), new.to_string(), slug, published_at],
             )?;
+            tx.execute("DELETE FROM meta WHERE key = 'inputs'", [])?;
             tx.commit()
         })();
         result.map_err(|e| index_error(&self.path, e))
