@@ -375,7 +375,11 @@ pub fn plan<'a>(
     warnings.extend(recipe::drop_aliases_in_the_way(&model, &copies, &mut specs));
     model.drawn = DrawnImages::new(sources.drawn, sources.shown, (&specs, &copies));
     warnings.extend(retired_template(theme));
-    problems.extend(collisions(&copies, &specs, &model));
+    // Documents changed alone in what they hold leave the site the outputs
+    // of the last build, which had no two claiming one file.
+    if sources.changed_since.is_none() {
+        problems.extend(collisions(&copies, &specs, &model));
+    }
     if !problems.is_empty() {
         problems.sort_by(|a, b| a.path.cmp(&b.path));
         return Err(Error::Content(problems));
