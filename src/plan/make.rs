@@ -125,9 +125,9 @@ pub struct Sources<'a> {
 
 /// What changed since the last build, when only some documents did, each
 /// in what it holds alone ([`same_place`]), and no page of the last build
-/// named an asset or asked for an image (the caller checks): the site has
-/// the pages it had, and each page that shows none of them has the
-/// fingerprint it was written with. Only the others' are computed.
+/// asked for an image (the caller checks): the site has the pages it had,
+/// and each page that shows none of them has the fingerprint it was
+/// written with. Only the others' are computed (and the sitemap's).
 #[derive(Clone, Copy)]
 pub struct ChangedSince<'a> {
     /// The documents read again, by place in the records.
@@ -567,29 +567,11 @@ pub fn replan<'a>(
     // A plan is brought up to date only when no page's templates asked for
     // an image (the session checks): none of the last plan's stands.
     model.drawn = DrawnImages::default();
-    // What the last build's pages asked for, which a plan brought up to
-    // date puts in the fingerprints it computes again.
-    model.assets.refresh(assets.facts, &specs, &copies);
     let rewritten: Vec<usize> = (0..sections.len())
         .filter(|&f| model.sections.files.get(f) != Some(&sections[f]))
         .collect();
     model.sections.files = sections;
-    // A changed document or section may call a shortcode nothing called
-    // before.
-    let called = changed
-        .iter()
-        .flat_map(|&i| &model.records[i].shortcodes)
-        .chain(
-            rewritten
-                .iter()
-                .flat_map(|&f| &model.sections.files[f].shortcodes),
-        );
-    for name in called {
-        if !model.shortcode_hashes.contains_key(name) {
-            let hash = theme.shortcode_hash(name).to_owned();
-            model.shortcode_hashes.insert(name.clone(), hash);
-        }
-    }
+    hash_new_shortcodes(&mut model, theme, (changed, &rewritten));
     if model.places.is_none() {
         model.places = Places::of(config, &model.records, &model.sections.files);
     }
@@ -643,8 +625,37 @@ pub fn replan<'a>(
     for (&s, fingerprint) in affected.iter().zip(fingerprints) {
         plan.specs[s].fingerprint = fingerprint;
     }
+    // The facts of the assets the index keeps hold where their page's
+    // fingerprint, as computed now, is the one they were taken at.
+    plan.model
+        .assets
+        .refresh(assets.facts, &plan.specs, &plan.copies);
     plan.dependents = Some(dependents);
     Ok((plan, affected))
+}
+
+/// The template hash of each shortcode the `changed` documents or the
+/// `rewritten` sections' files call that nothing called before.
+fn hash_new_shortcodes(
+    model: &mut Model,
+    theme: &Theme,
+    (changed, rewritten): (&[usize], &[usize]),
+) {
+    let called = (changed.iter())
+        .flat_map(|&i| &model.records[i].shortcodes)
+        .chain(
+            rewritten
+                .iter()
+                .flat_map(|&f| &model.sections.files[f].shortcodes),
+        );
+    let new: Vec<String> = called
+        .filter(|name| !model.shortcode_hashes.contains_key(*name))
+        .cloned()
+        .collect();
+    for name in new {
+        let hash = theme.shortcode_hash(&name).to_owned();
+        model.shortcode_hashes.insert(name, hash);
+    }
 }
 
 /// A document whose URL is that of a generated list (a language's home, its

@@ -31,6 +31,7 @@ impl<'a> Plan<'a> {
         for part in self.inputs(spec).parts {
             match part {
                 Input::Text(text) => key.text(text),
+                Input::Title(i) => key.text(&model.records[i].title),
                 Input::Number(n) => key.number(n),
                 Input::Document(i) => key.document(digests, i),
                 Input::Documents(indices) => key.documents(digests, indices.iter().copied()),
@@ -102,6 +103,21 @@ impl<'a> Plan<'a> {
             .written_as_planned(&spec.fingerprint, written)
     }
 
+    /// The pages at `rekeyed` (places, sorted) as the only ones select need
+    /// look at, the others' fingerprints being as written; `None` when one
+    /// of them is an asset (a site file `asset_url` names), whose new bytes
+    /// would give every page naming it a new link.
+    pub fn candidates(&self, rekeyed: Vec<usize>) -> Option<Vec<usize>> {
+        let assets = self.model.assets.candidates().values();
+        let rekeys_an_asset = assets
+            .filter_map(|at| match at {
+                AssetAt::Spec(s) => Some(s),
+                AssetAt::Copy(_) => None,
+            })
+            .any(|s| rekeyed.binary_search(s).is_ok());
+        (!rekeys_an_asset).then_some(rekeyed)
+    }
+
     /// The facts the index keeps of the assets some page named when last
     /// written, holding or not: which assets the pages name.
     pub fn named_assets(&self) -> &KeptFacts {
@@ -121,6 +137,9 @@ impl<'a> Plan<'a> {
                 Covered::Document(i) => documents[i].push(s),
                 Covered::Listing(i) => listings[i].push(s),
                 Covered::Section(f) => sections[f].push(s),
+                // A kept plan keeps its sitemap key: what it covers is the
+                // documents' places, which a replan never moves.
+                Covered::Site => {}
             });
         }
         Dependents {
@@ -143,6 +162,8 @@ impl<'a> Plan<'a> {
                 Covered::Document(i) => changed.contains(&i),
                 Covered::Listing(i) => retitled.contains(&i),
                 Covered::Section(_) => false,
+                // One page, computed again from the key the plan made.
+                Covered::Site => true,
             }
         });
         shows
@@ -156,12 +177,13 @@ impl<'a> Plan<'a> {
                 Input::Document(i) | Input::Neighbour(Some(i)) => each(Covered::Document(i)),
                 Input::Documents(list) => list.iter().for_each(|&i| each(Covered::Document(i))),
                 Input::Listed(list) => list.iter().for_each(|&i| each(Covered::Listing(i))),
+                Input::Title(i) => each(Covered::Listing(i)),
                 Input::SectionFile(f) | Input::SectionTitle(f) => each(Covered::Section(f)),
+                Input::Sitemap => each(Covered::Site),
                 Input::Text(_)
                 | Input::Number(_)
                 | Input::Neighbour(None)
-                | Input::TermIndex(..)
-                | Input::Sitemap => {}
+                | Input::TermIndex(..) => {}
             }
         }
     }
@@ -340,6 +362,7 @@ impl<'a> Plan<'a> {
         for part in self.inputs(spec).parts {
             match part {
                 Input::Text(_) | Input::Number(_) => {}
+                Input::Title(i) => indices.push(i),
                 Input::SectionFile(file) | Input::SectionTitle(file) => {
                     files.push(model.sections.files[file].path.clone())
                 }
@@ -593,4 +616,6 @@ enum Covered {
     Listing(usize),
     /// A section's `_index.md`, whole or its title.
     Section(usize),
+    /// Every visible document's URL, alternates and dates (the sitemap).
+    Site,
 }

@@ -1048,3 +1048,77 @@ fn saving_during_render(
         }));
     })
 }
+
+/// The outputs where the site differs from a clean build of its sources.
+fn differing_from_clean(site: &TestSite) -> Vec<String> {
+    let (tree, clean) = (site.output_tree(), site.clean_build_tree());
+    let differing: std::collections::BTreeSet<&String> = (tree.keys().chain(clean.keys()))
+        .filter(|path| tree.get(*path) != clean.get(*path))
+        .collect();
+    differing.into_iter().cloned().collect()
+}
+
+/// Builds `first`, then `then`, through one-off builds and through a kept
+/// session: each time the site ends as a clean build of its sources would.
+/// Both keep the fingerprints of the pages a changed document does not
+/// reach; these are the edits that reach a page in a way no document's
+/// digest says.
+fn assert_both_ways_as_clean(first: &[(&str, &str)], then: &[(&str, &str)]) {
+    for kept in [false, true] {
+        let site = TestSite::with_posts_kept(kept);
+        for (path, text) in first {
+            site.write(path, text);
+        }
+        site.build();
+        for (path, text) in then {
+            site.write(path, text);
+        }
+        site.build();
+        assert_eq!(differing_from_clean(&site), [] as [&str; 0], "kept: {kept}");
+    }
+}
+
+#[test]
+fn a_retitled_post_s_redirect_names_its_new_title() {
+    let post = |title: &str| {
+        format!(
+            "---\ntitle: {title}\ndate: 2024-05-01T09:00:00Z\naliases: [/old/hello/]\n---\nFirst.\n"
+        )
+    };
+    let path = "content/en/posts/hello-world.md";
+    assert_both_ways_as_clean(&[(path, &post("Hello"))], &[(path, &post("Greetings"))]);
+}
+
+#[test]
+fn a_retitled_tagged_page_moves_among_its_term_s_pages_and_in_the_sitemap() {
+    // A term lists its pages by title, one a page here: a new title is a
+    // new place, and each term page's date in the sitemap is its newest.
+    let site_toml = format!("paginate = 1\n{}", util::SITE_TOML);
+    let page = |title: &str, updated: &str| {
+        format!("---\ntitle: {title}\ntags: [t]\nupdated: {updated}\n---\nText.\n")
+    };
+    let (alpha, beta) = ("content/en/alpha.md", "content/en/beta.md");
+    assert_both_ways_as_clean(
+        &[
+            ("site.toml", &site_toml),
+            (alpha, &page("Alpha", "2025-03-01")),
+            (beta, &page("Beta", "2025-01-01")),
+        ],
+        &[(alpha, &page("Zulu", "2025-03-01"))],
+    );
+}
+
+#[test]
+fn a_stylesheet_made_from_the_posts_relinks_every_page_naming_it() {
+    // The theme's style.css lists every post's summary: a body edit gives
+    // it new bytes, hence a new twin, which every page must link.
+    let style = "/* {% for p in all_posts %}{{ p.summary }} {% endfor %} */ body { margin: 0 }\n";
+    let path = "content/en/posts/hello-world.md";
+    assert_both_ways_as_clean(
+        &[("templates/style.css", style)],
+        &[(
+            path,
+            &post("Hello", "2024-05-01T09:00:00Z", "Edited first.\n\nSecond."),
+        )],
+    );
+}

@@ -9,7 +9,7 @@ use crate::build::assets::{self, AssetWork};
 use crate::build::images::{self, ImageWork};
 use crate::build::scan::{self, Damaged};
 use crate::model::asset::facts_json;
-use crate::model::doc::Stat;
+use crate::model::doc::{Kind, Stat};
 use crate::plan::AssetAt;
 use crate::render::Requests;
 use crate::render::assets::AssetUrls;
@@ -29,13 +29,14 @@ impl Session {
         let kept_plan = prepared.kept_plan.take();
         let site = Arc::clone(&self.site);
         let views = Views::new(site.config(), &prepared.scan.i18n);
-        let (plan, candidates) = self
+        let (plan, rekeyed) = self
             .plan(&site, &views, &prepared, records, kept_plan)
             .map_err(|e| on_field_lines(e, &self.root))?;
         for warning in &plan.warnings {
             self.progress.warn(&mut report, warning.clone());
         }
-        report.fingerprinted = candidates.as_ref().map_or(plan.specs.len(), Vec::len);
+        report.fingerprinted = rekeyed.as_ref().map_or(plan.specs.len(), Vec::len);
+        let candidates = rekeyed.and_then(|rekeyed| plan.candidates(rekeyed));
         let templates = plan.templates();
         report.inputs = prepared.scan.inputs(&self.root, templates);
         let meta = self.meta_after(&plan, &prepared, templates);
@@ -119,7 +120,8 @@ impl Session {
         kept_plan: Option<KeptPlan>,
     ) -> Result<(Plan<'p>, Option<Vec<usize>>), Error> {
         let analysis = &prepared.analysis;
-        // The rows it read again, as they were, in the order of `fresh`.
+        // Of the documents read again, those whose title moved: the pages
+        // that list them by title alone are fingerprinted again too.
         let retitled: Vec<usize> = (analysis.snapshot.records.iter())
             .zip(&analysis.fresh)
             .filter(|(old, i)| old.title != records[**i].title)
@@ -197,7 +199,8 @@ impl Session {
     /// since the last build wrote its outputs, each in what it holds alone:
     /// with their stats as that build read them (their rows'), everything
     /// this build reads has the digest that build recorded, and no output
-    /// is half made by a build stopped since.
+    /// row is one a build stopped since reserved (its file is checked as
+    /// damaged when the row is a committed one).
     fn documents_changed_alone(
         &self,
         views: &Views<'_>,
@@ -230,7 +233,8 @@ impl Session {
 
     /// Whether each document this build read again has a row that it
     /// differs from only in what it holds (a title is a place when
-    /// `sorts_by_title`), none retired and no image asked for or measured,
+    /// `sorts_by_title`, and for a page with terms, which its terms' pages
+    /// list by title), none retired and no image asked for or measured,
     /// with the same theme, words and settings as the last build, and no
     /// post due or withdrawn since.
     fn read_again_in_place(
@@ -256,8 +260,10 @@ impl Session {
             && !prepared.images.measured_any()
             && old.len() == analysis.fresh.len()
             && old.iter().zip(&analysis.fresh).all(|(old, &i)| {
-                plan::same_place(old, &records[i])
-                    && (!sorts_by_title || old.title == records[i].title)
+                let new = &records[i];
+                let listed_by_title = sorts_by_title
+                    || (new.kind == Kind::Page && !(new.tags.is_empty() && new.terms.is_empty()));
+                plan::same_place(old, new) && (!listed_by_title || old.title == new.title)
             })
             && meta.content_settings.as_deref() == Some(analysis.settings.as_str())
             && meta.globals.as_deref() == Some(views.globals())

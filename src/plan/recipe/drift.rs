@@ -425,7 +425,7 @@ fn documents_of(plan: &Plan<'_>, spec: &Spec) -> Vec<(String, String)> {
             Input::Document(i) | Input::Neighbour(Some(i)) => indices.push(i),
             Input::Documents(list) => indices.extend_from_slice(list),
             // Listed by what the page shows of them, not by their sources.
-            Input::Listed(_) => {}
+            Input::Listed(_) | Input::Title(_) => {}
             Input::SectionFile(f) => {
                 let file = &plan.model.sections.files[f];
                 files.push((file.path.clone(), file.hash.clone()));

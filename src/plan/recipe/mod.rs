@@ -69,6 +69,9 @@ pub(super) enum Input<'m> {
     Listed(&'m [usize]),
     /// The newer or older post it links, if any.
     Neighbour(Option<usize>),
+    /// A document's title alone: a redirect names the page it leads to by
+    /// it.
+    Title(usize),
     /// A taxonomy's index in a language (the taxonomy by its place in the
     /// model): each term's slug, name and number of posts, which every post
     /// of the language contributes to.

@@ -14,7 +14,7 @@ impl Redirect {
     pub(super) fn inputs<'s>(&self, model: &'s Model) -> Inputs<'s> {
         let record = &model.records[self.0];
         Inputs {
-            parts: vec![Input::Text(&record.url), Input::Text(&record.title)],
+            parts: vec![Input::Text(&record.url), Input::Title(self.0)],
             config_keys: &["base_url"],
         }
     }
