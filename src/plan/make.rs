@@ -415,19 +415,21 @@ pub fn plan<'a>(
 }
 
 impl Plan<'_> {
-    /// The fingerprint of each of `specs`: computed; or, when only some
-    /// documents changed since the last build, computed for the pages that
-    /// show one of them (or have no output yet) and `None` for the others,
-    /// which keep the one they were written with.
+    /// The fingerprint of each of `specs`, and whether it was computed:
+    /// every one is, unless only some documents changed since the last
+    /// build; then only those of the pages that show one of them (or have
+    /// no output yet) are, and the others are the own part of the one they
+    /// were written with (the assets they named are checked as a fresh
+    /// plan's are).
     fn fingerprints(
         &self,
         prefixes: &KeyPrefixes<'_>,
         specs: &[Spec],
         sources: Sources<'_>,
-    ) -> Vec<Option<String>> {
+    ) -> Vec<(String, bool)> {
         let Some(changed) = sources.changed_since else {
             return (specs.par_iter())
-                .map(|spec| Some(self.key(prefixes, spec)))
+                .map(|spec| (self.key(prefixes, spec), true))
                 .collect();
         };
         let documents: FxHashSet<usize> = changed.documents.iter().copied().collect();
@@ -435,35 +437,30 @@ impl Plan<'_> {
         let written = sources.assets.outputs;
         (specs.par_iter())
             .map(|spec| match written.written_with(spec.output.as_str()) {
-                Some(_) if !self.shows_any(spec, (&documents, &retitled)) => None,
-                _ => Some(self.key(prefixes, spec)),
+                Some(written) if !self.shows_any(spec, (&documents, &retitled)) => (
+                    crate::model::asset::own_fingerprint(written).to_owned(),
+                    false,
+                ),
+                _ => (self.key(prefixes, spec), true),
             })
             .collect()
     }
 }
 
-/// Gives each of `specs` its fingerprint ([`Plan::fingerprints`]): the one
-/// computed, or the one it was written with. Returns the places of the
-/// pages whose fingerprint was computed when the others' were taken.
+/// Gives each of `specs` its fingerprint ([`Plan::fingerprints`]). Returns
+/// the places of the pages whose fingerprint was computed, when the
+/// others' were taken as written.
 fn fingerprinted(
     specs: &mut [Spec],
-    fingerprints: Vec<Option<String>>,
+    fingerprints: Vec<(String, bool)>,
     sources: Sources<'_>,
 ) -> Option<Vec<usize>> {
     let mut rekeyed = Vec::new();
-    for (s, (spec, computed)) in specs.iter_mut().zip(fingerprints).enumerate() {
-        spec.fingerprint = match computed {
-            Some(fingerprint) => {
-                rekeyed.push(s);
-                fingerprint
-            }
-            // Its own part: the assets it named are checked as a fresh
-            // plan's are.
-            None => {
-                let written = sources.assets.outputs.written_with(spec.output.as_str());
-                crate::model::asset::own_fingerprint(written.unwrap_or_default()).to_owned()
-            }
-        };
+    for (s, (spec, (fingerprint, computed))) in specs.iter_mut().zip(fingerprints).enumerate() {
+        spec.fingerprint = fingerprint;
+        if computed {
+            rekeyed.push(s);
+        }
     }
     sources.changed_since.map(|_| rekeyed)
 }
