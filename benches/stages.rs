@@ -294,6 +294,7 @@ impl Corpus {
             STARTED_NS,
         )
         .unwrap()
+        .0
     }
 
     /// Renders every page of `plan` as the render stage does, up to its

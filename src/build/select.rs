@@ -46,8 +46,9 @@ pub(crate) struct Selected {
 }
 
 /// Which outputs must be made again: those whose fingerprint moved, or
-/// whose file is not as folio left it. `candidates`, when given, are the
-/// only pages whose fingerprint may have moved since the last build, and
+/// whose file is not as folio left it. `fingerprinted`, when given, are the
+/// only pages whose fingerprint may have moved since the last build (those
+/// the plan computed, [`Plan::select_among`]), and
 /// no copy has (a kept session's [`crate::plan::replan`], or a plan that
 /// took the others' from the rows): the rest are not looked at, unless an
 /// output is damaged.
@@ -55,7 +56,7 @@ pub(crate) fn outdated(
     plan: &Plan<'_>,
     outputs: &FxHashMap<String, OutputRow>,
     damaged: &Damaged,
-    candidates: Option<&[usize]>,
+    fingerprinted: Option<&[usize]>,
 ) -> Selected {
     let outdated = |output: &str, fingerprint: &str| {
         outputs.get(output).is_none_or(|row| {
@@ -75,7 +76,7 @@ pub(crate) fn outdated(
     // An output not as the last build left it (a one-off build's scan finds
     // them; a kept session trusts its folder) is made again, whatever its
     // fingerprint: every page and copy is looked at.
-    let Some(candidates) = candidates.filter(|_| damaged.is_empty()) else {
+    let Some(fingerprinted) = fingerprinted.filter(|_| damaged.is_empty()) else {
         return Selected {
             needs_render: plan.specs.par_iter().map(spec_outdated).collect(),
             copies: (0..plan.copies.len())
@@ -88,7 +89,7 @@ pub(crate) fn outdated(
         };
     };
     let mut needs_render = vec![false; plan.specs.len()];
-    for &s in candidates {
+    for &s in fingerprinted {
         needs_render[s] = spec_outdated(&plan.specs[s]);
     }
     Selected {

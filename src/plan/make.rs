@@ -323,7 +323,10 @@ pub fn same_section_place(old: &SectionFile, new: &SectionFile) -> bool {
 /// Lists every output of the site with its fingerprint, and the static
 /// files to copy. `records` are all current documents, `sections` what
 /// the sections' `_index.md` files say; `started_ns` is the build's start,
-/// for the racy rule on static files' stats.
+/// for the racy rule on static files' stats. With the plan come the pages
+/// whose fingerprint it computed, by their place in its specs, when it took
+/// every other page's from the last build ([`ChangedSince`]): with those
+/// whose output is damaged, the only ones that may need rendering.
 pub fn plan<'a>(
     config: &'a Config,
     views: &'a Views<'a>,
@@ -332,7 +335,7 @@ pub fn plan<'a>(
     sources: Sources<'_>,
     visibility: Visibility,
     started_ns: i64,
-) -> Result<Plan<'a>, Error> {
+) -> Result<(Plan<'a>, Option<Vec<usize>>), Error> {
     let files = (
         sources.statics,
         sources.bundles,
@@ -395,7 +398,6 @@ pub fn plan<'a>(
         dependents: None,
         templates: templates_used(theme, &specs),
         warnings,
-        rekeyed: None,
     };
     plan.sitemap_key = plan.sitemap_key(&specs);
     let prefixes = KeyPrefixes::new(
@@ -407,11 +409,11 @@ pub fn plan<'a>(
     );
     let fingerprints = plan.fingerprints(&prefixes, &specs, sources);
     drop(prefixes);
-    plan.rekeyed = fingerprinted(&mut specs, fingerprints, sources);
+    let fingerprinted = give_fingerprints(&mut specs, fingerprints, sources);
     let mut assets = PlannedAssets::new((&plan.copies, statics), &specs);
     assets.settle(&mut specs, &plan.copies, sources.assets);
     plan.model.assets = assets;
-    Ok(Plan { specs, ..plan })
+    Ok((Plan { specs, ..plan }, fingerprinted))
 }
 
 impl Plan<'_> {
@@ -450,19 +452,19 @@ impl Plan<'_> {
 /// Gives each of `specs` its fingerprint ([`Plan::fingerprints`]). Returns
 /// the places of the pages whose fingerprint was computed, when the
 /// others' were taken as written.
-fn fingerprinted(
+fn give_fingerprints(
     specs: &mut [Spec],
     fingerprints: Vec<(String, bool)>,
     sources: Sources<'_>,
 ) -> Option<Vec<usize>> {
-    let mut rekeyed = Vec::new();
+    let mut fingerprinted = Vec::new();
     for (s, (spec, (fingerprint, computed))) in specs.iter_mut().zip(fingerprints).enumerate() {
         spec.fingerprint = fingerprint;
         if computed {
-            rekeyed.push(s);
+            fingerprinted.push(s);
         }
     }
-    sources.changed_since.map(|_| rekeyed)
+    sources.changed_since.map(|_| fingerprinted)
 }
 
 /// The outputs two files claim: the copies claim theirs first, then the
@@ -593,33 +595,32 @@ pub fn replan<'a>(
         // change since. Those of anchors are said at every build, as a
         // fresh one says them.
         warnings,
-        rekeyed: None,
     };
     let dependents = plan.dependents.take().unwrap_or_else(|| plan.dependents());
     let of_documents = changed.iter().flat_map(|&i| &dependents.documents[i]);
     let of_titles = retitled.iter().flat_map(|&i| &dependents.listings[i]);
     let of_sections = rewritten.iter().flat_map(|&f| &dependents.sections[f]);
-    let mut affected: Vec<usize> = of_documents
+    let mut fingerprinted: Vec<usize> = of_documents
         .chain(of_titles)
         .chain(of_sections)
         .map(|&s| s as usize)
         .collect();
-    affected.sort_unstable();
-    affected.dedup();
+    fingerprinted.sort_unstable();
+    fingerprinted.dedup();
     let prefixes = KeyPrefixes::new(
         theme,
         (views, &plan.model.menus),
-        affected.iter().map(|&s| {
+        fingerprinted.iter().map(|&s| {
             let spec = &plan.specs[s];
             (spec.template.as_ref(), plan.language_of(&spec.recipe))
         }),
     );
-    let fingerprints: Vec<String> = affected
+    let fingerprints: Vec<String> = fingerprinted
         .iter()
         .map(|&s| plan.key(&prefixes, &plan.specs[s]))
         .collect();
     drop(prefixes);
-    for (&s, fingerprint) in affected.iter().zip(fingerprints) {
+    for (&s, fingerprint) in fingerprinted.iter().zip(fingerprints) {
         plan.specs[s].fingerprint = fingerprint;
     }
     // The facts of the assets the index keeps hold where their page's
@@ -628,7 +629,7 @@ pub fn replan<'a>(
         .assets
         .refresh(assets.facts, &plan.specs, &plan.copies);
     plan.dependents = Some(dependents);
-    Ok((plan, affected))
+    Ok((plan, fingerprinted))
 }
 
 /// The template hash of each shortcode the `changed` documents or the

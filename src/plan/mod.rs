@@ -175,10 +175,6 @@ pub struct Plan<'a> {
     templates: Vec<String>,
     /// The old URLs left out because a page or a file is there.
     pub warnings: Vec<String>,
-    /// The pages whose fingerprint this plan computed, when it took every
-    /// other page's from the last build ([`ChangedSince`]): with those whose
-    /// output is damaged, the only ones that may need rendering.
-    pub rekeyed: Option<Vec<usize>>,
 }
 
 /// A plan without the config and words it borrowed: what a kept session
@@ -381,6 +377,7 @@ mod tests {
                 0,
             )
             .unwrap()
+            .0
         };
         let before_records = records(&config, &sources).0;
         let before = planned(records(&config, &sources)).into_kept();
@@ -395,7 +392,7 @@ mod tests {
             .filter(|&i| after.0[i].title != before_records[i].title)
             .collect();
         let afresh = planned(after.clone());
-        let (replanned, affected) = replan(
+        let (replanned, fingerprinted) = replan(
             &config,
             &views,
             &theme,
@@ -411,7 +408,7 @@ mod tests {
                 .collect()
         };
         assert_eq!(fingerprints(&replanned), fingerprints(&afresh));
-        affected
+        fingerprinted
             .iter()
             .map(|&s| afresh.specs[s].output.to_string())
             .collect()
@@ -425,7 +422,7 @@ mod tests {
     fn a_plan_brought_up_to_date_equals_one_planned_afresh() {
         // What b holds changes (its title, summary and body), not its
         // place; so does what the posts section says of itself.
-        let affected = replanned_after(|sources| {
+        let fingerprinted = replanned_after(|sources| {
             sources[1].1 = post("B, retitled", 2, "x, y", "Second, rewritten.\n\nAnd more.");
             sources[5].1 = "---\ntitle: Essays\n---\nAll of them.\n".to_owned();
         });
@@ -441,8 +438,8 @@ mod tests {
             "posts/page/2/index.html",
         ] {
             assert!(
-                affected.iter().any(|a| a == touched),
-                "{touched}: {affected:?}"
+                fingerprinted.iter().any(|a| a == touched),
+                "{touched}: {fingerprinted:?}"
             );
         }
         for untouched in [
@@ -452,24 +449,24 @@ mod tests {
             "sitemap.xml",
         ] {
             assert!(
-                !affected.iter().any(|a| a == untouched),
-                "{untouched}: {affected:?}"
+                !fingerprinted.iter().any(|a| a == untouched),
+                "{untouched}: {fingerprinted:?}"
             );
         }
     }
 
     #[test]
     fn a_body_edit_leaves_the_lists_by_title_alone() {
-        let affected = replanned_after(|sources| {
+        let fingerprinted = replanned_after(|sources| {
             sources[1].1 = post("B", 2, "x, y", "Second, rewritten.");
         });
         assert!(
-            affected.iter().any(|a| a == "posts/b/index.html"),
-            "{affected:?}"
+            fingerprinted.iter().any(|a| a == "posts/b/index.html"),
+            "{fingerprinted:?}"
         );
         assert!(
-            !affected.iter().any(|a| a == "archive/index.html"),
-            "{affected:?}"
+            !fingerprinted.iter().any(|a| a == "archive/index.html"),
+            "{fingerprinted:?}"
         );
     }
 

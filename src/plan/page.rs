@@ -103,19 +103,19 @@ impl<'a> Plan<'a> {
             .written_as_planned(&spec.fingerprint, written)
     }
 
-    /// The pages at `rekeyed` (places, sorted) as the only ones select need
-    /// look at, the others' fingerprints being as written; `None` when one
-    /// of them is an asset (a site file `asset_url` names), whose new bytes
-    /// would give every page naming it a new link.
-    pub fn candidates(&self, rekeyed: Vec<usize>) -> Option<Vec<usize>> {
+    /// The pages at `fingerprinted` (places, sorted) as the only ones
+    /// select need look at, the others' fingerprints being as written;
+    /// `None` when one of them is an asset (a site file `asset_url` names),
+    /// whose new bytes would give every page naming it a new link.
+    pub fn select_among(&self, fingerprinted: Vec<usize>) -> Option<Vec<usize>> {
         let assets = self.model.assets.candidates().values();
-        let rekeys_an_asset = assets
+        let fingerprints_an_asset = assets
             .filter_map(|at| match at {
                 AssetAt::Spec(s) => Some(s),
                 AssetAt::Copy(_) => None,
             })
-            .any(|s| rekeyed.binary_search(s).is_ok());
-        (!rekeys_an_asset).then_some(rekeyed)
+            .any(|s| fingerprinted.binary_search(s).is_ok());
+        (!fingerprints_an_asset).then_some(fingerprinted)
     }
 
     /// The facts the index keeps of the assets some page named when last

@@ -29,30 +29,25 @@ impl Session {
         let kept_plan = prepared.kept_plan.take();
         let site = Arc::clone(&self.site);
         let views = Views::new(site.config(), &prepared.scan.i18n);
-        let (plan, rekeyed) = self
+        let (plan, fingerprinted) = self
             .plan(&site, &views, &prepared, records, kept_plan)
             .map_err(|e| on_field_lines(e, &self.root))?;
         for warning in &plan.warnings {
             self.progress.warn(&mut report, warning.clone());
         }
-        report.fingerprinted = rekeyed.as_ref().map_or(plan.specs.len(), Vec::len);
-        let candidates = rekeyed.and_then(|rekeyed| plan.candidates(rekeyed));
+        report.fingerprinted = fingerprinted.as_ref().map_or(plan.specs.len(), Vec::len);
+        let among = fingerprinted.and_then(|pages| plan.select_among(pages));
         let templates = plan.templates();
         report.inputs = prepared.scan.inputs(&self.root, templates);
         let meta = self.meta_after(&plan, &prepared, templates);
         let outputs = &prepared.analysis.snapshot.outputs;
         // A plan brought up to date has the pages of the last build: none
         // of its outputs is stale.
-        let stale = match candidates {
+        let stale = match among {
             Some(_) => Vec::new(),
             None => select::stale(&plan, outputs),
         };
-        let selected = select::outdated(
-            &plan,
-            outputs,
-            &prepared.scan.damaged,
-            candidates.as_deref(),
-        );
+        let selected = select::outdated(&plan, outputs, &prepared.scan.damaged, among.as_deref());
         if self.options.dry_run {
             report.why = self.reasons(&plan, &prepared, &selected);
         }
@@ -134,7 +129,7 @@ impl Session {
                 facts: &prepared.assets,
                 outputs: &analysis.snapshot.outputs,
             };
-            let (plan, affected) = plan::replan(
+            let (plan, fingerprinted) = plan::replan(
                 site.config(),
                 views,
                 &prepared.scan.theme,
@@ -142,7 +137,7 @@ impl Session {
                 (records, analysis.sections.clone()),
                 (&analysis.fresh, &retitled),
             )?;
-            return Ok((plan, Some(affected)));
+            return Ok((plan, Some(fingerprinted)));
         }
         let changed_since = self
             .documents_changed_alone(views, prepared, &records)
@@ -150,15 +145,13 @@ impl Session {
                 documents: &analysis.fresh,
                 retitled: &retitled,
             });
-        let mut plan = plan_of(
+        plan_of(
             site,
             views,
             prepared,
             records,
             (self.visibility(), &self.options.plugins, changed_since),
-        )?;
-        let rekeyed = plan.rekeyed.take();
-        Ok((plan, rekeyed))
+        )
     }
 
     /// Whether this build's documents and sections differ from the last
@@ -324,14 +317,15 @@ impl Session {
 
 /// Every page of the site with its fingerprint: computed, or taken from
 /// the outputs' rows for the pages that show none of the documents that
-/// changed alone since the last build (`changed_since`).
+/// changed alone since the last build (`changed_since`); with the pages
+/// whose fingerprint was computed, then.
 pub(super) fn plan_of<'p>(
     site: &'p Site,
     views: &'p Views<'p>,
     prepared: &'p Prepared,
     records: Vec<crate::model::doc::Record>,
     (visibility, plugins, changed_since): (Visibility, &Plugins, Option<plan::ChangedSince<'_>>),
-) -> Result<Plan<'p>, Error> {
+) -> Result<(Plan<'p>, Option<Vec<usize>>), Error> {
     let sheets = plan::Sheets {
         files: &prepared.scan.sass,
         reads: &prepared.sass_reads,

@@ -259,7 +259,7 @@ impl Session {
             let mut prepared = self.read_everything()?;
             let records = std::mem::take(&mut prepared.analysis.current);
             let views = Views::new(self.site.config(), &prepared.scan.i18n);
-            let plan = plan_of(
+            let (plan, _) = plan_of(
                 &self.site,
                 &views,
                 &prepared,

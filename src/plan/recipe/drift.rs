@@ -382,7 +382,7 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
         expired: false,
         now_ms: i64::MAX,
     };
-    let plan = plan(
+    let (plan, _) = plan(
         &config,
         &views,
         &theme,
