@@ -48,10 +48,9 @@ pub(crate) struct Selected {
 /// Which outputs must be made again: those whose fingerprint moved, or
 /// whose file is not as folio left it. `fingerprinted`, when given, are the
 /// only pages whose fingerprint may have moved since the last build (those
-/// the plan computed, [`Plan::select_among`]), and
-/// no copy has (a kept session's [`crate::plan::replan`], or a plan that
-/// took the others' from the rows): the rest are not looked at, unless an
-/// output is damaged.
+/// the plan computed, [`Plan::select_among`]), and no copy has (a kept
+/// session's [`crate::plan::replan`], or a plan that took the others' from
+/// the rows): the rest are not looked at, unless an output is damaged.
 pub(crate) fn outdated(
     plan: &Plan<'_>,
     outputs: &FxHashMap<String, OutputRow>,

@@ -646,13 +646,11 @@ fn hash_new_shortcodes(
                 .iter()
                 .flat_map(|&f| &model.sections.files[f].shortcodes),
         );
-    let new: Vec<String> = called
-        .filter(|name| !model.shortcode_hashes.contains_key(*name))
-        .cloned()
-        .collect();
-    for name in new {
-        let hash = theme.shortcode_hash(&name).to_owned();
-        model.shortcode_hashes.insert(name, hash);
+    for name in called {
+        if !model.shortcode_hashes.contains_key(name) {
+            let hash = theme.shortcode_hash(name).to_owned();
+            model.shortcode_hashes.insert(name.clone(), hash);
+        }
     }
 }
 

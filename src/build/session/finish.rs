@@ -115,16 +115,10 @@ impl Session {
         kept_plan: Option<KeptPlan>,
     ) -> Result<(Plan<'p>, Option<Vec<usize>>), Error> {
         let analysis = &prepared.analysis;
-        // Of the documents read again, those whose title moved: the pages
-        // that list them by title alone are fingerprinted again too.
-        let retitled: Vec<usize> = (analysis.snapshot.records.iter())
-            .zip(&analysis.fresh)
-            .filter(|(old, i)| old.title != records[**i].title)
-            .map(|(_, &i)| i)
-            .collect();
         if let Some(kept_plan) = kept_plan
             && self.only_contents_changed(&kept_plan, views, prepared, &records)
         {
+            let retitled = moved_titles(prepared, &records);
             let assets = plan::AssetsBefore {
                 facts: &prepared.assets,
                 outputs: &analysis.snapshot.outputs,
@@ -139,12 +133,16 @@ impl Session {
             )?;
             return Ok((plan, Some(fingerprinted)));
         }
-        let changed_since = self
-            .documents_changed_alone(views, prepared, &records)
-            .then_some(plan::ChangedSince {
+        let retitled;
+        let changed_since = if self.documents_changed_alone(views, prepared, &records) {
+            retitled = moved_titles(prepared, &records);
+            Some(plan::ChangedSince {
                 documents: &analysis.fresh,
                 retitled: &retitled,
-            });
+            })
+        } else {
+            None
+        };
         plan_of(
             site,
             views,
@@ -313,6 +311,18 @@ impl Session {
             assets: prepared.analysis.snapshot.meta.assets.clone(),
         }
     }
+}
+
+/// Of the documents read again, each in its place (their rows, as they
+/// were, in the order of `fresh`), those whose title moved: the pages that
+/// list them by title alone are fingerprinted again too.
+fn moved_titles(prepared: &Prepared, records: &[crate::model::doc::Record]) -> Vec<usize> {
+    let analysis = &prepared.analysis;
+    (analysis.snapshot.records.iter())
+        .zip(&analysis.fresh)
+        .filter(|(old, i)| old.title != records[**i].title)
+        .map(|(_, &i)| i)
+        .collect()
 }
 
 /// Every page of the site with its fingerprint: computed, or taken from
