@@ -20,6 +20,11 @@ pub(crate) fn stale<'s>(
     plan: &Plan<'_>,
     outputs: &'s FxHashMap<String, OutputRow>,
 ) -> Vec<(&'s String, &'s OutputRow)> {
+    // A plan of the pages that show what changed is made only when the
+    // site has the outputs of the last build: the others are its own.
+    if !plan.is_whole() {
+        return Vec::new();
+    }
     let produced: FxHashSet<&str> = plan
         .specs
         .iter()

@@ -19,18 +19,18 @@ pub fn copies(
 }
 
 /// [`copies`], with what the plan also takes from making them.
-struct Copies {
-    all: Vec<Copy>,
+pub(super) struct Copies {
+    pub(super) all: Vec<Copy>,
     /// How many of them come first from `static/` and `sass/`: those a
     /// site file of folio's gives way to.
-    statics: usize,
+    pub(super) statics: usize,
     /// The place in the records of each bundle's documents.
-    documents: Vec<Option<usize>>,
+    pub(super) documents: Vec<Option<usize>>,
     /// The images the documents show.
-    images: Option<ShownImages>,
+    pub(super) images: Option<ShownImages>,
 }
 
-fn copies_of(
+pub(super) fn copies_of(
     config: &Config,
     (statics, bundles, sheets, shown): (&[StaticFile], &[Bundle], Sheets<'_>, &Shown),
     (records, visibility): (&[Record], Visibility),
@@ -357,11 +357,7 @@ pub fn plan<'a>(
 
     let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
     for (code, _) in config.ordered_languages() {
-        recipe::home_recipes(config, &model, code, &mut recipes);
-        recipe::archive_recipe(config, code, &mut recipes);
-        recipe::taxonomy_recipes((config, theme), &model, code, &mut recipes);
-        recipe::home_feed_recipes(config, &model, code, &mut recipes);
-        recipe::extra_recipes(config, &model, (code, plugins), &mut recipes);
+        language_recipes((config, theme), &model, (code, plugins), &mut recipes);
     }
     let mut problems = recipe::section_recipes(config, &model, theme, &mut recipes);
     problems.extend(recipe::document_recipes(&model, theme, &mut recipes));
@@ -398,6 +394,7 @@ pub fn plan<'a>(
         dependents: None,
         templates: templates_used(theme, &specs),
         warnings,
+        whole: true,
     };
     plan.sitemap_key = plan.sitemap_key(&specs);
     let prefixes = KeyPrefixes::new(
@@ -423,7 +420,7 @@ impl Plan<'_> {
     /// no output yet) are, and the others are the own part of the one they
     /// were written with (the assets they named are checked as a fresh
     /// plan's are).
-    fn fingerprints(
+    pub(super) fn fingerprints(
         &self,
         prefixes: &KeyPrefixes<'_>,
         specs: &[Spec],
@@ -452,7 +449,7 @@ impl Plan<'_> {
 /// Gives each of `specs` its fingerprint ([`Plan::fingerprints`]). Returns
 /// the places of the pages whose fingerprint was computed, when the
 /// others' were taken as written.
-fn give_fingerprints(
+pub(super) fn give_fingerprints(
     specs: &mut [Spec],
     fingerprints: Vec<(String, bool)>,
     sources: Sources<'_>,
@@ -484,7 +481,7 @@ fn collisions(copies: &[Copy], specs: &[Spec], model: &Model) -> Vec<Problem> {
 
 /// Before taxonomies, tags had an index template of their own: a site's
 /// copy of it would be left unused without a word.
-fn retired_template(theme: &Theme) -> Option<String> {
+pub(super) fn retired_template(theme: &Theme) -> Option<String> {
     let path = theme.site_file("tags.html")?;
     theme.site_file("taxonomy.html").is_none().then(|| {
         format!(
@@ -504,6 +501,22 @@ fn templates_used(theme: &Theme, specs: &[Spec]) -> Vec<String> {
         .flat_map(|name| theme.closure(name))
         .collect();
     reached.into_iter().collect()
+}
+
+/// The pages of the lists of language `code`: its home, archive,
+/// taxonomies with their terms, its home's feeds, and the files of the
+/// output plugins.
+pub(super) fn language_recipes(
+    (config, theme): (&Config, &Theme),
+    model: &Model,
+    (code, plugins): (&str, &Plugins),
+    recipes: &mut Vec<(String, Template, Recipe)>,
+) {
+    recipe::home_recipes(config, model, code, recipes);
+    recipe::archive_recipe(config, code, recipes);
+    recipe::taxonomy_recipes((config, theme), model, code, recipes);
+    recipe::home_feed_recipes(config, model, code, recipes);
+    recipe::extra_recipes(config, model, (code, plugins), recipes);
 }
 
 /// Each recipe at its place in the output folder, or the problem of a URL
@@ -595,6 +608,7 @@ pub fn replan<'a>(
         // change since. Those of anchors are said at every build, as a
         // fresh one says them.
         warnings,
+        whole: true,
     };
     let dependents = plan.dependents.take().unwrap_or_else(|| plan.dependents());
     let of_documents = changed.iter().flat_map(|&i| &dependents.documents[i]);

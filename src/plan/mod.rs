@@ -55,6 +55,7 @@ mod output;
 mod page;
 mod recipe;
 mod sections;
+mod stored;
 mod views;
 
 use assets::PlannedAssets;
@@ -66,13 +67,15 @@ use links::Places;
 pub use make::{
     ChangedSince, Sheets, Sources, copies, plan, replan, same_place, same_section_place,
 };
+use make::{Copies, copies_of, give_fingerprints, language_recipes, retired_template, specs_of};
 use menus::LanguageMenus;
 pub use model::Model;
 use model::{DocumentDigest, authors_of, extra_of};
 pub use output::OutputPath;
-use page::{DisplayDate, output_collisions, paginator};
-use recipe::{Input, Inputs, Recipe};
+use page::{Covered, DisplayDate, output_collisions, paginator};
+use recipe::{Input, Inputs, Recipe, document_recipe};
 use sections::{Sections, section_url};
+pub use stored::{KeptPage, PlanOfShown, cover_keys, covers_any, plan_shown};
 pub use views::{Views, Visibility};
 use views::{
     archive_url, feed_links, feed_url, home_url, paginated, taxonomy_link, taxonomy_url, term_url,
@@ -175,6 +178,9 @@ pub struct Plan<'a> {
     templates: Vec<String>,
     /// The old URLs left out because a page or a file is there.
     pub warnings: Vec<String>,
+    /// Whether it has every page of the site, not only those that show
+    /// what changed ([`plan_shown`]).
+    whole: bool,
 }
 
 /// A plan without the config and words it borrowed: what a kept session

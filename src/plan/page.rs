@@ -171,7 +171,7 @@ impl<'a> Plan<'a> {
 
     /// Each document and section's `_index.md` the fingerprint of `spec`
     /// covers, and how: what a change to one of them reaches.
-    fn covered_by(&self, spec: &Spec, mut each: impl FnMut(Covered)) {
+    pub(super) fn covered_by(&self, spec: &Spec, mut each: impl FnMut(Covered)) {
         for part in self.inputs(spec).parts {
             match part {
                 Input::Document(i) | Input::Neighbour(Some(i)) => each(Covered::Document(i)),
@@ -206,6 +206,17 @@ impl<'a> Plan<'a> {
     /// Every current document, by source path.
     pub fn records(&self) -> &[Record] {
         &self.model.records
+    }
+
+    /// Whether it has every page of the site, not only those that show
+    /// what changed ([`plan_shown`]).
+    pub fn is_whole(&self) -> bool {
+        self.whole
+    }
+
+    /// Its documents, the plan given up.
+    pub fn into_records(mut self) -> Vec<Record> {
+        std::mem::take(&mut self.model.records)
     }
 
     /// The plan without its borrows, to be kept for the next build.
@@ -609,7 +620,7 @@ impl DisplayDate {
 }
 
 /// How a page's fingerprint covers a document or a section's `_index.md`.
-enum Covered {
+pub(super) enum Covered {
     /// All it holds, by its digest.
     Document(usize),
     /// Its title, URL and date alone.

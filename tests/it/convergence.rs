@@ -1160,3 +1160,111 @@ fn a_stylesheet_made_from_the_posts_relinks_every_page_naming_it() {
         )],
     );
 }
+
+/// Two dozen dated posts with a tag each, named as
+/// [`few_posts_read_again_among_many_end_as_a_clean_build_with_its_rows`]
+/// names them, built once.
+fn two_dozen_posts(kept: bool) -> (TestSite, impl Fn(usize, &str, &str) -> (String, String)) {
+    let post = |n: usize, title: &str, body: &str| {
+        let path = match n % 3 {
+            0 => format!("content/en/posts/p{n:02}.md"),
+            1 => format!("content/en/posts/p{n:02}-1.md"),
+            _ => format!("content/en/posts/p{n:02}/index.md"),
+        };
+        let date = format!("2024-04-{:02}T09:00:00Z", n + 1);
+        let tag = n % 4;
+        let text = format!("---\ntitle: {title}\ndate: {date}\ntags: [t{tag}]\n---\n{body}\n");
+        (path, text)
+    };
+    let site = TestSite::with_posts_kept(kept);
+    for n in 0..24 {
+        let (path, text) = post(n, &format!("Post {n}"), "First.");
+        site.write(&path, &text);
+    }
+    site.build();
+    (site, post)
+}
+
+#[test]
+fn a_one_off_build_after_edits_in_place_plans_the_pages_a_kept_session_would() {
+    // A kept session brings its plan up to date, fingerprinting the pages
+    // that show what changed; a one-off build finds the same pages by what
+    // their rows keep, and plans no other (the sitemap included).
+    let mut fingerprinted = Vec::new();
+    for kept in [true, false] {
+        let (site, post) = two_dozen_posts(kept);
+        let (path, text) = post(7, "Post 7", "Edited.\n\nAnd longer.");
+        site.write(&path, &text);
+        let (retitled, text) = post(11, "Renamed", "First.");
+        site.write(&retitled, &text);
+        let report = site.build();
+        fingerprinted.push(report.fingerprinted);
+        let clean = site.clean_build();
+        assert_eq!(differing_from_clean(&site), [] as [&str; 0], "kept: {kept}");
+        assert_eq!(site.output_rows(), clean.output_rows, "kept: {kept}");
+        assert_eq!(site.content_rows(), clean.content_rows, "kept: {kept}");
+    }
+    assert_eq!(fingerprinted[0], fingerprinted[1], "kept, then one-off");
+    assert!(fingerprinted[1] < 20, "{fingerprinted:?} of some 80 pages");
+}
+
+#[test]
+fn an_index_whose_rows_keep_no_page_is_brought_to_keep_every_page() {
+    // An index of an older folio keeps no page beside its outputs: the
+    // next build that plans keeps every page's, and planning some pages
+    // waits until it has.
+    let (site, post) = two_dozen_posts(false);
+    site.query("UPDATE outputs SET page = NULL, covers = NULL");
+    site.query("DELETE FROM meta WHERE key LIKE 'pages %'");
+    let (path, text) = post(5, "Post 5", "Edited.");
+    site.write(&path, &text);
+    site.build();
+    let clean = site.clean_build();
+    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
+    assert_eq!(site.output_rows(), clean.output_rows);
+    let (path, text) = post(6, "Post 6", "Edited too.");
+    site.write(&path, &text);
+    site.build();
+    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
+    assert_eq!(site.output_rows(), site.clean_build().output_rows);
+}
+
+#[test]
+fn a_page_its_row_names_in_a_way_unknown_is_planned_with_every_other() {
+    // A row another version wrote may name its page in a way this one does
+    // not read: the build plans every page instead, and names it anew.
+    let (site, post) = two_dozen_posts(false);
+    site.query("UPDATE outputs SET page = 'term en tags t1' WHERE path LIKE 'tags/t1/%'");
+    let (path, text) = post(5, "Post 5", "Edited.");
+    site.write(&path, &text);
+    let report = site.build();
+    assert!(report.written.contains(&"posts/p05/index.html".to_owned()));
+    let clean = site.clean_build();
+    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
+    assert_eq!(site.output_rows(), clean.output_rows);
+}
+
+#[test]
+fn a_post_moved_to_another_file_then_retitled_is_renamed_on_every_page_naming_it() {
+    // Moved, it keeps its URL, date and title: the pages listing it or
+    // redirecting to it are the same pages, not written again. Retitled
+    // later, a one-off build still finds every one of them.
+    let post = |title: &str| {
+        format!(
+            "---\ntitle: {title}\nslug: kept\ndate: 2024-04-30T09:00:00Z\ntags: [t1]\naliases: [/old/kept/]\n---\nBody.\n"
+        )
+    };
+    let (site, _) = two_dozen_posts(false);
+    site.write("content/en/posts/kept.md", &post("Kept"));
+    site.build();
+    site.remove("content/en/posts/kept.md");
+    site.write("content/en/posts/moved/kept.md", &post("Kept"));
+    let moved = site.build();
+    assert!(moved.written.is_empty(), "{:?}", moved.written);
+    site.write("content/en/posts/moved/kept.md", &post("Renamed"));
+    site.build();
+    let clean = site.clean_build();
+    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
+    assert_eq!(site.output_rows(), clean.output_rows);
+    assert!(site.read("public/old/kept/index.html").contains("Renamed"));
+}

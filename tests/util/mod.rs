@@ -311,13 +311,14 @@ impl TestSite {
 
     /// The outputs table without the folder and the files' stats (a static
     /// file's, a bundle's file's or a stylesheet's fingerprint is made of
-    /// its sources' stats).
+    /// its sources' stats), with what each page's row keeps of it.
     pub(crate) fn output_rows(&self) -> Vec<String> {
         self.query(
             "SELECT path, hash, CASE WHEN fingerprint LIKE 'static %' THEN 'static'
                                      WHEN fingerprint LIKE 'bundle %' THEN 'bundle'
                                      WHEN fingerprint LIKE 'sass %' THEN 'sass'
-                                     ELSE fingerprint END
+                                     ELSE fingerprint END,
+                    page, hex(covers)
              FROM outputs ORDER BY path",
         )
     }

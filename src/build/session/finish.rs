@@ -111,7 +111,7 @@ impl Session {
         site: &'p Site,
         views: &'p Views<'p>,
         prepared: &'p Prepared,
-        records: Vec<crate::model::doc::Record>,
+        mut records: Vec<crate::model::doc::Record>,
         kept_plan: Option<KeptPlan>,
     ) -> Result<(Plan<'p>, Option<Vec<usize>>), Error> {
         let analysis = &prepared.analysis;
@@ -143,6 +143,12 @@ impl Session {
         } else {
             None
         };
+        if let Some(changed) = changed_since {
+            records = match self.plan_shown((site, views), prepared, records, changed)? {
+                Ok((plan, fingerprinted)) => return Ok((plan, Some(fingerprinted))),
+                Err(records) => records,
+            };
+        }
         plan_of(
             site,
             views,
@@ -336,32 +342,40 @@ pub(super) fn plan_of<'p>(
     records: Vec<crate::model::doc::Record>,
     (visibility, plugins, changed_since): (Visibility, &Plugins, Option<plan::ChangedSince<'_>>),
 ) -> Result<(Plan<'p>, Option<Vec<usize>>), Error> {
-    let sheets = plan::Sheets {
-        files: &prepared.scan.sass,
-        reads: &prepared.sass_reads,
-    };
-    let assets = plan::AssetsBefore {
-        facts: &prepared.assets,
-        outputs: &prepared.analysis.snapshot.outputs,
-    };
     plan::plan(
         site.config(),
         views,
         &prepared.scan.theme,
         (records, prepared.analysis.sections.clone()),
-        plan::Sources {
-            statics: &prepared.scan.statics,
-            bundles: &prepared.scan.bundles,
-            sheets,
-            shown: &prepared.images.shown,
-            drawn: &prepared.drawn,
-            assets,
-            plugins,
-            changed_since,
-        },
+        sources_of(prepared, plugins, changed_since),
         visibility,
         prepared.lock.started_ns,
     )
+}
+
+/// What a plan of `prepared` copies, compiles or makes besides its pages,
+/// and what changed since the last build, when only documents did.
+pub(super) fn sources_of<'s>(
+    prepared: &'s Prepared,
+    plugins: &'s Plugins,
+    changed_since: Option<plan::ChangedSince<'s>>,
+) -> plan::Sources<'s> {
+    plan::Sources {
+        statics: &prepared.scan.statics,
+        bundles: &prepared.scan.bundles,
+        sheets: plan::Sheets {
+            files: &prepared.scan.sass,
+            reads: &prepared.sass_reads,
+        },
+        shown: &prepared.images.shown,
+        drawn: &prepared.drawn,
+        assets: plan::AssetsBefore {
+            facts: &prepared.assets,
+            outputs: &prepared.analysis.snapshot.outputs,
+        },
+        plugins,
+        changed_since,
+    }
 }
 
 /// How the making of a planned build ended.
@@ -503,13 +517,14 @@ impl Session {
         )?;
         self.progress.finish(report, Stage::Write);
         let dropped: Vec<String> = stale.iter().map(|(path, _)| (*path).clone()).collect();
-        let changes = commit::changes(
+        let mut changes = commit::changes(
             &folder,
             (&prepared.analysis, plan.records()),
             written,
             dropped.clone(),
             meta,
         );
+        (changes.pages, changes.every_page) = self.kept_pages(plan, &changes.outputs)?;
         let index = (&mut self.index, &self.progress);
         record(index, changes, (prepared, dropped), env, report)
     }

@@ -37,6 +37,7 @@ use crate::store::state::BuildLock;
 use crate::store::write;
 
 mod finish;
+mod shown;
 
 use finish::plan_of;
 

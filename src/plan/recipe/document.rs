@@ -164,10 +164,8 @@ pub(in crate::plan) fn document_recipes(
     let mut problems = Vec::new();
     for &i in &model.visible {
         let record = &model.records[i];
-        match document_template(record, theme) {
-            Some(template) => {
-                recipes.push((record.url.clone(), template, Recipe::Document(Document(i))))
-            }
+        match document_recipe(model, theme, i) {
+            Some(recipe) => recipes.push(recipe),
             None => problems.push(missing_template(
                 &record.source.path,
                 None,
@@ -178,6 +176,18 @@ pub(in crate::plan) fn document_recipes(
         Redirect::recipes_of(record, i, recipes);
     }
     problems
+}
+
+/// The page of document `i`, with the template it asks for; `None` when
+/// the theme does not have it.
+pub(in crate::plan) fn document_recipe(
+    model: &Model,
+    theme: &Theme,
+    i: usize,
+) -> Option<(String, Template, Recipe)> {
+    let record = &model.records[i];
+    let template = document_template(record, theme)?;
+    Some((record.url.clone(), template, Recipe::Document(Document(i))))
 }
 
 /// The template of a document's page: the one its front matter asks for,

@@ -350,16 +350,32 @@ fn kind_of(recipe: &Recipe) -> &'static str {
 }
 
 /// Every page of `site`, planned afresh, by output path.
-fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
-    let root = tempfile::tempdir().unwrap();
-    std::fs::create_dir(root.path().join("i18n")).unwrap();
-    std::fs::write(root.path().join("i18n/fr.toml"), &site.words_fr).unwrap();
+/// What a build of `site` plans from, read as a build reads it (its words
+/// under `root`); the documents in their order, by path.
+struct Read {
+    config: Config,
+    plugins: Plugins,
+    theme: Theme,
+    i18n: I18n,
+    records: Vec<Record>,
+    sections: Vec<SectionFile>,
+}
+
+const EVERYTHING: Visibility = Visibility {
+    drafts: false,
+    future: false,
+    expired: false,
+    now_ms: i64::MAX,
+};
+
+fn read(site: &Fixture, root: &Path) -> Read {
+    std::fs::create_dir(root.join("i18n")).unwrap();
+    std::fs::write(root.join("i18n/fr.toml"), &site.words_fr).unwrap();
     let config = Config::parse(&site.config, Path::new("site.toml")).unwrap();
     let mut plugins = Plugins::new();
     plugins.output(SearchIndex::new());
-    let theme = Theme::load(root.path(), None, &plugins).unwrap();
-    let i18n = I18n::load(root.path(), &config).unwrap();
-    let views = Views::new(&config, &i18n);
+    let theme = Theme::load(root, None, &plugins).unwrap();
+    let i18n = I18n::load(root, &config).unwrap();
     let mut records: Vec<Record> = Vec::new();
     let mut sections = Vec::new();
     for (rel, text) in &site.sources {
@@ -376,19 +392,27 @@ fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
         }
     }
     records.sort_by(|a, b| a.source.path.cmp(&b.source.path));
-    let visibility = Visibility {
-        drafts: false,
-        future: false,
-        expired: false,
-        now_ms: i64::MAX,
-    };
+    Read {
+        config,
+        plugins,
+        theme,
+        i18n,
+        records,
+        sections,
+    }
+}
+
+fn observe(site: &Fixture) -> BTreeMap<String, Seen> {
+    let root = tempfile::tempdir().unwrap();
+    let read = read(site, root.path());
+    let views = Views::new(&read.config, &read.i18n);
     let (plan, _) = plan(
-        &config,
+        &read.config,
         &views,
-        &theme,
-        (records, sections),
-        Sources::documents_only(&plugins),
-        visibility,
+        &read.theme,
+        (read.records, read.sections),
+        Sources::documents_only(&read.plugins),
+        EVERYTHING,
         0,
     )
     .unwrap();
@@ -501,4 +525,87 @@ fn what_a_page_shows_is_in_its_fingerprint_and_nothing_else() {
             "no change left alone a page of kind {kind}"
         );
     }
+}
+
+#[test]
+fn every_page_is_made_again_the_same_from_what_its_row_keeps() {
+    let root = tempfile::tempdir().unwrap();
+    let read = read(&fixture(), root.path());
+    let views = Views::new(&read.config, &read.i18n);
+    let theme = &read.theme;
+    let documents = (read.records.clone(), read.sections.clone());
+    let sources = Sources::documents_only(&read.plugins);
+    let (whole, _) = plan(
+        &read.config,
+        &views,
+        theme,
+        documents,
+        sources,
+        EVERYTHING,
+        0,
+    )
+    .unwrap();
+    let every_page: Vec<usize> = (0..whole.specs.len()).collect();
+    // Every document changed: each page shown is fingerprinted anew.
+    let every_document: Vec<usize> = (0..read.records.len()).collect();
+    let sources = Sources {
+        changed_since: Some(ChangedSince {
+            documents: &every_document,
+            retitled: &[],
+        }),
+        ..Sources::documents_only(&read.plugins)
+    };
+    let mut kinds = BTreeSet::new();
+    // One page at a time: each is found by what its own row keeps.
+    for (output, kept) in whole.kept_pages(&every_page) {
+        let planned = &whole.specs[(whole.specs.iter())
+            .position(|spec| spec.output.as_str() == output)
+            .unwrap()];
+        let shown = [(output.clone(), kept.page.clone())];
+        let templates = whole.templates().to_vec();
+        let documents = (read.records.clone(), read.sections.clone());
+        let some = plan_shown(
+            (&read.config, &views, theme),
+            documents,
+            (sources, &shown, templates),
+            EVERYTHING,
+            0,
+        )
+        .unwrap();
+        let Ok((some, _)) = some else {
+            // The sitemap is made from every page: a plan of some has none.
+            assert_eq!(
+                kind_of(&planned.recipe),
+                "sitemap",
+                "{output} not made again"
+            );
+            continue;
+        };
+        let spec = (some.specs.iter())
+            .find(|spec| spec.output.as_str() == output)
+            .unwrap_or_else(|| panic!("{output} not made again"));
+        assert_eq!(kind_of(&spec.recipe), kind_of(&planned.recipe), "{output}");
+        assert_eq!(spec.template, planned.template, "{output}");
+        assert_eq!(spec.url, planned.url, "{output}");
+        assert_eq!(spec.fingerprint, planned.fingerprint, "{output}");
+        let at = some.specs.iter().position(|s| s.output.as_str() == output);
+        let kept_again = some.kept_pages(&[at.unwrap()]);
+        assert_eq!(kept_again, [(output.clone(), kept)], "what its row keeps");
+        kinds.insert(kind_of(&spec.recipe));
+    }
+    let reached = [
+        "document",
+        "home",
+        "archive",
+        "taxonomy",
+        "term",
+        "home feed",
+        "term feed",
+        "section",
+        "section feed",
+        "site file",
+        "redirect",
+        "extra",
+    ];
+    assert_eq!(kinds, BTreeSet::from(reached), "every kind but the sitemap");
 }

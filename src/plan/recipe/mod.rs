@@ -22,7 +22,7 @@ mod taxonomy;
 mod drift;
 
 pub(super) use archive::{Archive, archive_recipe};
-pub(super) use document::{Document, document_recipes, missing_template};
+pub(super) use document::{Document, document_recipe, document_recipes, missing_template};
 pub(super) use extra::{Extra, extra_recipes};
 pub(super) use feed::{Feed, FeedOf, feed_recipes, home_feed_recipes};
 pub(super) use home::{Home, home_recipes};

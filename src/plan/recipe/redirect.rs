@@ -29,7 +29,7 @@ impl Redirect {
     }
 
     /// A redirect at each old URL of `record`, the `i`th document.
-    pub(super) fn recipes_of(
+    pub(in crate::plan) fn recipes_of(
         record: &Record,
         i: usize,
         recipes: &mut Vec<(String, Template, Recipe)>,

@@ -18,6 +18,7 @@ use crate::model::id::PostId;
 use crate::store::state::StateDir;
 
 mod images;
+mod pages;
 mod rows;
 mod schema;
 
@@ -214,6 +215,10 @@ pub struct Changes<'a> {
     pub dropped_outputs: Vec<String>,
     pub meta: Meta,
     pub images: ImageRows<'a>,
+    /// What the index keeps of the pages among `outputs`, and of the
+    /// others when `every_page` ([`Index::keeps_pages`]).
+    pub pages: Vec<(String, crate::plan::KeptPage)>,
+    pub every_page: bool,
 }
 
 pub struct Index {
@@ -355,7 +360,7 @@ impl Index {
                 "UPDATE OR IGNORE outputs SET dir = ?1 WHERE dir = ''",
                 [dir],
             )
-            .map(|changed| changed > 0)
+            .and_then(|changed| pages::forget_kept_pages(&self.conn, &[dir]).map(|()| changed > 0))
             .map_err(|e| index_error(&self.path, e))
     }
 
@@ -403,7 +408,7 @@ impl Index {
         }
         let result = (|| {
             let tx = self.conn.transaction()?;
-            tx.execute(
+            let moved = tx.execute(
                 "UPDATE OR IGNORE outputs SET dir = ?2 WHERE dir = ?1",
                 [from, to],
             )?;
@@ -413,6 +418,9 @@ impl Index {
                     "UPDATE OR IGNORE meta SET key = ?2 WHERE key = ?1",
                     [key(from), key(to)],
                 )?;
+            }
+            if moved > 0 {
+                pages::forget_kept_pages(&tx, &[from, to])?;
             }
             tx.commit()
         })();

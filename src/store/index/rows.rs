@@ -3,6 +3,8 @@
 
 use super::*;
 
+use crate::plan::KeptPage;
+
 pub(super) fn read_records(conn: &Connection) -> rusqlite::Result<Vec<Record>> {
     let mut stmt = conn.prepare(
         "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
@@ -225,13 +227,19 @@ pub(super) fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Re
         for path in &changes.dropped_outputs {
             drop.execute([changes.output_dir, path])?;
         }
+        // A row of an output that is no page (any more) keeps none.
         let mut put = tx.prepare_cached(
-            "INSERT INTO outputs (dir, path, hash, fingerprint, size, mtime_ns)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            "INSERT INTO outputs (dir, path, hash, fingerprint, size, mtime_ns, page, covers)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
              ON CONFLICT (dir, path) DO UPDATE SET hash = excluded.hash, fingerprint = excluded.fingerprint,
-                 size = excluded.size, mtime_ns = excluded.mtime_ns",
+                 size = excluded.size, mtime_ns = excluded.mtime_ns, page = excluded.page,
+                 covers = excluded.covers",
         )?;
+        let mut kept: FxHashMap<&str, &KeptPage> = (changes.pages.iter())
+            .map(|(path, page)| (path.as_str(), page))
+            .collect();
         for (path, row) in &changes.outputs {
+            let page = kept.remove(path.as_str());
             put.execute(params![
                 changes.output_dir,
                 path,
@@ -239,8 +247,11 @@ pub(super) fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Re
                 row.fingerprint,
                 row.stat.map(|s| s.size as i64),
                 row.stat.map(|s| s.mtime_ns),
+                page.map(|p| &p.page),
+                page.map(|p| &p.covers),
             ])?;
         }
+        super::pages::apply_pages(tx, changes, kept)?;
     }
     {
         let mut meta = tx.prepare_cached(

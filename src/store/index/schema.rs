@@ -2,7 +2,7 @@
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 12;
+pub const SCHEMA_VERSION: i64 = 13;
 
 /// What brings an index of version `n` (0: a new file) to the next, at `n`:
 /// an index of version `n` runs those from `n` on.
@@ -19,6 +19,7 @@ pub(super) const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
     MIGRATE_V9_TO_V10,
     MIGRATE_V10_TO_V11,
     MIGRATE_V11_TO_V12,
+    MIGRATE_V12_TO_V13,
 ];
 
 pub(super) const SCHEMA_V1: &str = "
@@ -167,4 +168,13 @@ CREATE TABLE images (
     format   TEXT NOT NULL
 );
 DELETE FROM meta WHERE key = 'content_settings';
+";
+
+/// Version 13 keeps, beside each page's output, which page it is and the
+/// documents its fingerprint covers (`page`, `covers`): a one-off build
+/// whose documents changed alone finds the pages that show them by these.
+/// Older rows have none: the next build that plans keeps every page's.
+const MIGRATE_V12_TO_V13: &str = "
+ALTER TABLE outputs ADD COLUMN page TEXT;
+ALTER TABLE outputs ADD COLUMN covers BLOB;
 ";

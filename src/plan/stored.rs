@@ -1,0 +1,388 @@
+//! What the index keeps of each page beside its output's row: which page
+//! it is and the documents its fingerprint covers. A one-off build whose
+//! documents changed alone since the last build ([`ChangedSince`]) finds
+//! the pages that show them by those, and plans only them
+//! ([`plan_shown`](super::plan_shown)), making each one's recipe again with
+//! the functions a whole plan makes it with.
+//!
+//! What is kept of a page is a function of its inputs: a page whose
+//! fingerprint did not move since its row was written is the same page,
+//! covering the same documents, so a row is written again only with its
+//! output's.
+
+use super::*;
+
+/// Which page an output is, as its row keeps it: enough for a later build
+/// to make its recipe again from its own model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum StoredPage {
+    /// The page of the document at this source path.
+    Document(String),
+    /// A page at an old URL of the document whose page is at this URL
+    /// (which its fingerprint covers, unlike the document's path).
+    Redirect(String),
+    /// A page of the lists of a language ([`language_recipes`]): its
+    /// home, archive, taxonomies, terms and their feeds, and the files of
+    /// output plugins.
+    Language(String),
+    /// A page or feed of a section.
+    Section,
+    /// One of the site's own files ([`SITE_FILES`]), which every plan has.
+    SiteFile,
+    /// The sitemap, made from every page: no plan of some pages has it.
+    Sitemap,
+}
+
+impl StoredPage {
+    /// As its row keeps it: a word, then the path or language.
+    pub(super) fn to_stored(&self) -> String {
+        match self {
+            StoredPage::Document(path) => format!("document {path}"),
+            StoredPage::Redirect(url) => format!("redirect {url}"),
+            StoredPage::Language(code) => format!("language {code}"),
+            StoredPage::Section => "section".to_owned(),
+            StoredPage::SiteFile => "site".to_owned(),
+            StoredPage::Sitemap => "sitemap".to_owned(),
+        }
+    }
+
+    /// `None` for one this version does not write.
+    pub(super) fn from_stored(stored: &str) -> Option<StoredPage> {
+        match stored.split_once(' ') {
+            Some(("document", path)) => Some(StoredPage::Document(path.to_owned())),
+            Some(("redirect", url)) => Some(StoredPage::Redirect(url.to_owned())),
+            Some(("language", code)) => Some(StoredPage::Language(code.to_owned())),
+            None => match stored {
+                "section" => Some(StoredPage::Section),
+                "site" => Some(StoredPage::SiteFile),
+                "sitemap" => Some(StoredPage::Sitemap),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// What the index keeps of one page: which page it is
+/// ([`StoredPage::to_stored`]) and the documents its fingerprint covers
+/// ([`covers_any`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptPage {
+    pub page: String,
+    pub covers: Vec<u8>,
+}
+
+/// The key a page's covers name a document by: the first four bytes of the
+/// SHA-256 of what its fingerprint covers of the document, so that a page
+/// whose fingerprint held still covers the same keys: its source path for
+/// a page that shows it whole (its digest covers its path), its URL for one
+/// that lists it by title, URL and date (a document moved to another file
+/// keeps its place in a list) or names it by title beside its URL (a
+/// redirect). Two documents may share a key; the pages of one are then
+/// planned when the other changed, and found unchanged.
+pub(super) fn cover_key(covered: &str) -> u32 {
+    let digest = Sha256::digest(covered.as_bytes());
+    u32::from_le_bytes([digest[0], digest[1], digest[2], digest[3]])
+}
+
+/// Whether the covers of a page (as [`Plan::kept_pages`] writes them: the
+/// number of documents it shows whole, their keys, then the keys of those
+/// it lists by title, URL and date alone, each a little-endian `u32`) name
+/// one of `documents` among the first, or one of `retitled` among the
+/// others (a document retitled is among `documents` too).
+pub fn covers_any(covers: &[u8], documents: &FxHashSet<u32>, retitled: &FxHashSet<u32>) -> bool {
+    let mut keys = covers
+        .chunks_exact(4)
+        .map(|key| u32::from_le_bytes([key[0], key[1], key[2], key[3]]));
+    let Some(whole) = keys.next() else {
+        return false;
+    };
+    let mut at = 0;
+    keys.any(|key| {
+        at += 1;
+        match at <= whole as usize {
+            true => documents.contains(&key),
+            false => retitled.contains(&key),
+        }
+    })
+}
+
+/// The keys of documents `changed` (by place in `records`) whose whole a
+/// page may show, and of those `retitled`, as [`covers_any`] takes them.
+pub fn cover_keys(
+    records: &[Record],
+    (changed, retitled): (&[usize], &[usize]),
+) -> (FxHashSet<u32>, FxHashSet<u32>) {
+    let whole = (changed.iter()).map(|&i| cover_key(&records[i].source.path));
+    let listed = (retitled.iter()).map(|&i| cover_key(&records[i].url));
+    (whole.collect(), listed.collect())
+}
+
+impl Plan<'_> {
+    /// What the index keeps of each page at `pages` (places in the specs),
+    /// with its output.
+    pub fn kept_pages(&self, pages: &[usize]) -> Vec<(String, KeptPage)> {
+        let records = &self.model.records;
+        // A cold build keeps every page, and most documents are covered by
+        // a dozen: each key is made once.
+        let keys: Option<Vec<(u32, u32)>> = (pages.len() > records.len() / 8).then(|| {
+            (records.par_iter())
+                .map(|r| (cover_key(&r.source.path), cover_key(&r.url)))
+                .collect()
+        });
+        let path_key = |i: usize| match &keys {
+            Some(keys) => keys[i].0,
+            None => cover_key(&records[i].source.path),
+        };
+        let url_key = |i: usize| match &keys {
+            Some(keys) => keys[i].1,
+            None => cover_key(&records[i].url),
+        };
+        (pages.par_iter())
+            .map(|&s| {
+                let spec = &self.specs[s];
+                let page = self.stored_page(&spec.recipe);
+                let (mut whole, mut listed) = (Vec::new(), Vec::new());
+                self.covered_by(spec, |covered| match covered {
+                    Covered::Document(i) => whole.push(path_key(i)),
+                    Covered::Listing(i) => listed.push(url_key(i)),
+                    Covered::Section(_) | Covered::Site => {}
+                });
+                (spec.output.to_string(), kept_page(&page, whole, listed))
+            })
+            .collect()
+    }
+
+    /// Which page a recipe makes, for its row.
+    fn stored_page(&self, recipe: &Recipe) -> StoredPage {
+        let path_of = |i: usize| self.model.records[i].source.path.clone();
+        match recipe {
+            Recipe::Document(recipe::Document(i)) => StoredPage::Document(path_of(*i)),
+            Recipe::Redirect(recipe::Redirect(i)) => {
+                StoredPage::Redirect(self.model.records[*i].url.clone())
+            }
+            Recipe::Section(_)
+            | Recipe::Feed(recipe::Feed {
+                of: recipe::FeedOf::Section(_),
+                ..
+            }) => StoredPage::Section,
+            Recipe::Home(_)
+            | Recipe::Archive(_)
+            | Recipe::TaxonomyIndex(_)
+            | Recipe::Term(_)
+            | Recipe::Feed(_)
+            | Recipe::Extra(_) => StoredPage::Language(self.language_of(recipe).to_owned()),
+            Recipe::SiteFile(_) => StoredPage::SiteFile,
+            Recipe::Sitemap(_) => StoredPage::Sitemap,
+        }
+    }
+}
+
+/// A plan of the pages that show what changed, with the pages whose
+/// fingerprint it computed; or, when one cannot be made, the records given
+/// to make it, for a plan of every page.
+pub type PlanOfShown<'a> = Result<(Plan<'a>, Vec<usize>), Vec<Record>>;
+
+/// Pages as recipes, each with its URL and template.
+type Recipes = Vec<(String, Template, Recipe)>;
+
+/// The pages of the last build that show a document changed alone since,
+/// with the site's own files an `asset_url` may name, each with its
+/// fingerprint: all a one-off build must look at when only documents
+/// changed, each in its place (`sources.changed_since`), and no page of the
+/// last build asked for an image. `shown` holds each page's output and
+/// what its row keeps of it ([`covers_any`] found them), `templates` the
+/// templates of the last build's pages, which are this one's. With the plan
+/// come the pages whose fingerprint it computed; when they include an
+/// asset ([`Plan::select_among`]), every page naming it has a new link, and
+/// the caller plans every page. A page that cannot be made again (a row
+/// another version wrote) gives the records back, for the whole plan to be
+/// made instead.
+pub fn plan_shown<'a>(
+    (config, views, theme): (&'a Config, &'a Views<'a>, &Theme),
+    (records, sections): (Vec<Record>, Vec<SectionFile>),
+    (sources, shown, templates): (Sources<'_>, &[(String, String)], Vec<String>),
+    visibility: Visibility,
+    started_ns: i64,
+) -> Result<PlanOfShown<'a>, Error> {
+    let files = (
+        sources.statics,
+        sources.bundles,
+        sources.sheets,
+        sources.shown,
+    );
+    let Copies {
+        all: copies,
+        statics,
+        documents,
+        images,
+    } = copies_of(config, files, (&records, visibility), started_ns);
+    let mut model = Model::new(config, (records, sections, images), visibility, &|name| {
+        theme.shortcode_hash(name).to_owned()
+    });
+    model.bundled = documents.into_iter().flatten().collect();
+    model.menus = model.menus(config).map_err(Error::Content)?;
+    let (broken, mut warnings) = model.link_problems();
+    if !broken.is_empty() {
+        return Err(Error::Content(broken));
+    }
+    let Some(mut recipes) = recipes_of_shown((config, theme), &model, shown, sources.plugins)?
+    else {
+        return Ok(Err(std::mem::take(&mut model.records)));
+    };
+    // Every plan has them, an `asset_url` may name them: as a whole plan's,
+    // unless a document has the place.
+    let mut site_files = Vec::new();
+    recipe::site_file_recipes(config, &copies[..statics], &mut site_files);
+    site_files.retain(|(url, ..)| !(model.visible.iter()).any(|&i| model.records[i].url == *url));
+    recipes.extend(site_files);
+    let (mut specs, misplaced) = specs_of((config, theme), &model, recipes);
+    if !misplaced.is_empty() {
+        return Err(Error::Content(misplaced));
+    }
+    model.drawn = DrawnImages::new(sources.drawn, sources.shown, (&specs, &copies));
+    warnings.extend(retired_template(theme));
+    let plan = Plan {
+        specs: Vec::new(),
+        copies,
+        config,
+        views,
+        model,
+        // Only the sitemap's fingerprint reads it, and no edit in place
+        // moves what it covers: the sitemap is not among these pages.
+        sitemap_key: String::new(),
+        dependents: None,
+        templates,
+        warnings,
+        whole: false,
+    };
+    let prefixes = KeyPrefixes::new(
+        theme,
+        (views, &plan.model.menus),
+        (specs.iter()).map(|spec| (spec.template.as_ref(), plan.language_of(&spec.recipe))),
+    );
+    let fingerprints = plan.fingerprints(&prefixes, &specs, sources);
+    drop(prefixes);
+    let fingerprinted = give_fingerprints(&mut specs, fingerprints, sources).unwrap_or_default();
+    let mut plan = Plan { specs, ..plan };
+    let mut assets = PlannedAssets::new((&plan.copies, statics), &plan.specs);
+    assets.settle(&mut plan.specs, &plan.copies, sources.assets);
+    plan.model.assets = assets;
+    Ok(Ok((plan, fingerprinted)))
+}
+
+/// The recipes of the pages at `shown` (output, what its row keeps), made
+/// again by the functions a whole plan makes them with, from `model`;
+/// `None` when one is not to be found, or is found twice.
+fn recipes_of_shown(
+    (config, theme): (&Config, &Theme),
+    model: &Model,
+    shown: &[(String, String)],
+    plugins: &Plugins,
+) -> Result<Option<Recipes>, Error> {
+    let mut recipes = Vec::new();
+    let (mut languages, mut sections) = (BTreeSet::new(), false);
+    for (_, stored) in shown {
+        let place_of = |path: &str| {
+            (model.records)
+                .binary_search_by(|record| record.source.path.as_str().cmp(path))
+                .ok()
+        };
+        match StoredPage::from_stored(stored) {
+            Some(StoredPage::Document(path)) => {
+                let Some(recipe) = place_of(&path).and_then(|i| document_recipe(model, theme, i))
+                else {
+                    return Ok(None);
+                };
+                recipes.push(recipe);
+            }
+            Some(StoredPage::Redirect(url)) => {
+                let led_to = (model.visible.iter()).find(|&&i| model.records[i].url == url);
+                let Some(&i) = led_to else {
+                    return Ok(None);
+                };
+                recipe::Redirect::recipes_of(&model.records[i], i, &mut recipes);
+            }
+            Some(StoredPage::Language(code)) if config.is_language(&code) => {
+                languages.insert(code);
+            }
+            Some(StoredPage::Section) => sections = true,
+            // Planned with every plan.
+            Some(StoredPage::SiteFile) => {}
+            Some(StoredPage::Language(_) | StoredPage::Sitemap) | None => return Ok(None),
+        }
+    }
+    for code in &languages {
+        language_recipes((config, theme), model, (code, plugins), &mut recipes);
+    }
+    if sections {
+        let problems = recipe::section_recipes(config, model, theme, &mut recipes);
+        if !problems.is_empty() {
+            return Err(Error::Content(problems));
+        }
+    }
+    let site_file = StoredPage::SiteFile.to_stored();
+    let wanted: FxHashSet<&str> = (shown.iter())
+        .filter(|(_, page)| *page != site_file)
+        .map(|(output, _)| output.as_str())
+        .collect();
+    recipes.retain(|(url, ..)| {
+        (config.site_path(url).and_then(OutputPath::for_url))
+            .is_some_and(|output| wanted.contains(output.as_str()))
+    });
+    Ok((recipes.len() == wanted.len()).then_some(recipes))
+}
+
+/// `page` with the keys it covers, each list sorted and without repeats.
+fn kept_page(page: &StoredPage, mut whole: Vec<u32>, mut listed: Vec<u32>) -> KeptPage {
+    for keys in [&mut whole, &mut listed] {
+        keys.sort_unstable();
+        keys.dedup();
+    }
+    let mut covers = Vec::with_capacity(4 * (1 + whole.len() + listed.len()));
+    covers.extend((whole.len() as u32).to_le_bytes());
+    for key in whole.iter().chain(&listed) {
+        covers.extend(key.to_le_bytes());
+    }
+    KeptPage {
+        page: page.to_stored(),
+        covers,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_page_reads_back_as_written() {
+        for page in [
+            StoredPage::Document("content/en/posts/a b.md".into()),
+            StoredPage::Redirect("/fr/posts/x/".into()),
+            StoredPage::Language("pt-BR".into()),
+            StoredPage::Section,
+            StoredPage::SiteFile,
+            StoredPage::Sitemap,
+        ] {
+            assert_eq!(StoredPage::from_stored(&page.to_stored()), Some(page));
+        }
+        assert_eq!(StoredPage::from_stored("term en tags"), None);
+    }
+
+    #[test]
+    fn covers_name_documents_shown_whole_or_listed_only_when_retitled() {
+        let page = StoredPage::Section;
+        let covers = kept_page(&page, vec![7, 3, 7], vec![9]).covers;
+        assert_eq!(covers.len(), 4 * 4, "the count, two keys whole, one listed");
+        let set = |keys: &[u32]| keys.iter().copied().collect::<FxHashSet<u32>>();
+        assert!(covers_any(&covers, &set(&[3]), &set(&[])));
+        assert!(covers_any(&covers, &set(&[7]), &set(&[])));
+        assert!(covers_any(&covers, &set(&[]), &set(&[9])));
+        assert!(!covers_any(&covers, &set(&[]), &set(&[7])));
+        // A document listed by its title alone is reached by a new title,
+        // not by what else it holds.
+        assert!(!covers_any(&covers, &set(&[9]), &set(&[])));
+        assert!(!covers_any(&covers, &set(&[1, 2]), &set(&[4])));
+        assert!(!covers_any(&[], &set(&[0]), &set(&[0])));
+    }
+}
