@@ -40,19 +40,15 @@ impl KeyHasher {
         self.0.update(ms.to_le_bytes());
     }
 
-    /// A document stands in by its [`document_digest`].
-    pub(super) fn document(&mut self, digests: &[DocumentDigest], i: usize) {
-        self.0.update(digests[i]);
+    /// A document stands in by its digest ([`Model::digest`]).
+    pub(super) fn document(&mut self, model: &Model, i: usize) {
+        self.0.update(model.digest(i));
     }
 
-    pub(super) fn documents(
-        &mut self,
-        digests: &[DocumentDigest],
-        indices: impl IntoIterator<Item = usize>,
-    ) {
+    pub(super) fn documents(&mut self, model: &Model, indices: impl IntoIterator<Item = usize>) {
         let mut count = 0;
         for i in indices {
-            self.document(digests, i);
+            self.document(model, i);
             count += 1;
         }
         self.number(count);

@@ -592,7 +592,7 @@ pub fn replan<'a>(
         return Err(Error::Content(broken));
     }
     for &i in changed {
-        model.digests[i] = model.digest_of(i);
+        model.digests[i] = OnceLock::new();
         model.items[i] = OnceLock::new();
     }
     let mut plan = Plan {

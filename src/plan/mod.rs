@@ -221,6 +221,7 @@ impl KeptPlan {
 
     /// How many documents the plan was made from.
     pub fn documents(&self) -> usize {
+        // Its records are the kept snapshot's meanwhile; one digest each.
         self.model.digests.len()
     }
 

@@ -108,8 +108,9 @@ pub struct Model {
     /// Per record, its related posts ([`Model::related`]), found on first
     /// use: only the pages of a template that shows them ask.
     pub(super) related: Vec<OnceLock<Vec<usize>>>,
-    /// Per record, what stands in for it in fingerprints.
-    pub(super) digests: Vec<DocumentDigest>,
+    /// Per record, what stands in for it in fingerprints, made on first
+    /// use: a plan of the pages that show what changed hashes a few.
+    pub(super) digests: Vec<OnceLock<DocumentDigest>>,
     /// Where the documents are, when one links another.
     pub(super) places: Option<Places>,
     /// The hash of each shortcode's template that a document calls, by
@@ -204,7 +205,7 @@ impl Model {
             section_files,
             visibility.drafts,
         );
-        let mut model = Model {
+        Model {
             places: Places::of(config, &records, &sections.files),
             shortcode_hashes,
             menus: BTreeMap::new(),
@@ -221,14 +222,14 @@ impl Model {
             taxonomies,
             items: (0..records.len()).map(|_| OnceLock::new()).collect(),
             related: (0..records.len()).map(|_| OnceLock::new()).collect(),
-            digests: Vec::new(),
+            digests: (0..records.len()).map(|_| OnceLock::new()).collect(),
             records,
-        };
-        model.digests = (0..model.records.len())
-            .into_par_iter()
-            .map(|i| model.digest_of(i))
-            .collect();
-        model
+        }
+    }
+
+    /// What stands for document `i` in fingerprints ([`Model::digest_of`]).
+    pub(super) fn digest(&self, i: usize) -> DocumentDigest {
+        *self.digests[i].get_or_init(|| self.digest_of(i))
     }
 
     /// What stands for document `i` in fingerprints: its digest, with the

@@ -26,15 +26,14 @@ impl<'a> Plan<'a> {
     /// The fingerprint of a spec: the hash of its [`Plan::inputs`].
     pub(super) fn key(&self, prefixes: &KeyPrefixes<'_>, spec: &Spec) -> String {
         let model = &self.model;
-        let digests = &model.digests;
         let mut key = prefixes.start(&spec.template, self.language_of(&spec.recipe), &spec.url);
         for part in self.inputs(spec).parts {
             match part {
                 Input::Text(text) => key.text(text),
                 Input::Title(i) => key.text(&model.records[i].title),
                 Input::Number(n) => key.number(n),
-                Input::Document(i) => key.document(digests, i),
-                Input::Documents(indices) => key.documents(digests, indices.iter().copied()),
+                Input::Document(i) => key.document(model, i),
+                Input::Documents(indices) => key.documents(model, indices.iter().copied()),
                 Input::Listed(indices) => {
                     for &i in indices {
                         let record = &model.records[i];
@@ -44,7 +43,7 @@ impl<'a> Plan<'a> {
                     }
                     key.number(indices.len());
                 }
-                Input::Neighbour(i) => key.documents(digests, i),
+                Input::Neighbour(i) => key.documents(model, i),
                 Input::TermIndex(t, lang) => {
                     let terms = model.taxonomies[t].by_lang.get(lang);
                     for (slug, (name, posts)) in terms.into_iter().flatten() {
