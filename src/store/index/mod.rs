@@ -306,7 +306,7 @@ impl Index {
         )?;
         let (records, outputs) = std::thread::scope(|scope| {
             let outputs = scope.spawn(move || read_outputs(&outputs_conn, dir));
-            let records = read_records(&self.conn);
+            let records = read_records(&self.conn, &self.path);
             let outputs = outputs
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
