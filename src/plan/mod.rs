@@ -67,7 +67,10 @@ use links::Places;
 pub use make::{
     ChangedSince, Sheets, Sources, copies, plan, replan, same_place, same_section_place,
 };
-use make::{Copies, copies_of, give_fingerprints, language_recipes, retired_template, specs_of};
+use make::{
+    Copies, copies_of, documents_take_generated_places, give_fingerprints, language_recipes,
+    retired_template, specs_of,
+};
 use menus::LanguageMenus;
 pub use model::Model;
 use model::{DocumentDigest, authors_of, extra_of};

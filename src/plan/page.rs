@@ -13,7 +13,7 @@ impl<'a> Plan<'a> {
         let mut inputs = spec.recipe.inputs(model);
         if spec.reads.all_posts {
             let lang = self.language_of(&spec.recipe);
-            inputs.parts.push(Input::Documents(model.posts_of(lang)));
+            inputs.parts.push(Input::PostsOf(lang));
         }
         if spec.reads.related
             && let Recipe::Document(recipe::Document(i)) = spec.recipe
@@ -34,6 +34,7 @@ impl<'a> Plan<'a> {
                 Input::Number(n) => key.number(n),
                 Input::Document(i) => key.document(model, i),
                 Input::Documents(indices) => key.documents(model, indices.iter().copied()),
+                Input::PostsOf(lang) => key.documents(model, model.posts_of(lang).iter().copied()),
                 Input::Listed(indices) => {
                     for &i in indices {
                         let record = &model.records[i];
@@ -136,6 +137,11 @@ impl<'a> Plan<'a> {
                 Covered::Document(i) => documents[i].push(s),
                 Covered::Listing(i) => listings[i].push(s),
                 Covered::Section(f) => sections[f].push(s),
+                Covered::PostsOf(lang) => {
+                    for &i in self.model.posts_of(lang) {
+                        documents[i].push(s);
+                    }
+                }
                 // A kept plan keeps its sitemap key: what it covers is the
                 // documents' places, which a replan never moves.
                 Covered::Site => {}
@@ -160,6 +166,10 @@ impl<'a> Plan<'a> {
             shows |= match covered {
                 Covered::Document(i) => changed.contains(&i),
                 Covered::Listing(i) => retitled.contains(&i),
+                // A changed document among them: a visible post of `lang`.
+                Covered::PostsOf(lang) => changed.iter().any(|&i| {
+                    self.model.position[i].is_some() && self.model.records[i].lang == lang
+                }),
                 Covered::Section(_) => false,
                 // One page, computed again from the key the plan made.
                 Covered::Site => true,
@@ -170,11 +180,12 @@ impl<'a> Plan<'a> {
 
     /// Each document and section's `_index.md` the fingerprint of `spec`
     /// covers, and how: what a change to one of them reaches.
-    pub(super) fn covered_by(&self, spec: &Spec, mut each: impl FnMut(Covered)) {
+    pub(super) fn covered_by<'s>(&'s self, spec: &'s Spec, mut each: impl FnMut(Covered<'s>)) {
         for part in self.inputs(spec).parts {
             match part {
                 Input::Document(i) | Input::Neighbour(Some(i)) => each(Covered::Document(i)),
                 Input::Documents(list) => list.iter().for_each(|&i| each(Covered::Document(i))),
+                Input::PostsOf(lang) => each(Covered::PostsOf(lang)),
                 Input::Listed(list) => list.iter().for_each(|&i| each(Covered::Listing(i))),
                 Input::Title(i) => each(Covered::Listing(i)),
                 Input::SectionFile(f) | Input::SectionTitle(f) => each(Covered::Section(f)),
@@ -378,6 +389,7 @@ impl<'a> Plan<'a> {
                 }
                 Input::Document(i) => indices.push(i),
                 Input::Documents(list) | Input::Listed(list) => indices.extend_from_slice(list),
+                Input::PostsOf(lang) => indices.extend_from_slice(model.posts_of(lang)),
                 Input::Neighbour(i) => indices.extend(i),
                 Input::TermIndex(t, lang) => {
                     let terms = model.taxonomies[t].by_lang.get(lang).into_iter();
@@ -619,9 +631,11 @@ impl DisplayDate {
 }
 
 /// How a page's fingerprint covers a document or a section's `_index.md`.
-pub(super) enum Covered {
+pub(super) enum Covered<'s> {
     /// All it holds, by its digest.
     Document(usize),
+    /// Every visible post of a language, each by its digest.
+    PostsOf(&'s str),
     /// Its title, URL and date alone.
     Listing(usize),
     /// A section's `_index.md`, whole or its title.

@@ -113,9 +113,21 @@ pub fn cover_keys(
     records: &[Record],
     (changed, retitled): (&[usize], &[usize]),
 ) -> (FxHashSet<u32>, FxHashSet<u32>) {
-    let whole = (changed.iter()).map(|&i| cover_key(&records[i].source.path));
+    let mut whole: FxHashSet<u32> = (changed.iter())
+        .map(|&i| cover_key(&records[i].source.path))
+        .collect();
+    // A post among them, shown or not: the pages reading every post of its
+    // language are planned, and found unchanged when it is a draft.
+    let posts = (changed.iter()).filter(|&&i| records[i].kind == Kind::Post);
+    whole.extend(posts.map(|&i| cover_key(&every_post_of(&records[i].lang))));
     let listed = (retitled.iter()).map(|&i| cover_key(&records[i].url));
-    (whole.collect(), listed.collect())
+    (whole, listed.collect())
+}
+
+/// What stands for every visible post of `lang` in the covers of a page
+/// that shows them all ([`Input::PostsOf`]): no source path or URL reads so.
+fn every_post_of(lang: &str) -> String {
+    format!("every post of {lang}")
 }
 
 impl Plan<'_> {
@@ -145,6 +157,9 @@ impl Plan<'_> {
                 let (mut whole, mut listed) = (Vec::new(), Vec::new());
                 self.covered_by(spec, |covered| match covered {
                     Covered::Document(i) => whole.push(path_key(i)),
+                    // One key for them all: a base template reading them
+                    // would otherwise keep every post's key on every page.
+                    Covered::PostsOf(lang) => whole.push(cover_key(&every_post_of(lang))),
                     Covered::Listing(i) => listed.push(url_key(i)),
                     Covered::Section(_) | Covered::Site => {}
                 });
@@ -272,65 +287,113 @@ pub fn plan_shown<'a>(
 }
 
 /// The recipes of the pages at `shown` (output, what its row keeps), made
-/// again by the functions a whole plan makes them with, from `model`;
-/// `None` when one is not to be found, or is found twice.
+/// again by the functions a whole plan makes them with, from `model`, in
+/// the order a whole plan lists them (a failed page is the first one that
+/// fails in that order); `None` when one is not to be found, or is found
+/// twice.
 fn recipes_of_shown(
     (config, theme): (&Config, &Theme),
     model: &Model,
     shown: &[(String, String)],
     plugins: &Plugins,
 ) -> Result<Option<Recipes>, Error> {
-    let mut recipes = Vec::new();
-    let (mut languages, mut sections) = (BTreeSet::new(), false);
+    let mut pages = ShownPages::default();
     for (_, stored) in shown {
-        let place_of = |path: &str| {
-            (model.records)
-                .binary_search_by(|record| record.source.path.as_str().cmp(path))
-                .ok()
-        };
-        match StoredPage::from_stored(stored) {
-            Some(StoredPage::Document(path)) => {
-                let Some(recipe) = place_of(&path).and_then(|i| document_recipe(model, theme, i))
-                else {
-                    return Ok(None);
-                };
-                recipes.push(recipe);
-            }
-            Some(StoredPage::Redirect(url)) => {
-                let led_to = (model.visible.iter()).find(|&&i| model.records[i].url == url);
-                let Some(&i) = led_to else {
-                    return Ok(None);
-                };
-                recipe::Redirect::recipes_of(&model.records[i], i, &mut recipes);
-            }
-            Some(StoredPage::Language(code)) if config.is_language(&code) => {
-                languages.insert(code);
-            }
-            Some(StoredPage::Section) => sections = true,
-            // Planned with every plan.
-            Some(StoredPage::SiteFile) => {}
-            Some(StoredPage::Language(_) | StoredPage::Sitemap) | None => return Ok(None),
+        if !pages.add(model, StoredPage::from_stored(stored)) {
+            return Ok(None);
         }
     }
-    for code in &languages {
-        language_recipes((config, theme), model, (code, plugins), &mut recipes);
+    let mut recipes = Vec::new();
+    for (code, _) in config.ordered_languages() {
+        if pages.languages.contains(code.as_str()) {
+            language_recipes((config, theme), model, (code, plugins), &mut recipes);
+        }
     }
-    if sections {
+    if pages.sections {
         let problems = recipe::section_recipes(config, model, theme, &mut recipes);
         if !problems.is_empty() {
             return Err(Error::Content(problems));
         }
     }
+    for &i in &pages.documents {
+        if pages.pages.contains(&i) {
+            let Some(recipe) = document_recipe(model, theme, i) else {
+                return Ok(None);
+            };
+            recipes.push(recipe);
+        }
+        if pages.redirects.contains(&i) {
+            recipe::Redirect::recipes_of(&model.records[i], i, &mut recipes);
+        }
+    }
+    documents_take_generated_places(&mut recipes);
     let site_file = StoredPage::SiteFile.to_stored();
     let wanted: FxHashSet<&str> = (shown.iter())
         .filter(|(_, page)| *page != site_file)
         .map(|(output, _)| output.as_str())
         .collect();
+    let mut found = FxHashSet::default();
+    let mut twice = false;
     recipes.retain(|(url, ..)| {
-        (config.site_path(url).and_then(OutputPath::for_url))
-            .is_some_and(|output| wanted.contains(output.as_str()))
+        let output = config.site_path(url).and_then(OutputPath::for_url);
+        let Some(output) = output.filter(|output| wanted.contains(output.as_str())) else {
+            return false;
+        };
+        twice |= !found.insert(output);
+        true
     });
-    Ok((recipes.len() == wanted.len()).then_some(recipes))
+    Ok((!twice && found.len() == wanted.len()).then_some(recipes))
+}
+
+/// The shown pages by what makes them again: the languages whose lists,
+/// whether the sections', and the documents (by place) whose pages or
+/// redirects.
+#[derive(Default)]
+struct ShownPages {
+    languages: BTreeSet<String>,
+    sections: bool,
+    documents: BTreeSet<usize>,
+    pages: FxHashSet<usize>,
+    redirects: FxHashSet<usize>,
+}
+
+impl ShownPages {
+    /// Adds the page a row keeps; whether it is one a plan of some pages
+    /// makes again (not the sitemap, nor one of a document there is no
+    /// more, nor one another version names).
+    fn add(&mut self, model: &Model, page: Option<StoredPage>) -> bool {
+        let place_of = |path: &str| {
+            (model.records)
+                .binary_search_by(|record| record.source.path.as_str().cmp(path))
+                .ok()
+        };
+        match page {
+            Some(StoredPage::Document(path)) => {
+                let Some(i) = place_of(&path) else {
+                    return false;
+                };
+                self.documents.insert(i);
+                self.pages.insert(i);
+            }
+            Some(StoredPage::Redirect(url)) => {
+                let led_to = (model.visible.iter()).find(|&&i| model.records[i].url == url);
+                let Some(&i) = led_to else {
+                    return false;
+                };
+                self.documents.insert(i);
+                self.redirects.insert(i);
+            }
+            // One the site no longer has lists none of its pages.
+            Some(StoredPage::Language(code)) => {
+                self.languages.insert(code);
+            }
+            Some(StoredPage::Section) => self.sections = true,
+            // Planned with every plan.
+            Some(StoredPage::SiteFile) => {}
+            Some(StoredPage::Sitemap) | None => return false,
+        }
+        true
+    }
 }
 
 /// `page` with the keys it covers, each list sorted and without repeats.

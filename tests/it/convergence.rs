@@ -1268,3 +1268,60 @@ fn a_post_moved_to_another_file_then_retitled_is_renamed_on_every_page_naming_it
     assert_eq!(site.output_rows(), clean.output_rows);
     assert!(site.read("public/old/kept/index.html").contains("Renamed"));
 }
+
+#[test]
+fn every_post_a_base_template_reads_is_kept_as_one_key_on_every_page() {
+    // A base template reading `all_posts` shows every post on every page:
+    // each page's row keeps one key for them all, not one per post, and a
+    // post retitled is renamed on every page all the same.
+    let (site, post) = two_dozen_posts(false);
+    let base = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/templates/base.html"));
+    let listed = "{% for p in all_posts %}<i>{{ p.title }}</i>{% endfor %}";
+    site.write(
+        "templates/base.html",
+        &base
+            .unwrap()
+            .replacen("</body>", &format!("{listed}</body>"), 1),
+    );
+    site.build();
+    let widest = site.query("SELECT max(length(covers)) FROM outputs WHERE page LIKE 'document %'");
+    let widest: usize = widest[0].parse().unwrap();
+    assert!(
+        widest < 4 * 12,
+        "{widest} bytes of covers for a post's page"
+    );
+    let (path, text) = post(9, "Nine", "First.");
+    site.write(&path, &text);
+    site.build();
+    assert!(
+        site.read("public/posts/p03/index.html")
+            .contains("<i>Nine</i>")
+    );
+    let clean = site.clean_build();
+    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
+    assert_eq!(site.output_rows(), clean.output_rows);
+}
+
+#[test]
+fn a_post_in_the_place_of_a_term_page_is_planned_alone_with_what_shows_it() {
+    // A post whose URL is a term's page takes its place; an edit of a post
+    // listed there plans the pages a kept session would, none else.
+    let taker = "content/en/posts/d.md";
+    let text = |title: &str| {
+        format!("---\ntitle: {title}\ndate: 2024-04-10T10:00:00Z\npermalink: /tags/t1/\n---\nD.\n")
+    };
+    let mut fingerprinted = Vec::new();
+    for kept in [true, false] {
+        let (site, post) = two_dozen_posts(kept);
+        site.write(taker, &text("D"));
+        site.build();
+        let (path, edited) = post(9, "Post 9", "Edited.");
+        site.write(&path, &edited);
+        site.write(taker, &text("D2"));
+        fingerprinted.push(site.build().fingerprinted);
+        let clean = site.clean_build();
+        assert_eq!(differing_from_clean(&site), [] as [&str; 0], "kept: {kept}");
+        assert_eq!(site.output_rows(), clean.output_rows, "kept: {kept}");
+    }
+    assert_eq!(fingerprinted[0], fingerprinted[1], "kept, then one-off");
+}

@@ -448,6 +448,7 @@ fn documents_of(plan: &Plan<'_>, spec: &Spec) -> Vec<(String, String)> {
         match part {
             Input::Document(i) | Input::Neighbour(Some(i)) => indices.push(i),
             Input::Documents(list) => indices.extend_from_slice(list),
+            Input::PostsOf(lang) => indices.extend_from_slice(plan.model.posts_of(lang)),
             // Listed by what the page shows of them, not by their sources.
             Input::Listed(_) | Input::Title(_) => {}
             Input::SectionFile(f) => {

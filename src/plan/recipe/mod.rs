@@ -64,6 +64,9 @@ pub(super) enum Input<'m> {
     Document(usize),
     /// Documents it shows (a list, the translations), and how many.
     Documents(&'m [usize]),
+    /// Every visible post of a language, each whole (what a template
+    /// reading `all_posts` shows): hashed as [`Input::Documents`] of them.
+    PostsOf(&'m str),
     /// Documents it lists by their title, URL and date alone, and how many:
     /// an edit to anything else of theirs leaves it as it is.
     Listed(&'m [usize]),
