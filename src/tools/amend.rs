@@ -44,8 +44,7 @@ impl Session {
         let (source, bytes) = site.read_source(file)?;
         let parsed = site.parse_source(&source, &bytes, file)?;
         let wanted = wanted(change, site.config()).map_err(|k| problem(file, k))?;
-        let out_key = self.out_key().to_owned();
-        let snapshot = self.index_for_change().snapshot(&out_key)?;
+        let snapshot = self.read_index()?;
         let before = Before {
             parsed: &parsed,
             row: snapshot

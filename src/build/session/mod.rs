@@ -322,7 +322,15 @@ impl Session {
     #[cfg(feature = "publish")]
     /// Every document as the index holds it.
     pub(crate) fn indexed_records(&mut self) -> Result<Vec<crate::model::doc::Record>, Error> {
-        Ok(self.index.snapshot(&self.out_key)?.records)
+        Ok(self.read_index()?.records)
+    }
+
+    /// Every row the index holds of the session's site and output folder,
+    /// read on the session's threads, never on a host's.
+    pub(crate) fn read_index(&mut self) -> Result<Snapshot, Error> {
+        let pool = Arc::clone(&self.pool);
+        let (index, out_key) = (&mut self.index, &self.out_key);
+        pool.install(move || index.snapshot(out_key))
     }
 
     #[cfg(feature = "publish")]
@@ -377,11 +385,6 @@ impl Session {
     pub(crate) fn index_for_change(&mut self) -> &mut Index {
         self.kept = None;
         &mut self.index
-    }
-
-    /// The output folder as the index names it.
-    pub(crate) fn out_key(&self) -> &str {
-        &self.out_key
     }
 
     /// Every source read and checked as a build would, under the lock,

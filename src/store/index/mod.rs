@@ -570,10 +570,10 @@ fn index_error(path: &Path, source: rusqlite::Error) -> Error {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn record(slug: &str, hash: &str) -> Record {
+    pub(in crate::store::index) fn record(slug: &str, hash: &str) -> Record {
         Record {
             id: PostId::derive(slug, "en", 1_700_000_000_000).unwrap(),
             kind: Kind::Post,

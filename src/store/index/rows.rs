@@ -18,10 +18,12 @@ pub(super) fn read_records(conn: &Connection, path: &Path) -> rusqlite::Result<V
     let (Some(first), Some(last)) = (first, last) else {
         return Ok(Vec::new());
     };
-    // A run is worth a connection from a few thousand rows on.
-    let runs = (rayon::current_num_threads() as i64)
-        .min((last - first) / 4096 + 1)
-        .max(1);
+    // A run is worth a connection from a few thousand rows on; a small
+    // site's rows are read without asking any pool for threads.
+    let runs = match (last - first) / 4096 + 1 {
+        1 => 1,
+        most => (rayon::current_num_threads() as i64).clamp(1, most),
+    };
     let mut records = if runs == 1 {
         read_run(conn, (first, last))?
     } else {
@@ -307,4 +309,46 @@ pub(super) fn corrupt(column: usize, what: &str) -> rusqlite::Error {
         rusqlite::types::Type::Text,
         format!("stored {what} is not valid").into(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::record;
+    use super::*;
+
+    #[test]
+    fn rows_read_in_runs_are_every_row_once_sorted_by_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        // Rowids with a gap wider than a run, and runs of rows ending it.
+        let records: Vec<Record> = (0..12_000)
+            .map(|n| record(&format!("p{}", (n * 7919) % 12_000), "h"))
+            .collect();
+        let retired: Vec<PostId> = records[3_000..8_000].iter().map(|r| r.id).collect();
+        index
+            .commit(&Changes {
+                upserts: records.iter().collect(),
+                ..Changes::default()
+            })
+            .unwrap();
+        index
+            .commit(&Changes {
+                retired: &retired,
+                ..Changes::default()
+            })
+            .unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let index = &mut index;
+        let read = pool.install(move || index.snapshot("out")).unwrap().records;
+        let mut kept: Vec<&str> = (records.iter())
+            .filter(|r| !retired.contains(&r.id))
+            .map(|r| r.source.path.as_str())
+            .collect();
+        kept.sort_unstable();
+        let read: Vec<&str> = read.iter().map(|r| r.source.path.as_str()).collect();
+        assert_eq!(read, kept);
+    }
 }
