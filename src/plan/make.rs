@@ -15,22 +15,16 @@ pub fn copies(
     (records, visibility): (&[Record], Visibility),
     started_ns: i64,
 ) -> Vec<Copy> {
-    copies_of(config, files, (records, visibility), started_ns).all
+    copies_of(config, files, (records, visibility), started_ns).0
 }
 
-/// [`copies`], with what the plan also takes from making them.
-pub(super) struct Copies {
-    pub(super) all: Vec<Copy>,
-    /// How many of them come first from `static/` and `sass/`: those a
-    /// site file of folio's gives way to.
-    pub(super) statics: usize,
-    /// The place in the records of each bundle's documents.
-    pub(super) documents: Vec<Option<usize>>,
-    /// The images the documents show.
-    pub(super) images: Option<ShownImages>,
-}
+/// [`copies`], with what the plan also takes from making them: how many
+/// of them come first from `static/` and `sass/` (those a site file of
+/// folio's gives way to), the place in the records of each bundle's
+/// documents, and the images the documents show.
+type Copies = (Vec<Copy>, usize, Vec<Option<usize>>, Option<ShownImages>);
 
-pub(super) fn copies_of(
+fn copies_of(
     config: &Config,
     (statics, bundles, sheets, shown): (&[StaticFile], &[Bundle], Sheets<'_>, &Shown),
     (records, visibility): (&[Record], Visibility),
@@ -52,12 +46,33 @@ pub(super) fn copies_of(
     }
     minified_copies(config, &mut all);
     located_copies(config, &mut all);
-    Copies {
-        all,
-        statics,
-        documents,
-        images,
-    }
+    (all, statics, documents, images)
+}
+
+/// The site's copies, how many of them come first from `static/` and
+/// `sass/`, and the model of `records` and `sections`: where every plan
+/// starts.
+pub(super) fn copies_and_model(
+    (config, theme): (&Config, &Theme),
+    (records, sections): (Vec<Record>, Vec<SectionFile>),
+    sources: Sources<'_>,
+    visibility: Visibility,
+    started_ns: i64,
+) -> Result<(Vec<Copy>, usize, Model), Error> {
+    let files = (
+        sources.statics,
+        sources.bundles,
+        sources.sheets,
+        sources.shown,
+    );
+    let (copies, statics, documents, images) =
+        copies_of(config, files, (&records, visibility), started_ns);
+    let mut model = Model::new(config, (records, sections, images), visibility, &|name| {
+        theme.shortcode_hash(name).to_owned()
+    });
+    model.bundled = documents.into_iter().flatten().collect();
+    model.menus = model.menus(config).map_err(Error::Content)?;
+    Ok((copies, statics, model))
 }
 
 /// Each copy's fingerprint marked when it is written minified.
@@ -336,24 +351,14 @@ pub fn plan<'a>(
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<(Plan<'a>, Option<Vec<usize>>), Error> {
-    let files = (
-        sources.statics,
-        sources.bundles,
-        sources.sheets,
-        sources.shown,
-    );
-    let Copies {
-        all: copies,
-        statics,
-        documents,
-        images,
-    } = copies_of(config, files, (&records, visibility), started_ns);
+    let (copies, statics, mut model) = copies_and_model(
+        (config, theme),
+        (records, sections),
+        sources,
+        visibility,
+        started_ns,
+    )?;
     let plugins = sources.plugins;
-    let mut model = Model::new(config, (records, sections, images), visibility, &|name| {
-        theme.shortcode_hash(name).to_owned()
-    });
-    model.bundled = documents.into_iter().flatten().collect();
-    model.menus = model.menus(config).map_err(Error::Content)?;
 
     let mut recipes: Vec<(String, Template, Recipe)> = Vec::new();
     for (code, _) in config.ordered_languages() {
@@ -397,20 +402,12 @@ pub fn plan<'a>(
         whole: true,
     };
     plan.sitemap_key = plan.sitemap_key(&specs);
-    let prefixes = KeyPrefixes::new(
-        theme,
-        (views, &plan.model.menus),
-        specs
-            .iter()
-            .map(|spec| (spec.template.as_ref(), plan.language_of(&spec.recipe))),
-    );
-    let fingerprints = plan.fingerprints(&prefixes, &specs, sources);
-    drop(prefixes);
-    let fingerprinted = give_fingerprints(&mut specs, fingerprints, sources);
-    let mut assets = PlannedAssets::new((&plan.copies, statics), &specs);
-    assets.settle(&mut specs, &plan.copies, sources.assets);
-    plan.model.assets = assets;
-    Ok((Plan { specs, ..plan }, fingerprinted))
+    Ok(fingerprinted_and_settled(
+        plan,
+        specs,
+        (theme, statics),
+        sources,
+    ))
 }
 
 impl Plan<'_> {
@@ -446,14 +443,26 @@ impl Plan<'_> {
     }
 }
 
-/// Gives each of `specs` its fingerprint ([`Plan::fingerprints`]). Returns
-/// the places of the pages whose fingerprint was computed, when the
-/// others' were taken as written.
-pub(super) fn give_fingerprints(
-    specs: &mut [Spec],
-    fingerprints: Vec<(String, bool)>,
+/// `plan` with `specs`, each given its fingerprint
+/// ([`Plan::fingerprints`]), and the assets they name settled; `statics` is
+/// how many of its copies come from `static/` and `sass/`. With it come the
+/// places of the pages whose fingerprint was computed, when the others'
+/// were taken as written.
+pub(super) fn fingerprinted_and_settled<'a>(
+    mut plan: Plan<'a>,
+    mut specs: Vec<Spec>,
+    (theme, statics): (&Theme, usize),
     sources: Sources<'_>,
-) -> Option<Vec<usize>> {
+) -> (Plan<'a>, Option<Vec<usize>>) {
+    let prefixes = KeyPrefixes::new(
+        theme,
+        (plan.views, &plan.model.menus),
+        specs
+            .iter()
+            .map(|spec| (spec.template.as_ref(), plan.language_of(&spec.recipe))),
+    );
+    let fingerprints = plan.fingerprints(&prefixes, &specs, sources);
+    drop(prefixes);
     let mut fingerprinted = Vec::new();
     for (s, (spec, (fingerprint, computed))) in specs.iter_mut().zip(fingerprints).enumerate() {
         spec.fingerprint = fingerprint;
@@ -461,7 +470,11 @@ pub(super) fn give_fingerprints(
             fingerprinted.push(s);
         }
     }
-    sources.changed_since.map(|_| fingerprinted)
+    let mut assets = PlannedAssets::new((&plan.copies, statics), &specs);
+    assets.settle(&mut specs, &plan.copies, sources.assets);
+    plan.model.assets = assets;
+    let fingerprinted = sources.changed_since.map(|_| fingerprinted);
+    (Plan { specs, ..plan }, fingerprinted)
 }
 
 /// The outputs two files claim: the copies claim theirs first, then the

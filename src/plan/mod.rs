@@ -68,7 +68,7 @@ pub use make::{
     ChangedSince, Sheets, Sources, copies, plan, replan, same_place, same_section_place,
 };
 use make::{
-    Copies, copies_of, documents_take_generated_places, give_fingerprints, language_recipes,
+    copies_and_model, documents_take_generated_places, fingerprinted_and_settled, language_recipes,
     retired_template, specs_of,
 };
 use menus::LanguageMenus;

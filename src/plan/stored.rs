@@ -220,23 +220,13 @@ pub fn plan_shown<'a>(
     visibility: Visibility,
     started_ns: i64,
 ) -> Result<PlanOfShown<'a>, Error> {
-    let files = (
-        sources.statics,
-        sources.bundles,
-        sources.sheets,
-        sources.shown,
-    );
-    let Copies {
-        all: copies,
-        statics,
-        documents,
-        images,
-    } = copies_of(config, files, (&records, visibility), started_ns);
-    let mut model = Model::new(config, (records, sections, images), visibility, &|name| {
-        theme.shortcode_hash(name).to_owned()
-    });
-    model.bundled = documents.into_iter().flatten().collect();
-    model.menus = model.menus(config).map_err(Error::Content)?;
+    let (copies, statics, mut model) = copies_and_model(
+        (config, theme),
+        (records, sections),
+        sources,
+        visibility,
+        started_ns,
+    )?;
     let (broken, mut warnings) = model.link_problems();
     if !broken.is_empty() {
         return Err(Error::Content(broken));
@@ -251,7 +241,7 @@ pub fn plan_shown<'a>(
     recipe::site_file_recipes(config, &copies[..statics], &mut site_files);
     site_files.retain(|(url, ..)| !(model.visible.iter()).any(|&i| model.records[i].url == *url));
     recipes.extend(site_files);
-    let (mut specs, misplaced) = specs_of((config, theme), &model, recipes);
+    let (specs, misplaced) = specs_of((config, theme), &model, recipes);
     if !misplaced.is_empty() {
         return Err(Error::Content(misplaced));
     }
@@ -271,19 +261,8 @@ pub fn plan_shown<'a>(
         warnings,
         whole: false,
     };
-    let prefixes = KeyPrefixes::new(
-        theme,
-        (views, &plan.model.menus),
-        (specs.iter()).map(|spec| (spec.template.as_ref(), plan.language_of(&spec.recipe))),
-    );
-    let fingerprints = plan.fingerprints(&prefixes, &specs, sources);
-    drop(prefixes);
-    let fingerprinted = give_fingerprints(&mut specs, fingerprints, sources).unwrap_or_default();
-    let mut plan = Plan { specs, ..plan };
-    let mut assets = PlannedAssets::new((&plan.copies, statics), &plan.specs);
-    assets.settle(&mut plan.specs, &plan.copies, sources.assets);
-    plan.model.assets = assets;
-    Ok(Ok((plan, fingerprinted)))
+    let (plan, fingerprinted) = fingerprinted_and_settled(plan, specs, (theme, statics), sources);
+    Ok(Ok((plan, fingerprinted.unwrap_or_default())))
 }
 
 /// The recipes of the pages at `shown` (output, what its row keeps), made

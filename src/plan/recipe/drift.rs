@@ -323,6 +323,23 @@ fn setting_changes() -> Vec<Change> {
     ]
 }
 
+/// Every kind [`kind_of`] names.
+const EVERY_KIND: [&str; 13] = [
+    "document",
+    "home",
+    "archive",
+    "taxonomy",
+    "term",
+    "home feed",
+    "term feed",
+    "section",
+    "section feed",
+    "sitemap",
+    "site file",
+    "redirect",
+    "extra",
+];
+
 fn kind_of(recipe: &Recipe) -> &'static str {
     match recipe {
         Recipe::Document(_) => "document",
@@ -501,22 +518,7 @@ fn what_a_page_shows_is_in_its_fingerprint_and_nothing_else() {
             }
         }
     }
-    let every_kind = [
-        "document",
-        "home",
-        "archive",
-        "taxonomy",
-        "term",
-        "home feed",
-        "term feed",
-        "section",
-        "section feed",
-        "sitemap",
-        "site file",
-        "redirect",
-        "extra",
-    ];
-    for kind in every_kind {
+    for kind in EVERY_KIND {
         assert!(
             shown_anew.contains(kind),
             "no change showed anew a page of kind {kind}"
@@ -594,19 +596,8 @@ fn every_page_is_made_again_the_same_from_what_its_row_keeps() {
         assert_eq!(kept_again, [(output.clone(), kept)], "what its row keeps");
         kinds.insert(kind_of(&spec.recipe));
     }
-    let reached = [
-        "document",
-        "home",
-        "archive",
-        "taxonomy",
-        "term",
-        "home feed",
-        "term feed",
-        "section",
-        "section feed",
-        "site file",
-        "redirect",
-        "extra",
-    ];
-    assert_eq!(kinds, BTreeSet::from(reached), "every kind but the sitemap");
+    let reached: BTreeSet<&str> = (EVERY_KIND.into_iter())
+        .filter(|&kind| kind != "sitemap")
+        .collect();
+    assert_eq!(kinds, reached, "every kind but the sitemap");
 }
