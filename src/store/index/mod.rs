@@ -260,6 +260,8 @@ impl Index {
         // pages no row vouches for and refuse them as someone else's.
         self.conn.pragma_update(None, "synchronous", "FULL")?;
         self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        self.conn
+            .pragma_update(None, "mmap_size", rows::MAPPED_BYTES)?;
         let version: i64 = self
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?;
@@ -300,10 +302,7 @@ impl Index {
         // The two tables are read at once, the outputs over a second
         // connection on another thread: each read is mostly SQLite's own
         // work, one core each. The build lock keeps writers out in between.
-        let outputs_conn = Connection::open_with_flags(
-            &self.path,
-            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )?;
+        let outputs_conn = rows::reader(&self.path)?;
         let (records, outputs) = std::thread::scope(|scope| {
             let outputs = scope.spawn(move || read_outputs(&outputs_conn, dir));
             let records = read_records(&self.conn, &self.path);
