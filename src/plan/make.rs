@@ -51,7 +51,7 @@ fn copies_of(
 
 /// The site's copies, how many of them come first from `static/` and
 /// `sass/`, and the model of `records` and `sections`: where every plan
-/// starts.
+/// made afresh starts (a kept plan brought up to date keeps its own).
 pub(super) fn copies_and_model(
     (config, theme): (&Config, &Theme),
     (records, sections): (Vec<Record>, Vec<SectionFile>),
@@ -443,11 +443,12 @@ impl Plan<'_> {
     }
 }
 
-/// `plan` with `specs`, each given its fingerprint
-/// ([`Plan::fingerprints`]), and the assets they name settled; `statics` is
-/// how many of its copies come from `static/` and `sass/`. With it come the
-/// places of the pages whose fingerprint was computed, when the others'
-/// were taken as written.
+/// `plan` with `specs` as its pages (replacing any it had), each given its
+/// fingerprint ([`Plan::fingerprints`]), and the assets they name settled;
+/// `statics` is how many of its copies come from `static/` and `sass/`. A
+/// plan that has a sitemap has its `sitemap_key` already: the sitemap's
+/// fingerprint reads it. With it come the places of the pages whose
+/// fingerprint was computed, when the others' were taken as written.
 pub(super) fn fingerprinted_and_settled<'a>(
     mut plan: Plan<'a>,
     mut specs: Vec<Spec>,
