@@ -294,7 +294,8 @@ fn recipes_of_shown(
             return Err(Error::Content(problems));
         }
     }
-    for &i in &pages.documents {
+    // Each document once, in the records' order, as a whole plan goes.
+    for &i in pages.pages.union(&pages.redirects) {
         if pages.pages.contains(&i) {
             let Some(recipe) = document_recipe(model, theme, i) else {
                 return Ok(None);
@@ -331,9 +332,8 @@ fn recipes_of_shown(
 struct ShownPages {
     languages: BTreeSet<String>,
     sections: bool,
-    documents: BTreeSet<usize>,
-    pages: FxHashSet<usize>,
-    redirects: FxHashSet<usize>,
+    pages: BTreeSet<usize>,
+    redirects: BTreeSet<usize>,
 }
 
 impl ShownPages {
@@ -351,7 +351,6 @@ impl ShownPages {
                 let Some(i) = place_of(&path) else {
                     return false;
                 };
-                self.documents.insert(i);
                 self.pages.insert(i);
             }
             Some(StoredPage::Redirect(url)) => {
@@ -359,7 +358,6 @@ impl ShownPages {
                 let Some(&i) = led_to else {
                     return false;
                 };
-                self.documents.insert(i);
                 self.redirects.insert(i);
             }
             // One the site no longer has lists none of its pages.
