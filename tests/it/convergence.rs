@@ -1237,8 +1237,23 @@ fn a_page_its_row_names_in_a_way_unknown_is_planned_with_every_other() {
     site.query("UPDATE outputs SET page = 'term en tags t1' WHERE path LIKE 'tags/t1/%'");
     let (path, text) = post(5, "Post 5", "Edited.");
     site.write(&path, &text);
+    let before = site.output_tree();
     let report = site.build();
     assert!(report.written.contains(&"posts/p05/index.html".to_owned()));
+    // Planned with every output's row, not only those of the pages that
+    // show the post: the others' fingerprints are their rows', and a page
+    // whose bytes stay is not written again.
+    assert!(
+        report.fingerprinted < 20,
+        "{} of some 80 pages",
+        report.fingerprinted
+    );
+    let after = site.output_tree();
+    let changed: Vec<&String> = (after.iter())
+        .filter(|(path, bytes)| before.get(*path) != Some(*bytes))
+        .map(|(path, _)| path)
+        .collect();
+    assert_eq!(report.written.iter().collect::<Vec<_>>(), changed);
     let clean = site.clean_build();
     assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
     assert_eq!(site.output_rows(), clean.output_rows);

@@ -7,9 +7,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::build::assets::{self, AssetWork};
 use crate::build::images::{self, ImageWork};
-use crate::build::scan::{self, Damaged};
+use crate::build::scan::Damaged;
 use crate::model::asset::facts_json;
-use crate::model::doc::{Kind, Stat};
+use crate::model::doc::Kind;
 use crate::plan::AssetAt;
 use crate::render::Requests;
 use crate::render::assets::AssetUrls;
@@ -17,6 +17,7 @@ use crate::render::images::Resizer;
 use crate::source::config::Images;
 use crate::source::image::{ImageFiles, drawn_json};
 
+use super::shown::moved_titles;
 use super::*;
 
 impl Session {
@@ -29,9 +30,37 @@ impl Session {
         let kept_plan = prepared.kept_plan.take();
         let site = Arc::clone(&self.site);
         let views = Views::new(site.config(), &prepared.scan.i18n);
-        let (plan, fingerprinted) = self
-            .plan(&site, &views, &prepared, records, kept_plan)
+        let changed_alone = match prepared.outputs {
+            OutputRows::Unread => {
+                let (changed_alone, read) = self.outputs_for(&views, &prepared, &records)?;
+                (prepared.analysis.snapshot.outputs, prepared.outputs) = read;
+                Some(changed_alone)
+            }
+            OutputRows::Every | OutputRows::Shown(_) => None,
+        };
+        let planned = self
+            .plan(
+                &site,
+                &views,
+                &prepared,
+                records,
+                (kept_plan, changed_alone),
+            )
             .map_err(|e| on_field_lines(e, &self.root))?;
+        let (plan, fingerprinted) = match planned {
+            Ok(planned) => planned,
+            // The pages that show the documents that changed alone cannot
+            // be made again by themselves: every page is planned, against
+            // every output's row.
+            Err(records) => {
+                if !matches!(prepared.outputs, OutputRows::Every) {
+                    prepared.analysis.snapshot.outputs = self.index.outputs(&self.out_key)?;
+                    prepared.outputs = OutputRows::Every;
+                }
+                self.plan_changed_alone(&site, &views, &prepared, records)
+                    .map_err(|e| on_field_lines(e, &self.root))?
+            }
+        };
         for warning in &plan.warnings {
             self.progress.warn(&mut report, warning.clone());
         }
@@ -63,8 +92,20 @@ impl Session {
                 meta,
             } => (dropped, written_rows, meta),
         };
-        let mut kept_plan = plan.into_kept();
+        let kept_plan = plan.into_kept();
         drop((stale, views));
+        self.keep(prepared, kept_plan, (dropped, written_rows, *meta))?;
+        Ok(Attempt::Built(Box::new(report)))
+    }
+
+    /// Keeps what a committed build learned, its rows and its plan, for
+    /// the next build of the session; a one-off build keeps nothing.
+    fn keep(
+        &mut self,
+        prepared: Prepared,
+        mut kept_plan: KeptPlan,
+        (dropped, written_rows, meta): (Vec<String>, Vec<(String, OutputRow)>, Meta),
+    ) -> Result<(), Error> {
         let Prepared {
             lock,
             scan,
@@ -74,11 +115,11 @@ impl Session {
         } = prepared;
         drop(lock);
         if !self.keeps_state {
-            // A one-off build keeps nothing: its rows and pages are freed on
-            // the pool while the caller goes on (10 ms of a one-post edit
-            // of 15,000 posts), and a process that exits does not wait.
+            // Its rows and pages are freed on the pool while the caller goes
+            // on (10 ms of a one-post edit of 15,000 posts), and a process
+            // that exits does not wait.
             self.pool.spawn(move || drop((kept_plan, scan, analysis)));
-            return Ok(Attempt::Built(Box::new(report)));
+            return Ok(());
         }
         let mut snapshot = analysis.snapshot;
         snapshot.records = kept_plan.take_records();
@@ -86,7 +127,7 @@ impl Session {
             snapshot.outputs.remove(path);
         }
         snapshot.outputs.extend(written_rows);
-        snapshot.meta = *meta;
+        snapshot.meta = meta;
         snapshot.images = images.shown.measured.into_iter().collect();
         self.kept = Some(Kept {
             scan: Scan {
@@ -97,23 +138,24 @@ impl Session {
             plan: Some(kept_plan),
             data_version: self.index.data_version()?,
         });
-        Ok(Attempt::Built(Box::new(report)))
+        Ok(())
     }
 
     /// The pages of the site: the last build's brought up to date when
     /// only what some documents hold changed (with the pages whose
-    /// fingerprint was computed again), or else planned afresh, taking the
-    /// fingerprints of the pages that show none of them from the outputs'
-    /// rows when those documents are all that changed since the last build
-    /// (with the pages whose fingerprint was computed).
+    /// fingerprint was computed again); or, when those documents are all
+    /// that changed since the last build (`changed_alone`, when already
+    /// known), the pages that show them (with the pages whose fingerprint
+    /// was computed), or their records back when these cannot be made by
+    /// themselves; or else every page, planned afresh.
     fn plan<'p>(
         &self,
         site: &'p Site,
         views: &'p Views<'p>,
         prepared: &'p Prepared,
-        mut records: Vec<crate::model::doc::Record>,
-        kept_plan: Option<KeptPlan>,
-    ) -> Result<(Plan<'p>, Option<Vec<usize>>), Error> {
+        records: Vec<crate::model::doc::Record>,
+        (kept_plan, changed_alone): (Option<KeptPlan>, Option<bool>),
+    ) -> Result<Result<Planned<'p>, Vec<crate::model::doc::Record>>, Error> {
         let analysis = &prepared.analysis;
         if let Some(kept_plan) = kept_plan
             && self.only_contents_changed(&kept_plan, views, prepared, &records)
@@ -131,31 +173,21 @@ impl Session {
                 (records, analysis.sections.clone()),
                 (&analysis.fresh, &retitled),
             )?;
-            return Ok((plan, Some(fingerprinted)));
+            return Ok(Ok((plan, Some(fingerprinted))));
         }
-        let retitled;
-        let changed_since = if self.documents_changed_alone(views, prepared, &records) {
-            retitled = moved_titles(prepared, &records);
-            Some(plan::ChangedSince {
+        let changed_alone = changed_alone
+            .unwrap_or_else(|| self.documents_changed_alone(views, prepared, &records));
+        if changed_alone {
+            let retitled = moved_titles(prepared, &records);
+            let changed = plan::ChangedSince {
                 documents: &analysis.fresh,
                 retitled: &retitled,
-            })
-        } else {
-            None
-        };
-        if let Some(changed) = changed_since {
-            records = match self.plan_shown((site, views), prepared, records, changed)? {
-                Ok((plan, fingerprinted)) => return Ok((plan, Some(fingerprinted))),
-                Err(records) => records,
             };
+            let planned = self.plan_shown((site, views), prepared, records, changed)?;
+            return Ok(planned.map(|(plan, fingerprinted)| (plan, Some(fingerprinted))));
         }
-        plan_of(
-            site,
-            views,
-            prepared,
-            records,
-            (self.visibility(), &self.options.plugins, changed_since),
-        )
+        let settings = (self.visibility(), &self.options.plugins, None);
+        plan_of(site, views, prepared, records, settings).map(Ok)
     }
 
     /// Whether this build's documents and sections differ from the last
@@ -192,49 +224,13 @@ impl Session {
             && kept.copies() == copies.as_slice()
     }
 
-    /// Whether the documents this build read again are all that changed
-    /// since the last build wrote its outputs, each in what it holds alone:
-    /// with their stats as that build read them (their rows'), everything
-    /// this build reads has the digest that build recorded, and no output
-    /// row is one a build stopped since reserved (its file is checked as
-    /// damaged when the row is a committed one).
-    fn documents_changed_alone(
-        &self,
-        views: &Views<'_>,
-        prepared: &Prepared,
-        records: &[crate::model::doc::Record],
-    ) -> bool {
-        let analysis = &prepared.analysis;
-        let sorts_by_title = crate::source::section::any_sorted_by_title(&analysis.sections);
-        if !self.read_again_in_place(views, prepared, records, sorts_by_title)
-            || analysis
-                .snapshot
-                .outputs
-                .values()
-                .any(|row| row.stat.is_none())
-        {
-            return false;
-        }
-        let earlier: FxHashMap<&str, Stat> = (analysis.snapshot.records.iter())
-            .map(|old| (old.source.path.as_str(), old.source.stat))
-            .collect();
-        let as_last_read = scan::inputs_digest(
-            (self.site.config(), &self.options),
-            &prepared.scan,
-            &earlier,
-            &self.out_key,
-            prepared.lock.started_ns,
-        );
-        as_last_read.is_some() && analysis.snapshot.meta.inputs == as_last_read
-    }
-
     /// Whether each document this build read again has a row that it
     /// differs from only in what it holds (a title is a place when
     /// `sorts_by_title`, and for a page with terms, which its terms' pages
     /// list by title), none retired and no image asked for or measured,
     /// with the same theme, words and settings as the last build, and no
     /// post due or withdrawn since.
-    fn read_again_in_place(
+    pub(super) fn read_again_in_place(
         &self,
         views: &Views<'_>,
         prepared: &Prepared,
@@ -319,18 +315,6 @@ impl Session {
     }
 }
 
-/// Of the documents read again, each in its place (their rows, as they
-/// were, in the order of `fresh`), those whose title moved: the pages that
-/// list them by title alone are fingerprinted again too.
-fn moved_titles(prepared: &Prepared, records: &[crate::model::doc::Record]) -> Vec<usize> {
-    let analysis = &prepared.analysis;
-    (analysis.snapshot.records.iter())
-        .zip(&analysis.fresh)
-        .filter(|(old, i)| old.title != records[**i].title)
-        .map(|(_, &i)| i)
-        .collect()
-}
-
 /// Every page of the site with its fingerprint: computed, or taken from
 /// the outputs' rows for the pages that show none of the documents that
 /// changed alone since the last build (`changed_since`); with the pages
@@ -341,7 +325,7 @@ pub(super) fn plan_of<'p>(
     prepared: &'p Prepared,
     records: Vec<crate::model::doc::Record>,
     (visibility, plugins, changed_since): (Visibility, &Plugins, Option<plan::ChangedSince<'_>>),
-) -> Result<(Plan<'p>, Option<Vec<usize>>), Error> {
+) -> Result<Planned<'p>, Error> {
     plan::plan(
         site.config(),
         views,
@@ -377,6 +361,10 @@ pub(super) fn sources_of<'s>(
         changed_since,
     }
 }
+
+/// A plan, with the pages whose fingerprint it computed when not every
+/// page's.
+pub(super) type Planned<'p> = (Plan<'p>, Option<Vec<usize>>);
 
 /// How the making of a planned build ended.
 enum Made {
@@ -422,8 +410,9 @@ impl Session {
         }
         self.progress
             .start(Stage::Render, report.rendered + batches.copies());
-        let mut staging =
-            write::Staging::for_folder(&self.out_dir, !dry_run && outputs.is_empty())?;
+        // A folder the index knows no file of may be staged afresh.
+        let knows_none = matches!(prepared.outputs, OutputRows::Every) && outputs.is_empty();
+        let mut staging = write::Staging::for_folder(&self.out_dir, !dry_run && knows_none)?;
         let files = FilesAt::new(self.site.root());
         let (notes, sass_reads) = (Mutex::default(), Mutex::default());
         let pages = batches.free.0.iter().chain(&batches.blocked.0);

@@ -26,6 +26,7 @@ pub use images::ImageRows;
 
 use rows::{
     apply, corrupt, read_outputs, read_records, reservation_key, staging_key, str_ref, text,
+    with_reservations,
 };
 use schema::MIGRATIONS;
 #[cfg(test)]
@@ -294,48 +295,49 @@ impl Index {
 
     /// Reads every row.
     pub fn snapshot(&self, dir: &str) -> Result<Snapshot, Error> {
-        self.read_snapshot(dir)
+        self.read_snapshot(dir, true)
             .map_err(|e| index_error(&self.path, e))
     }
 
-    fn read_snapshot(&self, dir: &str) -> rusqlite::Result<Snapshot> {
+    /// Reads every row but the outputs': a one-off build reads those once
+    /// it knows which pages it plans ([`Index::outputs`],
+    /// [`Index::shown_outputs`]).
+    pub fn snapshot_of_documents(&self, dir: &str) -> Result<Snapshot, Error> {
+        self.read_snapshot(dir, false)
+            .map_err(|e| index_error(&self.path, e))
+    }
+
+    /// The row of every output of the folder `dir`, a file reserved by a
+    /// build that stopped since among them.
+    pub fn outputs(&self, dir: &str) -> Result<FxHashMap<String, OutputRow>, Error> {
+        let read = || -> rusqlite::Result<_> {
+            Ok(with_reservations(
+                read_outputs(&self.conn, dir)?,
+                self.reservations(dir)?,
+            ))
+        };
+        read().map_err(|e| index_error(&self.path, e))
+    }
+
+    fn read_snapshot(&self, dir: &str, with_outputs: bool) -> rusqlite::Result<Snapshot> {
         // The two tables are read at once, the outputs over a second
         // connection on another thread: each read is mostly SQLite's own
         // work, one core each. The build lock keeps writers out in between.
-        let outputs_conn = rows::reader(&self.path)?;
+        let outputs_conn = with_outputs.then(|| rows::reader(&self.path)).transpose()?;
         let (records, outputs) = std::thread::scope(|scope| {
-            let outputs = scope.spawn(move || read_outputs(&outputs_conn, dir));
+            let outputs = outputs_conn.map(|conn| scope.spawn(move || read_outputs(&conn, dir)));
             let records = read_records(&self.conn, &self.path);
-            let outputs = outputs
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let outputs = outputs.map(|outputs| {
+                outputs
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
             (records, outputs)
         });
-        let mut outputs = outputs?;
-        for (path, hash) in self.reservations(dir)? {
-            match outputs.get_mut(&path) {
-                // A committed row stays as it is.
-                Some(row) if row.stat.is_some() => {}
-                // A pending one gathers every hash; without one, it vouches
-                // for any file and stays so.
-                Some(row) => {
-                    if let Some(hashes) = &mut row.hash {
-                        hashes.push(' ');
-                        hashes.push_str(&hash);
-                    }
-                }
-                None => {
-                    outputs.insert(
-                        path,
-                        OutputRow {
-                            hash: Some(hash),
-                            fingerprint: None,
-                            stat: None,
-                        },
-                    );
-                }
-            }
-        }
+        let outputs = match outputs {
+            Some(outputs) => with_reservations(outputs?, self.reservations(dir)?),
+            None => FxHashMap::default(),
+        };
         Ok(Snapshot {
             records: records?,
             outputs,

@@ -32,34 +32,71 @@ impl Index {
             .map_err(|e| index_error(&self.path, e))
     }
 
-    /// The outputs of `dir` whose covers `shows` accepts, each with the
-    /// page its row keeps. Every row is looked at, its covers read where
-    /// they are, unallocated: a page is a few bytes of them.
-    pub fn showing(
+    /// The rows of the output folder `dir` that a plan of the pages showing
+    /// some documents needs: those of the pages whose covers `shows`
+    /// accepts, each with the page its row keeps, and those of the files
+    /// every plan makes (the site's own files, the sitemap, copies and
+    /// twins). `None` when a row is pending (a build that stopped since
+    /// reserved it): its file may be any page's. Every row is looked at,
+    /// its covers read where they are, unallocated: a page is a few bytes
+    /// of them.
+    pub fn shown_outputs(
         &self,
         dir: &str,
         shows: impl Fn(&[u8]) -> bool,
-    ) -> Result<Vec<(String, String)>, Error> {
-        let read = || -> rusqlite::Result<Vec<(String, String)>> {
+    ) -> Result<Option<ShownOutputs>, Error> {
+        let read = || -> rusqlite::Result<Option<ShownOutputs>> {
+            if !self.reservations(dir)?.is_empty() {
+                return Ok(None);
+            }
             let mut stmt = self.conn.prepare(
-                "SELECT path, covers, page FROM outputs
-                 WHERE dir = ?1 AND covers IS NOT NULL AND page IS NOT NULL",
+                "SELECT path, covers, page, hash, fingerprint, size, mtime_ns FROM outputs
+                 WHERE dir = ?1",
             )?;
             let mut rows = stmt.query([dir])?;
-            let mut shown = Vec::new();
+            let mut shown = ShownOutputs::default();
             while let Some(row) = rows.next()? {
-                let covers = row
-                    .get_ref(1)?
-                    .as_blob()
-                    .map_err(|_| corrupt(1, "covers"))?;
-                if shows(covers) {
-                    shown.push((text(row, 0)?, text(row, 2)?));
+                let stat = (row.get::<_, Option<i64>>(5)?).zip(row.get::<_, Option<i64>>(6)?);
+                let Some((size, mtime_ns)) = stat else {
+                    return Ok(None);
+                };
+                let page = row
+                    .get_ref(2)?
+                    .as_str_or_null()
+                    .map_err(|_| corrupt(2, "page"))?;
+                let covers =
+                    (row.get_ref(1)?.as_blob_or_null()).map_err(|_| corrupt(1, "covers"))?;
+                let shown_page = page.zip(covers).filter(|(_, covers)| shows(covers));
+                if shown_page.is_none() && !matches!(page, None | Some("site" | "sitemap")) {
+                    continue;
                 }
+                let path = text(row, 0)?;
+                if let Some((page, _)) = shown_page {
+                    shown.pages.push((path.clone(), page.to_owned()));
+                }
+                let stored = OutputRow {
+                    hash: row.get(3)?,
+                    fingerprint: row.get(4)?,
+                    stat: Some(Stat {
+                        size: size as u64,
+                        mtime_ns,
+                    }),
+                };
+                shown.rows.insert(path, stored);
             }
-            Ok(shown)
+            Ok(Some(shown))
         };
         read().map_err(|e| index_error(&self.path, e))
     }
+}
+
+/// What [`Index::shown_outputs`] found.
+#[derive(Debug, Default)]
+pub struct ShownOutputs {
+    /// The output and the page its row keeps, of each page found.
+    pub pages: Vec<(String, String)>,
+    /// The rows of those pages and of the files every plan makes.
+    pub rows: FxHashMap<String, OutputRow>,
 }
 
 /// Writes what `changes` keeps of the pages whose rows it did not write
@@ -82,4 +119,117 @@ pub(super) fn apply_pages(
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(n: i64) -> OutputRow {
+        OutputRow {
+            hash: Some(format!("h{n}")),
+            fingerprint: Some(format!("f{n}")),
+            stat: Some(Stat {
+                size: 1,
+                mtime_ns: n,
+            }),
+        }
+    }
+
+    /// An index whose folder `o` holds a post's page covering key 1, a list
+    /// covering keys 1 and 2, a page covering key 2, a site file, the
+    /// sitemap and a twin, which keeps no page.
+    fn index_of_pages(dir: &Path) -> Index {
+        let mut index = Index::open(&dir.join("i.sqlite")).unwrap();
+        let kept = |page: &str, keys: &[u8]| KeptPage {
+            page: page.to_owned(),
+            covers: keys.to_vec(),
+        };
+        let pages = [
+            ("a/index.html", kept("document a.md", &[1])),
+            ("index.html", kept("language en", &[1, 2])),
+            ("b/index.html", kept("document b.md", &[2])),
+            ("robots.txt", kept("site", &[])),
+            ("sitemap.xml", kept("sitemap", &[9])),
+        ];
+        let mut outputs: Vec<(String, OutputRow)> = (pages.iter().enumerate())
+            .map(|(n, (path, _))| (path.to_string(), row(n as i64)))
+            .collect();
+        outputs.push(("style.0123.css".into(), row(7)));
+        index
+            .commit(&Changes {
+                output_dir: "o",
+                outputs,
+                pages: pages.map(|(path, page)| (path.to_owned(), page)).into(),
+                every_page: true,
+                ..Changes::default()
+            })
+            .unwrap();
+        index
+    }
+
+    #[test]
+    fn the_shown_pages_come_with_their_rows_and_those_of_every_plan_s_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = index_of_pages(dir.path());
+        let shown = index
+            .shown_outputs("o", |covers| covers.contains(&1))
+            .unwrap()
+            .unwrap();
+        let mut pages = shown.pages;
+        pages.sort();
+        assert_eq!(
+            pages,
+            [
+                ("a/index.html".to_owned(), "document a.md".to_owned()),
+                ("index.html".to_owned(), "language en".to_owned()),
+            ]
+        );
+        let mut rows: Vec<&str> = shown.rows.keys().map(String::as_str).collect();
+        rows.sort_unstable();
+        assert_eq!(
+            rows,
+            [
+                "a/index.html",
+                "index.html",
+                "robots.txt",
+                "sitemap.xml",
+                "style.0123.css"
+            ]
+        );
+        assert_eq!(shown.rows["a/index.html"], row(0));
+        assert_eq!(shown.rows["style.0123.css"], row(7));
+        assert!(
+            index
+                .shown_outputs("elsewhere", |_| true)
+                .unwrap()
+                .unwrap()
+                .rows
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_pending_row_or_reservation_leaves_the_shown_pages_unknown() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = index_of_pages(dir.path());
+        index.reserve_outputs("o", &[("new.html", "h")]).unwrap();
+        assert!(index.shown_outputs("o", |_| true).unwrap().is_none());
+        assert!(index.shown_outputs("p", |_| true).unwrap().is_some());
+        index
+            .commit(&Changes {
+                output_dir: "o",
+                ..Changes::default()
+            })
+            .unwrap();
+        assert!(index.shown_outputs("o", |_| true).unwrap().is_some());
+        index
+            .conn
+            .execute(
+                "UPDATE outputs SET mtime_ns = NULL WHERE path = 'b/index.html'",
+                [],
+            )
+            .unwrap();
+        assert!(index.shown_outputs("o", |_| false).unwrap().is_none());
+    }
 }

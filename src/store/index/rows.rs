@@ -158,6 +158,36 @@ pub(super) fn read_outputs(
     .collect::<rusqlite::Result<FxHashMap<_, _>>>()
 }
 
+/// `outputs` with the files `reserved` (output, hash) by a build that
+/// stopped since: a committed row stays as it is; a pending one gathers
+/// every hash (without one, it vouches for any file and stays so); a file
+/// without a row gets a pending one.
+pub(super) fn with_reservations(
+    mut outputs: FxHashMap<String, OutputRow>,
+    reserved: Vec<(String, String)>,
+) -> FxHashMap<String, OutputRow> {
+    for (path, hash) in reserved {
+        match outputs.get_mut(&path) {
+            Some(row) if row.stat.is_some() => {}
+            Some(row) => {
+                if let Some(hashes) = &mut row.hash {
+                    hashes.push(' ');
+                    hashes.push_str(&hash);
+                }
+            }
+            None => {
+                let row = OutputRow {
+                    hash: Some(hash),
+                    fingerprint: None,
+                    stat: None,
+                };
+                outputs.insert(path, row);
+            }
+        }
+    }
+    outputs
+}
+
 /// Column `i` of `row` as text. Every row of a snapshot is read on every
 /// rebuild; a SIMD check of its UTF-8 costs a fraction of the standard one.
 pub(super) fn str_ref<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r str> {
