@@ -218,6 +218,50 @@ impl<'a> Plan<'a> {
         &self.model.records
     }
 
+    /// The documents the pages at `specs` (places in [`Plan::specs`]) show
+    /// whole, each once, in the records' order: those whose every value
+    /// their contexts may hold, as their inputs say ([`Plan::inputs`]).
+    pub fn documents_shown_by(&self, specs: impl Iterator<Item = usize>) -> Vec<usize> {
+        let model = &self.model;
+        let mut shown = BTreeSet::new();
+        for s in specs {
+            for part in self.inputs(&self.specs[s]).parts {
+                match part {
+                    Input::Document(i) | Input::Neighbour(Some(i)) => {
+                        shown.insert(i);
+                    }
+                    Input::Documents(indices) => shown.extend(indices),
+                    Input::PostsOf(lang) => shown.extend(model.posts_of(lang)),
+                    Input::Text(_)
+                    | Input::Number(_)
+                    | Input::Listed(_)
+                    | Input::Neighbour(None)
+                    | Input::Title(_)
+                    | Input::TermIndex(..)
+                    | Input::Sitemap
+                    | Input::SectionFile(_)
+                    | Input::SectionTitle(_) => {}
+                }
+            }
+        }
+        shown.into_iter().collect()
+    }
+
+    /// Lets `fill` give the documents at `which` what a read of their rows
+    /// left out ([`crate::store::index::Index::complete`]), before a page
+    /// shows them; what the model made of them before is made again.
+    pub fn complete_records<E>(
+        &mut self,
+        which: &[usize],
+        fill: impl FnOnce(&mut [Record], &[usize]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        fill(&mut self.model.records, which)?;
+        for &i in which {
+            self.model.items[i] = OnceLock::new();
+        }
+        Ok(())
+    }
+
     /// Whether it has every page of the site, not only those that show
     /// what changed ([`plan_shown`]).
     pub fn is_whole(&self) -> bool {

@@ -1340,3 +1340,49 @@ fn a_post_in_the_place_of_a_term_page_is_planned_alone_with_what_shows_it() {
     }
     assert_eq!(fingerprinted[0], fingerprinted[1], "kept, then one-off");
 }
+
+#[test]
+fn a_one_off_edit_checks_anchors_against_the_headings_of_documents_it_did_not_read() {
+    // A one-off build reads the rows of the documents it does not read
+    // again without their headings: those an anchored link may name (by a
+    // path under a language's folder, or without the language of the
+    // file's name) are read in full before the links are checked.
+    let site = TestSite::with_posts();
+    site.write(
+        "content/posts/third.fr.md",
+        "+++\ntitle = \"Troisième\"\ndate = 2024-07-01T10:00:00+02:00\n+++\nLe troisième.\n\n## Plus loin\n\nSuite.\n",
+    );
+    site.write(
+        "content/en/about.md",
+        "---\ntitle: About\n---\nAbout this site.\n\n## Team\n\nUs.\n",
+    );
+    let linking = |fr: &str, en: &str| {
+        let fr = format!("Voir [la suite](@/posts/third.md#plus-loin).\n\n{fr}");
+        let en = format!("See [the team](@/about.md#team).\n\n{en}");
+        site.write(
+            "content/fr/posts/hello-world.md",
+            &post("Bonjour", "2024-05-01T09:00:00Z", &fr),
+        );
+        site.write(
+            "content/en/posts/hello-world.md",
+            &post("Hello", "2024-05-01T09:00:00Z", &en),
+        );
+    };
+    linking("Deuxième.", "Second.");
+    site.build();
+    linking("Deuxième, modifié.", "Second, edited.");
+    let report = site.build();
+    assert!(
+        report
+            .written
+            .contains(&"fr/posts/hello-world/index.html".to_owned())
+    );
+    assert!(
+        site.read("public/fr/posts/hello-world/index.html")
+            .contains("#plus-loin")
+    );
+    let clean = site.clean_build();
+    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
+    assert_eq!(site.output_rows(), clean.output_rows);
+    assert_eq!(site.content_rows(), clean.content_rows);
+}

@@ -26,10 +26,14 @@ impl Session {
     pub(super) fn finish(&mut self, mut prepared: Prepared) -> Result<Attempt, Error> {
         let mut report = std::mem::take(&mut prepared.report);
         self.progress.start(Stage::Plan, 0);
-        let records = std::mem::take(&mut prepared.analysis.current);
+        let mut records = std::mem::take(&mut prepared.analysis.current);
         let kept_plan = prepared.kept_plan.take();
         let site = Arc::clone(&self.site);
         let views = Views::new(site.config(), &prepared.scan.i18n);
+        if prepared.light {
+            let analysis = &prepared.analysis;
+            self.complete_link_targets(&mut records, (&analysis.fresh, &analysis.sections))?;
+        }
         let changed_alone = match prepared.outputs {
             OutputRows::Unread => {
                 let (changed_alone, read) = self.outputs_for(&views, &prepared, &records)?;
@@ -47,7 +51,7 @@ impl Session {
                 (kept_plan, changed_alone),
             )
             .map_err(|e| on_field_lines(e, &self.root))?;
-        let (plan, fingerprinted) = match planned {
+        let (mut plan, fingerprinted) = match planned {
             Ok(planned) => planned,
             // The pages that show the documents that changed alone cannot
             // be made again by themselves: every page is planned, against
@@ -77,6 +81,9 @@ impl Session {
             None => select::stale(&plan, outputs),
         };
         let selected = select::outdated(&plan, outputs, &prepared.scan.damaged, among.as_deref());
+        if prepared.light {
+            self.complete_shown(&mut plan, &selected.needs_render, &prepared.analysis.fresh)?;
+        }
         if self.options.dry_run {
             report.why = self.reasons(&plan, &prepared, &selected);
         }

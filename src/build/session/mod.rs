@@ -37,6 +37,7 @@ use crate::store::state::BuildLock;
 use crate::store::write;
 
 mod finish;
+mod light;
 mod shown;
 
 use finish::plan_of;
@@ -133,6 +134,10 @@ struct Prepared {
     report: BuildReport,
     /// Which of the output folder's rows `analysis.snapshot.outputs` holds.
     outputs: OutputRows,
+    /// Whether the rows of the documents not read again were read light,
+    /// each read in full only once a page or a check reads what it left
+    /// out (`light.rs`).
+    light: bool,
 }
 
 /// Which rows of the output folder a build read.
@@ -624,13 +629,17 @@ impl Session {
             progress: &self.progress,
         };
         let problems = std::mem::take(&mut scan.problems);
-        let analysis = analyse::analyse(
+        let mut analysis = analyse::analyse(
             &reading,
             snapshot,
             (&scan.sources, &scan.sections),
             problems,
             &mut report,
         )?;
+        let light = matches!(outputs, OutputRows::Unread);
+        if light {
+            self.complete_read_again(&mut analysis)?;
+        }
         let config = self.site.config();
         let image_files = ImageFiles::new(&scan.statics, &scan.bundles, &config.base_path);
         let drawn = analysis.snapshot.meta.image_uses();
@@ -654,6 +663,7 @@ impl Session {
             inputs: None,
             report,
             outputs,
+            light,
         })
     }
 

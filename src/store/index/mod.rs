@@ -25,8 +25,8 @@ mod schema;
 pub use images::ImageRows;
 
 use rows::{
-    apply, corrupt, read_outputs, read_records, reservation_key, staging_key, str_ref, text,
-    with_reservations,
+    Columns, apply, corrupt, read_outputs, read_records, reservation_key, staging_key, str_ref,
+    text, with_reservations,
 };
 use schema::MIGRATIONS;
 #[cfg(test)]
@@ -299,9 +299,11 @@ impl Index {
             .map_err(|e| index_error(&self.path, e))
     }
 
-    /// Reads every row but the outputs': a one-off build reads those once
-    /// it knows which pages it plans ([`Index::outputs`],
-    /// [`Index::shown_outputs`]).
+    /// Reads every row but the outputs', and the documents' without what
+    /// only a page showing them reads (their summary, extra fields and
+    /// headings, left empty): a one-off build
+    /// reads those once it knows which pages it plans ([`Index::outputs`],
+    /// [`Index::shown_outputs`], [`Index::complete`]).
     pub fn snapshot_of_documents(&self, dir: &str) -> Result<Snapshot, Error> {
         self.read_snapshot(dir, false)
             .map_err(|e| index_error(&self.path, e))
@@ -326,7 +328,12 @@ impl Index {
         let outputs_conn = with_outputs.then(|| rows::reader(&self.path)).transpose()?;
         let (records, outputs) = std::thread::scope(|scope| {
             let outputs = outputs_conn.map(|conn| scope.spawn(move || read_outputs(&conn, dir)));
-            let records = read_records(&self.conn, &self.path);
+            let columns = if with_outputs {
+                Columns::Every
+            } else {
+                Columns::Light
+            };
+            let records = read_records(&self.conn, &self.path, columns);
             let outputs = outputs.map(|outputs| {
                 outputs
                     .join()

@@ -20,12 +20,29 @@ pub(super) fn reader(path: &Path) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
+/// Which columns of `posts` a read fills its records with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Columns {
+    Every,
+    /// All but the three that hold most of a row's bytes and are read only
+    /// when a page shows the document: its summary, its extra fields and
+    /// its headings, left empty ([`Index::complete`] reads them).
+    Light,
+}
+
+/// The columns of `posts` a read leaves out when [`Columns::Light`].
+const HEAVY: [&str; 3] = ["summary", "extra", "headings"];
+
 /// Every row of `posts`, sorted by source path: over `conn`, or in runs of
 /// rowids, one per thread of the pool, each over a connection of its own
 /// to the index at `path`. A row costs about 2 µs to read and make into a
 /// record, most of it this side of SQLite: a site of 60,000 documents
 /// takes 130 ms on one core.
-pub(super) fn read_records(conn: &Connection, path: &Path) -> rusqlite::Result<Vec<Record>> {
+pub(super) fn read_records(
+    conn: &Connection,
+    path: &Path,
+    columns: Columns,
+) -> rusqlite::Result<Vec<Record>> {
     let (first, last): (Option<i64>, Option<i64>) =
         conn.query_row("SELECT min(rowid), max(rowid) FROM posts", [], |row| {
             Ok((row.get(0)?, row.get(1)?))
@@ -40,14 +57,14 @@ pub(super) fn read_records(conn: &Connection, path: &Path) -> rusqlite::Result<V
         most => (rayon::current_num_threads() as i64).clamp(1, most),
     };
     let mut records = if runs == 1 {
-        read_run(conn, (first, last))?
+        read_run(conn, (first, last), columns)?
     } else {
         let length = (last - first) / runs + 1;
         let read: Vec<rusqlite::Result<Vec<Record>>> = (0..runs)
             .into_par_iter()
             .map(|run| {
                 let bounds = (first + run * length, first + (run + 1) * length - 1);
-                read_run(&reader(path)?, bounds)
+                read_run(&reader(path)?, bounds, columns)
             })
             .collect();
         let mut records = Vec::with_capacity(read.iter().flatten().map(Vec::len).sum());
@@ -62,15 +79,25 @@ pub(super) fn read_records(conn: &Connection, path: &Path) -> rusqlite::Result<V
 }
 
 /// The rows of `posts` whose rowids are within `(from, to)`.
-fn read_run(conn: &Connection, (from, to): (i64, i64)) -> rusqlite::Result<Vec<Record>> {
-    let mut stmt = conn.prepare(
+fn read_run(
+    conn: &Connection,
+    (from, to): (i64, i64),
+    columns: Columns,
+) -> rusqlite::Result<Vec<Record>> {
+    let mut select = String::from(
         "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
-                    source_size, source_mtime_ns, title, url, summary, description, tags, draft,
-                    translation_key, plugins, extra, aliases, template, ever_published,
-                    word_count, reading_time, headings, links, shortcodes, expires_at, terms,
-                    weight, images
-             FROM posts WHERE rowid BETWEEN ?1 AND ?2",
-    )?;
+                source_size, source_mtime_ns, title, url, summary, description, tags, draft,
+                translation_key, plugins, extra, aliases, template, ever_published,
+                word_count, reading_time, headings, links, shortcodes, expires_at, terms,
+                weight, images
+         FROM posts WHERE rowid BETWEEN ?1 AND ?2",
+    );
+    if columns == Columns::Light {
+        for column in HEAVY {
+            select = select.replacen(&format!(" {column},"), " '',", 1);
+        }
+    }
+    let mut stmt = conn.prepare(&select)?;
     stmt.query_map([from, to], |row| {
         let id = str_ref(row, 0)?;
         let kind = str_ref(row, 1)?;
@@ -133,6 +160,58 @@ fn read_run(conn: &Connection, (from, to): (i64, i64)) -> rusqlite::Result<Vec<R
     })?
     .collect()
 }
+
+impl Index {
+    /// Reads what [`Index::snapshot_of_documents`] left out of the
+    /// documents of `records` (sorted by source path, as a snapshot has
+    /// them) at the places `which` names. A few are read one by one, by
+    /// the index of their paths; many, in one walk of the table.
+    pub fn complete(&self, records: &mut [Record], which: &[usize]) -> Result<(), Error> {
+        let mut read = || -> rusqlite::Result<()> {
+            if which.len() < ONE_BY_ONE {
+                let mut stmt = self.conn.prepare_cached(
+                    "SELECT summary, extra, headings FROM posts WHERE source_path = ?1",
+                )?;
+                for &i in which {
+                    let record = &mut records[i];
+                    let heavy = stmt.query_row([&record.source.path], |row| {
+                        Ok((text(row, 0)?, text(row, 1)?, text(row, 2)?))
+                    });
+                    match heavy.optional()? {
+                        Some(heavy) => (record.summary, record.extra, record.headings) = heavy,
+                        None => return Err(corrupt(0, "source_path")),
+                    }
+                }
+                return Ok(());
+            }
+            let mut wanted = vec![false; records.len()];
+            for &i in which {
+                wanted[i] = true;
+            }
+            let mut stmt = self
+                .conn
+                .prepare("SELECT source_path, summary, extra, headings FROM posts")?;
+            let mut rows = stmt.query([])?;
+            while let Some(row) = rows.next()? {
+                let path = str_ref(row, 0)?;
+                let Ok(i) = records.binary_search_by(|r| r.source.path.as_str().cmp(path)) else {
+                    continue;
+                };
+                if wanted[i] {
+                    let record = &mut records[i];
+                    (record.summary, record.extra, record.headings) =
+                        (text(row, 1)?, text(row, 2)?, text(row, 3)?);
+                }
+            }
+            Ok(())
+        };
+        read().map_err(|e| index_error(&self.path, e))
+    }
+}
+
+/// From how many documents [`Index::complete`] walks the table rather than
+/// look each one up.
+const ONE_BY_ONE: usize = 512;
 
 pub(super) fn read_outputs(
     conn: &Connection,
@@ -407,5 +486,42 @@ mod tests {
         kept.sort_unstable();
         let read: Vec<&str> = read.iter().map(|r| r.source.path.as_str()).collect();
         assert_eq!(read, kept);
+    }
+
+    #[test]
+    fn a_light_read_leaves_out_what_completing_reads_one_by_one_or_all_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        let records: Vec<Record> = (0..1_000)
+            .map(|n| Record {
+                summary: format!("<p>{n}</p>"),
+                extra: format!("{{\"n\":{n}}}"),
+                headings: format!("[{{\"level\":2,\"id\":\"h{n}\",\"title\":\"H\"}}]"),
+                ..record(&format!("p{n:04}"), "h")
+            })
+            .collect();
+        index
+            .commit(&Changes {
+                upserts: records.iter().collect(),
+                ..Changes::default()
+            })
+            .unwrap();
+        let mut light = index.snapshot_of_documents("out").unwrap().records;
+        let left_out = |r: &Record| Record {
+            summary: String::new(),
+            extra: String::new(),
+            headings: String::new(),
+            ..r.clone()
+        };
+        assert_eq!(light, records.iter().map(left_out).collect::<Vec<_>>());
+        index.complete(&mut light, &[3, 500]).unwrap();
+        assert_eq!(
+            (light[3].clone(), light[500].clone()),
+            (records[3].clone(), records[500].clone())
+        );
+        assert_eq!(light[4], left_out(&records[4]));
+        let every: Vec<usize> = (0..records.len()).collect();
+        index.complete(&mut light, &every).unwrap();
+        assert_eq!(light, records);
     }
 }
