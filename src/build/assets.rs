@@ -158,8 +158,8 @@ pub(crate) fn twins(
     plan: &Plan<'_>,
     (rendered, asked): (&FxHashSet<&str>, AssetUses),
     facts_of: impl Fn(&str) -> Option<AssetFacts>,
-    (stored, stale, damaged): Folder<'_>,
-) -> Twins {
+    ((stored, stale, damaged), every_row): (Folder<'_>, &EveryRow<'_>),
+) -> Result<Twins, Error> {
     let any_stored = || {
         stored
             .values()
@@ -167,9 +167,9 @@ pub(crate) fn twins(
     };
     if asked.is_empty() && plan.named_assets().is_empty() && !any_stored() {
         // No page names a twin, nor did: a theme without asset_url.
-        return Twins::default();
+        return Ok(Twins::default());
     }
-    let named = named_assets(plan, (rendered, &asked), (stored, stale));
+    let named = named_assets(plan, (rendered, &asked), (stored, stale), every_row)?;
     // Looked for twin by twin: a few, against every output.
     let planned = |twin: &str| {
         (plan.specs.iter()).any(|spec| spec.output.as_str() == twin)
@@ -203,19 +203,24 @@ pub(crate) fn twins(
         })
         .map(|(twin, (asset, fingerprint))| (asset.to_owned(), twin, fingerprint))
         .collect();
-    Twins {
+    Ok(Twins {
         late,
         dead,
         live: names,
         facts,
-    }
+    })
 }
+
+/// The row of every output of the folder when the rows a build holds are
+/// only some of them (`None`: they are all).
+pub(crate) type EveryRow<'r> = dyn Fn() -> Result<Option<FxHashMap<String, OutputRow>>, Error> + 'r;
 
 /// The assets the pages name once those at `rendered` rendered and
 /// `asked` for theirs: those named before and those asked now, less those
 /// a page that rendered or is pruned named before and that no page names
 /// now. Only then are the other pages' fingerprints read (a template that
-/// stops naming an asset); most builds read none.
+/// stops naming an asset), from every row (`every_row`, when `stored` is
+/// only some); most builds read none.
 fn named_assets<'a>(
     plan: &'a Plan<'_>,
     (rendered, asked): (&FxHashSet<&str>, &'a AssetUses),
@@ -223,7 +228,8 @@ fn named_assets<'a>(
         &'a FxHashMap<String, OutputRow>,
         &[(&'a String, &'a OutputRow)],
     ),
-) -> BTreeSet<&'a str> {
+    every_row: &EveryRow<'_>,
+) -> Result<BTreeSet<&'a str>, Error> {
     let asked_now: BTreeSet<&str> = asked.values().flatten().map(String::as_str).collect();
     let mut dropped: BTreeSet<&str> = BTreeSet::new();
     for page in rendered {
@@ -242,14 +248,16 @@ fn named_assets<'a>(
     let mut named: BTreeSet<&str> = plan.named_assets().keys().map(String::as_str).collect();
     named.extend(&asked_now);
     if dropped.is_empty() {
-        return named;
+        return Ok(named);
     }
     let pruned: FxHashSet<&str> = stale.iter().map(|(path, _)| path.as_str()).collect();
-    let still: BTreeSet<&str> = (stored.iter())
+    let every = every_row()?;
+    let rows = every.as_ref().unwrap_or(stored);
+    let still: BTreeSet<&str> = (rows.iter())
         .filter(|(page, _)| !rendered.contains(page.as_str()) && !pruned.contains(page.as_str()))
         .flat_map(|(_, row)| row.fingerprint.as_deref().map(asks_in).unwrap_or_default())
         .filter(|asset| dropped.contains(asset))
         .collect();
     named.retain(|asset| !dropped.contains(asset) || still.contains(asset));
-    named
+    Ok(named)
 }

@@ -55,6 +55,10 @@ pub(crate) struct RenderJob<'j, 'p> {
     pub shared: &'j SharedBodies,
     /// The output rows of the folder, as the build found them.
     pub stored: &'j FxHashMap<String, OutputRow>,
+    /// How the index names the folder, when `stored` holds only some of
+    /// its rows (those of the pages that show what changed): the others
+    /// are read from the index if a question needs them.
+    pub partly_stored: Option<&'j str>,
     pub plugins: &'j Plugins,
     /// How bodies are rendered: `[highlight]`, `[math]`, `[markdown]`.
     pub config: &'j Config,

@@ -251,6 +251,37 @@ fn the_twin_only_a_deleted_page_named_is_pruned_with_it() {
 }
 
 #[test]
+fn a_twin_one_page_stops_naming_stays_while_a_page_not_rendered_names_it() {
+    // A one-off edit reads only the rows of the pages that show what
+    // changed: whether another page still names the asset its page no
+    // longer names is asked of every row.
+    for kept in [false, true] {
+        let site = TestSite::with_posts_kept(kept);
+        site.write("static/js/about.js", "about();\n");
+        site.write(
+            "templates/page.html",
+            "{% extends \"base.html\" %}{% block content %}{% if page.extra.scripted %}\
+             <script src=\"{{ asset_url('js/about.js') }}\"></script>{% endif %}{% endblock %}",
+        );
+        let page =
+            |scripted: bool| format!("---\ntitle: About\nscripted: {scripted}\n---\nAbout.\n");
+        site.write("content/en/about.md", &page(true));
+        site.write(
+            "content/en/contact.md",
+            &page(true).replace("About", "Contact"),
+        );
+        site.build();
+        let (twin, _) = twin_of(&site, "js/about.js");
+        site.write("content/en/about.md", &page(false));
+        let report = site.build();
+        assert!(!report.deleted.contains(&twin), "kept: {kept}: {report:?}");
+        assert!(site.read("public/contact/index.html").contains(&twin));
+        assert!(site.out().join(&twin).is_file(), "kept: {kept}");
+        assert_eq!(site.output_tree(), site.clean_build_tree());
+    }
+}
+
+#[test]
 fn a_deleted_twin_is_written_again_and_a_minified_site_names_the_minified_bytes() {
     let site = TestSite::with_posts();
     site.build();

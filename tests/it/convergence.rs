@@ -1344,9 +1344,9 @@ fn a_post_in_the_place_of_a_term_page_is_planned_alone_with_what_shows_it() {
 #[test]
 fn a_one_off_edit_checks_anchors_against_the_headings_of_documents_it_did_not_read() {
     // A one-off build reads the rows of the documents it does not read
-    // again without their headings: those an anchored link may name (by a
-    // path under a language's folder, or without the language of the
-    // file's name) are read in full before the links are checked.
+    // again light: what it leaves out is not what an anchored link is
+    // checked against, by a path under a language's folder or without the
+    // language of the file's name.
     let site = TestSite::with_posts();
     site.write(
         "content/posts/third.fr.md",

@@ -26,14 +26,10 @@ impl Session {
     pub(super) fn finish(&mut self, mut prepared: Prepared) -> Result<Attempt, Error> {
         let mut report = std::mem::take(&mut prepared.report);
         self.progress.start(Stage::Plan, 0);
-        let mut records = std::mem::take(&mut prepared.analysis.current);
+        let records = std::mem::take(&mut prepared.analysis.current);
         let kept_plan = prepared.kept_plan.take();
         let site = Arc::clone(&self.site);
         let views = Views::new(site.config(), &prepared.scan.i18n);
-        if prepared.light {
-            let analysis = &prepared.analysis;
-            self.complete_link_targets(&mut records, (&analysis.fresh, &analysis.sections))?;
-        }
         let changed_alone = match prepared.outputs {
             OutputRows::Unread => {
                 let (changed_alone, read) = self.outputs_for(&views, &prepared, &records)?;
@@ -442,6 +438,8 @@ impl Session {
             bodies: &prepared.analysis.bodies,
             shared: &shared,
             stored: outputs,
+            partly_stored: (!matches!(prepared.outputs, OutputRows::Every))
+                .then_some(&self.out_key),
             plugins: &self.options.plugins,
             config: self.site.config(),
             shortcodes: prepared.scan.theme.shortcodes(),
@@ -661,7 +659,12 @@ fn twins_after<'s>(
 ) -> Result<Result<(StaleRows<'s>, String), HashSet<String>>, Error> {
     let asked = (rendered, job.asset_urls.take_asked());
     let facts_of = |asset: &str| job.asset_urls.facts(asset);
-    let twins = assets::twins(job.plan, asked, facts_of, (outputs, &stale, damaged));
+    let every_row = || match job.partly_stored {
+        Some(dir) => crate::store::index::outputs_at(job.index, dir).map(Some),
+        None => Ok(None),
+    };
+    let folder = (outputs, &stale[..], damaged);
+    let twins = assets::twins(job.plan, asked, facts_of, (folder, &every_row))?;
     let changed = produce::stage_twins(job, &twins.late, staging)?;
     if !changed.is_empty() {
         return Ok(Err(changed));

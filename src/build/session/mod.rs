@@ -588,7 +588,7 @@ impl Session {
     /// Reads what changed and checks the invariants: the documents of the
     /// build, with the rows as they were (`kept`, or else the index's;
     /// those of the outputs left for later when it `plans`, may plan only
-    /// some pages, and that is for [`Session::read_outputs`] to say).
+    /// some pages, and that is for [`Session::outputs_for`] to say).
     fn prepare(
         &mut self,
         lock: BuildLock,

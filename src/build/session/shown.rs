@@ -107,8 +107,9 @@ impl Session {
     /// build plans every page: a session keeps its plan for the next build
     /// to bring up to date, a damaged output may be any page's, and an
     /// index that does not keep every page's row cannot say which show them
-    /// (the rows of those pages are read only when none of these holds,
-    /// [`Session::prepare`]).
+    /// (the rows of those pages alone are read only when none of these
+    /// holds: [`Session::prepare`] leaves them unread, and
+    /// [`Session::outputs_for`] reads them).
     pub(super) fn plan_shown<'p>(
         &self,
         (site, views): (&'p Site, &'p Views<'p>),

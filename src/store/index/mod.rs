@@ -24,9 +24,10 @@ mod schema;
 
 pub use images::ImageRows;
 
+pub use rows::outputs_at;
 use rows::{
-    Columns, apply, corrupt, read_outputs, read_records, reservation_key, staging_key, str_ref,
-    text, with_reservations,
+    Columns, apply, corrupt, read_outputs, read_records, reservation_key, reservations_on,
+    staging_key, str_ref, text, with_reservations,
 };
 use schema::MIGRATIONS;
 #[cfg(test)]
@@ -300,8 +301,8 @@ impl Index {
     }
 
     /// Reads every row but the outputs', and the documents' without what
-    /// only a page showing them reads (their summary, extra fields and
-    /// headings, left empty): a one-off build
+    /// only a page showing them reads (their summary and extra fields, left
+    /// empty): a one-off build
     /// reads those once it knows which pages it plans ([`Index::outputs`],
     /// [`Index::shown_outputs`], [`Index::complete`]).
     pub fn snapshot_of_documents(&self, dir: &str) -> Result<Snapshot, Error> {
@@ -550,13 +551,7 @@ impl Index {
     /// The (path, hash) pairs [`Index::reserve_outputs`] recorded since the
     /// last commit, oldest first.
     fn reservations(&self, dir: &str) -> rusqlite::Result<Vec<(String, String)>> {
-        let Some(lines) = self.meta(&reservation_key(dir))? else {
-            return Ok(Vec::new());
-        };
-        lines
-            .lines()
-            .map(|line| serde_json::from_str(line).map_err(|_| corrupt(1, "reservation")))
-            .collect()
+        reservations_on(&self.conn, dir)
     }
 
     /// Applies one build's changes in one transaction.

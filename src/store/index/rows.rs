@@ -24,14 +24,15 @@ pub(super) fn reader(path: &Path) -> rusqlite::Result<Connection> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Columns {
     Every,
-    /// All but the three that hold most of a row's bytes and are read only
-    /// when a page shows the document: its summary, its extra fields and
-    /// its headings, left empty ([`Index::complete`] reads them).
+    /// All but those only a page showing the document reads: its summary
+    /// and its extra fields, left empty ([`Index::complete`] reads them).
+    /// Its headings stay: any `@/…#anchor` a page resolves (one a
+    /// shortcode wrote, say) is checked against them.
     Light,
 }
 
 /// The columns of `posts` a read leaves out when [`Columns::Light`].
-const HEAVY: [&str; 3] = ["summary", "extra", "headings"];
+const HEAVY: [&str; 2] = ["summary", "extra"];
 
 /// Every row of `posts`, sorted by source path: over `conn`, or in runs of
 /// rowids, one per thread of the pool, each over a connection of its own
@@ -164,23 +165,21 @@ fn read_run(
 impl Index {
     /// Reads what [`Index::snapshot_of_documents`] left out of the
     /// documents of `records` (sorted by source path, as a snapshot has
-    /// them) at the places `which` names. A few are read one by one, by
-    /// the index of their paths; many, in one walk of the table.
+    /// them) at the places `which` names (each once). A few are read one
+    /// by one, by the index of their paths; many, in one walk of the
+    /// table.
     pub fn complete(&self, records: &mut [Record], which: &[usize]) -> Result<(), Error> {
         let mut read = || -> rusqlite::Result<()> {
             if which.len() < ONE_BY_ONE {
-                let mut stmt = self.conn.prepare_cached(
-                    "SELECT summary, extra, headings FROM posts WHERE source_path = ?1",
-                )?;
+                let mut stmt = self
+                    .conn
+                    .prepare_cached("SELECT summary, extra FROM posts WHERE source_path = ?1")?;
                 for &i in which {
                     let record = &mut records[i];
                     let heavy = stmt.query_row([&record.source.path], |row| {
-                        Ok((text(row, 0)?, text(row, 1)?, text(row, 2)?))
+                        Ok((text(row, 0)?, text(row, 1)?))
                     });
-                    match heavy.optional()? {
-                        Some(heavy) => (record.summary, record.extra, record.headings) = heavy,
-                        None => return Err(corrupt(0, "source_path")),
-                    }
+                    (record.summary, record.extra) = heavy.optional()?.ok_or_else(missing)?;
                 }
                 return Ok(());
             }
@@ -190,23 +189,47 @@ impl Index {
             }
             let mut stmt = self
                 .conn
-                .prepare("SELECT source_path, summary, extra, headings FROM posts")?;
+                .prepare("SELECT source_path, summary, extra FROM posts")?;
             let mut rows = stmt.query([])?;
+            let mut filled = 0;
             while let Some(row) = rows.next()? {
                 let path = str_ref(row, 0)?;
                 let Ok(i) = records.binary_search_by(|r| r.source.path.as_str().cmp(path)) else {
                     continue;
                 };
-                if wanted[i] {
+                if std::mem::take(&mut wanted[i]) {
                     let record = &mut records[i];
-                    (record.summary, record.extra, record.headings) =
-                        (text(row, 1)?, text(row, 2)?, text(row, 3)?);
+                    (record.summary, record.extra) = (text(row, 1)?, text(row, 2)?);
+                    filled += 1;
                 }
             }
-            Ok(())
+            match filled == which.len() {
+                true => Ok(()),
+                false => Err(missing()),
+            }
         };
         read().map_err(|e| index_error(&self.path, e))
     }
+}
+
+/// The row of every output of the folder `dir` ([`Index::outputs`]), read
+/// over a connection of its own to the index at `path`: for a thread that
+/// does not hold the index.
+pub fn outputs_at(path: &Path, dir: &str) -> Result<FxHashMap<String, OutputRow>, Error> {
+    let read = || -> rusqlite::Result<_> {
+        let conn = reader(path)?;
+        Ok(with_reservations(
+            read_outputs(&conn, dir)?,
+            reservations_on(&conn, dir)?,
+        ))
+    };
+    read().map_err(|e| index_error(path, e))
+}
+
+/// What [`Index::complete`] meets when a document it completes has no row:
+/// the index changed under the build lock.
+fn missing() -> rusqlite::Error {
+    corrupt(0, "source_path")
 }
 
 /// From how many documents [`Index::complete`] walks the table rather than
@@ -283,6 +306,21 @@ pub(super) fn optional_text(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Resu
         rusqlite::types::ValueRef::Null => Ok(None),
         _ => text(row, i).map(Some),
     }
+}
+
+/// The reservations of the folder `dir` ([`Index::reserve_outputs`]) the
+/// index at `conn` holds.
+pub(super) fn reservations_on(
+    conn: &Connection,
+    dir: &str,
+) -> rusqlite::Result<Vec<(String, String)>> {
+    let key = reservation_key(dir);
+    let lines: Option<String> = conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .optional()?;
+    (lines.unwrap_or_default().lines())
+        .map(|line| serde_json::from_str(line).map_err(|_| corrupt(1, "reservation")))
+        .collect()
 }
 
 pub(super) fn reservation_key(dir: &str) -> String {
@@ -510,7 +548,6 @@ mod tests {
         let left_out = |r: &Record| Record {
             summary: String::new(),
             extra: String::new(),
-            headings: String::new(),
             ..r.clone()
         };
         assert_eq!(light, records.iter().map(left_out).collect::<Vec<_>>());
@@ -523,5 +560,11 @@ mod tests {
         let every: Vec<usize> = (0..records.len()).collect();
         index.complete(&mut light, &every).unwrap();
         assert_eq!(light, records);
+        let mut fewer = index.snapshot_of_documents("out").unwrap().records;
+        fewer.remove(7);
+        assert!(index.complete(&mut fewer, &[7]).is_ok(), "a row of its own");
+        fewer[7].source.path = "content/en/posts/gone.md".into();
+        assert!(index.complete(&mut fewer, &[7]).is_err());
+        assert!(index.complete(&mut fewer, &every[..999]).is_err());
     }
 }
