@@ -91,7 +91,7 @@ impl Session {
             let analysis = &prepared.analysis;
             let retitled = moved_titles(prepared, records);
             let (documents, retitled) = plan::cover_keys(records, (&analysis.fresh, &retitled));
-            let shown = self.index.shown_outputs(&self.out_key, |covers| {
+            let shown = self.index.shown_outputs(&self.out_key, move |covers| {
                 plan::covers_any(covers, &documents, &retitled)
             })?;
             if let Some(shown) = shown {

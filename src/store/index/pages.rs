@@ -5,6 +5,8 @@
 
 use super::*;
 
+use rusqlite::functions::FunctionFlags;
+
 use crate::plan::KeptPage;
 
 /// The meta key saying that every page's row of the output folder `dir`
@@ -43,52 +45,67 @@ impl Index {
     pub fn shown_outputs(
         &self,
         dir: &str,
-        shows: impl Fn(&[u8]) -> bool,
+        shows: impl Fn(&[u8]) -> bool + Send + std::panic::UnwindSafe + 'static,
     ) -> Result<Option<ShownOutputs>, Error> {
         let read = || -> rusqlite::Result<Option<ShownOutputs>> {
             if !self.reservations(dir)?.is_empty() {
                 return Ok(None);
             }
-            let mut stmt = self.conn.prepare(
-                "SELECT path, covers, page, hash, fingerprint, size, mtime_ns FROM outputs
-                 WHERE dir = ?1",
-            )?;
-            let mut rows = stmt.query([dir])?;
-            let mut shown = ShownOutputs::default();
-            while let Some(row) = rows.next()? {
-                let stat = (row.get::<_, Option<i64>>(5)?).zip(row.get::<_, Option<i64>>(6)?);
-                let Some((size, mtime_ns)) = stat else {
-                    return Ok(None);
-                };
-                let page = row
-                    .get_ref(2)?
-                    .as_str_or_null()
-                    .map_err(|_| corrupt(2, "page"))?;
-                let covers =
-                    (row.get_ref(1)?.as_blob_or_null()).map_err(|_| corrupt(1, "covers"))?;
-                let shown_page = page.zip(covers).filter(|(_, covers)| shows(covers));
-                if shown_page.is_none() && !matches!(page, None | Some("site" | "sitemap")) {
-                    continue;
-                }
-                let path = text(row, 0)?;
-                if let Some((page, _)) = shown_page {
-                    shown.pages.push((path.clone(), page.to_owned()));
-                }
-                let stored = OutputRow {
-                    hash: row.get(3)?,
-                    fingerprint: row.get(4)?,
-                    stat: Some(Stat {
-                        size: size as u64,
-                        mtime_ns,
-                    }),
-                };
-                shown.rows.insert(path, stored);
-            }
-            Ok(Some(shown))
+            // SQLite asks `shows` of each row's covers itself: most rows
+            // never cross into Rust.
+            let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+            self.conn
+                .create_scalar_function(SHOWS, 1, flags, move |call| {
+                    match call.get_raw(0).as_blob_or_null() {
+                        Ok(covers) => Ok(covers.is_some_and(&shows)),
+                        Err(e) => Err(rusqlite::Error::UserFunctionError(Box::new(e))),
+                    }
+                })?;
+            let shown = self.read_shown(dir);
+            self.conn.remove_function(SHOWS, 1)?;
+            shown
         };
         read().map_err(|e| index_error(&self.path, e))
     }
+
+    /// The rows [`Index::shown_outputs`] finds, [`SHOWS`] given.
+    fn read_shown(&self, dir: &str) -> rusqlite::Result<Option<ShownOutputs>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT path, folio_shows(covers), page, hash, fingerprint, size, mtime_ns
+             FROM outputs
+             WHERE dir = ?1 AND (size IS NULL OR mtime_ns IS NULL OR page IS NULL
+                   OR page IN ('site', 'sitemap') OR folio_shows(covers))",
+        )?;
+        let mut rows = stmt.query([dir])?;
+        let mut shown = ShownOutputs::default();
+        while let Some(row) = rows.next()? {
+            let stat = (row.get::<_, Option<i64>>(5)?).zip(row.get::<_, Option<i64>>(6)?);
+            let Some((size, mtime_ns)) = stat else {
+                return Ok(None);
+            };
+            let path = text(row, 0)?;
+            let page = (row.get_ref(2)?.as_str_or_null()).map_err(|_| corrupt(2, "page"))?;
+            let shows: bool = row.get(1)?;
+            if let Some(page) = page.filter(|_| shows) {
+                shown.pages.push((path.clone(), page.to_owned()));
+            }
+            let stored = OutputRow {
+                hash: row.get(3)?,
+                fingerprint: row.get(4)?,
+                stat: Some(Stat {
+                    size: size as u64,
+                    mtime_ns,
+                }),
+            };
+            shown.rows.insert(path, stored);
+        }
+        Ok(Some(shown))
+    }
 }
+
+/// The SQL function [`Index::shown_outputs`] asks whether a page's covers
+/// name what changed.
+const SHOWS: &str = "folio_shows";
 
 /// What [`Index::shown_outputs`] found.
 #[derive(Debug, Default)]
