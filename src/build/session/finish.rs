@@ -53,7 +53,7 @@ impl Session {
             // be made again by themselves: every page is planned, against
             // every output's row.
             Err(records) => {
-                if !matches!(prepared.outputs, OutputRows::Every) {
+                if !prepared.outputs.are_every() {
                     prepared.analysis.snapshot.outputs = self.index.outputs(&self.out_key)?;
                     prepared.outputs = OutputRows::Every;
                 }
@@ -414,7 +414,7 @@ impl Session {
         self.progress
             .start(Stage::Render, report.rendered + batches.copies());
         // A folder the index knows no file of may be staged afresh.
-        let knows_none = matches!(prepared.outputs, OutputRows::Every) && outputs.is_empty();
+        let knows_none = prepared.outputs.are_every() && outputs.is_empty();
         let mut staging = write::Staging::for_folder(&self.out_dir, !dry_run && knows_none)?;
         let files = FilesAt::new(self.site.root());
         let (notes, sass_reads) = (Mutex::default(), Mutex::default());
@@ -438,8 +438,7 @@ impl Session {
             bodies: &prepared.analysis.bodies,
             shared: &shared,
             stored: outputs,
-            partly_stored: (!matches!(prepared.outputs, OutputRows::Every))
-                .then_some(&self.out_key),
+            partly_stored: (!prepared.outputs.are_every()).then_some(&self.out_key),
             plugins: &self.options.plugins,
             config: self.site.config(),
             shortcodes: prepared.scan.theme.shortcodes(),

@@ -155,6 +155,13 @@ enum OutputRows {
     Shown(Vec<(String, String)>),
 }
 
+impl OutputRows {
+    /// Whether the build holds every row of the folder.
+    fn are_every(&self) -> bool {
+        matches!(self, OutputRows::Every)
+    }
+}
+
 /// How one attempt at a build ended.
 enum Attempt {
     Built(Box<BuildReport>),

@@ -10,11 +10,11 @@ use crate::model::doc::{Record, Stat};
 use crate::plan::KeptPage;
 use crate::store::index::OutputRow;
 
-/// The outputs' rows by output path.
-type OutputMap = rustc_hash::FxHashMap<String, OutputRow>;
-
 use super::finish::{Planned, plan_of, sources_of};
 use super::*;
+
+/// The outputs' rows by output path.
+type OutputMap = FxHashMap<String, OutputRow>;
 
 impl Session {
     /// Whether the documents this build read again are all that changed
@@ -28,7 +28,7 @@ impl Session {
         &self,
         views: &Views<'_>,
         prepared: &Prepared,
-        records: &[crate::model::doc::Record],
+        records: &[Record],
     ) -> bool {
         let analysis = &prepared.analysis;
         let sorts_by_title = crate::source::section::any_sorted_by_title(&analysis.sections);
@@ -62,7 +62,7 @@ impl Session {
         site: &'p Site,
         views: &'p Views<'p>,
         prepared: &'p Prepared,
-        records: Vec<crate::model::doc::Record>,
+        records: Vec<Record>,
     ) -> Result<Planned<'p>, Error> {
         let retitled = moved_titles(prepared, &records);
         let changed_since = plan::ChangedSince {
@@ -173,10 +173,7 @@ impl Session {
 /// Of the documents read again, each in its place (their rows, as they
 /// were, in the order of `fresh`), those whose title moved: the pages that
 /// list them by title alone are fingerprinted again too.
-pub(super) fn moved_titles(
-    prepared: &Prepared,
-    records: &[crate::model::doc::Record],
-) -> Vec<usize> {
+pub(super) fn moved_titles(prepared: &Prepared, records: &[Record]) -> Vec<usize> {
     let analysis = &prepared.analysis;
     (analysis.snapshot.records.iter())
         .zip(&analysis.fresh)
