@@ -242,9 +242,6 @@ impl Session {
     ) -> bool {
         let analysis = &prepared.analysis;
         let (old, meta) = (&analysis.snapshot.records, &analysis.snapshot.meta);
-        let theme = serde_json::to_string(prepared.scan.theme.own_hashes()).ok();
-        let wording = serde_json::to_string(views.wording()).ok();
-        let now = self.options.now_ms;
         // A document that shows other images than it did is planned afresh:
         // which files its images are, and their variants, are the plan's.
         let images_moved =
@@ -261,10 +258,22 @@ impl Session {
                     || (new.kind == Kind::Page && !(new.tags.is_empty() && new.terms.is_empty()));
                 plan::same_place(old, new) && (!listed_by_title || old.title == new.title)
             })
-            && meta.content_settings.as_deref() == Some(analysis.settings.as_str())
+            && self.settings_as_last(meta, (&analysis.settings, views, &prepared.scan.theme))
+    }
+
+    /// Whether the last build, which left `meta`, read its documents with
+    /// the same content `settings`, theme and words as this one, and no
+    /// post became due or withdrawn since.
+    pub(super) fn settings_as_last(
+        &self,
+        meta: &Meta,
+        (settings, views, theme): (&str, &Views<'_>, &crate::render::Theme),
+    ) -> bool {
+        let now = self.options.now_ms;
+        meta.content_settings.as_deref() == Some(settings)
             && meta.globals.as_deref() == Some(views.globals())
-            && meta.wording == wording
-            && meta.theme == theme
+            && meta.wording == serde_json::to_string(views.wording()).ok()
+            && meta.theme == serde_json::to_string(theme.own_hashes()).ok()
             && meta.last_shown.is_some_and(|shown| shown <= now)
             && meta.next_due.is_some_and(|due| now < due)
     }

@@ -609,10 +609,23 @@ impl Session {
             ..BuildReport::default()
         };
         self.warn_of(&scan, &mut report);
-        // What a plan of some pages asks first ([`Session::plan_shown`]).
+        // What a plan of some pages asks first ([`Session::plan_shown`]),
+        // and what rules out most builds that plan every page: a document
+        // that came or went, other settings, a template edited. Those read
+        // every row at once, the outputs' beside the documents'.
         let may_plan_shown = || -> Result<bool, Error> {
             let one_off = plans && !self.keeps_state && scan.damaged.is_empty();
-            Ok(one_off && self.index.keeps_pages(&self.out_key)?)
+            if !(one_off && self.index.keeps_pages(&self.out_key)?)
+                || self.index.documents_count()? != scan.sources.len()
+            {
+                return Ok(false);
+            }
+            let config = self.site.config();
+            let settings =
+                analyse::content_settings(config, &self.options.plugins, scan.theme.shortcodes());
+            let views = Views::new(config, &scan.i18n);
+            let meta = self.index.meta_values()?;
+            Ok(self.settings_as_last(&meta, (&settings, &views, &scan.theme)))
         };
         let (snapshot, kept_plan, outputs) = match kept {
             Some(Resumed { snapshot, plan }) => (snapshot, plan, OutputRows::Every),

@@ -163,6 +163,15 @@ fn read_run(
 }
 
 impl Index {
+    /// How many documents the index keeps a row of: a build that finds as
+    /// many sources may find each in its place.
+    pub fn documents_count(&self) -> Result<usize, Error> {
+        (self.conn)
+            .query_row("SELECT count(*) FROM posts", [], |r| r.get::<_, i64>(0))
+            .map(|count| count as usize)
+            .map_err(|e| index_error(&self.path, e))
+    }
+
     /// Reads what [`Index::snapshot_of_documents`] left out of the
     /// documents of `records` (sorted by source path, as a snapshot has
     /// them) at the places `which` names (each once). A few are read one
@@ -515,6 +524,7 @@ mod tests {
             .num_threads(3)
             .build()
             .unwrap();
+        let count = index.documents_count().unwrap();
         let index = &mut index;
         let read = pool.install(move || index.snapshot("out")).unwrap().records;
         let mut kept: Vec<&str> = (records.iter())
@@ -524,6 +534,7 @@ mod tests {
         kept.sort_unstable();
         let read: Vec<&str> = read.iter().map(|r| r.source.path.as_str()).collect();
         assert_eq!(read, kept);
+        assert_eq!(count, kept.len());
     }
 
     #[test]
