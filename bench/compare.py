@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare folio binaries on one site, builds interleaved, stage by stage.
 
-    bench/compare.py [--scenario cold|noop|body|ratio] SITE RUNS BIN [BIN...]
+    bench/compare.py [--scenario cold|noop|body|new|ratio] SITE RUNS BIN [BIN...]
 
 Builds SITE with each binary in turn, RUNS rounds, and prints the median wall
 time of every stage (`folio build --json` reports them), of the whole process,
@@ -16,6 +16,9 @@ Scenarios:
         once, untimed; every timed build then has nothing to do.
   body  as noop, but before every timed build a sentence is appended to the
         middle English post of that binary's copy (as bench/run.sh does).
+  new   as noop, but before every timed build a new English post is added to
+        that binary's copy (the middle one, under another file name): a
+        build that plans every page.
   ratio each round times a noop build, then a body build, per binary, and
         prints both medians and their ratio (one body edit against the no-op,
         which a one-off `folio build` should keep small). Each ratio is taken
@@ -76,12 +79,22 @@ def edited_post(site):
     return os.path.join(site, "content", "en", "posts", posts[(len(posts) - 1) // 2])
 
 
+def add_post(site, run):
+    """A new English post, a copy of the middle one under another name (its
+    slug), so that every build of a run adds one document."""
+    with open(edited_post(site), encoding="utf-8") as f:
+        text = f.read()
+    name = os.path.join(site, "content", "en", "posts", f"zz-added-{run}.md")
+    with open(name, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def main():
     args = sys.argv[1:]
     scenario = "cold"
     if args[:1] == ["--scenario"] and len(args) > 1:
         scenario, args = args[1], args[2:]
-    if scenario not in ("cold", "noop", "body", "ratio") or len(args) < 3 or not args[1].isdigit():
+    if scenario not in ("cold", "noop", "body", "new", "ratio") or len(args) < 3 or not args[1].isdigit():
         sys.exit(__doc__)
     site, runs, binaries = args[0], int(args[1]), args[2:]
     rows = [[] for _ in binaries]
@@ -108,6 +121,8 @@ def main():
                     if scenario in ("body", "ratio"):
                         with open(post, "a", encoding="utf-8") as f:
                             f.write(f"\nOne more sentence, appended by compare.py ({run}).\n")
+                    if scenario == "new":
+                        add_post(copy, run)
                     row = build(binary, copy, out)
                     if scenario == "ratio":
                         row = {"noop wall": noop, "body wall": row["wall"], "body ÷ noop": row["wall"] / noop}
