@@ -11,8 +11,8 @@ use pulldown_cmark::{Event, Parser, Tag};
 
 use rustc_hash::FxHashMap;
 
+use crate::source::html::INTERNAL_LINK;
 use crate::source::markdown::MARKDOWN;
-use crate::source::outline::INTERNAL_LINK;
 
 /// What a link to a document written at its old place leads to now.
 pub(super) struct Moves<'a> {

@@ -8,11 +8,9 @@
 
 use super::*;
 
-use std::ops::Range;
-
 use crate::model::doc::InternalLink;
 use crate::source::config::Severity;
-use crate::source::outline::INTERNAL_LINK;
+use crate::source::html::{Attribute, INTERNAL_LINK, attributes, internal_target};
 
 /// Where the documents are, for links to find them.
 pub(super) struct Places {
@@ -446,65 +444,13 @@ fn replace_links(html: &str, resolve: impl Fn(&str) -> Option<String>) -> Cow<'_
     rewritten(
         html,
         |a| a.name == "href" || a.name == "src",
-        |written| {
-            let written = written.strip_prefix("@/")?.replace("&amp;", "&");
-            let target = percent_encoding::percent_decode_str(&written).decode_utf8_lossy();
-            resolve(&target).map(|url| in_attribute(&url))
-        },
+        |written| resolve(&internal_target(written)?).map(|url| in_attribute(&url)),
     )
 }
 
 /// `url` as a double-quoted attribute's value.
 fn in_attribute(url: &str) -> String {
     url.replace('&', "&amp;").replace('"', "%22")
-}
-
-/// A double-quoted attribute of a tag in `html`: the tag's name, the
-/// attribute's name, and where its value is.
-struct Attribute<'h> {
-    tag: &'h str,
-    name: &'h str,
-    value: Range<usize>,
-}
-
-/// The double-quoted attributes of `html`'s tags, in order. Text that
-/// looks like one is not: Markdown writes a `<` of text as `&lt;`, so a
-/// tag starts at a `<` as written, and a quote of text (`<code>href="#x"`)
-/// is outside every tag.
-fn attributes(html: &str) -> impl Iterator<Item = Attribute<'_>> {
-    let mut scanned = 0;
-    let mut tag: Option<usize> = None;
-    memchr::memmem::find_iter(html.as_bytes(), "=\"").filter_map(move |at| {
-        if at < scanned {
-            return None;
-        }
-        for (offset, byte) in html.as_bytes()[scanned..at].iter().enumerate() {
-            match byte {
-                b'<' => tag = Some(scanned + offset),
-                b'>' => tag = None,
-                _ => {}
-            }
-        }
-        let start = at + 2;
-        let Some(opened) = tag else {
-            // A quote of text: its `<` and `>` are read on.
-            scanned = start;
-            return None;
-        };
-        let len = html[start..].find('"')?;
-        // A value's `>` ends no tag.
-        scanned = start + len + 1;
-        let before = &html[opened + 1..at];
-        let name_at = before.rfind(|c: char| c.is_ascii_whitespace())? + 1;
-        let tag_name = before
-            .split(|c: char| c.is_ascii_whitespace() || c == '/')
-            .next()?;
-        Some(Attribute {
-            tag: tag_name,
-            name: &before[name_at..],
-            value: start..start + len,
-        })
-    })
 }
 
 /// `html` with each value of an attribute `attribute` accepts replaced by

@@ -7,7 +7,7 @@
 use super::*;
 
 use crate::source::config::{CONFIG_FILE, MenuItem};
-use crate::source::outline::INTERNAL_LINK;
+use crate::source::html::INTERNAL_LINK;
 
 /// A language's menus, by name.
 pub(super) type LanguageMenus = Shared<BTreeMap<String, Vec<MenuView>>>;

@@ -211,12 +211,15 @@ impl<'a> Fields<'a> {
     }
 
     /// A summary written in the front matter (`summary`, or Jekyll's
-    /// `excerpt`), as HTML from its Markdown.
-    pub(crate) fn written_summary(&self, config: &Config) -> Result<Option<String>, ParseError> {
+    /// `excerpt`), as HTML from its Markdown, with the field it is in.
+    pub(crate) fn written_summary(
+        &self,
+        config: &Config,
+    ) -> Result<Option<(String, &'static str)>, ParseError> {
         for field in ["summary", "excerpt"] {
             if let Some(text) = self.string(field)?.filter(|t| !t.trim().is_empty()) {
                 let (html, _) = render_body(text.trim(), &config.markup);
-                return Ok(Some(html.trim_end().to_owned()));
+                return Ok(Some((html.trim_end().to_owned(), field)));
             }
         }
         Ok(None)

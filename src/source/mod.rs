@@ -12,6 +12,7 @@ pub(crate) mod field_names;
 pub(crate) mod fields;
 pub(crate) mod front_matter;
 pub mod highlight;
+pub mod html;
 pub mod identify;
 pub mod image;
 pub mod markdown;

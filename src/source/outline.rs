@@ -11,9 +11,7 @@ use rustc_hash::FxHashMap;
 
 use crate::model::doc::{Heading, InternalLink};
 use crate::model::url::heading_id;
-
-/// A link to another document is written from `content/`, as Zola's are.
-pub const INTERNAL_LINK: &str = "@/";
+use crate::source::html::{INTERNAL_LINK, internal_links};
 
 /// Words read per minute, Zola's figure; and characters of Chinese or
 /// Japanese, which are not written in words, per minute, Hugo's.
@@ -115,6 +113,15 @@ impl<'t> OutlineReader<'t> {
                         target: target.to_owned(),
                     });
                 }
+            }
+            // A link its author wrote as HTML is the document's as one
+            // written in Markdown: checked, and followed when its target
+            // moves.
+            Event::Html(html) | Event::InlineHtml(html) => {
+                self.words.stop();
+                let line = self.lines.line_at(range.start);
+                let links = internal_links(html).map(|target| InternalLink { line, target });
+                self.links.extend(links);
             }
             // Inline markup may split a word (`un*break*able`); anything
             // else ends the one being read.

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use jiff::civil;
 use xxhash_rust::xxh3::xxh3_128;
 
-use crate::model::doc::{Kind, Record, Source, SourceState};
+use crate::model::doc::{InternalLink, Kind, Record, Source, SourceState};
 use crate::model::error::ProblemKind;
 use crate::model::id::format_ms;
 use crate::model::url::{
@@ -25,6 +25,7 @@ use crate::source::dates::split_date_prefix;
 use crate::source::fields::Fields;
 use crate::source::front_matter;
 use crate::source::highlight::Note;
+use crate::source::html::internal_links;
 use crate::source::markdown::{
     expand_shortcodes, outline_call_bodies, render_body, render_markdown, summary_and_outline,
 };
@@ -126,13 +127,13 @@ pub fn parse(
         lang: &source.lang,
     };
     let first_line = line_at(&text, text.len() - front.body.len());
-    let (mut summary, outline, touched_by) = summary_through(
+    let (mut summary, mut outline, touched_by) = summary_through(
         front.body,
         first_line,
         (plugins, &document),
         (config, shortcodes),
     )?;
-    if let Some(written) = fields.written_summary(config)? {
+    if let Some(written) = written_summary(&fields, config, &mut outline, first_line)? {
         summary = written;
     }
     let body = BodyAt {
@@ -185,6 +186,23 @@ pub fn parse(
         date_line,
         slug_line,
     })
+}
+
+/// The summary written in the front matter, if any, whose links (at the
+/// field's line) are added to the document's, as those of its body are.
+fn written_summary(
+    fields: &Fields<'_>,
+    config: &Config,
+    outline: &mut Outline,
+    first_line: usize,
+) -> Result<Option<String>, ParseError> {
+    let Some((written, field)) = fields.written_summary(config)? else {
+        return Ok(None);
+    };
+    let line = fields.line_of(field).unwrap_or(first_line) as u32;
+    let links = internal_links(&written).map(|target| InternalLink { line, target });
+    outline.links.extend(links);
+    Ok(Some(written))
 }
 
 /// The document's old URLs, each under the site's base path as every URL

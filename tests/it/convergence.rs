@@ -1386,3 +1386,35 @@ fn a_one_off_edit_checks_anchors_against_the_headings_of_documents_it_did_not_re
     assert_eq!(site.output_rows(), clean.output_rows);
     assert_eq!(site.content_rows(), clean.content_rows);
 }
+
+#[test]
+fn a_link_written_as_html_follows_its_target_when_it_moves() {
+    // An `@/` link the body writes as HTML, or its front matter summary
+    // does: the pages showing it are made again when its target moves.
+    for kept in [false, true] {
+        let site = TestSite::with_posts_kept(kept);
+        site.write("content/en/about.md", "---\ntitle: About\n---\nAbout.\n");
+        site.write(
+            "content/en/posts/hello-world.md",
+            "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\nsummary: 'See <a href=\"@/about.md\">us</a>.'\n---\nSee <a href=\"@/about.md\">about</a>.\n",
+        );
+        site.build();
+        site.write(
+            "content/en/about.md",
+            "---\ntitle: About\nurl: /team/\n---\nAbout.\n",
+        );
+        site.build();
+        assert!(
+            site.read("public/posts/hello-world/index.html")
+                .contains("href=\"/team/\">about</a>"),
+            "kept {kept}"
+        );
+        assert!(
+            site.read("public/index.html")
+                .contains("href=\"/team/\">us</a>"),
+            "kept {kept}"
+        );
+        site.clean_build();
+        assert_eq!(differing_from_clean(&site), [] as [&str; 0], "kept {kept}");
+    }
+}

@@ -171,6 +171,27 @@ fn a_link_from_content_leads_to_its_target_in_the_linker_s_language() {
 }
 
 #[test]
+fn a_link_written_as_html_or_in_a_summary_field_is_checked_at_its_line() {
+    let site = site_with_links();
+    site.build();
+    let before = site.output_tree();
+    site.write(
+        "content/en/posts/c.md",
+        "---\ntitle: C\ndate: 2024-03-01T09:00:00Z\nsummary: 'Read [b](@/posts/bb.md).'\n---\n\nSee <a href=\"@/posts/b.md#secnd\">b</a>.\n",
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains("content/en/posts/c.md:4: the link `@/posts/bb.md` leads nowhere"),
+        "{error}"
+    );
+    assert!(
+        error.contains("content/en/posts/c.md:7: the link `@/posts/b.md#secnd` leads nowhere"),
+        "{error}"
+    );
+    assert_eq!(site.output_tree(), before, "the build wrote nothing");
+}
+
+#[test]
 fn a_link_that_leads_nowhere_fails_the_build_naming_file_line_and_the_nearest() {
     let site = site_with_links();
     site.build();

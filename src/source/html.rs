@@ -1,0 +1,93 @@
+//! The attributes of HTML's tags as Markdown and authors write them, and
+//! the links between documents (`href="@/posts/x.md"`) among them: what
+//! the plan puts URLs in place of, and what a document's outline keeps of
+//! the HTML its body and summary write by hand.
+
+use std::ops::Range;
+
+/// A link to another document is written from `content/`, as Zola's are.
+pub const INTERNAL_LINK: &str = "@/";
+
+/// A double-quoted attribute of a tag in `html`: the tag's name, the
+/// attribute's name, and where its value is.
+pub struct Attribute<'h> {
+    pub tag: &'h str,
+    pub name: &'h str,
+    pub value: Range<usize>,
+}
+
+/// The double-quoted attributes of `html`'s tags, in order. Text that
+/// looks like one is not: Markdown writes a `<` of text as `&lt;`, so a
+/// tag starts at a `<` as written, and a quote of text (`<code>href="#x"`)
+/// is outside every tag.
+pub fn attributes(html: &str) -> impl Iterator<Item = Attribute<'_>> {
+    let mut scanned = 0;
+    let mut tag: Option<usize> = None;
+    memchr::memmem::find_iter(html.as_bytes(), "=\"").filter_map(move |at| {
+        if at < scanned {
+            return None;
+        }
+        for (offset, byte) in html.as_bytes()[scanned..at].iter().enumerate() {
+            match byte {
+                b'<' => tag = Some(scanned + offset),
+                b'>' => tag = None,
+                _ => {}
+            }
+        }
+        let start = at + 2;
+        let Some(opened) = tag else {
+            // A quote of text: its `<` and `>` are read on.
+            scanned = start;
+            return None;
+        };
+        let len = html[start..].find('"')?;
+        // A value's `>` ends no tag.
+        scanned = start + len + 1;
+        let before = &html[opened + 1..at];
+        let name_at = before.rfind(|c: char| c.is_ascii_whitespace())? + 1;
+        let tag_name = before
+            .split(|c: char| c.is_ascii_whitespace() || c == '/')
+            .next()?;
+        Some(Attribute {
+            tag: tag_name,
+            name: &before[name_at..],
+            value: start..start + len,
+        })
+    })
+}
+
+/// The document a link's attribute value names (what follows `@/`), as
+/// written in HTML: `&` as `&amp;`, other bytes outside a URL
+/// percent-encoded. `None` for a value that names no document.
+pub fn internal_target(written: &str) -> Option<String> {
+    let written = written.strip_prefix(INTERNAL_LINK)?.replace("&amp;", "&");
+    Some(
+        percent_encoding::percent_decode_str(&written)
+            .decode_utf8_lossy()
+            .into_owned(),
+    )
+}
+
+/// The documents the `href` and `src` attributes of `html` name
+/// ([`internal_target`]), in the order written.
+pub fn internal_links(html: &str) -> impl Iterator<Item = String> + '_ {
+    let any = memchr::memmem::find(html.as_bytes(), b"=\"@/").is_some();
+    attributes(if any { html } else { "" })
+        .filter(|a| a.name == "href" || a.name == "src")
+        .filter_map(|a| internal_target(&html[a.value]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_links_to_documents_of_tags_are_found_and_those_of_text_are_not() {
+        let html = "<p><a class=\"x\" href=\"@/posts/a%20b.md#part\">A</a> \
+                    <img src=\"@/b.md?x=1&amp;y=2\"> <code>href=\"@/c.md\"</code> \
+                    <a href=\"/d/\">D</a> <a title=\"@/e.md\">E</a></p>";
+        let found: Vec<String> = internal_links(html).collect();
+        assert_eq!(found, ["posts/a b.md#part", "b.md?x=1&y=2"]);
+        assert_eq!(internal_links("<p>no link</p>").count(), 0);
+    }
+}
