@@ -54,6 +54,25 @@ impl KeyHasher {
         self.number(count);
     }
 
+    /// Documents a page names by some of their values alone (`values`
+    /// gives them), and how many: an edit to anything else of theirs
+    /// leaves the page's fingerprint as it is.
+    pub(super) fn named<'r, const N: usize>(
+        &mut self,
+        model: &'r Model,
+        indices: impl IntoIterator<Item = usize>,
+        values: impl Fn(&'r Record) -> [&'r str; N],
+    ) {
+        let mut count = 0;
+        for i in indices {
+            for value in values(&model.records[i]) {
+                self.text(value);
+            }
+            count += 1;
+        }
+        self.number(count);
+    }
+
     pub(super) fn finish(self) -> String {
         hex(&self.0.finalize())
     }

@@ -44,7 +44,10 @@ impl<'a> Plan<'a> {
                     }
                     key.number(indices.len());
                 }
-                Input::Neighbour(i) => key.documents(model, i),
+                Input::Neighbour(i) => key.named(model, i, |r| [&r.title, &r.url]),
+                Input::Versions(list) => {
+                    key.named(model, list.iter().copied(), |r| [&r.lang, &r.url])
+                }
                 Input::TermIndex(t, lang) => {
                     let terms = model.taxonomies[t].by_lang.get(lang);
                     for (slug, (name, posts)) in terms.into_iter().flatten() {
@@ -183,11 +186,13 @@ impl<'a> Plan<'a> {
     pub(super) fn covered_by<'s>(&'s self, spec: &'s Spec, mut each: impl FnMut(Covered<'s>)) {
         for part in self.inputs(spec).parts {
             match part {
-                Input::Document(i) | Input::Neighbour(Some(i)) => each(Covered::Document(i)),
+                Input::Document(i) => each(Covered::Document(i)),
                 Input::Documents(list) => list.iter().for_each(|&i| each(Covered::Document(i))),
                 Input::PostsOf(lang) => each(Covered::PostsOf(lang)),
-                Input::Listed(list) => list.iter().for_each(|&i| each(Covered::Listing(i))),
-                Input::Title(i) => each(Covered::Listing(i)),
+                Input::Listed(list) | Input::Versions(list) => {
+                    list.iter().for_each(|&i| each(Covered::Listing(i)))
+                }
+                Input::Title(i) | Input::Neighbour(Some(i)) => each(Covered::Listing(i)),
                 Input::SectionFile(f) | Input::SectionTitle(f) => each(Covered::Section(f)),
                 Input::Sitemap => each(Covered::Site),
                 Input::Text(_)
@@ -227,7 +232,7 @@ impl<'a> Plan<'a> {
         for s in specs {
             for part in self.inputs(&self.specs[s]).parts {
                 match part {
-                    Input::Document(i) | Input::Neighbour(Some(i)) => {
+                    Input::Document(i) => {
                         shown.insert(i);
                     }
                     Input::Documents(indices) => shown.extend(indices),
@@ -235,7 +240,8 @@ impl<'a> Plan<'a> {
                     Input::Text(_)
                     | Input::Number(_)
                     | Input::Listed(_)
-                    | Input::Neighbour(None)
+                    | Input::Versions(_)
+                    | Input::Neighbour(_)
                     | Input::Title(_)
                     | Input::TermIndex(..)
                     | Input::Sitemap
@@ -432,7 +438,9 @@ impl<'a> Plan<'a> {
                     files.push(model.sections.files[file].path.clone())
                 }
                 Input::Document(i) => indices.push(i),
-                Input::Documents(list) | Input::Listed(list) => indices.extend_from_slice(list),
+                Input::Documents(list) | Input::Listed(list) | Input::Versions(list) => {
+                    indices.extend_from_slice(list)
+                }
                 Input::PostsOf(lang) => indices.extend_from_slice(model.posts_of(lang)),
                 Input::Neighbour(i) => indices.extend(i),
                 Input::TermIndex(t, lang) => {

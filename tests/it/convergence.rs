@@ -1418,3 +1418,43 @@ fn a_link_written_as_html_follows_its_target_when_it_moves() {
         assert_eq!(differing_from_clean(&site), [] as [&str; 0], "kept {kept}");
     }
 }
+
+#[test]
+fn a_body_edit_renders_no_page_that_names_the_post_by_title_or_url_alone() {
+    // Its newer and older posts' pages link it by title and URL, its
+    // versions in other languages by URL: none shows its body, none is
+    // rendered again. Its own page, the home and the section's list (its
+    // summary) and the feed (its body) are.
+    for kept in [false, true] {
+        let site = TestSite::with_posts_kept(kept);
+        let en = |name: &str, title: &str, date: &str, body: &str| {
+            site.write(
+                &format!("content/en/posts/{name}.md"),
+                &post(title, date, body),
+            )
+        };
+        en("older", "Older", "2024-04-01T09:00:00Z", "Older.");
+        en("newer", "Newer", "2024-06-01T09:00:00Z", "Newer.");
+        site.build();
+        let edited = "First paragraph.\n\nEdited.";
+        en("hello-world", "Hello", "2024-05-01T09:00:00Z", edited);
+        let report = site.build();
+        assert_eq!(
+            report.written,
+            ["posts/hello-world/index.html"],
+            "kept {kept}"
+        );
+        assert_eq!(report.rendered, 4, "kept {kept}");
+        // A new title is what they show of it.
+        en("hello-world", "Hello again", "2024-05-01T09:00:00Z", edited);
+        let report = site.build();
+        for page in ["posts/older/index.html", "posts/newer/index.html"] {
+            assert!(
+                report.written.contains(&page.to_owned()),
+                "kept {kept}: {page}"
+            );
+        }
+        site.clean_build();
+        assert_eq!(differing_from_clean(&site), [] as [&str; 0], "kept {kept}");
+    }
+}

@@ -16,8 +16,7 @@ impl Document {
             parts: vec![
                 Input::Text(&record.lang),
                 Input::Document(i),
-                // Its alternates and language switcher.
-                Input::Documents(model.translations_of(i)),
+                Input::Versions(model.translations_of(i)),
                 Input::Neighbour(newer),
                 Input::Neighbour(older),
             ],

@@ -463,18 +463,17 @@ fn documents_of(plan: &Plan<'_>, spec: &Spec) -> Vec<(String, String)> {
     let mut files = Vec::new();
     for part in plan.inputs(spec).parts {
         match part {
-            Input::Document(i) | Input::Neighbour(Some(i)) => indices.push(i),
+            Input::Document(i) => indices.push(i),
             Input::Documents(list) => indices.extend_from_slice(list),
             Input::PostsOf(lang) => indices.extend_from_slice(plan.model.posts_of(lang)),
             // Listed by what the page shows of them, not by their sources.
-            Input::Listed(_) | Input::Title(_) => {}
+            Input::Listed(_) | Input::Title(_) | Input::Neighbour(_) | Input::Versions(_) => {}
             Input::SectionFile(f) => {
                 let file = &plan.model.sections.files[f];
                 files.push((file.path.clone(), file.hash.clone()));
             }
             Input::Text(_)
             | Input::Number(_)
-            | Input::Neighbour(None)
             | Input::TermIndex(..)
             | Input::Sitemap
             | Input::SectionTitle(_) => {}

@@ -70,7 +70,11 @@ pub(super) enum Input<'m> {
     /// Documents it lists by their title, URL and date alone, and how many:
     /// an edit to anything else of theirs leaves it as it is.
     Listed(&'m [usize]),
-    /// The newer or older post it links, if any.
+    /// The versions of a document, itself among them, by their language
+    /// and URL alone (its alternates and language switcher).
+    Versions(&'m [usize]),
+    /// The newer or older post it links, if any, by its title and URL
+    /// alone.
     Neighbour(Option<usize>),
     /// A document's title alone: a redirect names the page it leads to by
     /// it.
