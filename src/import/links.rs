@@ -11,7 +11,7 @@ use pulldown_cmark::{Event, Parser, Tag};
 
 use rustc_hash::FxHashMap;
 
-use crate::source::html::INTERNAL_LINK;
+use crate::source::html::{INTERNAL_LINK, attributes};
 use crate::source::markdown::MARKDOWN;
 
 /// What a link to a document written at its old place leads to now.
@@ -79,8 +79,8 @@ fn url_form(path: &str) -> String {
     path.trim_end_matches('/').to_lowercase()
 }
 
-/// `body` with the destination of each link and link definition (without
-/// its `#anchor`) given by `moved`, which gives what to write instead;
+/// `body` with the destination of each link and link definition (and of
+/// each `@/` link written as HTML; without its `#anchor`) given by `moved`, which gives what to write instead;
 /// links in code, and destinations `moved` has nothing for, are left as
 /// written. Returns how many were written again.
 pub(super) fn relink(body: &str, moved: impl Fn(&str) -> Option<String>) -> (String, usize) {
@@ -91,10 +91,31 @@ pub(super) fn relink(body: &str, moved: impl Fn(&str) -> Option<String>) -> (Str
         .filter_map(|(_, definition)| dest_in(body, definition.span.clone(), &definition.dest))
         .collect();
     for (event, range) in parser.into_offset_iter() {
-        if let Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) = &event
-            && let Some(span) = dest_in(body, range, dest_url)
-        {
-            spans.push(span);
+        match &event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                spans.extend(dest_in(body, range, dest_url));
+            }
+            // A link to a document written as HTML is one too (a Hugo
+            // `ref` in an attribute).
+            Event::Html(html) | Event::InlineHtml(html) => {
+                // Where the HTML is the body's bytes as they are (not in a
+                // quote or a list, whose markers a line loses), a value is
+                // where the attribute says.
+                let verbatim = body.get(range.clone()) == Some(&**html);
+                for attribute in attributes(html).filter(|a| a.name == "href" || a.name == "src") {
+                    let value = &html[attribute.value.clone()];
+                    if !value.starts_with(INTERNAL_LINK) {
+                        continue;
+                    }
+                    spans.extend(match verbatim {
+                        true => Some(
+                            range.start + attribute.value.start..range.start + attribute.value.end,
+                        ),
+                        false => dest_in(body, range.clone(), value),
+                    });
+                }
+            }
+            _ => {}
         }
     }
     spans.sort_by_key(|span| span.start);
@@ -163,6 +184,23 @@ mod tests {
              [r]: @/fr/blog/trip.md\n"
         );
         assert_eq!(count, 3);
+    }
+
+    #[test]
+    fn links_written_as_html_follow_their_files_and_code_is_left_alone() {
+        let body = "See <a title=\"@/blog/_index.md\" href=\"@/blog/_index.md\">the blog</a>.\n\n<div>\n\
+                    <img src=\"@/blog/trip/index.fr.md#day-2\" title=\"@/blog/_index.md\">\n</div>\n\n\
+                    `<a href=\"@/blog/_index.md\">`\n";
+        let paths = paths();
+        let moves = Moves::new(&paths, "", std::iter::empty());
+        let (relinked, count) = relink(body, |dest| moves.of(dest));
+        assert_eq!(
+            relinked,
+            "See <a title=\"@/blog/_index.md\" href=\"/blog/\">the blog</a>.\n\n<div>\n\
+             <img src=\"@/fr/blog/trip.md#day-2\" title=\"@/blog/_index.md\">\n</div>\n\n\
+             `<a href=\"@/blog/_index.md\">`\n"
+        );
+        assert_eq!(count, 2);
     }
 
     #[test]

@@ -69,12 +69,54 @@ pub fn internal_target(written: &str) -> Option<String> {
 }
 
 /// The documents the `href` and `src` attributes of `html` name
-/// ([`internal_target`]), in the order written.
-pub fn internal_links(html: &str) -> impl Iterator<Item = String> + '_ {
-    let any = memchr::memmem::find(html.as_bytes(), b"=\"@/").is_some();
-    attributes(if any { html } else { "" })
+/// ([`internal_target`]), each with where its value starts, in the order
+/// written; those of its comments and of the text of its `script`,
+/// `style` and `textarea` elements, which no browser reads as tags, are
+/// not links.
+pub fn internal_links(html: &str) -> Vec<(usize, String)> {
+    if memchr::memmem::find(html.as_bytes(), b"=\"@/").is_none() {
+        return Vec::new();
+    }
+    let unread = unread(html);
+    attributes(html)
         .filter(|a| a.name == "href" || a.name == "src")
-        .filter_map(|a| internal_target(&html[a.value]))
+        .filter(|a| !unread.iter().any(|range| range.contains(&a.value.start)))
+        .filter_map(|a| Some((a.value.start, internal_target(&html[a.value])?)))
+        .collect()
+}
+
+/// Where `html` holds what is no tag: its comments (`<!-- … -->`), and the
+/// text of its `script`, `style` and `textarea` elements, each up to its
+/// end tag (or the end of `html`).
+fn unread(html: &str) -> Vec<Range<usize>> {
+    const RAW_TEXT: [&str; 3] = ["script", "style", "textarea"];
+    let lower = html.to_ascii_lowercase();
+    let mut ranges = Vec::new();
+    let mut at = 0;
+    while let Some(found) = lower[at..].find('<') {
+        let start = at + found;
+        let rest = &lower[start + 1..];
+        let closing = if rest.starts_with("!--") {
+            Some(("-->".to_owned(), start + 4))
+        } else {
+            RAW_TEXT.iter().find_map(|name| {
+                let after = rest.strip_prefix(name)?;
+                after
+                    .starts_with(|c: char| c == '>' || c == '/' || c.is_ascii_whitespace())
+                    .then(|| (format!("</{name}"), start + 1 + name.len()))
+            })
+        };
+        let Some((closing, from)) = closing else {
+            at = start + 1;
+            continue;
+        };
+        let end = lower[from..]
+            .find(&closing)
+            .map_or(html.len(), |e| from + e + closing.len());
+        ranges.push(start..end);
+        at = end;
+    }
+    ranges
 }
 
 #[cfg(test)]
@@ -86,8 +128,19 @@ mod tests {
         let html = "<p><a class=\"x\" href=\"@/posts/a%20b.md#part\">A</a> \
                     <img src=\"@/b.md?x=1&amp;y=2\"> <code>href=\"@/c.md\"</code> \
                     <a href=\"/d/\">D</a> <a title=\"@/e.md\">E</a></p>";
-        let found: Vec<String> = internal_links(html).collect();
+        let found: Vec<String> = internal_links(html).into_iter().map(|(_, t)| t).collect();
         assert_eq!(found, ["posts/a b.md#part", "b.md?x=1&y=2"]);
-        assert_eq!(internal_links("<p>no link</p>").count(), 0);
+        assert_eq!(internal_links("<p>no link</p>"), []);
+        assert_eq!(internal_links("<a href=\"@/a.md\">")[0].0, 9);
+    }
+
+    #[test]
+    fn links_in_comments_scripts_styles_and_textareas_are_no_links() {
+        let html = "<!-- <a href=\"@/old.md\"> --><a href=\"@/a.md\">\
+                    <SCRIPT>x = '<a href=\"@/s.md\">'</script>\
+                    <style>/* <a href=\"@/c.md\"> */</style><textarea><a href=\"@/t.md\"></textarea>\
+                    <scripts href=\"@/b.md\"></scripts><!-- <a href=\"@/open.md\">";
+        let found: Vec<String> = internal_links(html).into_iter().map(|(_, t)| t).collect();
+        assert_eq!(found, ["a.md", "b.md"]);
     }
 }

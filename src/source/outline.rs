@@ -63,6 +63,16 @@ pub struct OutlineReader<'t> {
     links: Vec<InternalLink>,
     images: Vec<String>,
     lines: LineCounter<'t>,
+    /// The HTML block being read, when one is.
+    html_block: Option<HtmlBlock>,
+}
+
+/// An HTML block read so far: its lines one after the other, and where
+/// each starts in it and in the Markdown.
+#[derive(Default)]
+struct HtmlBlock {
+    text: String,
+    lines: Vec<(usize, usize)>,
 }
 
 impl<'t> OutlineReader<'t> {
@@ -77,6 +87,7 @@ impl<'t> OutlineReader<'t> {
             links: Vec::new(),
             images: Vec::new(),
             lines: LineCounter::new(markdown, first_line),
+            html_block: None,
         }
     }
 
@@ -116,12 +127,36 @@ impl<'t> OutlineReader<'t> {
             }
             // A link its author wrote as HTML is the document's as one
             // written in Markdown: checked, and followed when its target
-            // moves.
+            // moves. A block comes a line at a time, and a tag or a
+            // comment may span lines: the block is read whole.
+            Event::Start(Tag::HtmlBlock) => {
+                self.words.stop();
+                self.html_block = Some(HtmlBlock::default());
+            }
             Event::Html(html) | Event::InlineHtml(html) => {
                 self.words.stop();
-                let line = self.lines.line_at(range.start);
-                let links = internal_links(html).map(|target| InternalLink { line, target });
-                self.links.extend(links);
+                match &mut self.html_block {
+                    Some(block) => {
+                        block.lines.push((block.text.len(), range.start));
+                        block.text.push_str(html);
+                    }
+                    None => {
+                        let line = self.lines.line_at(range.start);
+                        let links = internal_links(html).into_iter();
+                        self.links
+                            .extend(links.map(|(_, target)| InternalLink { line, target }));
+                    }
+                }
+            }
+            Event::End(TagEnd::HtmlBlock) => {
+                self.words.stop();
+                if let Some(block) = self.html_block.take() {
+                    for (at, target) in internal_links(&block.text) {
+                        let of_line = block.lines.partition_point(|&(from, _)| from <= at) - 1;
+                        let line = self.lines.line_at(block.lines[of_line].1);
+                        self.links.push(InternalLink { line, target });
+                    }
+                }
             }
             // Inline markup may split a word (`un*break*able`); anything
             // else ends the one being read.

@@ -200,7 +200,8 @@ fn written_summary(
         return Ok(None);
     };
     let line = fields.line_of(field).unwrap_or(first_line) as u32;
-    let links = internal_links(&written).map(|target| InternalLink { line, target });
+    let links = internal_links(&written).into_iter();
+    let links = links.map(|(_, target)| InternalLink { line, target });
     outline.links.extend(links);
     Ok(Some(written))
 }

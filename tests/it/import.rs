@@ -1104,3 +1104,39 @@ fn a_zola_default_language_that_climbs_out_is_refused_naming_the_config() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_hugo_ref_written_in_html_leads_where_its_markdown_twin_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let (source, into) = (dir.path().join("hugo"), dir.path().join("folio"));
+    let put = |rel: &str, text: &str| {
+        let path = source.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    put(
+        "hugo.toml",
+        "baseURL = \"https://example.org/\"\ntitle = \"h\"\n",
+    );
+    put(
+        "content/blog/_index.md",
+        "---\ntitle: Blog\n---\nThe blog.\n",
+    );
+    put(
+        "content/blog/b.md",
+        "---\ntitle: b\ndate: 2024-01-01\n---\nB.\n",
+    );
+    put(
+        "content/blog/a.md",
+        "---\ntitle: a\ndate: 2024-01-02\n---\nSee [the blog]({{< ref \"/blog\" >}}), \
+         <a href=\"{{< ref \"/blog\" >}}\">the blog</a> and <a href=\"{{< ref \"b\" >}}\">b</a>.\n",
+    );
+    import("hugo", &source, &into);
+    let page = std::fs::read_to_string(into.join("public/blog/a/index.html")).unwrap();
+    assert!(
+        page.contains("<a href=\"/blog/\">the blog</a> and"),
+        "{page}"
+    );
+    assert!(page.contains("<a href=\"/blog/b/\">b</a>"), "{page}");
+    assert!(!page.contains("@/"), "{page}");
+}

@@ -192,6 +192,35 @@ fn a_link_written_as_html_or_in_a_summary_field_is_checked_at_its_line() {
 }
 
 #[test]
+fn a_link_in_an_html_comment_or_script_is_none_and_one_in_a_block_is_found_across_lines() {
+    let site = site_with_links();
+    let body = "Intro <!-- <a href=\"@/gone.md\"> -->.\n\n<!--\n<a href=\"@/gone.md\">old</a>\n-->\n\n\
+                <script>x = '<a href=\"@/gone.md\">';</script>\n\n\
+                <div>\n<a class=\"x\"\n   href=\"@/posts/b.md\">b</a>\n</div>\n";
+    site.write(
+        "content/en/posts/c.md",
+        &post("C", "2024-03-01T09:00:00Z", body),
+    );
+    site.build();
+    let c = site.read("public/posts/c/index.html");
+    assert!(c.contains("href=\"/posts/b/\">b</a>"), "{c}");
+    site.write(
+        "content/en/posts/c.md",
+        &post(
+            "C",
+            "2024-03-01T09:00:00Z",
+            &body.replace("posts/b.md", "posts/bb.md"),
+        ),
+    );
+    let error = site.try_build().unwrap_err().to_string();
+    assert!(
+        error.contains("content/en/posts/c.md:15: the link `@/posts/bb.md` leads nowhere"),
+        "{error}"
+    );
+    assert!(!error.contains("gone.md"), "{error}");
+}
+
+#[test]
 fn a_link_that_leads_nowhere_fails_the_build_naming_file_line_and_the_nearest() {
     let site = site_with_links();
     site.build();
