@@ -57,10 +57,11 @@ pub fn attributes(html: &str) -> impl Iterator<Item = Attribute<'_>> {
 }
 
 /// The document a link's attribute value names (what follows `@/`), as
-/// written in HTML: `&` as `&amp;`, other bytes outside a URL
-/// percent-encoded. `None` for a value that names no document.
+/// written in HTML: its character references decoded (`&amp;`, and the
+/// `&#x2f;` a template writes for a `/` it escapes), other bytes outside a
+/// URL percent-encoded. `None` for a value that names no document.
 pub fn internal_target(written: &str) -> Option<String> {
-    let written = written.strip_prefix(INTERNAL_LINK)?.replace("&amp;", "&");
+    let written = html_escape::decode_html_entities(written.strip_prefix(INTERNAL_LINK)?);
     Some(
         percent_encoding::percent_decode_str(&written)
             .decode_utf8_lossy()
@@ -132,6 +133,8 @@ mod tests {
         assert_eq!(found, ["posts/a b.md#part", "b.md?x=1&y=2"]);
         assert_eq!(internal_links("<p>no link</p>"), []);
         assert_eq!(internal_links("<a href=\"@/a.md\">")[0].0, 9);
+        let escaped = internal_links("<a href=\"@/posts&#x2f;caf%C3%A9.md\">");
+        assert_eq!(escaped[0].1, "posts/café.md");
     }
 
     #[test]

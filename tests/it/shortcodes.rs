@@ -250,3 +250,47 @@ fn a_link_inside_a_note_follows_its_target_through_fresh_builds() {
 fn a_link_inside_a_note_follows_its_target_through_a_kept_session() {
     a_link_inside_a_note_follows_its_target(true);
 }
+
+#[test]
+fn a_link_a_shortcode_template_writes_is_checked_and_follows_its_target() {
+    for kept in [false, true] {
+        let site = site(kept);
+        site.write(
+            "templates/shortcodes/card.html",
+            "<a class=\"card\" href=\"@/{{ path }}\">{{ path }}</a>",
+        );
+        let pointer = |path: &str| {
+            let body = format!("First.\n\n{{{{ card(path=\"{path}\") }}}}\n");
+            site.write(
+                "content/en/posts/pointer.md",
+                &post("Pointer", "2024-02-01T09:00:00Z", &body),
+            );
+        };
+        pointer("posts/own.md");
+        site.build();
+        let page = site.read("public/posts/pointer/index.html");
+        assert!(
+            page.contains("<a class=\"card\" href=\"/posts/own/\">"),
+            "{page}"
+        );
+        let own = site.read("content/en/posts/own.md");
+        site.write(
+            "content/en/posts/own.md",
+            &own.replace("title: Own", "title: Own\npermalink: /elsewhere/mine/"),
+        );
+        site.build();
+        let page = site.read("public/posts/pointer/index.html");
+        assert!(
+            page.contains("<a class=\"card\" href=\"/elsewhere/mine/\">"),
+            "kept {kept}: {page}"
+        );
+        pointer("posts/gone.md");
+        let error = site.try_build().unwrap_err().to_string();
+        assert!(
+            error.contains(
+                "content/en/posts/pointer.md:7: the link `@/posts/gone.md` leads nowhere"
+            ),
+            "{error}"
+        );
+    }
+}

@@ -422,7 +422,7 @@ impl Session {
         let lock = self.lock()?;
         self.progress.begin();
         let (scan, _) = self.scan(Scope::Everything, false)?;
-        self.prepare(lock, scan, (None, None), (&HashSet::new(), false))
+        self.prepare(lock, scan, (None, None), (&HashSet::new(), None))
     }
 
     /// `changed` as paths relative to the root; `None` when one cannot be
@@ -553,7 +553,7 @@ impl Session {
             (Scope::Changed(changed), Some(_)) => Some(changed),
             _ => None,
         };
-        let mut prepared = self.prepare(lock, scan, (kept, changed), (force_read, true))?;
+        let mut prepared = self.prepare(lock, scan, (kept, changed), (force_read, Some(&meta)))?;
         prepared.inputs = inputs;
         prepared.report.scanned_everything = scanned_everything;
         self.finish(prepared)
@@ -594,14 +594,15 @@ impl Session {
 
     /// Reads what changed and checks the invariants: the documents of the
     /// build, with the rows as they were (`kept`, or else the index's;
-    /// those of the outputs left for later when it `plans`, may plan only
-    /// some pages, and that is for [`Session::outputs_for`] to say).
+    /// those of the outputs left for later when it plans, after a build
+    /// that left `last`, may plan only some pages, and that is for
+    /// [`Session::outputs_for`] to say).
     fn prepare(
         &mut self,
         lock: BuildLock,
         mut scan: Scan,
         (kept, changed): (Option<Resumed>, Option<&[String]>),
-        (force_read, plans): (&HashSet<String>, bool),
+        (force_read, last): (&HashSet<String>, Option<&Meta>),
     ) -> Result<Prepared, Error> {
         let mut report = BuildReport {
             scanned: scan.sources.len(),
@@ -614,8 +615,10 @@ impl Session {
         // that came or went, other settings, a template edited. Those read
         // every row at once, the outputs' beside the documents'.
         let may_plan_shown = || -> Result<bool, Error> {
-            let one_off = plans && !self.keeps_state && scan.damaged.is_empty();
-            if !(one_off && self.index.keeps_pages(&self.out_key)?)
+            let Some(meta) = last.filter(|_| !self.keeps_state && scan.damaged.is_empty()) else {
+                return Ok(false);
+            };
+            if !self.index.keeps_pages(&self.out_key)?
                 || self.index.documents_count()? != scan.sources.len()
             {
                 return Ok(false);
@@ -624,8 +627,7 @@ impl Session {
             let settings =
                 analyse::content_settings(config, &self.options.plugins, scan.theme.shortcodes());
             let views = Views::new(config, &scan.i18n);
-            let meta = self.index.meta_values()?;
-            Ok(self.settings_as_last(&meta, (&settings, &views, &scan.theme)))
+            Ok(self.settings_as_last(meta, (&settings, &views, &scan.theme)))
         };
         let (snapshot, kept_plan, outputs) = match kept {
             Some(Resumed { snapshot, plan }) => (snapshot, plan, OutputRows::Every),

@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use minijinja::{Environment, Value};
 
 use crate::model::error::ProblemKind;
+use crate::source::html::internal_links;
 
 pub mod syntax;
 
@@ -53,6 +54,9 @@ pub struct Expanded {
     /// it), with the line of its call in the source: where the outline
     /// finds the links and images a note's body holds.
     pub bodies: Vec<(usize, String)>,
+    /// The `@/` links each call's template writes itself (not those of
+    /// the Markdown it encloses), with the line of its call.
+    pub links: Vec<(usize, String)>,
 }
 
 /// A problem with a call, at a line of the body.
@@ -153,6 +157,7 @@ impl Shortcodes {
             outputs: Vec::new(),
             called: BTreeSet::new(),
             bodies: Vec::new(),
+            links: Vec::new(),
         };
         let mut nth: BTreeMap<&str, usize> = BTreeMap::new();
         for piece in pieces {
@@ -163,11 +168,14 @@ impl Shortcodes {
                     let line = first_line + call.line - 1;
                     let count = nth.entry(call.name).or_default();
                     *count += 1;
-                    let (html, called) = self
+                    let (html, called, links) = self
                         .render(&call, (lang, *count, line), render)
                         .map_err(|kind| (line, kind))?;
                     expanded.called.insert(call.name.to_owned());
                     expanded.called.extend(called);
+                    expanded
+                        .links
+                        .extend(links.into_iter().map(|link| (line, link)));
                     if let Some(body) = call.body {
                         expanded.bodies.push((line, body.to_owned()));
                     }
@@ -179,13 +187,14 @@ impl Shortcodes {
         Ok(Some(expanded))
     }
 
-    /// One call's HTML; its body rendered first.
+    /// One call's HTML, its body rendered first; the shortcodes called,
+    /// and the `@/` links its template wrote beside its body's.
     fn render(
         &self,
         call: &Call<'_>,
         (lang, nth, line): (&str, usize, usize),
         render: &Render<'_>,
-    ) -> Result<(String, BTreeSet<String>), ProblemKind> {
+    ) -> Result<(String, BTreeSet<String>, Vec<String>), ProblemKind> {
         let Some(params) = self.params.get(call.name) else {
             let near = self
                 .params
@@ -228,16 +237,28 @@ impl Shortcodes {
         context.insert("nth", Value::from(nth));
         context.insert("lang", Value::from(lang));
         let mut called = BTreeSet::new();
+        let mut body_links = Vec::new();
         if let Some(body) = call.body {
             let (html, inner) = render(body, line).map_err(|(_, kind)| kind)?;
             called = inner;
+            body_links = internal_links(&html);
             context.insert("body", Value::from_safe_string(html));
         }
         let file = format!("{SHORTCODES_DIR}{}.html", call.name);
         self.env
             .get_template(&file)
             .and_then(|template| template.render(context))
-            .map(|html| (html.trim().to_owned(), called))
+            .map(|html| {
+                // The body's links are read from its Markdown.
+                let mut own = Vec::new();
+                for (_, target) in internal_links(&html) {
+                    match body_links.iter().position(|(_, t)| *t == target) {
+                        Some(at) => drop(body_links.swap_remove(at)),
+                        None => own.push(target),
+                    }
+                }
+                (html.trim().to_owned(), called, own)
+            })
             .map_err(|error| {
                 let at = error.line().map(|l| format!(":{l}")).unwrap_or_default();
                 let message = format!("its template failed: templates/{file}{at}: {error:#}");
