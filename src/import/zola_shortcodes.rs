@@ -192,7 +192,8 @@ fn convert(body: &str, (shortcodes, lang): (&Shortcodes, &str), done: &mut Done)
 /// Whether folio's engine renders the call `written` in a body of `lang`.
 fn runs(shortcodes: &Shortcodes, written: &str, lang: &str) -> bool {
     // The body a call encloses is rendered by the build; here, as it is.
-    let body_as_is = |markdown: &str, _: usize| Ok((markdown.to_owned(), BTreeSet::new()));
+    let body_as_is =
+        |markdown: &str, _: usize| Ok((markdown.to_owned(), BTreeSet::new(), Vec::new()));
     shortcodes.expand(written, (lang, 1), &body_as_is).is_ok()
 }
 

@@ -10,7 +10,7 @@ use super::*;
 
 use crate::model::doc::InternalLink;
 use crate::source::config::Severity;
-use crate::source::html::{Attribute, INTERNAL_LINK, attributes, internal_target};
+use crate::source::html::{Attribute, INTERNAL_LINK, attributes, internal_target, may_link};
 
 /// Where the documents are, for links to find them.
 pub(super) struct Places {
@@ -438,7 +438,7 @@ impl Model {
 /// as written. The Markdown renderer wrote these attributes: `&` as
 /// `&amp;`, other bytes outside a URL percent-encoded.
 fn replace_links(html: &str, resolve: impl Fn(&str) -> Option<String>) -> Cow<'_, str> {
-    if memchr::memmem::find(html.as_bytes(), b"=\"@/").is_none() {
+    if !may_link(html) {
         return Cow::Borrowed(html);
     }
     rewritten(

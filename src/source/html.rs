@@ -61,12 +61,25 @@ pub fn attributes(html: &str) -> impl Iterator<Item = Attribute<'_>> {
 /// `&#x2f;` a template writes for a `/` it escapes), other bytes outside a
 /// URL percent-encoded. `None` for a value that names no document.
 pub fn internal_target(written: &str) -> Option<String> {
-    let written = html_escape::decode_html_entities(written.strip_prefix(INTERNAL_LINK)?);
+    if !written.starts_with('@') {
+        return None;
+    }
+    let decoded = html_escape::decode_html_entities(written);
+    let target = decoded.strip_prefix(INTERNAL_LINK)?;
     Some(
-        percent_encoding::percent_decode_str(&written)
+        percent_encoding::percent_decode_str(target)
             .decode_utf8_lossy()
             .into_owned(),
     )
+}
+
+/// Whether `html` may hold an `@/` link in an attribute (`="@/`, or
+/// `="@&#x2f;` as a template escapes a whole link it is given): the test
+/// before any scan.
+pub fn may_link(html: &str) -> bool {
+    let bytes = html.as_bytes();
+    memchr::memmem::find(bytes, b"=\"@/").is_some()
+        || memchr::memmem::find(bytes, b"=\"@&#").is_some()
 }
 
 /// The documents the `href` and `src` attributes of `html` name
@@ -75,7 +88,7 @@ pub fn internal_target(written: &str) -> Option<String> {
 /// `style` and `textarea` elements, which no browser reads as tags, are
 /// not links.
 pub fn internal_links(html: &str) -> Vec<(usize, String)> {
-    if memchr::memmem::find(html.as_bytes(), b"=\"@/").is_none() {
+    if !may_link(html) {
         return Vec::new();
     }
     let unread = unread(html);
@@ -135,6 +148,8 @@ mod tests {
         assert_eq!(internal_links("<a href=\"@/a.md\">")[0].0, 9);
         let escaped = internal_links("<a href=\"@/posts&#x2f;caf%C3%A9.md\">");
         assert_eq!(escaped[0].1, "posts/café.md");
+        let whole = internal_links("<a href=\"@&#x2f;posts&#x2f;a.md\">");
+        assert_eq!(whole[0].1, "posts/a.md");
     }
 
     #[test]

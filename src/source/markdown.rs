@@ -14,7 +14,7 @@ use crate::source::highlight::{Highlight, Note, block_html};
 use crate::source::math::{self, Math};
 use crate::source::outline::{HeadingIds, Outline, OutlineReader};
 use crate::source::parse::line_at;
-use crate::source::shortcodes::{CallError, Expanded, Shortcodes};
+use crate::source::shortcodes::{CallError, Expanded, Shortcodes, WrittenLinks};
 
 const MORE_MARKER: &str = "<!-- more -->";
 
@@ -75,6 +75,8 @@ pub struct BodyHtml {
     pub notes: Vec<(usize, Note)>,
     /// The shortcodes it called.
     pub called: BTreeSet<String>,
+    /// The `@/` links their templates wrote, each at its call's line.
+    pub written_links: WrittenLinks,
 }
 
 /// Renders a Markdown body whose first line is `first_line` of its source,
@@ -89,14 +91,15 @@ pub fn render_markdown(
     let expanded = expand_shortcodes(markdown, (lang, first_line), settings)?;
     let text = expanded.as_ref().map_or(markdown, |e| e.text.as_str());
     let (html, notes) = render_body(text, settings.0);
-    let (html, called) = match expanded {
-        Some(expanded) => (expanded.fill(&html), expanded.called),
-        None => (html, BTreeSet::new()),
+    let (html, called, written_links) = match expanded {
+        Some(expanded) => (expanded.fill(&html), expanded.called, expanded.links),
+        None => (html, BTreeSet::new(), Vec::new()),
     };
     Ok(BodyHtml {
         html,
         notes: shifted(notes, first_line),
         called,
+        written_links,
     })
 }
 
@@ -110,7 +113,7 @@ pub fn expand_shortcodes(
 ) -> Result<Option<Expanded>, CallError> {
     let nested = |inner: &str, line: usize| {
         render_markdown(inner, (lang, line), (markup, shortcodes))
-            .map(|body| (body.html, body.called))
+            .map(|body| (body.html, body.called, body.written_links))
     };
     shortcodes.expand(markdown, (lang, first_line), &nested)
 }

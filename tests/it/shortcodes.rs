@@ -292,5 +292,44 @@ fn a_link_a_shortcode_template_writes_is_checked_and_follows_its_target() {
             ),
             "{error}"
         );
+        // Called inside another call's body, or by a section's
+        // `_index.md`, or given a whole link (which its template escapes
+        // as `@&#x2f;…`): the same.
+        pointer("posts/own.md");
+        site.write(
+            "content/en/posts/nested.md",
+            &post(
+                "Nested",
+                "2024-01-01T09:00:00Z",
+                "{% note() %}\nSee {{ card(path=\"posts/gone.md\") }}.\n{% end %}\n",
+            ),
+        );
+        let error = site.try_build().unwrap_err().to_string();
+        assert!(
+            error
+                .contains("content/en/posts/nested.md:6: the link `@/posts/gone.md` leads nowhere"),
+            "{error}"
+        );
+        site.remove("content/en/posts/nested.md");
+        site.write(
+            "content/en/posts/_index.md",
+            "---\ntitle: Posts\n---\nIntro {{ card(path=\"posts/gone.md\") }}.\n",
+        );
+        let error = site.try_build().unwrap_err().to_string();
+        assert!(
+            error
+                .contains("content/en/posts/_index.md:4: the link `@/posts/gone.md` leads nowhere"),
+            "{error}"
+        );
+        site.write(
+            "content/en/posts/_index.md",
+            "---\ntitle: Posts\n---\n{{ figure(src=\"cat.jpg\", link=\"@/posts/gone.md\") }}\n",
+        );
+        let error = site.try_build().unwrap_err().to_string();
+        assert!(
+            error
+                .contains("content/en/posts/_index.md:4: the link `@/posts/gone.md` leads nowhere"),
+            "{error}"
+        );
     }
 }

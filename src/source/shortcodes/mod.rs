@@ -55,16 +55,23 @@ pub struct Expanded {
     /// finds the links and images a note's body holds.
     pub bodies: Vec<(usize, String)>,
     /// The `@/` links each call's template writes itself (not those of
-    /// the Markdown it encloses), with the line of its call.
-    pub links: Vec<(usize, String)>,
+    /// the Markdown it encloses, but those of the calls nested in it), with
+    /// the line of its call.
+    pub links: WrittenLinks,
 }
 
 /// A problem with a call, at a line of the body.
 pub type CallError = (usize, ProblemKind);
 
+/// The `@/` links shortcode templates wrote (not the Markdown of their
+/// calls), each with the line of its call in the source.
+pub type WrittenLinks = Vec<(usize, String)>;
+
 /// Renders the Markdown a call encloses, whose first line is the given
-/// line of the source: its HTML, and the shortcodes it called.
-pub type Render<'r> = dyn Fn(&str, usize) -> Result<(String, BTreeSet<String>), CallError> + 'r;
+/// line of the source: its HTML, the shortcodes it called, and the links
+/// their templates wrote.
+pub type Render<'r> =
+    dyn Fn(&str, usize) -> Result<(String, BTreeSet<String>, WrittenLinks), CallError> + 'r;
 
 impl Default for Shortcodes {
     fn default() -> Self {
@@ -173,9 +180,7 @@ impl Shortcodes {
                         .map_err(|kind| (line, kind))?;
                     expanded.called.insert(call.name.to_owned());
                     expanded.called.extend(called);
-                    expanded
-                        .links
-                        .extend(links.into_iter().map(|link| (line, link)));
+                    expanded.links.extend(links);
                     if let Some(body) = call.body {
                         expanded.bodies.push((line, body.to_owned()));
                     }
@@ -188,13 +193,14 @@ impl Shortcodes {
     }
 
     /// One call's HTML, its body rendered first; the shortcodes called,
-    /// and the `@/` links its template wrote beside its body's.
+    /// and the `@/` links its template wrote beside its body's (and those
+    /// the templates of the calls in its body wrote).
     fn render(
         &self,
         call: &Call<'_>,
         (lang, nth, line): (&str, usize, usize),
         render: &Render<'_>,
-    ) -> Result<(String, BTreeSet<String>, Vec<String>), ProblemKind> {
+    ) -> Result<(String, BTreeSet<String>, WrittenLinks), ProblemKind> {
         let Some(params) = self.params.get(call.name) else {
             let near = self
                 .params
@@ -237,11 +243,12 @@ impl Shortcodes {
         context.insert("nth", Value::from(nth));
         context.insert("lang", Value::from(lang));
         let mut called = BTreeSet::new();
-        let mut body_links = Vec::new();
+        let (mut body_links, mut written) = (Vec::new(), Vec::new());
         if let Some(body) = call.body {
-            let (html, inner) = render(body, line).map_err(|(_, kind)| kind)?;
+            let (html, inner, inner_written) = render(body, line).map_err(|(_, kind)| kind)?;
             called = inner;
             body_links = internal_links(&html);
+            written = inner_written;
             context.insert("body", Value::from_safe_string(html));
         }
         let file = format!("{SHORTCODES_DIR}{}.html", call.name);
@@ -249,15 +256,15 @@ impl Shortcodes {
             .get_template(&file)
             .and_then(|template| template.render(context))
             .map(|html| {
-                // The body's links are read from its Markdown.
-                let mut own = Vec::new();
+                // The body's links are read from its Markdown, and those
+                // its calls' templates wrote are already in `written`.
                 for (_, target) in internal_links(&html) {
                     match body_links.iter().position(|(_, t)| *t == target) {
                         Some(at) => drop(body_links.swap_remove(at)),
-                        None => own.push(target),
+                        None => written.push((line, target)),
                     }
                 }
-                (html.trim().to_owned(), called, own)
+                (html.trim().to_owned(), called, written)
             })
             .map_err(|error| {
                 let at = error.line().map(|l| format!(":{l}")).unwrap_or_default();

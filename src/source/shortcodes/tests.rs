@@ -12,8 +12,13 @@ fn shortcodes(templates: &[(&str, &str)]) -> Shortcodes {
 /// `markdown` expanded, its text rendered as a paragraph-per-line stand-in
 /// for Markdown, and filled.
 fn html(shortcodes: &Shortcodes, markdown: &str) -> Result<String, CallError> {
-    let nested =
-        |inner: &str, _line: usize| Ok((format!("<i>{}</i>", inner.trim()), BTreeSet::new()));
+    let nested = |inner: &str, _line: usize| {
+        Ok((
+            format!("<i>{}</i>", inner.trim()),
+            BTreeSet::new(),
+            Vec::new(),
+        ))
+    };
     let expanded = shortcodes.expand(markdown, ("en", 1), &nested)?;
     let Some(expanded) = expanded else {
         return Ok(markdown.to_owned());
@@ -79,7 +84,7 @@ fn a_template_that_fails_is_named_with_its_line() {
 #[test]
 fn a_body_without_calls_is_not_expanded_and_unexpanded_shortcodes_expand_nothing() {
     let codes = shortcodes(&[("say", "{{ what }}")]);
-    let none = |_: &str, _: usize| Ok((String::new(), BTreeSet::new()));
+    let none = |_: &str, _: usize| Ok((String::new(), BTreeSet::new(), Vec::new()));
     assert!(
         codes
             .expand("plain {{ var }} text", ("en", 1), &none)
@@ -98,7 +103,8 @@ fn a_body_without_calls_is_not_expanded_and_unexpanded_shortcodes_expand_nothing
 #[test]
 fn the_calls_of_a_body_and_of_those_it_encloses_are_named() {
     let codes = shortcodes(&[("a", "{{ body }}"), ("b", "b")]);
-    let nested = |_: &str, _: usize| Ok((String::new(), BTreeSet::from(["b".to_owned()])));
+    let nested =
+        |_: &str, _: usize| Ok((String::new(), BTreeSet::from(["b".to_owned()]), Vec::new()));
     let expanded = codes
         .expand("{% a() %}{{ b() }}{% end %}", ("en", 1), &nested)
         .unwrap()
