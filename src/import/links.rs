@@ -11,7 +11,7 @@ use pulldown_cmark::{Event, Parser, Tag};
 
 use rustc_hash::FxHashMap;
 
-use crate::source::html::{INTERNAL_LINK, attributes};
+use crate::source::html::{Attribute, INTERNAL_LINK, attributes};
 use crate::source::markdown::MARKDOWN;
 
 /// What a link to a document written at its old place leads to now.
@@ -102,7 +102,7 @@ pub(super) fn relink(body: &str, moved: impl Fn(&str) -> Option<String>) -> (Str
                 // quote or a list, whose markers a line loses), a value is
                 // where the attribute says.
                 let verbatim = body.get(range.clone()) == Some(&**html);
-                for attribute in attributes(html).filter(|a| a.name == "href" || a.name == "src") {
+                for attribute in attributes(html).filter(Attribute::is_link) {
                     let value = &html[attribute.value.clone()];
                     if !value.starts_with(INTERNAL_LINK) {
                         continue;

@@ -443,7 +443,7 @@ fn replace_links(html: &str, resolve: impl Fn(&str) -> Option<String>) -> Cow<'_
     }
     rewritten(
         html,
-        |a| a.name == "href" || a.name == "src",
+        |a| a.is_link(),
         |written| resolve(&internal_target(written)?).map(|url| in_attribute(&url)),
     )
 }
@@ -485,7 +485,7 @@ fn root_relative_links<'h>(html: &'h str, folder: &str) -> Cow<'h, str> {
     let folder = in_attribute(folder);
     rewritten(
         html,
-        |a| a.name == "href" || a.name == "src",
+        |a| a.is_link(),
         |written| {
             let scheme = written
                 .split(['/', '?', '#'])

@@ -16,6 +16,13 @@ pub struct Attribute<'h> {
     pub value: Range<usize>,
 }
 
+impl Attribute<'_> {
+    /// Whether its value is a URL the page leads to (`href`, `src`).
+    pub fn is_link(&self) -> bool {
+        self.name == "href" || self.name == "src"
+    }
+}
+
 /// The double-quoted attributes of `html`'s tags, in order. Text that
 /// looks like one is not: Markdown writes a `<` of text as `&lt;`, so a
 /// tag starts at a `<` as written, and a quote of text (`<code>href="#x"`)
@@ -93,7 +100,7 @@ pub fn internal_links(html: &str) -> Vec<(usize, String)> {
     }
     let unread = unread(html);
     attributes(html)
-        .filter(|a| a.name == "href" || a.name == "src")
+        .filter(Attribute::is_link)
         .filter(|a| !unread.iter().any(|range| range.contains(&a.value.start)))
         .filter_map(|a| Some((a.value.start, internal_target(&html[a.value])?)))
         .collect()

@@ -9,7 +9,6 @@ use std::ops::Range;
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 use serde::Deserialize;
 
-use crate::model::doc::InternalLink;
 use crate::source::highlight::{Highlight, Note, block_html};
 use crate::source::math::{self, Math};
 use crate::source::outline::{HeadingIds, Outline, OutlineReader};
@@ -198,11 +197,7 @@ pub fn summary_and_outline(
 /// calls' templates write: a page's fingerprint must cover where they
 /// lead, and a link that leads nowhere is named, as the body's own.
 pub fn outline_call_bodies(expanded: &Expanded, markup: &Markup, outline: &mut Outline) {
-    let written = expanded.links.iter().map(|(line, target)| InternalLink {
-        line: u32::try_from(*line).unwrap_or(u32::MAX),
-        target: target.clone(),
-    });
-    outline.links.extend(written);
+    outline.links.extend(expanded.links.iter().cloned());
     for (line, body) in &expanded.bodies {
         let mut reader = OutlineReader::new(body, *line);
         for (event, range) in Parser::new_ext(body, markup.options()).into_offset_iter() {

@@ -14,7 +14,7 @@ use crate::source::front_matter;
 use crate::source::markdown::render_markdown;
 use crate::source::outline::OutlineReader;
 use crate::source::parse::{ParseError, line_at, source_text};
-use crate::source::shortcodes::{Shortcodes, WrittenLinks};
+use crate::source::shortcodes::Shortcodes;
 
 /// The file name (without language and extension) that makes its folder a
 /// section.
@@ -180,18 +180,8 @@ pub fn parse_section(
         extra: extra(&fields, &front.map)?,
         content: body.html,
         shortcodes: body.called.into_iter().collect(),
-        links: with_written(outline.finish().links, body.written_links),
+        links: [outline.finish().links, body.written_links].concat(),
     })
-}
-
-/// The links of a body's Markdown, then those its shortcodes' templates
-/// wrote.
-fn with_written(mut links: Vec<InternalLink>, written: WrittenLinks) -> Vec<InternalLink> {
-    links.extend(written.into_iter().map(|(line, target)| InternalLink {
-        line: u32::try_from(line).unwrap_or(u32::MAX),
-        target,
-    }));
-    links
 }
 
 /// No key is one typo away from a field of an `_index.md` (`sortby`,

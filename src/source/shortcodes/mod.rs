@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use minijinja::{Environment, Value};
 
+use crate::model::doc::InternalLink;
 use crate::model::error::ProblemKind;
 use crate::source::html::internal_links;
 
@@ -64,8 +65,8 @@ pub struct Expanded {
 pub type CallError = (usize, ProblemKind);
 
 /// The `@/` links shortcode templates wrote (not the Markdown of their
-/// calls), each with the line of its call in the source.
-pub type WrittenLinks = Vec<(usize, String)>;
+/// calls), each at the line of its call in the source.
+pub type WrittenLinks = Vec<InternalLink>;
 
 /// Renders the Markdown a call encloses, whose first line is the given
 /// line of the source: its HTML, the shortcodes it called, and the links
@@ -261,7 +262,10 @@ impl Shortcodes {
                 for (_, target) in internal_links(&html) {
                     match body_links.iter().position(|(_, t)| *t == target) {
                         Some(at) => drop(body_links.swap_remove(at)),
-                        None => written.push((line, target)),
+                        None => written.push(InternalLink {
+                            line: u32::try_from(line).unwrap_or(u32::MAX),
+                            target,
+                        }),
                     }
                 }
                 (html.trim().to_owned(), called, written)
