@@ -160,7 +160,7 @@ impl Model {
         (linked || images.is_some()).then(|| {
             let shows_images = images.is_some();
             let documents = (records.to_vec(), Vec::new(), images);
-            let mut model = Model::new(config, documents, visibility, &|_| String::new());
+            let mut model = Model::new(config, documents, (visibility, None), &|_| String::new());
             // The documents are found by path for their images too.
             if shows_images && model.places.is_none() {
                 model.places = Some(Places::every(config, &model.records));

@@ -50,13 +50,14 @@ fn copies_of(
 }
 
 /// The site's copies, how many of them come first from `static/` and
-/// `sass/`, and the model of `records` and `sections`: where every plan
-/// made afresh starts (a kept plan brought up to date keeps its own).
+/// `sass/`, and the model of `records` and `sections` (arranged as `kept`
+/// when that is theirs): where every plan made afresh starts (a kept plan
+/// brought up to date keeps its own).
 pub(super) fn copies_and_model(
     (config, theme): (&Config, &Theme),
     (records, sections): (Vec<Record>, Vec<SectionFile>),
     sources: Sources<'_>,
-    visibility: Visibility,
+    (visibility, kept): (Visibility, Option<Arrangement>),
     started_ns: i64,
 ) -> Result<(Vec<Copy>, usize, Model), Error> {
     let files = (
@@ -67,9 +68,12 @@ pub(super) fn copies_and_model(
     );
     let (copies, statics, documents, images) =
         copies_of(config, files, (&records, visibility), started_ns);
-    let mut model = Model::new(config, (records, sections, images), visibility, &|name| {
-        theme.shortcode_hash(name).to_owned()
-    });
+    let mut model = Model::new(
+        config,
+        (records, sections, images),
+        (visibility, kept),
+        &|name| theme.shortcode_hash(name).to_owned(),
+    );
     model.bundled = documents.into_iter().flatten().collect();
     model.menus = model.menus(config).map_err(Error::Content)?;
     Ok((copies, statics, model))
@@ -355,7 +359,7 @@ pub fn plan<'a>(
         (config, theme),
         (records, sections),
         sources,
-        visibility,
+        (visibility, None),
         started_ns,
     )?;
     let plugins = sources.plugins;

@@ -44,6 +44,7 @@ use crate::source::image::{Drawn, Shown, Variant, location};
 use crate::source::sass::{self, SassFile};
 use crate::source::section::SectionFile;
 
+mod arrangement;
 mod assets;
 mod hasher;
 mod images;
@@ -58,6 +59,8 @@ mod sections;
 mod stored;
 mod views;
 
+use arrangement::Arranged;
+pub use arrangement::Arrangement;
 use assets::PlannedAssets;
 pub use assets::{AssetAt, AssetsBefore, WrittenWith};
 use hasher::{KeyHasher, KeyPrefixes};

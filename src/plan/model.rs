@@ -120,6 +120,9 @@ pub struct Model {
     pub(super) menus: BTreeMap<String, LanguageMenus>,
     /// The sections, each with its documents in its order.
     pub(super) sections: Sections,
+    /// Whether the arrangement (visible, orders, taxonomies, sections) is
+    /// the one the index kept: a commit then keeps it as it is.
+    pub(super) arrangement_kept: bool,
     /// The bundles' documents, whose relative links lead to the files
     /// beside their page: [`Model::shown_elsewhere`] roots them there.
     pub(super) bundled: FxHashSet<usize>,
@@ -133,16 +136,16 @@ pub struct Model {
 
 /// Which documents are visible, and their orders: what the taxonomies and
 /// sections are made from.
-struct Orders {
-    visible: Vec<usize>,
-    groups: Vec<Vec<usize>>,
-    group_of: Vec<Option<u32>>,
-    posts_by_lang: BTreeMap<String, Vec<usize>>,
-    position: Vec<Option<usize>>,
+pub(super) struct Orders {
+    pub(super) visible: Vec<usize>,
+    pub(super) groups: Vec<Vec<usize>>,
+    pub(super) group_of: Vec<Option<u32>>,
+    pub(super) posts_by_lang: BTreeMap<String, Vec<usize>>,
+    pub(super) position: Vec<Option<usize>>,
 }
 
 impl Orders {
-    fn new(config: &Config, records: &[Record], visibility: Visibility) -> Orders {
+    pub(super) fn new(config: &Config, records: &[Record], visibility: Visibility) -> Orders {
         let language_order: FxHashMap<&str, usize> = config
             .ordered_languages()
             .enumerate()
@@ -207,51 +210,46 @@ impl Orders {
 impl Model {
     /// The model of `records`, of the sections' `section_files` and of the
     /// `images` the records show; `shortcode_hash` gives the hash of the
-    /// template of a shortcode they call.
+    /// template of a shortcode they call. Their arrangement is the `kept`
+    /// one when it is one of theirs, else derived from them.
     pub(super) fn new(
         config: &Config,
         (records, section_files, images): (Vec<Record>, Vec<SectionFile>, Option<ShownImages>),
-        visibility: Visibility,
+        (visibility, kept): (Visibility, Option<Arrangement>),
         shortcode_hash: &dyn Fn(&str) -> String,
     ) -> Model {
-        // The taxonomies were nearly half of the model's time (28 of 61 ms
-        // at 20,000 posts × 3, all on one thread): their slugs need only the
-        // records, and they nothing of the sections, so each is made beside
-        // the other.
-        let (slugs, orders) = rayon::join(
-            || {
-                (config.taxonomies.iter())
-                    .map(|name| term_slugs(&records, name, config.term_slugs))
-                    .collect::<Vec<_>>()
-            },
-            || Orders::new(config, &records, visibility),
-        );
-        let Orders {
+        let kept = kept.filter(|kept| kept.fits(config, records.len(), &section_files));
+        let arrangement_kept = kept.is_some();
+        let arranged = match kept {
+            Some(kept) => {
+                let arranged = kept.arranged(config, records.len(), section_files);
+                debug_assert_eq!(
+                    Arrangement::of(&arranged, records.len()),
+                    Arrangement::of(
+                        &Arranged::of(
+                            config,
+                            (&records, arranged.sections.files.clone()),
+                            visibility
+                        ),
+                        records.len()
+                    ),
+                    "the arrangement kept is not the documents'"
+                );
+                arranged
+            }
+            None => Arranged::of(config, (&records, section_files), visibility),
+        };
+        let Arranged {
             visible,
             groups,
             group_of,
             posts_by_lang,
             position,
-        } = orders;
-        let tagged = tagged_by_lang(&records, &visible, &posts_by_lang);
-        let shortcode_hashes = shortcode_hashes(&records, &section_files, shortcode_hash);
-        let (taxonomies, (sections, places)) = rayon::join(
-            || {
-                (config.taxonomies.iter().zip(slugs))
-                    .map(|(name, slugs)| Taxonomy::new(config, name, (&records, slugs), &tagged))
-                    .collect()
-            },
-            || {
-                let sections = Sections::new(
-                    config,
-                    (&records, &visible),
-                    section_files,
-                    visibility.drafts,
-                );
-                let places = Places::of(config, &records, &sections.files);
-                (sections, places)
-            },
-        );
+            taxonomies,
+            sections,
+        } = arranged;
+        let shortcode_hashes = shortcode_hashes(&records, &sections.files, shortcode_hash);
+        let places = Places::of(config, &records, &sections.files);
         Model {
             places,
             shortcode_hashes,
@@ -267,11 +265,17 @@ impl Model {
             groups,
             group_of,
             taxonomies,
+            arrangement_kept,
             items: (0..records.len()).map(|_| OnceLock::new()).collect(),
             related: (0..records.len()).map(|_| OnceLock::new()).collect(),
             digests: (0..records.len()).map(|_| OnceLock::new()).collect(),
             records,
         }
+    }
+
+    /// The arrangement of the documents, as the index keeps it.
+    pub fn arrangement(&self) -> Arrangement {
+        Arrangement::of_model(self)
     }
 
     /// What stands for document `i` in fingerprints ([`Model::digest_of`]).
@@ -417,25 +421,36 @@ fn shortcode_hashes(
 impl Taxonomy {
     /// Taxonomy `name` of `records`, whose terms have the `slugs`
     /// [`term_slugs`] made, on the pages of the documents `tagged` lists.
-    fn new(
+    pub(super) fn new(
         config: &Config,
         name: &str,
         (records, slugs): (&[Record], Vec<Vec<Arc<str>>>),
         tagged: &BTreeMap<String, Vec<usize>>,
     ) -> Taxonomy {
         let by_lang = term_indexes(records, name, tagged, &slugs);
+        Taxonomy::with_pages(config, name.to_owned(), by_lang, slugs)
+    }
+
+    /// Taxonomy `name` with its terms `by_lang` and each record's `slugs`,
+    /// and the URL of each term's first page.
+    pub(super) fn with_pages(
+        config: &Config,
+        name: String,
+        by_lang: BTreeMap<String, TermIndex>,
+        slugs: Vec<Vec<Arc<str>>>,
+    ) -> Taxonomy {
         let pages = by_lang
             .iter()
             .map(|(lang, index)| {
                 let urls = index
                     .keys()
-                    .map(|slug| (slug.as_str().into(), term_url(config, lang, name, slug, 1)))
+                    .map(|slug| (slug.as_str().into(), term_url(config, lang, &name, slug, 1)))
                     .collect();
                 (lang.clone(), urls)
             })
             .collect();
         Taxonomy {
-            name: name.to_owned(),
+            name,
             by_lang,
             slugs,
             pages,
@@ -474,7 +489,7 @@ impl Taxonomy {
 /// Per language, the visible documents a term's page may list, in the
 /// order it lists them: the posts newest first, then the pages by title
 /// (Hugo and Zola list every page of a term, not only the dated ones).
-fn tagged_by_lang(
+pub(super) fn tagged_by_lang(
     records: &[Record],
     visible: &[usize],
     posts_by_lang: &BTreeMap<String, Vec<usize>>,
@@ -497,7 +512,11 @@ fn tagged_by_lang(
 
 /// Per record, the slug of each of its terms of `taxonomy`. A site has far
 /// fewer distinct terms than uses of them: each slug is made once.
-fn term_slugs(records: &[Record], taxonomy: &str, rule: TermSlugs) -> Vec<Vec<Arc<str>>> {
+pub(super) fn term_slugs(
+    records: &[Record],
+    taxonomy: &str,
+    rule: TermSlugs,
+) -> Vec<Vec<Arc<str>>> {
     let mut slug_of: FxHashMap<&str, Arc<str>> = FxHashMap::default();
     records
         .iter()

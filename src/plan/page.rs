@@ -420,6 +420,16 @@ impl<'a> Plan<'a> {
         &self.templates
     }
 
+    /// The documents' arrangement, as the index keeps it.
+    pub fn arrangement(&self) -> Arrangement {
+        self.model.arrangement()
+    }
+
+    /// Whether the documents' arrangement is the one the index kept.
+    pub fn arrangement_kept(&self) -> bool {
+        self.model.arrangement_kept
+    }
+
     /// Who produces the output of `spec` (`folio explain`).
     pub fn made_by(&self, spec: &Spec) -> String {
         spec.recipe.made_by(&self.model, &spec.template)

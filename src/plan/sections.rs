@@ -9,7 +9,7 @@ use super::*;
 use crate::source::section::{SectionFile, SortBy};
 
 /// One section in one language: the list at its folder's URL.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(super) struct SectionList {
     pub(super) lang: String,
     /// Its folder inside the language (`posts`, `docs/guides`).

@@ -217,14 +217,14 @@ pub fn plan_shown<'a>(
     (config, views, theme): (&'a Config, &'a Views<'a>, &Theme),
     (records, sections): (Vec<Record>, Vec<SectionFile>),
     (sources, shown, templates): (Sources<'_>, &[(String, String)], Vec<String>),
-    visibility: Visibility,
+    (visibility, kept): (Visibility, Option<Arrangement>),
     started_ns: i64,
 ) -> Result<PlanOfShown<'a>, Error> {
     let (copies, statics, mut model) = copies_and_model(
         (config, theme),
         (records, sections),
         sources,
-        visibility,
+        (visibility, kept),
         started_ns,
     )?;
     let (broken, mut warnings) = model.link_problems();

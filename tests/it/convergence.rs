@@ -1458,3 +1458,107 @@ fn a_body_edit_renders_no_page_that_names_the_post_by_title_or_url_alone() {
         assert_eq!(differing_from_clean(&site), [] as [&str; 0], "kept {kept}");
     }
 }
+
+/// The digest of the last build's inputs, and the arrangement the index
+/// keeps: its inputs and its bytes.
+fn kept_arrangement(site: &TestSite) -> (String, Vec<(String, Vec<u8>)>) {
+    let conn = rusqlite::Connection::open(site.path(".folio/index.sqlite")).unwrap();
+    let inputs = conn
+        .query_row("SELECT value FROM meta WHERE key = 'inputs'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    let mut rows = conn
+        .prepare(
+            "SELECT (SELECT value FROM meta WHERE key = 'arrangement'), state FROM arrangement",
+        )
+        .unwrap();
+    let kept = rows
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    (inputs, kept)
+}
+
+#[test]
+fn the_arrangement_an_edit_in_place_takes_is_kept_for_the_next_and_a_damaged_one_is_not_taken() {
+    let site = TestSite::with_posts();
+    site.build();
+    let (inputs, kept) = kept_arrangement(&site);
+    let [(kept_for, state)] = &kept[..] else {
+        panic!("one arrangement is kept: {kept:?}");
+    };
+    assert_eq!(*kept_for, inputs, "kept for the inputs of its build");
+    let state = state.clone();
+
+    // The documents changed in place: the build takes it as it is, and
+    // it answers that build's inputs.
+    // Its first paragraph, its summary, stays: its own page alone shows
+    // what changed.
+    let body = |text: &str| {
+        let text = format!("First paragraph.\n\n{text}");
+        post("Hello", "2024-05-01T09:00:00Z", &text)
+    };
+    site.write("content/en/posts/hello-world.md", &body("Edited."));
+    assert_eq!(site.build().written, ["posts/hello-world/index.html"]);
+    let (after, kept) = kept_arrangement(&site);
+    assert_ne!(after, inputs);
+    assert_eq!(kept, [(after.clone(), state.clone())]);
+
+    // Bytes that are no arrangement are not taken: the documents' own is
+    // derived, and kept in their place.
+    let conn = rusqlite::Connection::open(site.path(".folio/index.sqlite")).unwrap();
+    conn.execute("UPDATE arrangement SET state = x'ff00ff'", [])
+        .unwrap();
+    drop(conn);
+    site.write("content/en/posts/hello-world.md", &body("Edited again."));
+    assert_eq!(site.build().written, ["posts/hello-world/index.html"]);
+    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
+    let (last, kept) = kept_arrangement(&site);
+    assert_eq!(kept, [(last, state.clone())]);
+
+    // A new post arranges them anew.
+    site.write(
+        "content/en/posts/newest.md",
+        &post("Newest", "2024-12-01", "New."),
+    );
+    site.build();
+    let (inputs, kept) = kept_arrangement(&site);
+    assert_eq!(kept.len(), 1);
+    assert_eq!(kept[0].0, inputs);
+    assert_ne!(kept[0].1, state, "the new post is among them");
+
+    // The build takes the one kept without deriving it: planted where
+    // another belongs, it trips the check of a debug build.
+    if cfg!(debug_assertions) {
+        let planted = kept[0].1.clone();
+        site.write(
+            "content/en/posts/newest.md",
+            "---\ntitle: Newest\ndate: 2024-12-01\ntags: [fresh]\n---\nNew.\n",
+        );
+        site.build();
+        let (inputs, kept) = kept_arrangement(&site);
+        assert_ne!(kept[0].1, planted, "a new tag arranges them anew");
+        let conn = rusqlite::Connection::open(site.path(".folio/index.sqlite")).unwrap();
+        conn.execute("UPDATE arrangement SET state = ?1", [&planted])
+            .unwrap();
+        drop(conn);
+        site.write("content/en/posts/hello-world.md", &body("Planted."));
+        let taken = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| site.try_build()));
+        assert!(
+            taken.is_err(),
+            "the arrangement kept for {inputs} was taken"
+        );
+    }
+
+    // A session's builds keep none: each would write it again.
+    let site = TestSite::with_posts_kept(true);
+    site.build();
+    site.write(
+        "content/en/posts/hello-world.md",
+        &body("Edited in a session."),
+    );
+    site.build();
+    assert_eq!(kept_arrangement(&site).1, []);
+}

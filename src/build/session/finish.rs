@@ -16,6 +16,7 @@ use crate::render::assets::AssetUrls;
 use crate::render::images::Resizer;
 use crate::source::config::Images;
 use crate::source::image::{ImageFiles, drawn_json};
+use crate::store::index::ArrangementChange;
 
 use super::shown::moved_titles;
 use super::*;
@@ -527,6 +528,13 @@ impl Session {
             meta,
         );
         (changes.pages, changes.every_page) = self.kept_pages(plan, &changes.outputs)?;
+        changes.arrangement = match plan.arrangement_kept() {
+            // A session brings its own plan up to date: an arrangement
+            // kept would be one more write of each of its builds.
+            _ if self.keeps_state => ArrangementChange::Dropped,
+            true => ArrangementChange::Kept,
+            false => ArrangementChange::New(plan.arrangement().encode()),
+        };
         let index = (&mut self.index, &self.progress);
         record(index, changes, (prepared, dropped), env, report)
     }

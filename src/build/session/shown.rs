@@ -124,6 +124,13 @@ impl Session {
             return Ok(Err(records));
         };
         let plugins = &self.options.plugins;
+        // Kept by the last build, which left `meta`: the documents changed
+        // in place alone since, so it is theirs.
+        let kept = match meta.inputs.as_deref().filter(|inputs| !inputs.is_empty()) {
+            Some(inputs) => (self.index.arrangement(inputs)?)
+                .and_then(|bytes| plan::Arrangement::decode(&bytes)),
+            None => None,
+        };
         let planned = plan::plan_shown(
             (site.config(), views, &prepared.scan.theme),
             (records, prepared.analysis.sections.clone()),
@@ -132,7 +139,7 @@ impl Session {
                 shown,
                 templates,
             ),
-            self.visibility(),
+            (self.visibility(), kept),
             prepared.lock.started_ns,
         )?;
         Ok(match planned {

@@ -570,7 +570,9 @@ fn every_page_is_made_again_the_same_from_what_its_row_keeps() {
             (&read.config, &views, theme),
             documents,
             (sources, &shown, templates),
-            EVERYTHING,
+            // The arrangement the index would keep: checked against the
+            // documents' own in a debug build.
+            (EVERYTHING, Some(whole.model.arrangement())),
             0,
         )
         .unwrap();

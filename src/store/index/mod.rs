@@ -17,11 +17,13 @@ use crate::model::error::Error;
 use crate::model::id::PostId;
 use crate::store::state::StateDir;
 
+mod arrangement;
 mod images;
 mod pages;
 mod rows;
 mod schema;
 
+pub use arrangement::ArrangementChange;
 pub use images::ImageRows;
 
 pub use rows::outputs_at;
@@ -221,6 +223,7 @@ pub struct Changes<'a> {
     /// others when `every_page` ([`Index::keeps_pages`]).
     pub pages: Vec<(String, crate::plan::KeptPage)>,
     pub every_page: bool,
+    pub arrangement: ArrangementChange,
 }
 
 pub struct Index {
@@ -403,6 +406,7 @@ impl Index {
                 rusqlite::params![old.to_string(), new.to_string(), slug, published_at],
             )?;
             tx.execute("DELETE FROM meta WHERE key = 'inputs'", [])?;
+            tx.execute("DELETE FROM arrangement", [])?;
             tx.commit()
         })();
         result.map_err(|e| index_error(&self.path, e))

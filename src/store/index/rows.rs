@@ -470,7 +470,7 @@ pub(super) fn apply(tx: &Transaction<'_>, changes: &Changes<'_>) -> rusqlite::Re
             meta.execute([key, value.as_str()])?;
         }
     }
-    Ok(())
+    super::arrangement::apply_arrangement(tx, changes)
 }
 
 pub(super) fn corrupt(column: usize, what: &str) -> rusqlite::Error {

@@ -2,7 +2,7 @@
 
 /// Bumped whenever the schema changes; older indexes are migrated, newer
 /// ones refused.
-pub const SCHEMA_VERSION: i64 = 13;
+pub const SCHEMA_VERSION: i64 = 14;
 
 /// What brings an index of version `n` (0: a new file) to the next, at `n`:
 /// an index of version `n` runs those from `n` on.
@@ -20,6 +20,7 @@ pub(super) const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [
     MIGRATE_V10_TO_V11,
     MIGRATE_V11_TO_V12,
     MIGRATE_V12_TO_V13,
+    MIGRATE_V13_TO_V14,
 ];
 
 pub(super) const SCHEMA_V1: &str = "
@@ -177,4 +178,12 @@ DELETE FROM meta WHERE key = 'content_settings';
 const MIGRATE_V12_TO_V13: &str = "
 ALTER TABLE outputs ADD COLUMN page TEXT;
 ALTER TABLE outputs ADD COLUMN covers BLOB;
+";
+
+/// Version 14 keeps the documents' arrangement (`crate::plan::Arrangement`),
+/// encoded: at most one row, which answers the inputs the `arrangement` row
+/// of `meta` names (apart, so that a build that keeps it as it is writes
+/// a few bytes rather than the whole of it again).
+const MIGRATE_V13_TO_V14: &str = "
+CREATE TABLE arrangement (state BLOB NOT NULL);
 ";
