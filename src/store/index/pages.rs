@@ -5,6 +5,8 @@
 
 use super::*;
 
+use std::sync::Arc;
+
 use rusqlite::functions::FunctionFlags;
 
 use crate::plan::KeptPage;
@@ -41,66 +43,102 @@ impl Index {
     /// twins). `None` when a row is pending (a build that stopped since
     /// reserved it): its file may be any page's. Every row is looked at,
     /// its covers read where they are, unallocated: a page is a few bytes
-    /// of them.
+    /// of them; in runs of rowids, as the documents' rows are read.
     pub fn shown_outputs(
         &self,
         dir: &str,
-        shows: impl Fn(&[u8]) -> bool + Send + std::panic::UnwindSafe + 'static,
+        shows: impl Fn(&[u8]) -> bool + Send + Sync + std::panic::RefUnwindSafe + 'static,
     ) -> Result<Option<ShownOutputs>, Error> {
         let read = || -> rusqlite::Result<Option<ShownOutputs>> {
             if !self.reservations(dir)?.is_empty() {
                 return Ok(None);
             }
-            // SQLite asks `shows` of each row's covers itself: most rows
-            // never cross into Rust.
-            let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
-            self.conn
-                .create_scalar_function(SHOWS, 1, flags, move |call| {
-                    match call.get_raw(0).as_blob_or_null() {
-                        Ok(covers) => Ok(covers.is_some_and(&shows)),
-                        Err(e) => Err(rusqlite::Error::UserFunctionError(Box::new(e))),
-                    }
-                })?;
-            let shown = self.read_shown(dir);
-            self.conn.remove_function(SHOWS, 1)?;
-            shown
+            let shows = Arc::new(shows);
+            let (runs, _) = rows::rowid_runs(&self.conn, "outputs")?;
+            let path = self.path.as_path();
+            let read: Vec<rusqlite::Result<Option<ShownOutputs>>> = match runs[..] {
+                [] => return Ok(Some(ShownOutputs::default())),
+                [bounds] => vec![read_shown(&self.conn, dir, bounds, Arc::clone(&shows))],
+                _ => (runs.par_iter())
+                    .map(|&bounds| {
+                        read_shown(&rows::reader(path)?, dir, bounds, Arc::clone(&shows))
+                    })
+                    .collect(),
+            };
+            let mut shown = ShownOutputs::default();
+            for run in read {
+                let Some(run) = run? else {
+                    return Ok(None);
+                };
+                shown.pages.extend(run.pages);
+                shown.rows.extend(run.rows);
+            }
+            shown.pages.sort_unstable();
+            Ok(Some(shown))
         };
         read().map_err(|e| index_error(&self.path, e))
     }
+}
 
-    /// The rows [`Index::shown_outputs`] finds, [`SHOWS`] given.
-    fn read_shown(&self, dir: &str) -> rusqlite::Result<Option<ShownOutputs>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT path, folio_shows(covers), page, hash, fingerprint, size, mtime_ns
-             FROM outputs
-             WHERE dir = ?1 AND (size IS NULL OR mtime_ns IS NULL OR page IS NULL
-                   OR page IN ('site', 'sitemap') OR folio_shows(covers))",
-        )?;
-        let mut rows = stmt.query([dir])?;
-        let mut shown = ShownOutputs::default();
-        while let Some(row) = rows.next()? {
-            let stat = (row.get::<_, Option<i64>>(5)?).zip(row.get::<_, Option<i64>>(6)?);
-            let Some((size, mtime_ns)) = stat else {
-                return Ok(None);
-            };
-            let path = text(row, 0)?;
-            let page = (row.get_ref(2)?.as_str_or_null()).map_err(|_| corrupt(2, "page"))?;
-            let shows: bool = row.get(1)?;
-            if let Some(page) = page.filter(|_| shows) {
-                shown.pages.push((path.clone(), page.to_owned()));
-            }
-            let stored = OutputRow {
-                hash: row.get(3)?,
-                fingerprint: row.get(4)?,
-                stat: Some(Stat {
-                    size: size as u64,
-                    mtime_ns,
-                }),
-            };
-            shown.rows.insert(path, stored);
+/// The rows [`Index::shown_outputs`] finds among those at rowids within
+/// `(from, to)`, over `conn`: SQLite asks `shows` of each row's covers
+/// itself, as [`SHOWS`], so that most rows never cross into Rust.
+fn read_shown(
+    conn: &Connection,
+    dir: &str,
+    (from, to): (i64, i64),
+    shows: Arc<impl Fn(&[u8]) -> bool + Send + Sync + std::panic::RefUnwindSafe + 'static>,
+) -> rusqlite::Result<Option<ShownOutputs>> {
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    conn.create_scalar_function(SHOWS, 1, flags, move |call| {
+        match call.get_raw(0).as_blob_or_null() {
+            Ok(covers) => Ok(covers.is_some_and(|covers| shows(covers))),
+            Err(e) => Err(rusqlite::Error::UserFunctionError(Box::new(e))),
         }
-        Ok(Some(shown))
+    })?;
+    let shown = shown_within(conn, dir, (from, to));
+    conn.remove_function(SHOWS, 1)?;
+    shown
+}
+
+/// [`read_shown`]'s walk, [`SHOWS`] given: the table in rowid order, not
+/// through its index of paths (a lookup of each row's place in the table).
+fn shown_within(
+    conn: &Connection,
+    dir: &str,
+    (from, to): (i64, i64),
+) -> rusqlite::Result<Option<ShownOutputs>> {
+    let mut stmt = conn.prepare(
+        "SELECT path, folio_shows(covers), page, hash, fingerprint, size, mtime_ns
+         FROM outputs NOT INDEXED
+         WHERE rowid BETWEEN ?2 AND ?3 AND dir = ?1
+               AND (size IS NULL OR mtime_ns IS NULL OR page IS NULL
+                    OR page IN ('site', 'sitemap') OR folio_shows(covers))",
+    )?;
+    let mut rows = stmt.query(params![dir, from, to])?;
+    let mut shown = ShownOutputs::default();
+    while let Some(row) = rows.next()? {
+        let stat = (row.get::<_, Option<i64>>(5)?).zip(row.get::<_, Option<i64>>(6)?);
+        let Some((size, mtime_ns)) = stat else {
+            return Ok(None);
+        };
+        let path = text(row, 0)?;
+        let page = (row.get_ref(2)?.as_str_or_null()).map_err(|_| corrupt(2, "page"))?;
+        let shows: bool = row.get(1)?;
+        if let Some(page) = page.filter(|_| shows) {
+            shown.pages.push((path.clone(), page.to_owned()));
+        }
+        let stored = OutputRow {
+            hash: row.get(3)?,
+            fingerprint: row.get(4)?,
+            stat: Some(Stat {
+                size: size as u64,
+                mtime_ns,
+            }),
+        };
+        shown.rows.insert(path, stored);
     }
+    Ok(Some(shown))
 }
 
 /// The SQL function [`Index::shown_outputs`] asks whether a page's covers
@@ -248,5 +286,67 @@ mod tests {
             )
             .unwrap();
         assert!(index.shown_outputs("o", |_| false).unwrap().is_none());
+    }
+
+    #[test]
+    fn the_shown_pages_of_a_walk_in_runs_are_every_match_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
+        // 12,000 pages, each covering its number mod 100; rows taken out
+        // of the middle leave a gap in the rowids wider than a run.
+        let page = |n: u32| {
+            let kept = KeptPage {
+                page: format!("document p{n}.md"),
+                covers: [1u32, n % 100]
+                    .iter()
+                    .flat_map(|k| k.to_le_bytes())
+                    .collect(),
+            };
+            (format!("p{n}/index.html"), kept)
+        };
+        let pages: Vec<(String, KeptPage)> = (0..12_000).map(page).collect();
+        let outputs = (pages.iter())
+            .map(|(path, _)| (path.clone(), row(1)))
+            .collect();
+        index
+            .commit(&Changes {
+                output_dir: "o",
+                outputs,
+                pages: pages.clone(),
+                every_page: true,
+                ..Changes::default()
+            })
+            .unwrap();
+        let gone: Vec<String> = (3_000..8_000).map(|n| page(n).0).collect();
+        index
+            .commit(&Changes {
+                output_dir: "o",
+                dropped_outputs: gone,
+                ..Changes::default()
+            })
+            .unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let shows = |covers: &[u8]| covers[4..8] == 42u32.to_le_bytes();
+        // `&mut`, which is `Send`: the pool's thread reads through it.
+        let walk = |index: &mut Index| pool.install(move || index.shown_outputs("o", shows));
+        let shown = walk(&mut index).unwrap().unwrap();
+        let mut expected: Vec<(String, String)> = (0..12_000)
+            .filter(|n| n % 100 == 42 && !(3_000..8_000).contains(n))
+            .map(|n| (page(n).0, page(n).1.page))
+            .collect();
+        expected.sort_unstable();
+        assert_eq!(shown.pages, expected);
+        assert_eq!(shown.rows.len(), expected.len());
+        // A pending row in the last run leaves them unknown.
+        (index.conn)
+            .execute(
+                "UPDATE outputs SET size = NULL WHERE path = 'p11999/index.html'",
+                [],
+            )
+            .unwrap();
+        assert!(walk(&mut index).unwrap().is_none());
     }
 }
