@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{Orders, Taxonomy, TermIndex, tagged_by_lang, term_slugs};
+use super::model::{Orders, RecordSlugs, Taxonomy, TermIndex, tagged_by_lang, term_slugs};
 use super::sections::SectionList;
 use super::*;
 
@@ -79,7 +79,7 @@ impl Arranged {
 
 /// An [`Arranged`] as the index keeps it (its bytes: [`Arrangement::encode`]).
 /// Documents are numbered by their place among every document, by source
-/// path; a term by its place among its taxonomy's slugs.
+/// path.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Arrangement {
     documents: usize,
@@ -93,17 +93,10 @@ pub struct Arrangement {
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct ArrangedTaxonomy {
     name: String,
-    /// Its terms' slugs, sorted.
-    slugs: Vec<String>,
-    /// Per document, its terms, by place in `slugs`.
-    terms_of: Vec<Vec<u32>>,
-    /// Per language, each of its terms (by place in `slugs`, in order) with
-    /// its shown name and documents.
-    by_lang: Vec<(String, Vec<ArrangedTerm>)>,
+    /// Per language, its terms. Which terms each document has, its own
+    /// record says: a page showing it makes their slugs.
+    by_lang: BTreeMap<String, TermIndex>,
 }
-
-/// A term of a language: its slug (by place), shown name and documents.
-type ArrangedTerm = (u32, String, Vec<usize>);
 
 /// The parts of a model an [`Arrangement`] is made of.
 struct Parts<'a> {
@@ -228,57 +221,20 @@ impl Arrangement {
 
 impl ArrangedTaxonomy {
     fn of(taxonomy: &Taxonomy) -> ArrangedTaxonomy {
-        let slugs: BTreeSet<&str> = taxonomy.slugs.iter().flatten().map(|s| &**s).collect();
-        let place: FxHashMap<&str, u32> = (slugs.iter().enumerate())
-            .map(|(at, &s)| (s, at as u32))
-            .collect();
-        let terms_of = (taxonomy.slugs.iter())
-            .map(|terms| terms.iter().map(|slug| place[&**slug]).collect())
-            .collect();
-        let by_lang = (taxonomy.by_lang.iter())
-            .map(|(lang, terms)| {
-                let terms = (terms.iter())
-                    .map(|(slug, (name, documents))| {
-                        (place[slug.as_str()], name.clone(), documents.clone())
-                    })
-                    .collect();
-                (lang.clone(), terms)
-            })
-            .collect();
         ArrangedTaxonomy {
             name: taxonomy.name.clone(),
-            slugs: slugs.into_iter().map(str::to_owned).collect(),
-            terms_of,
-            by_lang,
+            by_lang: taxonomy.by_lang.clone(),
         }
     }
 
     fn fits(&self, documents: usize) -> bool {
-        let term = |t: &u32| (*t as usize) < self.slugs.len();
-        self.terms_of.len() == documents
-            && self.terms_of.iter().flatten().all(term)
-            && (self.by_lang.iter().flat_map(|(_, terms)| terms))
-                .all(|(t, _, members)| term(t) && members.iter().all(|&i| i < documents))
+        (self.by_lang.values().flat_map(BTreeMap::values))
+            .all(|(_, members)| members.iter().all(|&i| i < documents))
     }
 
     fn taxonomy(self, config: &Config) -> Taxonomy {
-        let slugs: Vec<Arc<str>> = self.slugs.into_iter().map(Arc::from).collect();
-        let by_lang: BTreeMap<String, TermIndex> = (self.by_lang.into_iter())
-            .map(|(lang, terms)| {
-                let terms = (terms.into_iter())
-                    .map(|(t, name, documents)| (slugs[t as usize].to_string(), (name, documents)));
-                (lang, terms.collect())
-            })
-            .collect();
-        let terms_of = (self.terms_of.into_iter())
-            .map(|terms| {
-                terms
-                    .into_iter()
-                    .map(|t| Arc::clone(&slugs[t as usize]))
-                    .collect()
-            })
-            .collect();
-        Taxonomy::with_pages(config, self.name, by_lang, terms_of)
+        let slugs = RecordSlugs::Asked(config.term_slugs);
+        Taxonomy::with_pages(config, self.name, self.by_lang, slugs)
     }
 }
 

@@ -33,7 +33,7 @@ impl SharedTerms {
             let Some(terms) = taxonomy.by_lang.get(lang) else {
                 continue;
             };
-            for slug in &taxonomy.slugs[i] {
+            for slug in taxonomy.slugs_of(&model.records[i], i).iter() {
                 let posts = terms.get(&**slug).map_or(&[][..], |(_, posts)| posts);
                 // A term's posts are visible posts of the language: each
                 // has its place.
@@ -79,12 +79,19 @@ pub(super) struct Taxonomy {
     pub(super) name: String,
     /// Per language, its terms.
     pub(super) by_lang: BTreeMap<String, TermIndex>,
-    /// Per record, the slug of each of its terms.
-    pub(super) slugs: Vec<Vec<Arc<str>>>,
+    pub(super) slugs: RecordSlugs,
     /// Per language and term slug, the URL of the term's first page: made
     /// once per term, not for each link to it (130,000 tag links in a cold
     /// build of 5,000 posts in 3 languages).
     pub(super) pages: FxHashMap<String, FxHashMap<Box<str>, String>>,
+}
+
+/// The slug of each term of each record of one taxonomy: made for every
+/// record when the model derives its terms from them, or else asked for a
+/// record when a page shows it (its slugs are those of its own terms).
+pub(super) enum RecordSlugs {
+    Made(Vec<Vec<Arc<str>>>),
+    Asked(TermSlugs),
 }
 
 /// The site seen from one build: what is visible, in which order, and how
@@ -428,7 +435,7 @@ impl Taxonomy {
         tagged: &BTreeMap<String, Vec<usize>>,
     ) -> Taxonomy {
         let by_lang = term_indexes(records, name, tagged, &slugs);
-        Taxonomy::with_pages(config, name.to_owned(), by_lang, slugs)
+        Taxonomy::with_pages(config, name.to_owned(), by_lang, RecordSlugs::Made(slugs))
     }
 
     /// Taxonomy `name` with its terms `by_lang` and each record's `slugs`,
@@ -437,7 +444,7 @@ impl Taxonomy {
         config: &Config,
         name: String,
         by_lang: BTreeMap<String, TermIndex>,
-        slugs: Vec<Vec<Arc<str>>>,
+        slugs: RecordSlugs,
     ) -> Taxonomy {
         let pages = by_lang
             .iter()
@@ -454,6 +461,16 @@ impl Taxonomy {
             by_lang,
             slugs,
             pages,
+        }
+    }
+
+    /// The slug of each term of `record`, number `i`.
+    fn slugs_of(&self, record: &Record, i: usize) -> Cow<'_, [Arc<str>]> {
+        match &self.slugs {
+            RecordSlugs::Made(slugs) => Cow::Borrowed(&slugs[i]),
+            RecordSlugs::Asked(rule) => (record.terms_of(&self.name).iter())
+                .map(|term| term_slug(term, *rule).into())
+                .collect(),
         }
     }
 
@@ -475,7 +492,7 @@ impl Taxonomy {
         record
             .terms_of(&self.name)
             .iter()
-            .zip(&self.slugs[i])
+            .zip(self.slugs_of(record, i).iter())
             .filter_map(|(name, slug)| {
                 Some(TagLink {
                     name: name.clone(),
