@@ -77,11 +77,18 @@ impl Arranged {
     }
 }
 
+/// The shape of [`Arrangement`]'s bytes: bumped whenever it changes (the
+/// test `the_encoding_is_pinned` fails until it is).
+const FORMAT: u32 = 1;
+
 /// An [`Arranged`] as the index keeps it (its bytes: [`Arrangement::encode`]).
 /// Documents are numbered by their place among every document, by source
 /// path.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Arrangement {
+    /// [`FORMAT`], first: postcard's bytes do not say their shape, and
+    /// those of another may decode into numbers that fit.
+    format: u32,
     documents: usize,
     visible: Vec<usize>,
     groups: Vec<Vec<usize>>,
@@ -135,6 +142,7 @@ impl Arrangement {
 
     fn of_parts(parts: Parts<'_>) -> Arrangement {
         Arrangement {
+            format: FORMAT,
             documents: parts.documents,
             visible: parts.visible.to_vec(),
             groups: parts.groups.to_vec(),
@@ -146,15 +154,18 @@ impl Arrangement {
         }
     }
 
-    /// Its bytes, as the index keeps them.
+    /// Its bytes, as the index keeps them (none, which is no arrangement,
+    /// should postcard ever refuse it: the next build derives its own).
     pub fn encode(&self) -> Vec<u8> {
         postcard::to_allocvec(self).unwrap_or_default()
     }
 
-    /// The arrangement the index kept as `bytes`; `None` for bytes another
-    /// version wrote, or damaged.
+    /// The arrangement the index kept as `bytes`; `None` for bytes of
+    /// another shape, or damaged.
     pub fn decode(bytes: &[u8]) -> Option<Arrangement> {
-        postcard::from_bytes(bytes).ok()
+        postcard::from_bytes(bytes)
+            .ok()
+            .filter(|arrangement: &Arrangement| arrangement.format == FORMAT)
     }
 
     /// The arrangement kept, made whole again with this build's section
@@ -194,8 +205,10 @@ impl Arrangement {
     }
 
     /// Whether it may be the arrangement of `documents` and of
-    /// `section_files`: as many documents, the site's taxonomies, every
-    /// number in range. (That it is theirs, the inputs it was kept with say.)
+    /// `section_files`: as many documents, the site's taxonomies and
+    /// languages, every number in range, each document visible, listed
+    /// among posts and among translations once at most. (That it is theirs,
+    /// the inputs it was kept with say.)
     pub(super) fn fits(
         &self,
         config: &Config,
@@ -203,20 +216,111 @@ impl Arrangement {
         section_files: &[SectionFile],
     ) -> bool {
         let document = |i: &usize| *i < documents;
+        let language = |lang: &String| config.is_language(lang);
         let lists = self.sections.len();
         self.documents == documents
             && self.visible.iter().all(document)
-            && self.groups.iter().flatten().all(document)
-            && self.posts_by_lang.iter().flat_map(|(_, p)| p).all(document)
+            && self.visible.is_sorted_by(|a, b| a < b)
+            && at_most_once(documents, self.groups.iter().flatten())
+            && (self.posts_by_lang.iter()).all(|(lang, _)| language(lang))
+            && at_most_once(documents, self.posts_by_lang.iter().flat_map(|(_, p)| p))
             && self.taxonomies.len() == config.taxonomies.len()
-            && (self.taxonomies.iter().zip(&config.taxonomies))
-                .all(|(taxonomy, name)| taxonomy.name == *name && taxonomy.fits(documents))
+            && (self.taxonomies.iter().zip(&config.taxonomies)).all(|(taxonomy, name)| {
+                taxonomy.name == *name
+                    && taxonomy.by_lang.keys().all(language)
+                    && taxonomy.fits(documents)
+            })
             && self.sections.iter().all(|list| {
-                list.items.iter().all(document)
+                language(&list.lang)
+                    && list.items.iter().all(document)
                     && list.subsections.iter().all(|&at| at < lists)
                     && list.file.is_none_or(|f| f < section_files.len())
             })
     }
+
+    /// Whether it places the documents read again (`fresh`, by place in
+    /// `records`) where their records put them: visible or not, among
+    /// the posts of their language between a newer and an older one, among
+    /// versions of their own, under each of their terms and in sections of
+    /// their language and folder, and nowhere else. That the others kept
+    /// their places, the inputs it was kept with say; one that disagrees
+    /// (a change of place the checks of an edit in place missed) is not
+    /// trusted, and the arrangement is derived again.
+    pub(super) fn agrees(
+        &self,
+        config: &Config,
+        records: &[Record],
+        fresh: &[usize],
+        visibility: Visibility,
+    ) -> bool {
+        let mut is_fresh = vec![false; records.len()];
+        for &i in fresh {
+            is_fresh[i] = true;
+        }
+        let shown =
+            |i: usize| visibility.shows(&records[i]) && config.is_language(&records[i].lang);
+        let mut posts = vec![0; records.len()];
+        let posts_agree = self.posts_by_lang.iter().all(|(lang, list)| {
+            list.iter().enumerate().all(|(at, &i)| {
+                if !is_fresh[i] {
+                    return true;
+                }
+                posts[i] += 1;
+                let record = &records[i];
+                let newer =
+                    |a: &Record, b: &Record| (a.published_at, &b.slug) > (b.published_at, &a.slug);
+                record.lang == *lang
+                    && record.kind == Kind::Post
+                    && (at == 0 || newer(&records[list[at - 1]], record))
+                    && list
+                        .get(at + 1)
+                        .is_none_or(|&older| newer(record, &records[older]))
+            })
+        });
+        let mut versions = vec![0; records.len()];
+        let groups_agree = self.groups.iter().all(|group| {
+            let Some(&i) = group.iter().find(|&&i| is_fresh[i]) else {
+                return true;
+            };
+            let key = |j: usize| (records[j].kind, records[j].translation_key.as_str());
+            group
+                .iter()
+                .filter(|&&j| is_fresh[j])
+                .for_each(|&j| versions[j] += 1);
+            group.iter().all(|&j| key(j) == key(i))
+        });
+        posts_agree
+            && groups_agree
+            && fresh.iter().all(|&i| {
+                let shown = shown(i);
+                self.visible.binary_search(&i).is_ok() == shown
+                    && posts[i] == usize::from(shown && records[i].kind == Kind::Post)
+                    && versions[i] == usize::from(shown)
+            })
+            && (self.taxonomies.iter())
+                .all(|taxonomy| taxonomy.agrees(config, records, (fresh, &is_fresh), &shown))
+            && self.sections.iter().all(|list| {
+                (list.items.iter().filter(|&&i| is_fresh[i])).all(|&i| {
+                    let folder = super::sections::folder_of(config, &records[i].source.path);
+                    list.lang == records[i].lang
+                        && (folder == list.folder
+                            || folder
+                                .strip_prefix(list.folder.as_str())
+                                .is_some_and(|rest| rest.starts_with('/')))
+                })
+            })
+    }
+}
+
+/// Whether none of `indices`, each below `documents`, comes twice.
+fn at_most_once<'i>(documents: usize, indices: impl Iterator<Item = &'i usize>) -> bool {
+    let mut seen = vec![false; documents];
+    for &i in indices {
+        if i >= documents || std::mem::replace(&mut seen[i], true) {
+            return false;
+        }
+    }
+    true
 }
 
 impl ArrangedTaxonomy {
@@ -230,6 +334,38 @@ impl ArrangedTaxonomy {
     fn fits(&self, documents: usize) -> bool {
         (self.by_lang.values().flat_map(BTreeMap::values))
             .all(|(_, members)| members.iter().all(|&i| i < documents))
+    }
+
+    /// Whether each fresh document is under each of its terms in its
+    /// language when it is shown, under no other, and nowhere when hidden.
+    fn agrees(
+        &self,
+        config: &Config,
+        records: &[Record],
+        (fresh, is_fresh): (&[usize], &[bool]),
+        shown: &dyn Fn(usize) -> bool,
+    ) -> bool {
+        let slugs = |i: usize| -> BTreeSet<String> {
+            (records[i].terms_of(&self.name).iter())
+                .map(|term| term_slug(term, config.term_slugs))
+                .collect()
+        };
+        let mut under: FxHashMap<usize, BTreeSet<&str>> = FxHashMap::default();
+        for (lang, terms) in &self.by_lang {
+            for (slug, (_, members)) in terms {
+                for &i in members.iter().filter(|&&i| is_fresh[i]) {
+                    if records[i].lang != *lang {
+                        return false;
+                    }
+                    under.entry(i).or_default().insert(slug);
+                }
+            }
+        }
+        fresh.iter().all(|&i| {
+            let expected = if shown(i) { slugs(i) } else { BTreeSet::new() };
+            let found = under.remove(&i).unwrap_or_default();
+            found.len() == expected.len() && found.iter().all(|slug| expected.contains(*slug))
+        })
     }
 
     fn taxonomy(self, config: &Config) -> Taxonomy {
@@ -246,5 +382,81 @@ mod tests {
     fn bytes_of_another_shape_are_no_arrangement() {
         assert_eq!(Arrangement::decode(b""), None);
         assert_eq!(Arrangement::decode(&[0xff; 7]), None);
+        let mut bytes = small().encode();
+        assert_eq!(Arrangement::decode(&bytes), Some(small()));
+        bytes[0] = FORMAT as u8 + 1;
+        assert_eq!(Arrangement::decode(&bytes), None, "another format");
+    }
+
+    /// Two documents, one visible post with a tag, in a section.
+    fn small() -> Arrangement {
+        let terms = BTreeMap::from([("rust".to_owned(), ("Rust".to_owned(), vec![1]))]);
+        Arrangement {
+            format: FORMAT,
+            documents: 2,
+            visible: vec![1],
+            groups: vec![vec![1]],
+            posts_by_lang: vec![("en".to_owned(), vec![1])],
+            taxonomies: vec![ArrangedTaxonomy {
+                name: "tags".to_owned(),
+                by_lang: BTreeMap::from([("en".to_owned(), terms)]),
+            }],
+            sections: vec![SectionList {
+                lang: "en".to_owned(),
+                folder: "posts".to_owned(),
+                file: None,
+                url: "/posts/".to_owned(),
+                items: vec![1],
+                subsections: Vec::new(),
+                posts: true,
+            }],
+        }
+    }
+
+    #[test]
+    fn an_arrangement_fits_only_documents_and_languages_it_may_be_of() {
+        let config = Config::parse(
+            "title = \"T\"\nbase_url = \"https://example.org\"\ndefault_language = \"en\"\n\
+             [languages.en]\nname = \"English\"\n",
+            std::path::Path::new("site.toml"),
+        )
+        .unwrap();
+        assert_eq!(config.taxonomies, ["tags"]);
+        assert!(small().fits(&config, 2, &[]));
+        assert!(!small().fits(&config, 1, &[]), "a document more");
+        let mut far = small();
+        far.documents = 1;
+        assert!(!far.fits(&config, 1, &[]), "an index out of range");
+        let mut twice = small();
+        twice.posts_by_lang[0].1.push(1);
+        assert!(!twice.fits(&config, 2, &[]), "a post listed twice");
+        let mut unsorted = small();
+        unsorted.visible = vec![1, 0];
+        assert!(!unsorted.fits(&config, 2, &[]));
+        let mut other = small();
+        other.sections[0].lang = "fr".to_owned();
+        assert!(!other.fits(&config, 2, &[]), "a language the site has not");
+        let mut filed = small();
+        filed.sections[0].file = Some(0);
+        assert!(!filed.fits(&config, 2, &[]), "a section file there is not");
+    }
+
+    #[test]
+    fn the_encoding_is_pinned() {
+        // A change to these bytes is a change of shape: bump FORMAT, then
+        // write the new bytes here.
+        assert_eq!(
+            small().encode(),
+            [
+                &[1, 2, 1, 1, 1, 1, 1, 1, 2, b'e', b'n', 1, 1][..],
+                &[1, 4, b't', b'a', b'g', b's', 1, 2, b'e', b'n'],
+                &[
+                    1, 4, b'r', b'u', b's', b't', 4, b'R', b'u', b's', b't', 1, 1
+                ],
+                &[1, 2, b'e', b'n', 5, b'p', b'o', b's', b't', b's', 0],
+                &[7, b'/', b'p', b'o', b's', b't', b's', b'/', 1, 1, 0, 1],
+            ]
+            .concat()
+        );
     }
 }

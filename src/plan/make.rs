@@ -68,6 +68,13 @@ pub(super) fn copies_and_model(
     );
     let (copies, statics, documents, images) =
         copies_of(config, files, (&records, visibility), started_ns);
+    // Taken only where it fits the records and places those read again
+    // as they are.
+    let kept = kept.filter(|kept| {
+        kept.fits(config, records.len(), &sections)
+            && (sources.changed_since)
+                .is_none_or(|changed| kept.agrees(config, &records, changed.documents, visibility))
+    });
     let mut model = Model::new(
         config,
         (records, sections, images),

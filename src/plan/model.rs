@@ -79,6 +79,7 @@ pub(super) struct Taxonomy {
     pub(super) name: String,
     /// Per language, its terms.
     pub(super) by_lang: BTreeMap<String, TermIndex>,
+    /// Per record, the slug of each of its terms.
     pub(super) slugs: RecordSlugs,
     /// Per language and term slug, the URL of the term's first page: made
     /// once per term, not for each link to it (130,000 tag links in a cold
@@ -218,14 +219,13 @@ impl Model {
     /// The model of `records`, of the sections' `section_files` and of the
     /// `images` the records show; `shortcode_hash` gives the hash of the
     /// template of a shortcode they call. Their arrangement is the `kept`
-    /// one when it is one of theirs, else derived from them.
+    /// one, which [fits](Arrangement::fits) them, or else derived.
     pub(super) fn new(
         config: &Config,
         (records, section_files, images): (Vec<Record>, Vec<SectionFile>, Option<ShownImages>),
         (visibility, kept): (Visibility, Option<Arrangement>),
         shortcode_hash: &dyn Fn(&str) -> String,
     ) -> Model {
-        let kept = kept.filter(|kept| kept.fits(config, records.len(), &section_files));
         let arrangement_kept = kept.is_some();
         let arranged = match kept {
             Some(kept) => {
@@ -255,8 +255,11 @@ impl Model {
             taxonomies,
             sections,
         } = arranged;
-        let shortcode_hashes = shortcode_hashes(&records, &sections.files, shortcode_hash);
-        let places = Places::of(config, &records, &sections.files);
+        let mut places = None;
+        let shortcode_hashes = rayon::in_place_scope(|scope| {
+            scope.spawn(|_| places = Places::of(config, &records, &sections.files));
+            shortcode_hashes(&records, &sections.files, shortcode_hash)
+        });
         Model {
             places,
             shortcode_hashes,

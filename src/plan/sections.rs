@@ -174,7 +174,7 @@ impl Sections {
 
 /// The folder of the document at `path` (`content/…`) inside its language:
 /// `posts/rust` for `content/fr/posts/rust/x.md` and `content/posts/rust/x.fr.md`.
-fn folder_of<'p>(config: &Config, path: &'p str) -> &'p str {
+pub(super) fn folder_of<'p>(config: &Config, path: &'p str) -> &'p str {
     let rel = path.strip_prefix("content/").unwrap_or(path);
     let dir = rel.rsplit_once('/').map_or("", |(dir, _)| dir);
     match dir.split_once('/') {

@@ -1481,6 +1481,13 @@ fn kept_arrangement(site: &TestSite) -> (String, Vec<(String, Vec<u8>)>) {
     (inputs, kept)
 }
 
+/// `state` kept as the arrangement, for the inputs it answers.
+fn plant(site: &TestSite, state: &[u8]) {
+    let conn = rusqlite::Connection::open(site.path(".folio/index.sqlite")).unwrap();
+    conn.execute("UPDATE arrangement SET state = ?1", [state])
+        .unwrap();
+}
+
 #[test]
 fn the_arrangement_an_edit_in_place_takes_is_kept_for_the_next_and_a_damaged_one_is_not_taken() {
     let site = TestSite::with_posts();
@@ -1508,10 +1515,7 @@ fn the_arrangement_an_edit_in_place_takes_is_kept_for_the_next_and_a_damaged_one
 
     // Bytes that are no arrangement are not taken: the documents' own is
     // derived, and kept in their place.
-    let conn = rusqlite::Connection::open(site.path(".folio/index.sqlite")).unwrap();
-    conn.execute("UPDATE arrangement SET state = x'ff00ff'", [])
-        .unwrap();
-    drop(conn);
+    plant(&site, b"\xff\x00\xff");
     site.write("content/en/posts/hello-world.md", &body("Edited again."));
     assert_eq!(site.build().written, ["posts/hello-world/index.html"]);
     assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
@@ -1529,26 +1533,54 @@ fn the_arrangement_an_edit_in_place_takes_is_kept_for_the_next_and_a_damaged_one
     assert_eq!(kept[0].0, inputs);
     assert_ne!(kept[0].1, state, "the new post is among them");
 
-    // The build takes the one kept without deriving it: planted where
-    // another belongs, it trips the check of a debug build.
+    // One that places a document read again elsewhere than its record
+    // does is not taken, in any build: it is derived again.
+    let hello = "content/en/posts/hello-world.md";
+    let tagged = |tag: &str, text: &str| {
+        format!(
+            "---\ntitle: Hello\ndate: 2024-05-01T09:00:00Z\ntags: [{tag}]\n---\n\
+             First paragraph.\n\n{text}\n"
+        )
+    };
+    site.write(hello, &tagged("old", "Tagged."));
+    site.build();
+    let old = kept_arrangement(&site).1.remove(0).1;
+    site.write(hello, &tagged("new", "Tagged."));
+    site.build();
+    let current = kept_arrangement(&site).1.remove(0).1;
+    assert_ne!(old, current);
+    plant(&site, &old);
+    site.write(hello, &tagged("new", "Tagged again."));
+    site.build();
+    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
+    let (inputs, kept) = kept_arrangement(&site);
+    assert_eq!(kept, [(inputs, current)], "derived again");
+
+    // One that places them as their records do is taken without deriving
+    // it: planted where another belongs, it trips the check of a debug
+    // build.
     if cfg!(debug_assertions) {
-        let planted = kept[0].1.clone();
+        let planted = kept_arrangement(&site).1.remove(0).1;
         site.write(
             "content/en/posts/newest.md",
             "---\ntitle: Newest\ndate: 2024-12-01\ntags: [fresh]\n---\nNew.\n",
         );
         site.build();
-        let (inputs, kept) = kept_arrangement(&site);
-        assert_ne!(kept[0].1, planted, "a new tag arranges them anew");
-        let conn = rusqlite::Connection::open(site.path(".folio/index.sqlite")).unwrap();
-        conn.execute("UPDATE arrangement SET state = ?1", [&planted])
-            .unwrap();
-        drop(conn);
-        site.write("content/en/posts/hello-world.md", &body("Planted."));
+        assert_ne!(
+            kept_arrangement(&site).1[0].1,
+            planted,
+            "a new tag arranges them anew"
+        );
+        plant(&site, &planted);
+        site.write(hello, &tagged("new", "Planted."));
         let taken = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| site.try_build()));
+        let panic = taken.expect_err("the arrangement planted was taken, and checked");
+        let message = (panic.downcast_ref::<String>().map(String::as_str))
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
         assert!(
-            taken.is_err(),
-            "the arrangement kept for {inputs} was taken"
+            message.contains("the arrangement kept is not the documents'"),
+            "{message}"
         );
     }
 

@@ -56,11 +56,13 @@ pub(super) fn apply_arrangement(
             tx.execute("INSERT INTO arrangement (state) VALUES (?1)", [state])?;
             answers(tx, inputs)
         }
-        _ => {
-            tx.execute("DELETE FROM meta WHERE key = 'arrangement'", [])?;
-            tx.execute("DELETE FROM arrangement", []).map(drop)
-        }
+        _ => forget(tx),
     }
+}
+
+/// No arrangement is kept.
+pub(super) fn forget(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch("DELETE FROM meta WHERE key = 'arrangement'; DELETE FROM arrangement")
 }
 
 /// The arrangement kept answers `inputs`.

@@ -406,7 +406,7 @@ impl Index {
                 rusqlite::params![old.to_string(), new.to_string(), slug, published_at],
             )?;
             tx.execute("DELETE FROM meta WHERE key = 'inputs'", [])?;
-            tx.execute("DELETE FROM arrangement", [])?;
+            arrangement::forget(&tx)?;
             tx.commit()
         })();
         result.map_err(|e| index_error(&self.path, e))

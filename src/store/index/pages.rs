@@ -54,7 +54,7 @@ impl Index {
                 return Ok(None);
             }
             let shows = Arc::new(shows);
-            let (runs, _) = rows::rowid_runs(&self.conn, "outputs")?;
+            let runs = rows::rowid_runs(&self.conn, "outputs")?;
             let path = self.path.as_path();
             let read: Vec<rusqlite::Result<Option<ShownOutputs>>> = match runs[..] {
                 [] => return Ok(Some(ShownOutputs::default())),
@@ -305,9 +305,27 @@ mod tests {
             (format!("p{n}/index.html"), kept)
         };
         let pages: Vec<(String, KeptPage)> = (0..12_000).map(page).collect();
-        let outputs = (pages.iter())
+        let mut outputs: Vec<(String, OutputRow)> = (pages.iter())
             .map(|(path, _)| (path.clone(), row(1)))
             .collect();
+        // Another folder's pages, in the rows walked: never found.
+        for (dir, range) in [("elsewhere", 0..200), ("elsewhere", 11_800..12_000)] {
+            let pages: Vec<(String, KeptPage)> = range.map(page).collect();
+            let outputs = (pages.iter())
+                .map(|(path, _)| (path.clone(), row(2)))
+                .collect();
+            index
+                .commit(&Changes {
+                    output_dir: dir,
+                    outputs,
+                    pages,
+                    every_page: true,
+                    ..Changes::default()
+                })
+                .unwrap();
+        }
+        // A copy keeps no page: its row comes with every plan's.
+        outputs.push(("style.css".to_owned(), row(3)));
         index
             .commit(&Changes {
                 output_dir: "o",
@@ -339,7 +357,12 @@ mod tests {
             .collect();
         expected.sort_unstable();
         assert_eq!(shown.pages, expected);
-        assert_eq!(shown.rows.len(), expected.len());
+        assert_eq!(shown.rows.len(), expected.len() + 1);
+        assert_eq!(shown.rows["style.css"], row(3));
+        assert!(
+            shown.rows.values().all(|r| *r != row(2)),
+            "no row of elsewhere"
+        );
         // A pending row in the last run leaves them unknown.
         (index.conn)
             .execute(

@@ -44,7 +44,9 @@ pub(super) fn read_records(
     path: &Path,
     columns: Columns,
 ) -> rusqlite::Result<Vec<Record>> {
-    let (runs, every) = rowid_runs(conn, "posts")?;
+    let runs = rowid_runs(conn, "posts")?;
+    let every: i64 = conn.query_row("SELECT count(*) FROM posts", [], |row| row.get(0))?;
+    let every = every as usize;
     // Each row has its place from the start: the first run's records are
     // made where every run's end up (a record is 600 bytes; another copy
     // of 60,000 of them, into memory the kernel clears first, cost a tenth
@@ -73,39 +75,32 @@ pub(super) fn read_records(
     Ok(records)
 }
 
-/// The runs of rowids of `table` a read of every row takes, each over a
-/// connection of its own: one per thread of the pool, from 4,096 rows a run
-/// on; a small table is one run, read without asking any pool for threads.
-/// With them, how many rows there are.
-pub(super) fn rowid_runs(
-    conn: &Connection,
-    table: &str,
-) -> rusqlite::Result<(Vec<(i64, i64)>, usize)> {
+/// The runs of rowids of `table` a read of every row takes: one per thread
+/// of the pool, from 4,096 rows a run on, each read over a connection of its
+/// own; a small table is one run, read over the caller's without asking any
+/// pool for threads. None for an empty table.
+pub(super) fn rowid_runs(conn: &Connection, table: &str) -> rusqlite::Result<Vec<(i64, i64)>> {
     // Each alone, as SQLite finds a min or a max at an end of the table:
     // asked together, they are a walk of every row.
-    let ends = format!(
-        "SELECT (SELECT min(rowid) FROM {table}), (SELECT max(rowid) FROM {table}),
-                (SELECT count(*) FROM {table})"
-    );
-    let (first, last, count): (Option<i64>, Option<i64>, i64) =
-        conn.query_row(&ends, [], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+    let ends = format!("SELECT (SELECT min(rowid) FROM {table}), (SELECT max(rowid) FROM {table})");
+    let (first, last): (Option<i64>, Option<i64>) =
+        conn.query_row(&ends, [], |row| Ok((row.get(0)?, row.get(1)?)))?;
     let (Some(first), Some(last)) = (first, last) else {
-        return Ok((Vec::new(), 0));
+        return Ok(Vec::new());
     };
     let runs = match (last - first) / 4096 + 1 {
         1 => 1,
         most => (rayon::current_num_threads() as i64).clamp(1, most),
     };
     let length = (last - first) / runs + 1;
-    let runs = (0..runs)
+    Ok((0..runs)
         .map(|run| {
             (
                 first + run * length,
                 (first + (run + 1) * length - 1).min(last),
             )
         })
-        .collect();
-    Ok((runs, count as usize))
+        .collect())
 }
 
 /// The rows of `posts` whose rowids are within `(from, to)`, in a list
