@@ -8,7 +8,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{Orders, RecordSlugs, Taxonomy, TermIndex, tagged_by_lang, term_slugs};
+use super::model::{
+    Orders, RecordSlugs, Taxonomy, TermIndex, is_visible, newest_first, positions, tagged_by_lang,
+    term_slugs,
+};
 use super::sections::SectionList;
 use super::*;
 
@@ -182,12 +185,7 @@ impl Arrangement {
                 group_of[i] = Some(at as u32);
             }
         }
-        let mut position = vec![None; documents];
-        for (_, posts) in &self.posts_by_lang {
-            for (at, &i) in posts.iter().enumerate() {
-                position[i] = Some(at);
-            }
-        }
+        let position = positions(documents, self.posts_by_lang.iter().map(|(_, posts)| posts));
         Arranged {
             visible: self.visible,
             groups: self.groups,
@@ -257,8 +255,7 @@ impl Arrangement {
         for &i in fresh {
             is_fresh[i] = true;
         }
-        let shown =
-            |i: usize| visibility.shows(&records[i]) && config.is_language(&records[i].lang);
+        let shown = |i: usize| is_visible(config, visibility, &records[i]);
         let mut posts = vec![0; records.len()];
         let posts_agree = self.posts_by_lang.iter().all(|(lang, list)| {
             list.iter().enumerate().all(|(at, &i)| {
@@ -267,8 +264,7 @@ impl Arrangement {
                 }
                 posts[i] += 1;
                 let record = &records[i];
-                let newer =
-                    |a: &Record, b: &Record| (a.published_at, &b.slug) > (b.published_at, &a.slug);
+                let newer = |a: &Record, b: &Record| newest_first(a, b).is_lt();
                 record.lang == *lang
                     && record.kind == Kind::Post
                     && (at == 0 || newer(&records[list[at - 1]], record))

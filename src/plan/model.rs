@@ -152,6 +152,36 @@ pub(super) struct Orders {
     pub(super) position: Vec<Option<usize>>,
 }
 
+/// Whether `record` is among the model's documents: published, in a
+/// language the site has. (Rows are re-derived whenever the declared
+/// languages change, so a row of an undeclared language cannot reach
+/// this; the check keeps the views' lookups total all the same.)
+pub(super) fn is_visible(config: &Config, visibility: Visibility, record: &Record) -> bool {
+    visibility.shows(record) && config.is_language(&record.lang)
+}
+
+/// The order of a language's posts: newest first, then by slug.
+pub(super) fn newest_first(a: &Record, b: &Record) -> std::cmp::Ordering {
+    b.published_at
+        .cmp(&a.published_at)
+        .then_with(|| a.slug.cmp(&b.slug))
+}
+
+/// Per document (of `documents`), where it stands in the list of posts of
+/// its language among `lists`, when it is in one.
+pub(super) fn positions<'l>(
+    documents: usize,
+    lists: impl Iterator<Item = &'l Vec<usize>>,
+) -> Vec<Option<usize>> {
+    let mut position = vec![None; documents];
+    for posts in lists {
+        for (at, &i) in posts.iter().enumerate() {
+            position[i] = Some(at);
+        }
+    }
+    position
+}
+
 impl Orders {
     pub(super) fn new(config: &Config, records: &[Record], visibility: Visibility) -> Orders {
         let language_order: FxHashMap<&str, usize> = config
@@ -159,11 +189,8 @@ impl Orders {
             .enumerate()
             .map(|(i, (code, _))| (code.as_str(), i))
             .collect();
-        // Rows are re-derived whenever the declared languages change, so a
-        // row of an undeclared language cannot reach this; the filter keeps
-        // the views' lookups total all the same.
         let visible: Vec<usize> = (0..records.len())
-            .filter(|&i| visibility.shows(&records[i]) && config.is_language(&records[i].lang))
+            .filter(|&i| is_visible(config, visibility, &records[i]))
             .collect();
 
         let mut group_at: FxHashMap<(Kind, &str), u32> = FxHashMap::default();
@@ -193,18 +220,10 @@ impl Orders {
         for members in &mut groups {
             members.sort_by_key(|&i| language_order.get(records[i].lang.as_str()).copied());
         }
-        let mut position = vec![None; records.len()];
         for posts in posts_by_lang.values_mut() {
-            posts.sort_by(|&a, &b| {
-                let (a, b) = (&records[a], &records[b]);
-                b.published_at
-                    .cmp(&a.published_at)
-                    .then_with(|| a.slug.cmp(&b.slug))
-            });
-            for (at, &i) in posts.iter().enumerate() {
-                position[i] = Some(at);
-            }
+            posts.sort_by(|&a, &b| newest_first(&records[a], &records[b]));
         }
+        let position = positions(records.len(), posts_by_lang.values());
         Orders {
             visible,
             groups,

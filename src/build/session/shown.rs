@@ -126,7 +126,8 @@ impl Session {
         let plugins = &self.options.plugins;
         // Kept by the last build, which left `meta`: the documents changed
         // in place alone since, so it is theirs.
-        let kept = match meta.inputs.as_deref().filter(|inputs| !inputs.is_empty()) {
+        // (None is kept for inputs that could not be trusted, empty.)
+        let kept = match meta.inputs.as_deref() {
             Some(inputs) => (self.index.arrangement(inputs)?)
                 .and_then(|bytes| plan::Arrangement::decode(&bytes)),
             None => None,

@@ -54,20 +54,13 @@ impl Index {
                 return Ok(None);
             }
             let shows = Arc::new(shows);
-            let runs = rows::rowid_runs(&self.conn, "outputs")?;
-            let path = self.path.as_path();
-            let read: Vec<rusqlite::Result<Option<ShownOutputs>>> = match runs[..] {
-                [] => return Ok(Some(ShownOutputs::default())),
-                [bounds] => vec![read_shown(&self.conn, dir, bounds, Arc::clone(&shows))],
-                _ => (runs.par_iter())
-                    .map(|&bounds| {
-                        read_shown(&rows::reader(path)?, dir, bounds, Arc::clone(&shows))
-                    })
-                    .collect(),
-            };
+            let conn = (&self.conn, self.path.as_path());
+            let read = rows::in_runs(conn, "outputs", |conn, _, bounds| {
+                read_shown(conn, dir, bounds, Arc::clone(&shows))
+            })?;
             let mut shown = ShownOutputs::default();
             for run in read {
-                let Some(run) = run? else {
+                let Some(run) = run else {
                     return Ok(None);
                 };
                 shown.pages.extend(run.pages);

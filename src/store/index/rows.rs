@@ -44,42 +44,37 @@ pub(super) fn read_records(
     path: &Path,
     columns: Columns,
 ) -> rusqlite::Result<Vec<Record>> {
-    let runs = rowid_runs(conn, "posts")?;
     let every: i64 = conn.query_row("SELECT count(*) FROM posts", [], |row| row.get(0))?;
     let every = every as usize;
     // Each row has its place from the start: the first run's records are
     // made where every run's end up (a record is 600 bytes; another copy
     // of 60,000 of them, into memory the kernel clears first, cost a tenth
     // of the read).
-    let mut records = match runs[..] {
-        [] => return Ok(Vec::new()),
-        [bounds] => read_run(conn, bounds, columns, every)?,
-        _ => {
-            let read: Vec<rusqlite::Result<Vec<Record>>> = (runs.par_iter().enumerate())
-                .map(|(run, &bounds)| {
-                    let span = (bounds.1 - bounds.0 + 1) as usize;
-                    let capacity = if run == 0 { every } else { span.min(every) };
-                    read_run(&reader(path)?, bounds, columns, capacity)
-                })
-                .collect();
-            let mut read = read.into_iter();
-            let mut records = read.next().transpose()?.unwrap_or_default();
-            for run in read {
-                records.extend(run?);
-            }
-            records
-        }
-    };
+    let runs = in_runs((conn, path), "posts", |conn, run, bounds| {
+        let span = (bounds.1 - bounds.0 + 1) as usize;
+        let capacity = if run == 0 { every } else { span.min(every) };
+        read_run(conn, bounds, columns, capacity)
+    })?;
+    let mut runs = runs.into_iter();
+    let mut records = runs.next().unwrap_or_default();
+    for run in runs {
+        records.extend(run);
+    }
     // Sorting here is cheaper than SQLite's walk of the path index.
     records.par_sort_unstable_by(|a, b| a.source.path.cmp(&b.source.path));
     Ok(records)
 }
 
-/// The runs of rowids of `table` a read of every row takes: one per thread
-/// of the pool, from 4,096 rows a run on, each read over a connection of its
-/// own; a small table is one run, read over the caller's without asking any
-/// pool for threads. None for an empty table.
-pub(super) fn rowid_runs(conn: &Connection, table: &str) -> rusqlite::Result<Vec<(i64, i64)>> {
+/// What `read` makes of each run of rowids of `table` (with its place
+/// among them), in their order: one run per thread of the pool from 4,096
+/// rows a run on, each over a connection of its own to the index at `path`;
+/// a small table in one run over `conn`, without asking any pool for
+/// threads. None for an empty table.
+pub(super) fn in_runs<T: Send>(
+    (conn, path): (&Connection, &Path),
+    table: &str,
+    read: impl Fn(&Connection, usize, (i64, i64)) -> rusqlite::Result<T> + Sync,
+) -> rusqlite::Result<Vec<T>> {
     // Each alone, as SQLite finds a min or a max at an end of the table:
     // asked together, they are a walk of every row.
     let ends = format!("SELECT (SELECT min(rowid) FROM {table}), (SELECT max(rowid) FROM {table})");
@@ -89,18 +84,20 @@ pub(super) fn rowid_runs(conn: &Connection, table: &str) -> rusqlite::Result<Vec
         return Ok(Vec::new());
     };
     let runs = match (last - first) / 4096 + 1 {
-        1 => 1,
+        1 => return Ok(vec![read(conn, 0, (first, last))?]),
         most => (rayon::current_num_threads() as i64).clamp(1, most),
     };
     let length = (last - first) / runs + 1;
-    Ok((0..runs)
+    (0..runs)
+        .into_par_iter()
         .map(|run| {
-            (
+            let bounds = (
                 first + run * length,
                 (first + (run + 1) * length - 1).min(last),
-            )
+            );
+            read(&reader(path)?, run as usize, bounds)
         })
-        .collect())
+        .collect()
 }
 
 /// The rows of `posts` whose rowids are within `(from, to)`, in a list
