@@ -22,6 +22,25 @@ pub(super) struct Places {
     anchors: Severity,
 }
 
+/// What follows `@/` in each menu item that links a document.
+fn menu_links(config: &Config) -> impl Iterator<Item = &str> {
+    let languages = config.languages.values().map(|l| &l.menus);
+    std::iter::once(&config.menus)
+        .chain(languages)
+        .flat_map(|menus| menus.values().flatten())
+        .filter_map(|item| item.url.strip_prefix(INTERNAL_LINK))
+}
+
+/// Whether a document, a section's `_index.md` or a menu links a part of
+/// a document (`@/posts/x.md#part`): only such a link reads the headings
+/// of a document other than the one a page shows.
+pub fn anchors_named(config: &Config, records: &[Record], sections: &[SectionFile]) -> bool {
+    let named = |links: &[InternalLink]| links.iter().any(|link| link.target.contains('#'));
+    records.iter().any(|r| named(&r.links))
+        || sections.iter().any(|f| named(&f.links))
+        || menu_links(config).any(|target| target.contains('#'))
+}
+
 /// Why a link does not lead anywhere.
 enum Broken {
     NoDocument,
@@ -37,16 +56,9 @@ impl Places {
         records: &[Record],
         sections: &[SectionFile],
     ) -> Option<Places> {
-        let menus_link = || {
-            let languages = config.languages.values().map(|l| &l.menus);
-            std::iter::once(&config.menus)
-                .chain(languages)
-                .flat_map(|menus| menus.values().flatten())
-                .any(|item| item.url.starts_with(INTERNAL_LINK))
-        };
         let unlinked = records.iter().all(|r| r.links.is_empty())
             && sections.iter().all(|f| f.links.is_empty());
-        if unlinked && !menus_link() {
+        if unlinked && menu_links(config).next().is_none() {
             return None;
         }
         Some(Places::every(config, records))

@@ -67,6 +67,7 @@ use hasher::{KeyHasher, KeyPrefixes};
 pub use images::drawn_copy;
 use images::{DrawnImages, ShownImages};
 use links::Places;
+pub use links::anchors_named;
 pub use make::{
     ChangedSince, Sheets, Sources, copies, plan, replan, same_place, same_section_place,
 };

@@ -312,17 +312,18 @@ fn recipes_of_shown(
         .filter(|(_, page)| *page != site_file)
         .map(|(output, _)| output.as_str())
         .collect();
+    // Most of a language's list pages are not among them: the output path
+    // of each is made on the pool (thousands at 20,000 posts).
+    let recipes: Vec<(OutputPath, _)> = (recipes.into_par_iter())
+        .filter_map(|recipe| {
+            let output = config.site_path(&recipe.0).and_then(OutputPath::for_url)?;
+            wanted.contains(output.as_str()).then_some((output, recipe))
+        })
+        .collect();
     let mut found = FxHashSet::default();
-    let mut twice = false;
-    recipes.retain(|(url, ..)| {
-        let output = config.site_path(url).and_then(OutputPath::for_url);
-        let Some(output) = output.filter(|output| wanted.contains(output.as_str())) else {
-            return false;
-        };
-        twice |= !found.insert(output);
-        true
-    });
-    Ok((!twice && found.len() == wanted.len()).then_some(recipes))
+    let twice = !(recipes.iter()).all(|(output, _)| found.insert(output.as_str()));
+    let complete = !twice && found.len() == wanted.len();
+    Ok(complete.then(|| recipes.into_iter().map(|(_, recipe)| recipe).collect()))
 }
 
 /// The shown pages by what makes them again: the languages whose lists,

@@ -140,3 +140,26 @@ fn a_menu_change_renders_the_pages_of_its_languages_and_a_moved_target_every_pag
     );
     assert_eq!(site.output_tree(), site.clean_build_tree());
 }
+
+#[test]
+fn a_menu_naming_a_heading_leads_into_it_after_another_document_is_edited() {
+    // A one-off edit reads the rows of the documents it does not read again
+    // without their headings, unless a link names one: here only a menu
+    // does, into a page the edit does not touch.
+    let site = site();
+    site.write(
+        "content/en/posts/a.md",
+        &post("A", "2024-05-01T09:00:00Z", "Text, edited."),
+    );
+    let report = site.build();
+    assert!(
+        report.written.contains(&"posts/a/index.html".to_owned()),
+        "{:?}",
+        report.written
+    );
+    assert!(
+        site.read("public/fr/index.html")
+            .contains("href=\"/fr/about/#equipe\"")
+    );
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+}

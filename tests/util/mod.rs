@@ -304,7 +304,8 @@ impl TestSite {
     pub(crate) fn content_rows(&self) -> Vec<String> {
         self.query(
             "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash, title, url,
-                    summary, description, tags, draft, translation_key, plugins, extra, expires_at, terms
+                    summary, description, tags, draft, translation_key, plugins, extra, expires_at, terms,
+                    headings
              FROM posts ORDER BY id",
         )
     }

@@ -24,15 +24,18 @@ pub(super) fn reader(path: &Path) -> rusqlite::Result<Connection> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Columns {
     Every,
-    /// All but those only a page showing the document reads: its summary
-    /// and its extra fields, left empty ([`Index::complete`] reads them).
-    /// Its headings stay: any `@/…#anchor` a page resolves (one a
-    /// shortcode wrote, say) is checked against them.
+    /// All but those only a page showing the document reads: its summary,
+    /// its extra fields and its headings, left empty ([`Index::complete`]
+    /// reads them). A link naming an anchor (`@/x.md#part`) reads the
+    /// headings of a document no page may show: a build that has one
+    /// reads every row's ([`crate::plan::anchors_named`]).
     Light,
 }
 
-/// The columns of `posts` a read leaves out when [`Columns::Light`].
-const HEAVY: [&str; 2] = ["summary", "extra"];
+/// The columns of `posts` a read leaves out when [`Columns::Light`]: the
+/// headings are two thirds of a row's text, copied twice (by SQLite, then
+/// into the record) and checked as UTF-8.
+const HEAVY: [&str; 3] = ["summary", "extra", "headings"];
 
 /// Every row of `posts`, sorted by source path: over `conn`, or in runs of
 /// rowids, one per thread of the pool, each over a connection of its own
@@ -207,15 +210,16 @@ impl Index {
     pub fn complete(&self, records: &mut [Record], which: &[usize]) -> Result<(), Error> {
         let mut read = || -> rusqlite::Result<()> {
             if which.len() < ONE_BY_ONE {
-                let mut stmt = self
-                    .conn
-                    .prepare_cached("SELECT summary, extra FROM posts WHERE source_path = ?1")?;
+                let mut stmt = self.conn.prepare_cached(
+                    "SELECT summary, extra, headings FROM posts WHERE source_path = ?1",
+                )?;
                 for &i in which {
                     let record = &mut records[i];
                     let heavy = stmt.query_row([&record.source.path], |row| {
-                        Ok((text(row, 0)?, text(row, 1)?))
+                        Ok((text(row, 0)?, text(row, 1)?, text(row, 2)?))
                     });
-                    (record.summary, record.extra) = heavy.optional()?.ok_or_else(missing)?;
+                    (record.summary, record.extra, record.headings) =
+                        heavy.optional()?.ok_or_else(missing)?;
                 }
                 return Ok(());
             }
@@ -225,7 +229,7 @@ impl Index {
             }
             let mut stmt = self
                 .conn
-                .prepare("SELECT source_path, summary, extra FROM posts")?;
+                .prepare("SELECT source_path, summary, extra, headings FROM posts")?;
             let mut rows = stmt.query([])?;
             let mut filled = 0;
             while let Some(row) = rows.next()? {
@@ -235,7 +239,8 @@ impl Index {
                 };
                 if std::mem::take(&mut wanted[i]) {
                     let record = &mut records[i];
-                    (record.summary, record.extra) = (text(row, 1)?, text(row, 2)?);
+                    (record.summary, record.extra, record.headings) =
+                        (text(row, 1)?, text(row, 2)?, text(row, 3)?);
                     filled += 1;
                 }
             }
@@ -586,6 +591,7 @@ mod tests {
         let left_out = |r: &Record| Record {
             summary: String::new(),
             extra: String::new(),
+            headings: String::new(),
             ..r.clone()
         };
         assert_eq!(light, records.iter().map(left_out).collect::<Vec<_>>());
