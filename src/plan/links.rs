@@ -10,7 +10,9 @@ use super::*;
 
 use crate::model::doc::InternalLink;
 use crate::source::config::Severity;
-use crate::source::html::{Attribute, INTERNAL_LINK, attributes, internal_target, may_link};
+use crate::source::html::{
+    Attribute, INTERNAL_LINK, attributes, internal_target, may_link, read_as_tag,
+};
 
 /// Where the documents are, for links to find them.
 pub(super) struct Places {
@@ -447,15 +449,19 @@ impl Model {
 
 /// `html` with each `href="@/…"` and `src="@/…"` replaced by what
 /// `resolve` gives for the part after `@/`; one it has nothing for is left
-/// as written. The Markdown renderer wrote these attributes: `&` as
-/// `&amp;`, other bytes outside a URL percent-encoded.
+/// as written, and so is one in a comment or a script, which is no link
+/// ([`internal_links`](crate::source::html::internal_links)): what a
+/// document's row lists is what its pages lead to. The Markdown renderer
+/// wrote these attributes: `&` as `&amp;`, other bytes outside a URL
+/// percent-encoded.
 fn replace_links(html: &str, resolve: impl Fn(&str) -> Option<String>) -> Cow<'_, str> {
     if !may_link(html) {
         return Cow::Borrowed(html);
     }
+    let read = read_as_tag(html);
     rewritten(
         html,
-        |a| a.is_link(),
+        |a| a.is_link() && read(a),
         |written| resolve(&internal_target(written)?).map(|url| in_attribute(&url)),
     )
 }
@@ -592,6 +598,18 @@ mod tests {
             replaced,
             "<p><a href=\"/b/#x\">b</a> <img src=\"/café/\" alt=\"c\"> \
              <code>href=\"@/posts/b.md\"</code> title=\"@/no\" <a href=\"/q/?a&amp;b\">q</a></p>"
+        );
+    }
+
+    #[test]
+    fn links_in_comments_and_scripts_are_left_as_written() {
+        let html = "<!-- <a href=\"@/b.md#x\"> --><script>s = '<a href=\"@/b.md\">';</script>\
+                    <a href=\"@/b.md\">b</a>";
+        let replaced = replace_links(html, |_| Some("/b/".into()));
+        assert_eq!(
+            replaced,
+            "<!-- <a href=\"@/b.md#x\"> --><script>s = '<a href=\"@/b.md\">';</script>\
+             <a href=\"/b/\">b</a>"
         );
     }
 

@@ -98,12 +98,19 @@ pub fn internal_links(html: &str) -> Vec<(usize, String)> {
     if !may_link(html) {
         return Vec::new();
     }
-    let unread = unread(html);
+    let read = read_as_tag(html);
     attributes(html)
-        .filter(Attribute::is_link)
-        .filter(|a| !unread.iter().any(|range| range.contains(&a.value.start)))
+        .filter(|a| a.is_link() && read(a))
         .filter_map(|a| Some((a.value.start, internal_target(&html[a.value])?)))
         .collect()
+}
+
+/// Whether an attribute of `html` is one a browser reads: not one of its
+/// comments, nor of the text of its `script`, `style` and `textarea`
+/// elements.
+pub fn read_as_tag(html: &str) -> impl Fn(&Attribute<'_>) -> bool {
+    let unread = unread(html);
+    move |a| !unread.iter().any(|range| range.contains(&a.value.start))
 }
 
 /// Where `html` holds what is no tag: its comments (`<!-- … -->`), and the

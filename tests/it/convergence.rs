@@ -1388,6 +1388,38 @@ fn a_one_off_edit_checks_anchors_against_the_headings_of_documents_it_did_not_re
 }
 
 #[test]
+fn a_one_off_edit_leaves_a_commented_out_anchored_link_as_a_clean_build_does() {
+    // A link in a comment is none: no row lists it, and no page resolves
+    // it, so a build that did not read its target's headings writes what
+    // one that did writes.
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/about.md",
+        "---\ntitle: About\n---\nAbout this site.\n\n## Team\n\nUs.\n",
+    );
+    let body = |x: &str| {
+        format!("See [about](@/about.md).\n\n<!-- <a href=\"@/about.md#team\">t</a> -->\n\n{x}\n")
+    };
+    let write = |x: &str| {
+        site.write(
+            "content/en/posts/hello-world.md",
+            &post("Hello", "2024-05-01T09:00:00Z", &body(x)),
+        )
+    };
+    write("Second.");
+    site.build();
+    write("Second, edited.");
+    site.build();
+    let page = site.read("public/posts/hello-world/index.html");
+    assert!(
+        page.contains("<!-- <a href=\"@/about.md#team\">t</a> -->"),
+        "{page}"
+    );
+    assert!(page.contains("href=\"/about/\""), "{page}");
+    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
+}
+
+#[test]
 fn a_link_written_as_html_follows_its_target_when_it_moves() {
     // An `@/` link the body writes as HTML, or its front matter summary
     // does: the pages showing it are made again when its target moves.

@@ -11,7 +11,7 @@ use folio::plugin::{
     PluginError, SearchIndex, TemplateFunction, Value, YouTube,
 };
 use folio::{BuildReport, Event, Plugins, Site};
-use util::{TestSite, options};
+use util::{TestSite, options, post};
 
 /// A shipped plugin under another version, as a new release of it would be.
 struct Versioned<P> {
@@ -344,4 +344,63 @@ fn a_misspelled_plugin_in_site_toml_is_refused_naming_the_line() {
         said.contains("unknown field `youtub`, expected `search_index` or `youtube`"),
         "{said}"
     );
+}
+
+/// Ends the HTML of the hello-world post's body with a link into a part of
+/// the about page: a link no row lists.
+struct LinksTheTeam;
+
+impl Plugin for LinksTheTeam {
+    fn name(&self) -> &str {
+        "links-the-team"
+    }
+    fn version(&self) -> &str {
+        "1"
+    }
+}
+
+impl MarkdownTransform for LinksTheTeam {
+    fn phase(&self) -> Phase {
+        Phase::AfterMarkdown
+    }
+    fn transform(
+        &self,
+        body: &str,
+        document: &Document<'_>,
+    ) -> Result<Option<String>, PluginError> {
+        let hello = document.source.ends_with("hello-world.md");
+        Ok(hello.then(|| format!("{body}<p><a href=\"@/about.md#team\">team</a></p>")))
+    }
+}
+
+#[test]
+fn a_link_a_transform_writes_into_a_heading_leads_there_after_an_edit_elsewhere() {
+    // A one-off edit reads the headings of the documents it does not read
+    // again only when a link names an anchor; a transform of the HTML may
+    // write one that no row lists.
+    let site = TestSite::with_posts();
+    site.write(
+        "content/en/about.md",
+        "---\ntitle: About\n---\nAbout.\n\n## Team\n\nUs.\n",
+    );
+    let hello = |x: &str| {
+        let body = format!("See [about](@/about.md).\n\n{x}\n");
+        let text = post("Hello", "2024-05-01T09:00:00Z", &body);
+        site.write("content/en/posts/hello-world.md", &text);
+    };
+    let plugins = || {
+        let mut plugins = Plugins::new();
+        plugins.markdown(LinksTheTeam);
+        plugins
+    };
+    hello("First.");
+    build_with(&site, plugins());
+    hello("First, edited.");
+    let (_, rendered) = build_with(&site, plugins());
+    assert!(
+        rendered.contains("posts/hello-world/index.html"),
+        "{rendered:?}"
+    );
+    let page = site.read("public/posts/hello-world/index.html");
+    assert!(page.contains("href=\"/about/#team\">team</a>"), "{page}");
 }

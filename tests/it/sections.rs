@@ -447,3 +447,28 @@ fn an_edit_writes_again_exactly_the_pages_that_show_it() {
 fn an_edit_in_a_kept_session_writes_again_exactly_the_pages_that_show_it() {
     edits(true);
 }
+
+#[test]
+fn a_section_linking_a_heading_leads_into_it_after_another_document_is_edited() {
+    // A one-off edit reads the headings of the documents it does not read
+    // again only when a link names an anchor: here only an `_index.md`
+    // does.
+    let site = docs_site();
+    site.write(
+        "content/en/docs/_index.md",
+        "---\ntitle: Docs\nsort_by: weight\n---\nStart with [it](@/docs/setup.md#step-one).\n",
+    );
+    site.write(
+        "content/en/docs/setup.md",
+        "---\ntitle: Setup\nweight: 2\n---\nSetup.\n\n## Step one\n\nFirst.\n",
+    );
+    site.build();
+    site.write(
+        "content/en/docs/later.md",
+        "---\ntitle: Later\n---\nLater, edited.\n",
+    );
+    site.build();
+    let docs = site.read("public/docs/index.html");
+    assert!(docs.contains("href=\"/docs/setup/#step-one\""), "{docs}");
+    assert_eq!(site.output_tree(), site.clean_build_tree());
+}

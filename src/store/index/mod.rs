@@ -26,11 +26,11 @@ mod schema;
 pub use arrangement::ArrangementChange;
 pub use images::ImageRows;
 
-pub use rows::outputs_at;
 use rows::{
     Columns, apply, corrupt, read_outputs, read_records, reservation_key, reservations_on,
     staging_key, str_ref, text, with_reservations,
 };
+pub use rows::{LeftOut, outputs_at};
 use schema::MIGRATIONS;
 #[cfg(test)]
 use schema::SCHEMA_V1;
@@ -304,8 +304,8 @@ impl Index {
     }
 
     /// Reads every row but the outputs', and the documents' without what
-    /// only a page showing them reads (their summary and extra fields, left
-    /// empty): a one-off build
+    /// only a page showing them reads (their summary, extra fields and
+    /// headings, left empty): a one-off build
     /// reads those once it knows which pages it plans ([`Index::outputs`],
     /// [`Index::shown_outputs`], [`Index::complete`]).
     pub fn snapshot_of_documents(&self, dir: &str) -> Result<Snapshot, Error> {

@@ -32,9 +32,10 @@ pub(super) enum Columns {
     Light,
 }
 
-/// The columns of `posts` a read leaves out when [`Columns::Light`]: the
-/// headings are two thirds of a row's text, copied twice (by SQLite, then
-/// into the record) and checked as UTF-8.
+/// The columns of `posts` a read leaves out when [`Columns::Light`], in
+/// the order [`LeftOut::Every`] fills them back: the headings are two
+/// thirds of a row's text, copied twice (by SQLite, then into the record)
+/// and checked as UTF-8.
 const HEAVY: [&str; 3] = ["summary", "extra", "headings"];
 
 /// Every row of `posts`, sorted by source path: over `conn`, or in runs of
@@ -204,22 +205,24 @@ impl Index {
 
     /// Reads what [`Index::snapshot_of_documents`] left out of the
     /// documents of `records` (sorted by source path, as a snapshot has
-    /// them) at the places `which` names (each once). A few are read one
-    /// by one, by the index of their paths; many, in one walk of the
-    /// table.
-    pub fn complete(&self, records: &mut [Record], which: &[usize]) -> Result<(), Error> {
+    /// them) at the places `which` names (each once): all of it, or their
+    /// headings alone. A few are read one by one, by the index of their
+    /// paths; many, in one walk of the table.
+    pub fn complete(
+        &self,
+        records: &mut [Record],
+        which: &[usize],
+        left_out: LeftOut,
+    ) -> Result<(), Error> {
+        let columns = left_out.columns();
         let mut read = || -> rusqlite::Result<()> {
             if which.len() < ONE_BY_ONE {
-                let mut stmt = self.conn.prepare_cached(
-                    "SELECT summary, extra, headings FROM posts WHERE source_path = ?1",
-                )?;
+                let one = format!("SELECT {columns} FROM posts WHERE source_path = ?1");
+                let mut stmt = self.conn.prepare_cached(&one)?;
                 for &i in which {
-                    let record = &mut records[i];
-                    let heavy = stmt.query_row([&record.source.path], |row| {
-                        Ok((text(row, 0)?, text(row, 1)?, text(row, 2)?))
-                    });
-                    (record.summary, record.extra, record.headings) =
-                        heavy.optional()?.ok_or_else(missing)?;
+                    let mut rows = stmt.query([&records[i].source.path])?;
+                    let row = rows.next()?.ok_or_else(missing)?;
+                    left_out.fill(&mut records[i], row, 0)?;
                 }
                 return Ok(());
             }
@@ -227,9 +230,8 @@ impl Index {
             for &i in which {
                 wanted[i] = true;
             }
-            let mut stmt = self
-                .conn
-                .prepare("SELECT source_path, summary, extra, headings FROM posts")?;
+            let every = format!("SELECT source_path, {columns} FROM posts");
+            let mut stmt = self.conn.prepare(&every)?;
             let mut rows = stmt.query([])?;
             let mut filled = 0;
             while let Some(row) = rows.next()? {
@@ -238,9 +240,7 @@ impl Index {
                     continue;
                 };
                 if std::mem::take(&mut wanted[i]) {
-                    let record = &mut records[i];
-                    (record.summary, record.extra, record.headings) =
-                        (text(row, 1)?, text(row, 2)?, text(row, 3)?);
+                    left_out.fill(&mut records[i], row, 1)?;
                     filled += 1;
                 }
             }
@@ -250,6 +250,37 @@ impl Index {
             }
         };
         read().map_err(|e| index_error(&self.path, e))
+    }
+}
+
+/// What [`Index::complete`] reads of the rows a light read left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeftOut {
+    /// All of it: for a document read again, or one a page shows whole.
+    Every,
+    /// Its headings alone: what a link naming an anchor in it reads.
+    Headings,
+}
+
+impl LeftOut {
+    fn columns(self) -> String {
+        match self {
+            LeftOut::Every => HEAVY.join(", "),
+            LeftOut::Headings => "headings".to_owned(),
+        }
+    }
+
+    /// Gives `record` the values of `row`'s columns from `at` on, as
+    /// [`LeftOut::columns`] names them.
+    fn fill(self, record: &mut Record, row: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<()> {
+        match self {
+            LeftOut::Every => {
+                (record.summary, record.extra, record.headings) =
+                    (text(row, at)?, text(row, at + 1)?, text(row, at + 2)?);
+            }
+            LeftOut::Headings => record.headings = text(row, at)?,
+        }
+        Ok(())
     }
 }
 
@@ -595,20 +626,44 @@ mod tests {
             ..r.clone()
         };
         assert_eq!(light, records.iter().map(left_out).collect::<Vec<_>>());
-        index.complete(&mut light, &[3, 500]).unwrap();
+        index
+            .complete(&mut light, &[3, 500], LeftOut::Every)
+            .unwrap();
         assert_eq!(
             (light[3].clone(), light[500].clone()),
             (records[3].clone(), records[500].clone())
         );
         assert_eq!(light[4], left_out(&records[4]));
+        // Its headings alone: one by one, then in a walk.
+        index.complete(&mut light, &[4], LeftOut::Headings).unwrap();
+        let only_headings = |r: &Record| Record {
+            headings: r.headings.clone(),
+            ..left_out(r)
+        };
+        assert_eq!(light[4], only_headings(&records[4]));
+        let mut headings = index.snapshot_of_documents("out").unwrap().records;
         let every: Vec<usize> = (0..records.len()).collect();
-        index.complete(&mut light, &every).unwrap();
+        index
+            .complete(&mut headings, &every, LeftOut::Headings)
+            .unwrap();
+        assert_eq!(
+            headings,
+            records.iter().map(only_headings).collect::<Vec<_>>()
+        );
+        index.complete(&mut light, &every, LeftOut::Every).unwrap();
         assert_eq!(light, records);
         let mut fewer = index.snapshot_of_documents("out").unwrap().records;
         fewer.remove(7);
-        assert!(index.complete(&mut fewer, &[7]).is_ok(), "a row of its own");
+        assert!(
+            index.complete(&mut fewer, &[7], LeftOut::Every).is_ok(),
+            "a row of its own"
+        );
         fewer[7].source.path = "content/en/posts/gone.md".into();
-        assert!(index.complete(&mut fewer, &[7]).is_err());
-        assert!(index.complete(&mut fewer, &every[..999]).is_err());
+        assert!(index.complete(&mut fewer, &[7], LeftOut::Every).is_err());
+        assert!(
+            index
+                .complete(&mut fewer, &every[..999], LeftOut::Every)
+                .is_err()
+        );
     }
 }
