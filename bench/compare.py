@@ -21,7 +21,8 @@ Scenarios:
         build that plans every page.
   ratio each round times a noop build, then a body build, per binary, and
         prints both medians and their ratio (one body edit against the no-op,
-        which a one-off `folio build` should keep small). Each ratio is taken
+        which a one-off `folio build` should keep small), with the ratio's
+        quartiles across rounds from 4 rounds on. Each ratio is taken
         within one round, so a noisy minute moves both of its builds.
 Stages a build skipped count as 0 ms.
 
@@ -132,6 +133,14 @@ def main():
         for figure, form in (("noop wall", "15.0f"), ("body wall", "15.0f"), ("body ÷ noop", "15.2f")):
             cells = [statistics.median(row[figure] for row in runs_of) for runs_of in rows]
             print(figure.ljust(12) + "".join(f"{cell:{form}}" for cell in cells))
+        # How far the rounds spread: a goal met by the median alone may be
+        # a quiet minute's.
+        if runs >= 4:
+            spreads = []
+            for runs_of in rows:
+                q1, _, q3 = statistics.quantiles([row["body ÷ noop"] for row in runs_of], n=4)
+                spreads.append(f"{q1:.2f}–{q3:.2f}")
+            print("  q1–q3".ljust(12) + "".join(f"{cell:>15}" for cell in spreads))
         return
     # Every stage any build reported (an older binary may lack a newer
     # one's), in the order they came, then the process's own figures.
