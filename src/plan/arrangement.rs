@@ -9,8 +9,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::model::{
-    Orders, RecordSlugs, Taxonomy, TermIndex, is_visible, newest_first, positions, tagged_by_lang,
-    term_slugs,
+    Orders, RecordSlugs, Taxonomy, TermIndex, is_visible, newest_first, own_term_slugs, positions,
+    tagged_by_lang, term_slugs,
 };
 use super::sections::SectionList;
 use super::*;
@@ -342,9 +342,7 @@ impl ArrangedTaxonomy {
         shown: &dyn Fn(usize) -> bool,
     ) -> bool {
         let slugs = |i: usize| -> BTreeSet<String> {
-            (records[i].terms_of(&self.name).iter())
-                .map(|term| term_slug(term, config.term_slugs))
-                .collect()
+            own_term_slugs(&records[i], &self.name, config.term_slugs).collect()
         };
         let mut under: FxHashMap<usize, BTreeSet<&str>> = FxHashMap::default();
         for (lang, terms) in &self.by_lang {

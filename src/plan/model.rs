@@ -160,6 +160,15 @@ pub(super) fn is_visible(config: &Config, visibility: Visibility, record: &Recor
     visibility.shows(record) && config.is_language(&record.lang)
 }
 
+/// The slug of each of `record`'s terms of `taxonomy`, as `rule` makes it.
+pub(super) fn own_term_slugs<'r>(
+    record: &'r Record,
+    taxonomy: &str,
+    rule: TermSlugs,
+) -> impl Iterator<Item = String> + 'r {
+    (record.terms_of(taxonomy).iter()).map(move |term| term_slug(term, rule))
+}
+
 /// The order of a language's posts: newest first, then by slug.
 pub(super) fn newest_first(a: &Record, b: &Record) -> std::cmp::Ordering {
     b.published_at
@@ -490,8 +499,8 @@ impl Taxonomy {
     fn slugs_of(&self, record: &Record, i: usize) -> Cow<'_, [Arc<str>]> {
         match &self.slugs {
             RecordSlugs::Made(slugs) => Cow::Borrowed(&slugs[i]),
-            RecordSlugs::Asked(rule) => (record.terms_of(&self.name).iter())
-                .map(|term| term_slug(term, *rule).into())
+            RecordSlugs::Asked(rule) => own_term_slugs(record, &self.name, *rule)
+                .map(Arc::from)
                 .collect(),
         }
     }
