@@ -19,7 +19,7 @@ use crate::source::identify::{self, TimezoneChange, Verdict};
 use crate::source::parse::{self, BodyAt, Parsed};
 use crate::source::section::{SectionFile, parse_section};
 use crate::source::shortcodes::Shortcodes;
-use crate::store::index::Snapshot;
+use crate::store::index::{Index, Snapshot};
 
 /// The most sources one worker parses, or pages it renders, in a row
 /// before the rest can be shared out again: small enough that the last run
@@ -82,20 +82,26 @@ pub(crate) fn content_settings(
 }
 
 /// Reads what changed, parses it and checks the invariants; writes nothing.
+/// When the snapshot holds [stubs](Record::stub), `stubs_of` is the index
+/// to read whole rows from: those of the sources read again, before the
+/// documents are checked against them, and every other one a check reads.
 pub(crate) fn analyse(
     reading: &Reading<'_>,
-    mut snapshot: Snapshot,
+    (mut snapshot, stubs_of): (Snapshot, Option<&Index>),
     (sources, sections): (&[Source], &[Source]),
     mut problems: Vec<Problem>,
     report: &mut BuildReport,
 ) -> Result<Analysis, Error> {
     let settings = content_settings(reading.config, reading.plugins, reading.shortcodes);
     let reparse_all = snapshot.meta.content_settings.as_deref() != Some(settings.as_str());
-    let split = match reading.changed {
+    let mut split = match reading.changed {
         Some(changed) if !reparse_all => in_place(reading, &mut snapshot, sources, changed),
         _ => None,
     }
-    .unwrap_or_else(|| split_trusted(reading, &mut snapshot, sources, reparse_all));
+    .map_or_else(
+        || split_trusted((reading, stubs_of), &mut snapshot, sources, reparse_all),
+        Ok,
+    )?;
     report.parsed = split.to_read.len();
     report.unchanged = sources.len() - report.parsed;
 
@@ -119,6 +125,13 @@ pub(crate) fn analyse(
         }),
         _ => None,
     };
+    if let Some(index) = stubs_of
+        && !identify::keeps_every_claim(&fresh, &snapshot.records)
+    {
+        // What a new claim may clash with is any other document's.
+        let every: Vec<usize> = (0..split.kept.len()).collect();
+        index.load(&mut split.kept, &every)?;
+    }
     let verdict = identify::check(
         &fresh,
         split.unchanged(),
@@ -219,12 +232,14 @@ impl Split<'_> {
 /// removed source may conflict with; or, when no source came or went and
 /// few changed, every row stays in its place and the snapshot keeps a copy
 /// of those of the changed sources.
+/// Stubs are read whole where a row is compared with its source read
+/// again, and all of them when rows move.
 fn split_trusted<'s>(
-    reading: &Reading<'_>,
+    (reading, stubs_of): (&Reading<'_>, Option<&Index>),
     snapshot: &mut Snapshot,
     sources: &'s [Source],
     reparse_all: bool,
-) -> Split<'s> {
+) -> Result<Split<'s>, Error> {
     let mut trusted = vec![false; snapshot.records.len()];
     let mut with_rows = 0;
     let to_read: Vec<&Source> = {
@@ -263,24 +278,33 @@ fn split_trusted<'s>(
     };
     // No source came or went and few changed: every row keeps its place,
     // as in a kept session's rebuild. Moving them all out and merging them
-    // back was a tenth of a one-off one-post edit of 60,000 posts.
+    // back was a tenth of a one-off one-post edit of 60,000 posts. Stubs
+    // stay in their places however many changed: moved, each would be
+    // read whole.
     if with_rows == sources.len()
         && with_rows == snapshot.records.len()
-        && to_read.len() <= sources.len() / IN_PLACE_SHARE
+        && (stubs_of.is_some() || to_read.len() <= sources.len() / IN_PLACE_SHARE)
     {
         let places: Vec<usize> = (trusted.iter().enumerate())
             .filter(|(_, trusted)| !**trusted)
             .map(|(at, _)| at)
             .collect();
-        let stored = places
+        let mut stored: Vec<Record> = places
             .iter()
             .map(|&at| snapshot.records[at].clone())
             .collect();
-        return Split {
+        if let Some(index) = stubs_of {
+            index.load(&mut stored, &(0..places.len()).collect::<Vec<_>>())?;
+        }
+        return Ok(Split {
             kept: std::mem::replace(&mut snapshot.records, stored),
             places: Some(places),
             to_read,
-        };
+        });
+    }
+    if let Some(index) = stubs_of {
+        let every: Vec<usize> = (0..snapshot.records.len()).collect();
+        index.load(&mut snapshot.records, &every)?;
     }
     let mut unchanged_records = Vec::with_capacity(sources.len() - to_read.len());
     let mut others = Vec::new();
@@ -295,11 +319,11 @@ fn split_trusted<'s>(
         }
     }
     snapshot.records = others;
-    Split {
+    Ok(Split {
         kept: unchanged_records,
         places: None,
         to_read,
-    }
+    })
 }
 
 /// At most one source in this many read again keeps the rows in their

@@ -215,6 +215,75 @@ impl TemplateChoice {
 }
 
 impl Record {
+    /// The document at `path` as a build that plans only the pages showing
+    /// what changed first knows it: what says whether it is shown, which
+    /// language and kind it is, what it links, calls and shows (its URL only
+    /// when it claims one of the site's own files'), and nothing a page
+    /// reads of it. It stands in for a row the build may never need
+    /// whole ([`Record::is_stub`]), which is read before a page reads it.
+    pub fn stub(path: String, stat: Stat, kind: Kind, lang: String) -> Record {
+        Record {
+            id: PostId::unknown(),
+            kind,
+            slug: String::new(),
+            lang,
+            published_at: 0,
+            updated_at: None,
+            expires_at: None,
+            source: SourceState {
+                path,
+                // The mark of a stub: every read source has a hash.
+                hash: String::new(),
+                stat,
+            },
+            title: String::new(),
+            url: String::new(),
+            summary: String::new(),
+            description: None,
+            tags: Vec::new(),
+            terms: Vec::new(),
+            draft: false,
+            ever_published: false,
+            translation_key: String::new(),
+            plugins: Vec::new(),
+            extra: String::new(),
+            aliases: Vec::new(),
+            template: None,
+            word_count: 0,
+            reading_time: 0,
+            headings: String::new(),
+            links: Vec::new(),
+            shortcodes: Vec::new(),
+            images: Vec::new(),
+            weight: None,
+        }
+    }
+
+    /// Its [`Record::stub`], as the index reads it with the site's own
+    /// files at `claimed` (what tests of stubs start from).
+    #[cfg(test)]
+    pub(crate) fn as_stub(&self, claimed: &[String]) -> Record {
+        let (path, stat) = (self.source.path.clone(), self.source.stat);
+        Record {
+            published_at: self.published_at,
+            draft: self.draft,
+            expires_at: self.expires_at,
+            links: self.links.clone(),
+            shortcodes: self.shortcodes.clone(),
+            images: self.images.clone(),
+            url: match claimed.contains(&self.url) {
+                true => self.url.clone(),
+                false => String::new(),
+            },
+            ..Record::stub(path, stat, self.kind, self.lang.clone())
+        }
+    }
+
+    /// Whether it is a [`Record::stub`], its row not read whole yet.
+    pub fn is_stub(&self) -> bool {
+        self.source.hash.is_empty()
+    }
+
     /// Its terms of `taxonomy`.
     pub fn terms_of(&self, taxonomy: &str) -> &[String] {
         if taxonomy == "tags" {

@@ -23,6 +23,12 @@ pub struct DateOutOfRange {
 }
 
 impl PostId {
+    /// The id of a [`crate::model::doc::Record::stub`], which no document
+    /// is given: none is derived from the first moment of 1970 alone.
+    pub(crate) const fn unknown() -> PostId {
+        PostId(Ulid::nil())
+    }
+
     /// Derives the id of (slug, lang) published at `published_ms` (Unix
     /// milliseconds, UTC). The slug is NFC-normalized first so that the same
     /// post gets the same id whatever normalization its file system uses.

@@ -236,6 +236,29 @@ impl Arrangement {
             })
     }
 
+    /// The documents [`Arrangement::agrees`] reads besides those read
+    /// again (`fresh`): the posts either side of each among its
+    /// language's, and every version of it.
+    pub(super) fn around(&self, fresh: &[usize]) -> Vec<usize> {
+        let mut is_fresh = vec![false; self.documents];
+        for &i in fresh.iter().filter(|&&i| i < self.documents) {
+            is_fresh[i] = true;
+        }
+        let mut around = Vec::new();
+        for (_, list) in &self.posts_by_lang {
+            for (at, _) in list.iter().enumerate().filter(|(_, i)| is_fresh[**i]) {
+                around.extend(at.checked_sub(1).map(|newer| list[newer]));
+                around.extend(list.get(at + 1));
+            }
+        }
+        for group in &self.groups {
+            if group.iter().any(|&i| is_fresh[i]) {
+                around.extend(group);
+            }
+        }
+        around
+    }
+
     /// Whether it places the documents read again (`fresh`, by place in
     /// `records`) where their records put them: visible or not, among
     /// the posts of their language between a newer and an older one, among

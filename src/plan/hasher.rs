@@ -65,7 +65,13 @@ impl KeyHasher {
     ) {
         let mut count = 0;
         for i in indices {
-            for value in values(&model.records[i]) {
+            let record = &model.records[i];
+            debug_assert!(
+                !record.is_stub(),
+                "{} was not read whole",
+                record.source.path
+            );
+            for value in values(record) {
                 self.text(value);
             }
             count += 1;

@@ -33,14 +33,29 @@ fn menu_links(config: &Config) -> impl Iterator<Item = &str> {
         .filter_map(|item| item.url.strip_prefix(INTERNAL_LINK))
 }
 
-/// Whether a document, a section's `_index.md` or a menu links a part of
-/// a document (`@/posts/x.md#part`): only such a link reads the headings
-/// of a document other than the one a page shows.
-pub fn anchors_named(config: &Config, records: &[Record], sections: &[SectionFile]) -> bool {
+/// Whether a document, a section's `_index.md` or a menu links a document:
+/// only a link reads the URL and headings of a document other than those
+/// a page shows.
+fn links_named(config: &Config, records: &[Record], sections: &[SectionFile]) -> bool {
+    records.iter().any(|r| !r.links.is_empty())
+        || sections.iter().any(|f| !f.links.is_empty())
+        || menu_links(config).next().is_some()
+}
+
+/// Whether a link reads more of a document it leads to than its
+/// [stub](Record::stub) holds, wherever it is: one naming a part of it
+/// (`@/posts/x.md#part`) reads its headings, and a menu's, in every page,
+/// its URL. Another link reads the URL of its document only where a page
+/// shows the linking one ([`Model::targets_of_links_in`]).
+pub fn links_read_whole_rows(
+    config: &Config,
+    records: &[Record],
+    sections: &[SectionFile],
+) -> bool {
     let named = |links: &[InternalLink]| links.iter().any(|link| link.target.contains('#'));
     records.iter().any(|r| named(&r.links))
         || sections.iter().any(|f| named(&f.links))
-        || menu_links(config).any(|target| target.contains('#'))
+        || menu_links(config).next().is_some()
 }
 
 /// Why a link does not lead anywhere.
@@ -58,12 +73,7 @@ impl Places {
         records: &[Record],
         sections: &[SectionFile],
     ) -> Option<Places> {
-        let unlinked = records.iter().all(|r| r.links.is_empty())
-            && sections.iter().all(|f| f.links.is_empty());
-        if unlinked && menu_links(config).next().is_none() {
-            return None;
-        }
-        Some(Places::every(config, records))
+        links_named(config, records, sections).then(|| Places::every(config, records))
     }
 
     /// Where every document of `records` is.
@@ -336,6 +346,20 @@ impl Model {
             None => Cow::Borrowed(html),
             Some(_) => replace_links(html, |target| self.resolve_in(lang, target).ok()),
         }
+    }
+
+    /// The documents the links of the documents at `which` lead to, each
+    /// once, sorted: their URLs are in the HTML of what shows those.
+    pub(super) fn targets_of_links_in(&self, which: &[usize]) -> Vec<usize> {
+        let mut targets: Vec<usize> = (which.iter())
+            .flat_map(|&i| {
+                let lang = self.records[i].lang.as_str();
+                self.link_targets(lang, &self.records[i].links)
+            })
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        targets
     }
 
     /// The documents the links of a section's `_index.md` in `lang` lead

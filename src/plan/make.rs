@@ -50,9 +50,10 @@ fn copies_of(
 }
 
 /// The site's copies, how many of them come first from `static/` and
-/// `sass/`, and the model of `records` and `sections` (arranged as `kept`
-/// when that is theirs): where every plan made afresh starts (a kept plan
-/// brought up to date keeps its own).
+/// `sass/`, and the model of `records` and `sections` (arranged as `kept`,
+/// which fits them and agrees with those read again, or else derived):
+/// where every plan made afresh starts (a kept plan brought up to date
+/// keeps its own).
 pub(super) fn copies_and_model(
     (config, theme): (&Config, &Theme),
     (records, sections): (Vec<Record>, Vec<SectionFile>),
@@ -68,13 +69,6 @@ pub(super) fn copies_and_model(
     );
     let (copies, statics, documents, images) =
         copies_of(config, files, (&records, visibility), started_ns);
-    // Taken only where it fits the records and places those read again
-    // as they are.
-    let kept = kept.filter(|kept| {
-        kept.fits(config, records.len(), &sections)
-            && (sources.changed_since)
-                .is_none_or(|changed| kept.agrees(config, &records, changed.documents, visibility))
-    });
     let mut model = Model::new(
         config,
         (records, sections, images),

@@ -67,7 +67,7 @@ use hasher::{KeyHasher, KeyPrefixes};
 pub use images::drawn_copy;
 use images::{DrawnImages, ShownImages};
 use links::Places;
-pub use links::anchors_named;
+pub use links::links_read_whole_rows;
 pub use make::{
     ChangedSince, Sheets, Sources, copies, plan, replan, same_place, same_section_place,
 };
@@ -80,9 +80,10 @@ pub use model::Model;
 use model::{DocumentDigest, authors_of, extra_of};
 pub use output::OutputPath;
 use page::{Covered, DisplayDate, output_collisions, paginator};
+pub use recipe::site_file_urls;
 use recipe::{Input, Inputs, Recipe, document_recipe};
 use sections::{Sections, section_url};
-pub use stored::{KeptPage, PlanOfShown, cover_keys, covers_any, plan_shown};
+pub use stored::{KeptPage, Load, PlanOfShown, cover_keys, covers_any, plan_shown};
 pub use views::{Views, Visibility};
 use views::{
     archive_url, feed_links, feed_url, home_url, paginated, taxonomy_link, taxonomy_url, term_url,

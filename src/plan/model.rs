@@ -256,22 +256,7 @@ impl Model {
     ) -> Model {
         let arrangement_kept = kept.is_some();
         let arranged = match kept {
-            Some(kept) => {
-                let arranged = kept.arranged(config, records.len(), section_files);
-                debug_assert_eq!(
-                    Arrangement::of(&arranged, records.len()),
-                    Arrangement::of(
-                        &Arranged::of(
-                            config,
-                            (&records, arranged.sections.files.clone()),
-                            visibility
-                        ),
-                        records.len()
-                    ),
-                    "the arrangement kept is not the documents'"
-                );
-                arranged
-            }
+            Some(kept) => kept.arranged(config, records.len(), section_files),
             None => Arranged::of(config, (&records, section_files), visibility),
         };
         let Arranged {
@@ -326,6 +311,11 @@ impl Model {
     /// shortcode it calls, and the hash of each image it shows.
     pub(super) fn digest_of(&self, i: usize) -> DocumentDigest {
         let record = &self.records[i];
+        debug_assert!(
+            !record.is_stub(),
+            "{} was not read whole",
+            record.source.path
+        );
         let digest = document_digest(record);
         let mut key = KeyHasher(Sha256::new());
         let shows_images = self.images.as_ref().is_some_and(|s| s.digest(i, &mut key));
@@ -411,6 +401,11 @@ impl Model {
         self.items[i]
             .get_or_init(|| {
                 let record = &self.records[i];
+                debug_assert!(
+                    !record.is_stub(),
+                    "{} was not read whole",
+                    record.source.path
+                );
                 let date =
                     DisplayDate::new(config, i18n.strings(&record.lang), record.published_at);
                 minijinja::Value::from(minijinja::value::Serde(ListItem {
@@ -434,9 +429,17 @@ impl Model {
     }
 
     pub(super) fn link(&self, i: Option<usize>) -> Option<Link> {
-        i.map(|i| Link {
-            title: self.records[i].title.clone(),
-            url: self.records[i].url.clone(),
+        i.map(|i| {
+            let record = &self.records[i];
+            debug_assert!(
+                !record.is_stub(),
+                "{} was not read whole",
+                record.source.path
+            );
+            Link {
+                title: record.title.clone(),
+                url: record.url.clone(),
+            }
         })
     }
 }

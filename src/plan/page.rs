@@ -30,7 +30,11 @@ impl<'a> Plan<'a> {
         for part in self.inputs(spec).parts {
             match part {
                 Input::Text(text) => key.text(text),
-                Input::Title(i) => key.text(&model.records[i].title),
+                Input::Title(i) => {
+                    let record = &model.records[i];
+                    debug_assert!(!record.is_stub(), "{} not read whole", record.source.path);
+                    key.text(&record.title)
+                }
                 Input::Number(n) => key.number(n),
                 Input::Document(i) => key.document(model, i),
                 Input::Documents(indices) => key.documents(model, indices.iter().copied()),
@@ -38,6 +42,7 @@ impl<'a> Plan<'a> {
                 Input::Listed(indices) => {
                     for &i in indices {
                         let record = &model.records[i];
+                        debug_assert!(!record.is_stub(), "{} not read whole", record.source.path);
                         key.text(&record.title);
                         key.text(&record.url);
                         key.moment(record.published_at);
@@ -223,26 +228,27 @@ impl<'a> Plan<'a> {
         &self.model.records
     }
 
-    /// The documents the pages at `specs` (places in [`Plan::specs`]) show
-    /// whole, each once, in the records' order: those whose every value
-    /// their contexts may hold, as their inputs say ([`Plan::inputs`]).
-    pub fn documents_shown_by(&self, specs: impl Iterator<Item = usize>) -> Vec<usize> {
+    /// The documents the pages of `specs` read, each once, in the records'
+    /// order: those they show whole and those they list, name or link to
+    /// by their title, URL, date or language, as their inputs say
+    /// ([`Plan::inputs`]).
+    pub(super) fn documents_read_by(&self, specs: &[Spec]) -> Vec<usize> {
         let model = &self.model;
-        let mut shown = BTreeSet::new();
-        for s in specs {
-            for part in self.inputs(&self.specs[s]).parts {
+        let mut read = BTreeSet::new();
+        for spec in specs {
+            for part in self.inputs(spec).parts {
                 match part {
-                    Input::Document(i) => {
-                        shown.insert(i);
+                    Input::Document(i) | Input::Title(i) | Input::Neighbour(Some(i)) => {
+                        read.insert(i);
                     }
-                    Input::Documents(indices) => shown.extend(indices),
-                    Input::PostsOf(lang) => shown.extend(model.posts_of(lang)),
+                    Input::Documents(indices) => read.extend(indices),
+                    Input::Listed(indices) | Input::Versions(indices) => {
+                        read.extend(indices.iter().copied())
+                    }
+                    Input::PostsOf(lang) => read.extend(model.posts_of(lang)),
                     Input::Text(_)
                     | Input::Number(_)
-                    | Input::Listed(_)
-                    | Input::Versions(_)
-                    | Input::Neighbour(_)
-                    | Input::Title(_)
+                    | Input::Neighbour(None)
                     | Input::TermIndex(..)
                     | Input::Sitemap
                     | Input::SectionFile(_)
@@ -250,20 +256,18 @@ impl<'a> Plan<'a> {
                 }
             }
         }
-        shown.into_iter().collect()
+        read.into_iter().collect()
     }
 
-    /// Lets `fill` give the documents at `which` what a read of their rows
-    /// left out ([`crate::store::index::Index::complete`]), before a page
-    /// shows them; what the model made of them before is made again.
-    pub fn complete_records<E>(
-        &mut self,
-        which: &[usize],
-        fill: impl FnOnce(&mut [Record], &[usize]) -> Result<(), E>,
-    ) -> Result<(), E> {
-        fill(&mut self.model.records, which)?;
+    /// Lets `load` read whole the rows of the [stubs](Record::stub) at
+    /// `which` before a page reads them; what the model made of them
+    /// before is made again.
+    pub(super) fn load_records(&mut self, which: &[usize], load: &Load<'_>) -> Result<(), Error> {
+        load(&mut self.model.records, which)?;
         for &i in which {
             self.model.items[i] = OnceLock::new();
+            self.model.related[i] = OnceLock::new();
+            self.model.digests[i] = OnceLock::new();
         }
         Ok(())
     }

@@ -198,6 +198,11 @@ impl Plan<'_> {
 /// to make it, for a plan of every page.
 pub type PlanOfShown<'a> = Result<(Plan<'a>, Vec<usize>), Vec<Record>>;
 
+/// What reads whole the rows of the [stubs](Record::stub) among records
+/// (sorted by source path) at the places given, before anything reads
+/// more of them ([`crate::store::index::Index::load`]).
+pub type Load<'l> = dyn Fn(&mut [Record], &[usize]) -> Result<(), Error> + 'l;
+
 /// Pages as recipes, each with its URL and template.
 type Recipes = Vec<(String, Template, Recipe)>;
 
@@ -212,14 +217,23 @@ type Recipes = Vec<(String, Template, Recipe)>;
 /// asset ([`Plan::select_among`]), every page naming it has a new link, and
 /// the caller plans every page. A page that cannot be made again (a row
 /// another version wrote) gives the records back, for the whole plan to be
-/// made instead.
+/// made instead. Of the records that are [stubs](Record::stub), `load`
+/// reads whole those the plan reads more of ([`whole_around`], then those
+/// the planned pages read).
 pub fn plan_shown<'a>(
     (config, views, theme): (&'a Config, &'a Views<'a>, &Theme),
     (records, sections): (Vec<Record>, Vec<SectionFile>),
     (sources, shown, templates): (Sources<'_>, &[(String, String)], Vec<String>),
     (visibility, kept): (Visibility, Option<Arrangement>),
-    started_ns: i64,
+    (started_ns, load): (i64, &Load<'_>),
 ) -> Result<PlanOfShown<'a>, Error> {
+    let (records, kept) = whole_around(
+        config,
+        (records, &sections),
+        (sources, shown),
+        (visibility, kept),
+        load,
+    )?;
     let (copies, statics, mut model) = copies_and_model(
         (config, theme),
         (records, sections),
@@ -247,7 +261,7 @@ pub fn plan_shown<'a>(
     }
     model.drawn = DrawnImages::new(sources.drawn, sources.shown, (&specs, &copies));
     warnings.extend(retired_template(theme));
-    let plan = Plan {
+    let mut plan = Plan {
         specs: Vec::new(),
         copies,
         config,
@@ -261,8 +275,66 @@ pub fn plan_shown<'a>(
         warnings,
         whole: false,
     };
+    let read = plan.documents_read_by(&specs);
+    plan.load_records(&read, load)?;
+    plan.load_records(&plan.model.targets_of_links_in(&read), load)?;
     let (plan, fingerprinted) = fingerprinted_and_settled(plan, specs, (theme, statics), sources);
     Ok(Ok((plan, fingerprinted.unwrap_or_default())))
+}
+
+/// `records` with whole rows where the model and the recipes of the
+/// `shown` pages read them, before those pages' inputs are known: around
+/// each document read again (the posts either side of it, its versions:
+/// what the `kept` arrangement is checked against), the documents whose
+/// own pages are shown, and those of bundles (which files a bundle copies
+/// depends on whether its document is shown, and where). Every row when no
+/// kept arrangement fits the records or agrees with them: one is then
+/// derived from all of them. With the arrangement, when it is theirs.
+fn whole_around(
+    config: &Config,
+    (records, sections): (Vec<Record>, &[SectionFile]),
+    (sources, shown): (Sources<'_>, &[(String, String)]),
+    (visibility, kept): (Visibility, Option<Arrangement>),
+    load: &Load<'_>,
+) -> Result<(Vec<Record>, Option<Arrangement>), Error> {
+    let mut records = records;
+    let every: Vec<usize> = (0..records.len()).collect();
+    let fresh = sources
+        .changed_since
+        .map_or(&[][..], |changed| changed.documents);
+    let Some(kept) = kept.filter(|kept| kept.fits(config, records.len(), sections)) else {
+        load(&mut records, &every)?;
+        return Ok((records, None));
+    };
+    let place_of = |path: &str| {
+        (records.binary_search_by(|record| record.source.path.as_str().cmp(path))).ok()
+    };
+    let shown_pages = shown
+        .iter()
+        .filter_map(|(_, page)| match StoredPage::from_stored(page) {
+            Some(StoredPage::Document(path)) => place_of(&path),
+            _ => None,
+        });
+    let bundled = (sources.bundles.iter()).flat_map(|bundle| &bundle.documents);
+    let mut first = kept.around(fresh);
+    first.extend(shown_pages);
+    first.extend(bundled.filter_map(|path| place_of(path)));
+    first.sort_unstable();
+    first.dedup();
+    load(&mut records, &first)?;
+    if kept.agrees(config, &records, fresh, visibility) {
+        if cfg!(debug_assertions) {
+            // Derived again from every row whole, for the check.
+            let mut whole = records.clone();
+            load(&mut whole, &every)?;
+            let derived = Arranged::of(config, (&whole, sections.to_vec()), visibility);
+            let derived = Arrangement::of(&derived, whole.len());
+            assert_eq!(kept, derived, "the arrangement kept is not the documents'");
+        }
+        return Ok((records, Some(kept)));
+    }
+    load(&mut records, &every)?;
+    Ok((records, None))
 }
 
 /// The recipes of the pages at `shown` (output, what its row keeps), made

@@ -1342,6 +1342,62 @@ fn a_post_in_the_place_of_a_term_page_is_planned_alone_with_what_shows_it() {
 }
 
 #[test]
+fn a_one_off_edit_leads_links_to_the_documents_it_did_not_read() {
+    // A one-off build reads the rows of the documents it does not read
+    // again as stubs, without their URLs: those a planned page shows a
+    // link to are read whole, from a body, from a summary a list shows,
+    // and from a post left as it was that a list shows beside it. (One
+    // source read again in eight or more leaves the rows in their places.)
+    let site = TestSite::with_posts();
+    for n in 1..=8 {
+        let date = format!("2023-0{n}-01T09:00:00Z");
+        site.write(
+            &format!("content/en/posts/p{n}.md"),
+            &post("P", &date, "Else.\n"),
+        );
+    }
+    site.write(
+        "content/en/about.md",
+        "---\ntitle: About\n---\nAbout this site.\n",
+    );
+    site.write(
+        "content/en/posts/older.md",
+        &post(
+            "Older",
+            "2024-04-01T09:00:00Z",
+            "Read [the greeting](@/posts/hello-world.md).\n",
+        ),
+    );
+    let linking = |summary: &str, body: &str| {
+        let en = format!(
+            "{summary} [about us](@/about.md).\n\n<!-- more -->\n\n{body} [the older one](@/posts/older.md).\n"
+        );
+        site.write(
+            "content/en/posts/hello-world.md",
+            &post("Hello", "2024-05-01T09:00:00Z", &en),
+        );
+    };
+    linking("See", "Then");
+    site.build();
+    linking("Do see", "And then");
+    let report = site.build();
+    assert!(
+        report
+            .written
+            .contains(&"posts/hello-world/index.html".to_owned()),
+        "{:?}",
+        report.written
+    );
+    let page = site.read("public/posts/hello-world/index.html");
+    assert!(page.contains("href=\"/about/\""), "{page}");
+    assert!(page.contains("href=\"/posts/older/\""), "{page}");
+    let clean = site.clean_build();
+    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
+    assert_eq!(site.output_rows(), clean.output_rows);
+    assert_eq!(site.content_rows(), clean.content_rows);
+}
+
+#[test]
 fn a_one_off_edit_checks_anchors_against_the_headings_of_documents_it_did_not_read() {
     // A one-off build reads the rows of the documents it does not read
     // again light: what it leaves out is not what an anchored link is

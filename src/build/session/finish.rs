@@ -48,12 +48,13 @@ impl Session {
                 (kept_plan, changed_alone),
             )
             .map_err(|e| on_field_lines(e, &self.root))?;
-        let (mut plan, fingerprinted) = match planned {
+        let (plan, fingerprinted) = match planned {
             Ok(planned) => planned,
             // The pages that show the documents that changed alone cannot
             // be made again by themselves: every page is planned, against
             // every output's row.
-            Err(records) => {
+            Err(mut records) => {
+                self.load_every_stub(&mut records)?;
                 if !prepared.outputs.are_every() {
                     prepared.analysis.snapshot.outputs = self.index.outputs(&self.out_key)?;
                     prepared.outputs = OutputRows::Every;
@@ -78,9 +79,6 @@ impl Session {
             None => select::stale(&plan, outputs),
         };
         let selected = select::outdated(&plan, outputs, &prepared.scan.damaged, among.as_deref());
-        if prepared.light {
-            self.complete_shown(&mut plan, &selected.needs_render, &prepared.analysis.fresh)?;
-        }
         if self.options.dry_run {
             report.why = self.reasons(&plan, &prepared, &selected);
         }
@@ -190,6 +188,8 @@ impl Session {
             let planned = self.plan_shown((site, views), prepared, records, changed)?;
             return Ok(planned.map(|(plan, fingerprinted)| (plan, Some(fingerprinted))));
         }
+        let mut records = records;
+        self.load_every_stub(&mut records)?;
         let settings = (self.visibility(), &self.options.plugins, None);
         plan_of(site, views, prepared, records, settings).map(Ok)
     }

@@ -37,8 +37,8 @@ use crate::store::state::BuildLock;
 use crate::store::write;
 
 mod finish;
-mod light;
 mod shown;
+mod stubs;
 
 use finish::plan_of;
 
@@ -134,10 +134,6 @@ struct Prepared {
     report: BuildReport,
     /// Which of the output folder's rows `analysis.snapshot.outputs` holds.
     outputs: OutputRows,
-    /// Whether the rows of the documents not read again were read light,
-    /// each read in full only once a page or a check reads what it left
-    /// out (`light.rs`).
-    light: bool,
 }
 
 /// Which rows of the output folder a build read.
@@ -632,7 +628,8 @@ impl Session {
         let (snapshot, kept_plan, outputs) = match kept {
             Some(Resumed { snapshot, plan }) => (snapshot, plan, OutputRows::Every),
             None if may_plan_shown()? => {
-                let snapshot = self.index.snapshot_of_documents(&self.out_key)?;
+                let claimed = plan::site_file_urls(self.site.config());
+                let snapshot = self.index.snapshot_of_stubs(&self.out_key, &claimed)?;
                 (snapshot, None, OutputRows::Unread)
             }
             None => (self.index.snapshot(&self.out_key)?, None, OutputRows::Every),
@@ -651,17 +648,15 @@ impl Session {
             progress: &self.progress,
         };
         let problems = std::mem::take(&mut scan.problems);
+        let stubs_of = matches!(outputs, OutputRows::Unread).then_some(&self.index);
         let mut analysis = analyse::analyse(
             &reading,
-            snapshot,
+            (snapshot, stubs_of),
             (&scan.sources, &scan.sections),
             problems,
             &mut report,
         )?;
-        let light = matches!(outputs, OutputRows::Unread);
-        if light {
-            self.complete_read_again(&mut analysis)?;
-        }
+        self.whole_when_linked(&mut analysis)?;
         let config = self.site.config();
         let image_files = ImageFiles::new(&scan.statics, &scan.bundles, &config.base_path);
         let drawn = analysis.snapshot.meta.image_uses();
@@ -685,7 +680,6 @@ impl Session {
             inputs: None,
             report,
             outputs,
-            light,
         })
     }
 

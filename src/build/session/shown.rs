@@ -141,7 +141,9 @@ impl Session {
                 templates,
             ),
             (self.visibility(), kept),
-            prepared.lock.started_ns,
+            (prepared.lock.started_ns, &|records, which| {
+                self.index.load(records, which)
+            }),
         )?;
         Ok(match planned {
             // An asset with new bytes has a new link in every page naming

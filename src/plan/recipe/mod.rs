@@ -28,6 +28,7 @@ pub(super) use feed::{Feed, FeedOf, feed_recipes, home_feed_recipes};
 pub(super) use home::{Home, home_recipes};
 pub(super) use redirect::{Redirect, drop_aliases_in_the_way};
 pub(super) use section::{Section, section_recipes, section_title_inputs};
+pub use site_file::site_file_urls;
 pub(super) use site_file::{SITE_FILES, SiteFile, site_file_recipes};
 pub(super) use sitemap::{Sitemap, sitemap_recipe};
 pub(super) use taxonomy::{TaxonomyIndex, Term, taxonomy_recipes};

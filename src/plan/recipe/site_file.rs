@@ -32,6 +32,16 @@ impl SiteFile {
 
 /// Each of [`SITE_FILES`] that no file of the site's `static/`, and no
 /// document of `recipes`, replaces.
+/// The URLs of [`SITE_FILES`] on the site: a document at one takes the
+/// file's place.
+pub fn site_file_urls(config: &Config) -> Vec<String> {
+    let base = &config.base_path;
+    SITE_FILES
+        .iter()
+        .map(|(url, _)| format!("{base}{url}"))
+        .collect()
+}
+
 pub(in crate::plan) fn site_file_recipes(
     config: &Config,
     copies: &[Copy],

@@ -26,11 +26,11 @@ mod schema;
 pub use arrangement::ArrangementChange;
 pub use images::ImageRows;
 
+pub use rows::outputs_at;
 use rows::{
     Columns, apply, corrupt, read_outputs, read_records, reservation_key, reservations_on,
     staging_key, str_ref, text, with_reservations,
 };
-pub use rows::{LeftOut, outputs_at};
 use schema::MIGRATIONS;
 #[cfg(test)]
 use schema::SCHEMA_V1;
@@ -299,17 +299,18 @@ impl Index {
 
     /// Reads every row.
     pub fn snapshot(&self, dir: &str) -> Result<Snapshot, Error> {
-        self.read_snapshot(dir, true)
+        self.read_snapshot(dir, Columns::Every)
             .map_err(|e| index_error(&self.path, e))
     }
 
-    /// Reads every row but the outputs', and the documents' without what
-    /// only a page showing them reads (their summary, extra fields and
-    /// headings, left empty): a one-off build
-    /// reads those once it knows which pages it plans ([`Index::outputs`],
-    /// [`Index::shown_outputs`], [`Index::complete`]).
-    pub fn snapshot_of_documents(&self, dir: &str) -> Result<Snapshot, Error> {
-        self.read_snapshot(dir, false)
+    /// Reads every row but the outputs', and the documents' as
+    /// [stubs](Record::stub), the URL only of those at one of `claimed`
+    /// (the site's own files'): a one-off build that may plan only the
+    /// pages showing what changed reads the outputs' once it knows which
+    /// pages it plans, and the documents' of those pages ([`Index::outputs`],
+    /// [`Index::shown_outputs`], [`Index::load`]).
+    pub fn snapshot_of_stubs(&self, dir: &str, claimed: &[String]) -> Result<Snapshot, Error> {
+        self.read_snapshot(dir, Columns::Stub { claimed })
             .map_err(|e| index_error(&self.path, e))
     }
 
@@ -325,18 +326,14 @@ impl Index {
         read().map_err(|e| index_error(&self.path, e))
     }
 
-    fn read_snapshot(&self, dir: &str, with_outputs: bool) -> rusqlite::Result<Snapshot> {
+    fn read_snapshot(&self, dir: &str, columns: Columns<'_>) -> rusqlite::Result<Snapshot> {
+        let with_outputs = columns == Columns::Every;
         // The two tables are read at once, the outputs over a second
         // connection on another thread: each read is mostly SQLite's own
         // work, one core each. The build lock keeps writers out in between.
         let outputs_conn = with_outputs.then(|| rows::reader(&self.path)).transpose()?;
         let (records, outputs) = std::thread::scope(|scope| {
             let outputs = outputs_conn.map(|conn| scope.spawn(move || read_outputs(&conn, dir)));
-            let columns = if with_outputs {
-                Columns::Every
-            } else {
-                Columns::Light
-            };
             let records = read_records(&self.conn, &self.path, columns);
             let outputs = outputs.map(|outputs| {
                 outputs

@@ -22,21 +22,18 @@ pub(super) fn reader(path: &Path) -> rusqlite::Result<Connection> {
 
 /// Which columns of `posts` a read fills its records with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Columns {
+pub(super) enum Columns<'a> {
     Every,
-    /// All but those only a page showing the document reads: its summary,
-    /// its extra fields and its headings, left empty ([`Index::complete`]
-    /// reads them). A link naming an anchor (`@/x.md#part`) reads the
-    /// headings of a document no page may show: a build that has one
-    /// reads every row's ([`crate::plan::anchors_named`]).
-    Light,
+    /// Those of a [`Record::stub`], which a build that plans only the
+    /// pages showing what changed reads of every row ([`Index::load`]
+    /// reads the rest of those it needs); the URL only of a document at one
+    /// of `claimed`, the URLs of the site's own files, which it takes from
+    /// them. A row's text is mostly its summary, extra fields and headings,
+    /// copied twice (by SQLite, then into the record) and checked as UTF-8.
+    Stub {
+        claimed: &'a [String],
+    },
 }
-
-/// The columns of `posts` a read leaves out when [`Columns::Light`], in
-/// the order [`LeftOut::Every`] fills them back: the headings are two
-/// thirds of a row's text, copied twice (by SQLite, then into the record)
-/// and checked as UTF-8.
-const HEAVY: [&str; 3] = ["summary", "extra", "headings"];
 
 /// Every row of `posts`, sorted by source path: over `conn`, or in runs of
 /// rowids, one per thread of the pool, each over a connection of its own
@@ -46,7 +43,7 @@ const HEAVY: [&str; 3] = ["summary", "extra", "headings"];
 pub(super) fn read_records(
     conn: &Connection,
     path: &Path,
-    columns: Columns,
+    columns: Columns<'_>,
 ) -> rusqlite::Result<Vec<Record>> {
     let every: i64 = conn.query_row("SELECT count(*) FROM posts", [], |row| row.get(0))?;
     let every = every as usize;
@@ -104,93 +101,136 @@ pub(super) fn in_runs<T: Send>(
         .collect()
 }
 
+/// Every column of `posts`, in the order [`record_of`] reads them.
+const EVERY: &str = "id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
+    source_size, source_mtime_ns, title, url, summary, description, tags, draft,
+    translation_key, plugins, extra, aliases, template, ever_published, word_count,
+    reading_time, headings, links, shortcodes, expires_at, terms, weight, images";
+
 /// The rows of `posts` whose rowids are within `(from, to)`, in a list
 /// with room for `capacity`.
 fn read_run(
     conn: &Connection,
     (from, to): (i64, i64),
-    columns: Columns,
+    columns: Columns<'_>,
     capacity: usize,
 ) -> rusqlite::Result<Vec<Record>> {
-    let mut select = String::from(
-        "SELECT id, kind, slug, lang, published_at, updated_at, source_path, source_hash,
-                source_size, source_mtime_ns, title, url, summary, description, tags, draft,
-                translation_key, plugins, extra, aliases, template, ever_published,
-                word_count, reading_time, headings, links, shortcodes, expires_at, terms,
-                weight, images
-         FROM posts WHERE rowid BETWEEN ?1 AND ?2",
-    );
-    if columns == Columns::Light {
-        for column in HEAVY {
-            select = select.replacen(&format!(" {column},"), " '',", 1);
+    let mut records = Vec::with_capacity(capacity);
+    match columns {
+        Columns::Every => {
+            let select = format!("SELECT {EVERY} FROM posts WHERE rowid BETWEEN ?1 AND ?2");
+            let mut stmt = conn.prepare(&select)?;
+            for record in stmt.query_map([from, to], |row| record_of(row, 0))? {
+                records.push(record?);
+            }
+        }
+        Columns::Stub { claimed } => {
+            let claims = (0..claimed.len().max(1))
+                .map(|at| format!("?{}", at + 3))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let select = format!(
+                "SELECT source_path, source_size, source_mtime_ns, kind, lang, published_at,
+                        draft, expires_at, links, shortcodes, images,
+                        CASE WHEN url IN ({claims}) THEN url ELSE '' END
+                 FROM posts WHERE rowid BETWEEN ?1 AND ?2"
+            );
+            let mut stmt = conn.prepare(&select)?;
+            let mut values: Vec<&dyn rusqlite::ToSql> = vec![&from, &to];
+            let unclaimable = "";
+            match claimed.is_empty() {
+                true => values.push(&unclaimable),
+                false => values.extend(claimed.iter().map(|url| url as &dyn rusqlite::ToSql)),
+            }
+            for record in stmt.query_map(values.as_slice(), stub_of)? {
+                records.push(record?);
+            }
         }
     }
-    let mut stmt = conn.prepare(&select)?;
-    let rows = stmt.query_map([from, to], |row| {
-        let id = str_ref(row, 0)?;
-        let kind = str_ref(row, 1)?;
-        let tags = str_ref(row, 14)?;
-        Ok(Record {
-            id: id.parse().map_err(|_| corrupt(0, "id"))?,
-            kind: Kind::parse(kind).ok_or_else(|| corrupt(1, "kind"))?,
-            slug: text(row, 2)?,
-            lang: text(row, 3)?,
-            published_at: row.get(4)?,
-            updated_at: row.get(5)?,
-            expires_at: row.get(27)?,
-            source: SourceState {
-                path: text(row, 6)?,
-                hash: text(row, 7)?,
-                stat: Stat {
-                    size: row.get::<_, i64>(8)? as u64,
-                    mtime_ns: row.get(9)?,
-                },
-            },
-            title: text(row, 10)?,
-            url: text(row, 11)?,
-            summary: text(row, 12)?,
-            description: optional_text(row, 13)?,
-            tags: serde_json::from_str(tags).map_err(|_| corrupt(14, "tags"))?,
-            terms: match str_ref(row, 28)? {
-                "[]" => Vec::new(),
-                terms => serde_json::from_str(terms).map_err(|_| corrupt(28, "terms"))?,
-            },
-            draft: row.get(15)?,
-            ever_published: row.get(21)?,
-            translation_key: text(row, 16)?,
-            plugins: serde_json::from_str(str_ref(row, 17)?).map_err(|_| corrupt(17, "plugins"))?,
-            extra: text(row, 18)?,
-            aliases: serde_json::from_str(str_ref(row, 19)?).map_err(|_| corrupt(19, "aliases"))?,
-            template: match optional_text(row, 20)? {
-                None => None,
-                Some(text) => Some(
-                    TemplateChoice::from_stored(&text).ok_or_else(|| corrupt(20, "template"))?,
-                ),
-            },
-            word_count: row.get(22)?,
-            reading_time: row.get(23)?,
-            headings: text(row, 24)?,
-            links: match str_ref(row, 25)? {
-                // Most documents link no other: no parse for them.
-                "[]" => Vec::new(),
-                links => serde_json::from_str(links).map_err(|_| corrupt(25, "links"))?,
-            },
-            shortcodes: match str_ref(row, 26)? {
-                "[]" => Vec::new(),
-                names => serde_json::from_str(names).map_err(|_| corrupt(26, "shortcodes"))?,
-            },
-            weight: row.get(29)?,
-            images: match str_ref(row, 30)? {
-                "[]" => Vec::new(),
-                images => serde_json::from_str(images).map_err(|_| corrupt(30, "images"))?,
-            },
-        })
-    })?;
-    let mut records = Vec::with_capacity(capacity);
-    for record in rows {
-        records.push(record?);
-    }
     Ok(records)
+}
+
+/// The [`Record::stub`] of a row read as [`Columns::Stub`] selects it.
+fn stub_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<Record> {
+    let stat = Stat {
+        size: row.get::<_, i64>(1)? as u64,
+        mtime_ns: row.get(2)?,
+    };
+    let kind = Kind::parse(str_ref(row, 3)?).ok_or_else(|| corrupt(3, "kind"))?;
+    let mut record = Record::stub(text(row, 0)?, stat, kind, text(row, 4)?);
+    record.published_at = row.get(5)?;
+    record.draft = row.get(6)?;
+    record.expires_at = row.get(7)?;
+    record.links = json_list(row, 8, "links")?;
+    record.shortcodes = json_list(row, 9, "shortcodes")?;
+    record.images = json_list(row, 10, "images")?;
+    record.url = text(row, 11)?;
+    Ok(record)
+}
+
+/// Column `at` of `row`, a JSON list: most are empty, and not parsed.
+fn json_list<T: serde::de::DeserializeOwned>(
+    row: &rusqlite::Row<'_>,
+    at: usize,
+    name: &str,
+) -> rusqlite::Result<Vec<T>> {
+    match str_ref(row, at)? {
+        "[]" => Ok(Vec::new()),
+        list => serde_json::from_str(list).map_err(|_| corrupt(at, name)),
+    }
+}
+
+/// The record of a row whose columns, from `at` on, are [`EVERY`].
+fn record_of(row: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Record> {
+    let column = |i: usize| at + i;
+    let id = str_ref(row, column(0))?;
+    let kind = str_ref(row, column(1))?;
+    let tags = str_ref(row, column(14))?;
+    Ok(Record {
+        id: id.parse().map_err(|_| corrupt(column(0), "id"))?,
+        kind: Kind::parse(kind).ok_or_else(|| corrupt(column(1), "kind"))?,
+        slug: text(row, column(2))?,
+        lang: text(row, column(3))?,
+        published_at: row.get(column(4))?,
+        updated_at: row.get(column(5))?,
+        expires_at: row.get(column(27))?,
+        source: SourceState {
+            path: text(row, column(6))?,
+            hash: text(row, column(7))?,
+            stat: Stat {
+                size: row.get::<_, i64>(column(8))? as u64,
+                mtime_ns: row.get(column(9))?,
+            },
+        },
+        title: text(row, column(10))?,
+        url: text(row, column(11))?,
+        summary: text(row, column(12))?,
+        description: optional_text(row, column(13))?,
+        tags: serde_json::from_str(tags).map_err(|_| corrupt(column(14), "tags"))?,
+        terms: json_list(row, column(28), "terms")?,
+        draft: row.get(column(15))?,
+        ever_published: row.get(column(21))?,
+        translation_key: text(row, column(16))?,
+        plugins: serde_json::from_str(str_ref(row, column(17))?)
+            .map_err(|_| corrupt(column(17), "plugins"))?,
+        extra: text(row, column(18))?,
+        aliases: serde_json::from_str(str_ref(row, column(19))?)
+            .map_err(|_| corrupt(column(19), "aliases"))?,
+        template: match optional_text(row, column(20))? {
+            None => None,
+            Some(text) => Some(
+                TemplateChoice::from_stored(&text)
+                    .ok_or_else(|| corrupt(column(20), "template"))?,
+            ),
+        },
+        word_count: row.get(column(22))?,
+        reading_time: row.get(column(23))?,
+        headings: text(row, column(24))?,
+        links: json_list(row, column(25), "links")?,
+        shortcodes: json_list(row, column(26), "shortcodes")?,
+        weight: row.get(column(29))?,
+        images: json_list(row, column(30), "images")?,
+    })
 }
 
 impl Index {
@@ -203,84 +243,59 @@ impl Index {
             .map_err(|e| index_error(&self.path, e))
     }
 
-    /// Reads what [`Index::snapshot_of_documents`] left out of the
-    /// documents of `records` (sorted by source path, as a snapshot has
-    /// them) at the places `which` names (each once): all of it, or their
-    /// headings alone. A few are read one by one, by the index of their
-    /// paths; many, in one walk of the table.
-    pub fn complete(
-        &self,
-        records: &mut [Record],
-        which: &[usize],
-        left_out: LeftOut,
-    ) -> Result<(), Error> {
-        let columns = left_out.columns();
+    /// Reads whole the rows of the [stubs](Record::stub) of `records`
+    /// (sorted by source path, as a snapshot has them) at the places
+    /// `which` names (each once; a record read whole already stays as it
+    /// is). A few are read one by one, by the index of their paths; many,
+    /// in runs of rowids on the pool, as a snapshot is.
+    pub fn load(&self, records: &mut [Record], which: &[usize]) -> Result<(), Error> {
+        let stubs: Vec<usize> = (which.iter().copied())
+            .filter(|&i| records[i].is_stub())
+            .collect();
         let mut read = || -> rusqlite::Result<()> {
-            if which.len() < ONE_BY_ONE {
-                let one = format!("SELECT {columns} FROM posts WHERE source_path = ?1");
+            if stubs.is_empty() {
+                return Ok(());
+            }
+            if stubs.len() < ONE_BY_ONE {
+                let one = format!("SELECT {EVERY} FROM posts WHERE source_path = ?1");
                 let mut stmt = self.conn.prepare_cached(&one)?;
-                for &i in which {
+                for &i in &stubs {
                     let mut rows = stmt.query([&records[i].source.path])?;
                     let row = rows.next()?.ok_or_else(missing)?;
-                    left_out.fill(&mut records[i], row, 0)?;
+                    records[i] = record_of(row, 0)?;
                 }
                 return Ok(());
             }
             let mut wanted = vec![false; records.len()];
-            for &i in which {
+            for &i in &stubs {
                 wanted[i] = true;
             }
-            let every = format!("SELECT source_path, {columns} FROM posts");
-            let mut stmt = self.conn.prepare(&every)?;
-            let mut rows = stmt.query([])?;
-            let mut filled = 0;
-            while let Some(row) = rows.next()? {
-                let path = str_ref(row, 0)?;
-                let Ok(i) = records.binary_search_by(|r| r.source.path.as_str().cmp(path)) else {
-                    continue;
-                };
-                if std::mem::take(&mut wanted[i]) {
-                    left_out.fill(&mut records[i], row, 1)?;
-                    filled += 1;
+            let (paths, wanted) = (&*records, &wanted);
+            let runs = in_runs((&self.conn, &self.path), "posts", |conn, _, (from, to)| {
+                let select = format!("SELECT {EVERY} FROM posts WHERE rowid BETWEEN ?1 AND ?2");
+                let mut stmt = conn.prepare(&select)?;
+                let mut rows = stmt.query([from, to])?;
+                let mut read = Vec::new();
+                while let Some(row) = rows.next()? {
+                    let path = str_ref(row, 6)?;
+                    let at = paths.binary_search_by(|r| r.source.path.as_str().cmp(path));
+                    if let Some(i) = at.ok().filter(|&i| wanted[i]) {
+                        read.push((i, record_of(row, 0)?));
+                    }
                 }
+                Ok(read)
+            })?;
+            let mut filled = 0;
+            for (i, record) in runs.into_iter().flatten() {
+                records[i] = record;
+                filled += 1;
             }
-            match filled == which.len() {
+            match filled == stubs.len() {
                 true => Ok(()),
                 false => Err(missing()),
             }
         };
         read().map_err(|e| index_error(&self.path, e))
-    }
-}
-
-/// What [`Index::complete`] reads of the rows a light read left out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LeftOut {
-    /// All of it: for a document read again, or one a page shows whole.
-    Every,
-    /// Its headings alone: what a link naming an anchor in it reads.
-    Headings,
-}
-
-impl LeftOut {
-    fn columns(self) -> String {
-        match self {
-            LeftOut::Every => HEAVY.join(", "),
-            LeftOut::Headings => "headings".to_owned(),
-        }
-    }
-
-    /// Gives `record` the values of `row`'s columns from `at` on, as
-    /// [`LeftOut::columns`] names them.
-    fn fill(self, record: &mut Record, row: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<()> {
-        match self {
-            LeftOut::Every => {
-                (record.summary, record.extra, record.headings) =
-                    (text(row, at)?, text(row, at + 1)?, text(row, at + 2)?);
-            }
-            LeftOut::Headings => record.headings = text(row, at)?,
-        }
-        Ok(())
     }
 }
 
@@ -298,13 +313,13 @@ pub fn outputs_at(path: &Path, dir: &str) -> Result<FxHashMap<String, OutputRow>
     read().map_err(|e| index_error(path, e))
 }
 
-/// What [`Index::complete`] meets when a document it completes has no row:
+/// What [`Index::load`] meets when a document it loads has no row:
 /// the index changed under the build lock.
 fn missing() -> rusqlite::Error {
     corrupt(0, "source_path")
 }
 
-/// From how many documents [`Index::complete`] walks the table rather than
+/// From how many documents [`Index::load`] walks the table rather than
 /// look each one up.
 const ONE_BY_ONE: usize = 512;
 
@@ -548,6 +563,7 @@ pub(super) fn corrupt(column: usize, what: &str) -> rusqlite::Error {
 mod tests {
     use super::super::tests::record;
     use super::*;
+    use crate::model::doc::InternalLink;
 
     #[test]
     fn the_index_and_its_readers_read_through_a_memory_map() {
@@ -601,7 +617,7 @@ mod tests {
     }
 
     #[test]
-    fn a_light_read_leaves_out_what_completing_reads_one_by_one_or_all_at_once() {
+    fn stubs_hold_what_says_whether_a_document_is_shown_and_loading_reads_the_rest() {
         let dir = tempfile::tempdir().unwrap();
         let mut index = Index::open(&dir.path().join("i.sqlite")).unwrap();
         let records: Vec<Record> = (0..1_000)
@@ -609,6 +625,15 @@ mod tests {
                 summary: format!("<p>{n}</p>"),
                 extra: format!("{{\"n\":{n}}}"),
                 headings: format!("[{{\"level\":2,\"id\":\"h{n}\",\"title\":\"H\"}}]"),
+                url: format!("/p{n}/"),
+                draft: n % 3 == 0,
+                expires_at: (n % 5 == 0).then_some(n),
+                shortcodes: vec![format!("s{}", n % 2)],
+                images: vec![format!("i{n}.png")],
+                links: vec![InternalLink {
+                    line: 2,
+                    target: format!("p{}.md", n + 1),
+                }],
                 ..record(&format!("p{n:04}"), "h")
             })
             .collect();
@@ -618,52 +643,37 @@ mod tests {
                 ..Changes::default()
             })
             .unwrap();
-        let mut light = index.snapshot_of_documents("out").unwrap().records;
-        let left_out = |r: &Record| Record {
-            summary: String::new(),
-            extra: String::new(),
-            headings: String::new(),
-            ..r.clone()
-        };
-        assert_eq!(light, records.iter().map(left_out).collect::<Vec<_>>());
-        index
-            .complete(&mut light, &[3, 500], LeftOut::Every)
-            .unwrap();
+        let claimed = ["/p7/".to_owned(), "/robots.txt".to_owned()];
+        let mut stubs = index.snapshot_of_stubs("out", &claimed).unwrap().records;
+        let stub = |r: &Record| r.as_stub(&claimed);
+        assert_eq!(stubs, records.iter().map(stub).collect::<Vec<_>>());
+        assert!(stubs.iter().all(Record::is_stub));
+        assert_eq!(stubs[7].url, "/p7/", "a claimed URL");
+        index.load(&mut stubs, &[3, 500]).unwrap();
         assert_eq!(
-            (light[3].clone(), light[500].clone()),
+            (stubs[3].clone(), stubs[500].clone()),
             (records[3].clone(), records[500].clone())
         );
-        assert_eq!(light[4], left_out(&records[4]));
-        // Its headings alone: one by one, then in a walk.
-        index.complete(&mut light, &[4], LeftOut::Headings).unwrap();
-        let only_headings = |r: &Record| Record {
-            headings: r.headings.clone(),
-            ..left_out(r)
-        };
-        assert_eq!(light[4], only_headings(&records[4]));
-        let mut headings = index.snapshot_of_documents("out").unwrap().records;
+        assert_eq!(stubs[4], stub(&records[4]));
+        // Many, in a walk; those read whole already stay as they are.
+        stubs[3].title = "kept".into();
         let every: Vec<usize> = (0..records.len()).collect();
-        index
-            .complete(&mut headings, &every, LeftOut::Headings)
-            .unwrap();
-        assert_eq!(
-            headings,
-            records.iter().map(only_headings).collect::<Vec<_>>()
-        );
-        index.complete(&mut light, &every, LeftOut::Every).unwrap();
-        assert_eq!(light, records);
-        let mut fewer = index.snapshot_of_documents("out").unwrap().records;
+        index.load(&mut stubs, &every).unwrap();
+        assert_eq!(stubs[3].title, "kept");
+        stubs[3] = records[3].clone();
+        assert_eq!(stubs, records);
+        let mut fewer = index.snapshot_of_stubs("out", &[]).unwrap().records;
+        assert!(fewer.iter().all(|r| r.url.is_empty()), "none claimed");
         fewer.remove(7);
-        assert!(
-            index.complete(&mut fewer, &[7], LeftOut::Every).is_ok(),
-            "a row of its own"
+        assert!(index.load(&mut fewer, &[7]).is_ok(), "a row of its own");
+        let stat = fewer[7].source.stat;
+        fewer[7] = Record::stub(
+            "content/en/posts/gone.md".into(),
+            stat,
+            Kind::Post,
+            "en".into(),
         );
-        fewer[7].source.path = "content/en/posts/gone.md".into();
-        assert!(index.complete(&mut fewer, &[7], LeftOut::Every).is_err());
-        assert!(
-            index
-                .complete(&mut fewer, &every[..999], LeftOut::Every)
-                .is_err()
-        );
+        assert!(index.load(&mut fewer, &[7]).is_err());
+        assert!(index.load(&mut fewer, &every[..999]).is_err());
     }
 }
