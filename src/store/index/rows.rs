@@ -245,13 +245,15 @@ impl Index {
 
     /// Reads whole the rows of the [stubs](Record::stub) of `records`
     /// (sorted by source path, as a snapshot has them) at the places
-    /// `which` names (each once; a record read whole already stays as it
-    /// is). A few are read one by one, by the index of their paths; many,
+    /// `which` names (a record read whole already stays as it is). A few are read one by one, by the index of their paths; many,
     /// in runs of rowids on the pool, as a snapshot is.
     pub fn load(&self, records: &mut [Record], which: &[usize]) -> Result<(), Error> {
-        let stubs: Vec<usize> = (which.iter().copied())
+        let mut stubs: Vec<usize> = (which.iter().copied())
             .filter(|&i| records[i].is_stub())
             .collect();
+        // Each once: the walk counts the rows it found against them.
+        stubs.sort_unstable();
+        stubs.dedup();
         let mut read = || -> rusqlite::Result<()> {
             if stubs.is_empty() {
                 return Ok(());
@@ -649,7 +651,7 @@ mod tests {
         assert_eq!(stubs, records.iter().map(stub).collect::<Vec<_>>());
         assert!(stubs.iter().all(Record::is_stub));
         assert_eq!(stubs[7].url, "/p7/", "a claimed URL");
-        index.load(&mut stubs, &[3, 500]).unwrap();
+        index.load(&mut stubs, &[500, 3, 500]).unwrap();
         assert_eq!(
             (stubs[3].clone(), stubs[500].clone()),
             (records[3].clone(), records[500].clone())
@@ -658,7 +660,8 @@ mod tests {
         // Many, in a walk; those read whole already stay as they are.
         stubs[3].title = "kept".into();
         let every: Vec<usize> = (0..records.len()).collect();
-        index.load(&mut stubs, &every).unwrap();
+        let twice: Vec<usize> = every.iter().chain(&every).copied().collect();
+        index.load(&mut stubs, &twice).unwrap();
         assert_eq!(stubs[3].title, "kept");
         stubs[3] = records[3].clone();
         assert_eq!(stubs, records);
