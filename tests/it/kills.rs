@@ -136,15 +136,16 @@ fn builds_killed_at_thirty_moments_converge() {
     let work = tempfile::tempdir().unwrap();
     let sources = work.path().join("sources");
     generate_site(&sources);
-    let mut log = String::new();
-    let mut trial_number = 0;
-    for (scenario, trials) in SCENARIOS {
+    // Every moment is drawn first, in order, so that a seed names the same
+    // trials however they are run.
+    let mut prepared = Vec::new();
+    let mut trials = Vec::new();
+    for (at, (scenario, count)) in SCENARIOS.into_iter().enumerate() {
         let expected = reference_tree(work.path(), &sources, scenario);
         let base = base(work.path(), &sources, scenario);
         let timing = time_uninterrupted(work.path(), &base, scenario);
         let calls = count_calls(work.path(), &base, scenario);
-        for aim in &AIMS[..trials] {
-            trial_number += 1;
+        for aim in &AIMS[..count] {
             let moment = match *aim {
                 Aim::During(stage) => Moment::After(timing.moment(stage, rng.fraction())),
                 Aim::Call(call) => {
@@ -154,18 +155,46 @@ fn builds_killed_at_thirty_moments_converge() {
                     Moment::Nth(call, name, n)
                 }
             };
-            let dir = work.path().join(format!("trial-{trial_number}"));
-            let found = run_trial(&base, &dir, scenario, &moment, &expected);
-            writeln!(
-                log,
-                "trial {trial_number:2} (seed {seed}): {scenario:?}, killed {moment}: {found}"
-            )
-            .unwrap();
-            std::fs::remove_dir_all(&dir).unwrap();
+            trials.push((at, moment));
         }
+        prepared.push((scenario, base, expected));
+    }
+    assert_eq!(trials.len(), 30);
+    // Each trial has a folder of its own: they run side by side, one per
+    // core (most of a trial is strace stopping folio at each system call).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let found = std::sync::Mutex::new(vec![String::new(); trials.len()]);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let number = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((at, moment)) = trials.get(number) else {
+                        return;
+                    };
+                    let (scenario, base, expected) = &prepared[*at];
+                    let dir = work.path().join(format!("trial-{}", number + 1));
+                    let what = run_trial(base, &dir, *scenario, moment, expected);
+                    std::fs::remove_dir_all(&dir).unwrap();
+                    found.lock().unwrap()[number] = what;
+                }
+            });
+        }
+    });
+    let mut log = String::new();
+    for (number, ((at, moment), found)) in
+        trials.iter().zip(found.into_inner().unwrap()).enumerate()
+    {
+        let scenario = prepared[*at].0;
+        let number = number + 1;
+        writeln!(
+            log,
+            "trial {number:2} (seed {seed}): {scenario:?}, killed {moment}: {found}"
+        )
+        .unwrap();
     }
     eprint!("{log}");
-    assert_eq!(trial_number, 30);
 }
 
 /// Prepares a trial's site, kills its build at `moment`, runs a normal
