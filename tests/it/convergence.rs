@@ -1058,6 +1058,16 @@ fn differing_from_clean(site: &TestSite) -> Vec<String> {
     differing.into_iter().cloned().collect()
 }
 
+/// Asserts that `site`'s output folder, its outputs' rows and its documents'
+/// rows are those a clean build of its sources makes (`context` says which
+/// run of a test this is).
+fn assert_as_a_clean_build(site: &TestSite, context: &str) {
+    let clean = site.clean_build();
+    assert_eq!(differing_from_clean(site), [] as [&str; 0], "{context}");
+    assert_eq!(site.output_rows(), clean.output_rows, "{context}");
+    assert_eq!(site.content_rows(), clean.content_rows, "{context}");
+}
+
 /// Builds `first`, then `then`, through one-off builds and through a kept
 /// session: each time the site ends as a clean build of its sources would.
 /// Both keep the fingerprints of the pages a changed document does not
@@ -1105,10 +1115,7 @@ fn few_posts_read_again_among_many_end_as_a_clean_build_with_its_rows() {
         site.write(&names(7), &dated(7, "Post 7", "Edited.\n\nAnd longer."));
         site.write(&names(11), &dated(11, "Renamed", "First."));
         site.build();
-        let clean = site.clean_build();
-        assert_eq!(differing_from_clean(&site), [] as [&str; 0], "kept: {kept}");
-        assert_eq!(site.content_rows(), clean.content_rows, "kept: {kept}");
-        assert_eq!(site.output_rows(), clean.output_rows, "kept: {kept}");
+        assert_as_a_clean_build(&site, &format!("kept: {kept}"));
         assert!(
             site.read("public/posts/p07-1/index.html")
                 .contains("And longer.")
@@ -1199,10 +1206,7 @@ fn a_one_off_build_after_edits_in_place_plans_the_pages_a_kept_session_would() {
         site.write(&retitled, &text);
         let report = site.build();
         fingerprinted.push(report.fingerprinted);
-        let clean = site.clean_build();
-        assert_eq!(differing_from_clean(&site), [] as [&str; 0], "kept: {kept}");
-        assert_eq!(site.output_rows(), clean.output_rows, "kept: {kept}");
-        assert_eq!(site.content_rows(), clean.content_rows, "kept: {kept}");
+        assert_as_a_clean_build(&site, &format!("kept: {kept}"));
     }
     assert_eq!(fingerprinted[0], fingerprinted[1], "kept, then one-off");
     assert!(fingerprinted[1] < 20, "{fingerprinted:?} of some 80 pages");
@@ -1219,9 +1223,7 @@ fn an_index_whose_rows_keep_no_page_is_brought_to_keep_every_page() {
     let (path, text) = post(5, "Post 5", "Edited.");
     site.write(&path, &text);
     site.build();
-    let clean = site.clean_build();
-    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
-    assert_eq!(site.output_rows(), clean.output_rows);
+    assert_as_a_clean_build(&site, "");
     let (path, text) = post(6, "Post 6", "Edited too.");
     site.write(&path, &text);
     site.build();
@@ -1254,9 +1256,7 @@ fn a_page_its_row_names_in_a_way_unknown_is_planned_with_every_other() {
         .map(|(path, _)| path)
         .collect();
     assert_eq!(report.written.iter().collect::<Vec<_>>(), changed);
-    let clean = site.clean_build();
-    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
-    assert_eq!(site.output_rows(), clean.output_rows);
+    assert_as_a_clean_build(&site, "");
 }
 
 #[test]
@@ -1278,9 +1278,7 @@ fn a_post_moved_to_another_file_then_retitled_is_renamed_on_every_page_naming_it
     assert!(moved.written.is_empty(), "{:?}", moved.written);
     site.write("content/en/posts/moved/kept.md", &post("Renamed"));
     site.build();
-    let clean = site.clean_build();
-    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
-    assert_eq!(site.output_rows(), clean.output_rows);
+    assert_as_a_clean_build(&site, "");
     assert!(site.read("public/old/kept/index.html").contains("Renamed"));
 }
 
@@ -1312,9 +1310,7 @@ fn every_post_a_base_template_reads_is_kept_as_one_key_on_every_page() {
         site.read("public/posts/p03/index.html")
             .contains("<i>Nine</i>")
     );
-    let clean = site.clean_build();
-    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
-    assert_eq!(site.output_rows(), clean.output_rows);
+    assert_as_a_clean_build(&site, "");
 }
 
 #[test]
@@ -1334,9 +1330,7 @@ fn a_post_in_the_place_of_a_term_page_is_planned_alone_with_what_shows_it() {
         site.write(&path, &edited);
         site.write(taker, &text("D2"));
         fingerprinted.push(site.build().fingerprinted);
-        let clean = site.clean_build();
-        assert_eq!(differing_from_clean(&site), [] as [&str; 0], "kept: {kept}");
-        assert_eq!(site.output_rows(), clean.output_rows, "kept: {kept}");
+        assert_as_a_clean_build(&site, &format!("kept: {kept}"));
     }
     assert_eq!(fingerprinted[0], fingerprinted[1], "kept, then one-off");
 }
@@ -1391,10 +1385,7 @@ fn a_one_off_edit_leads_links_to_the_documents_it_did_not_read() {
     let page = site.read("public/posts/hello-world/index.html");
     assert!(page.contains("href=\"/about/\""), "{page}");
     assert!(page.contains("href=\"/posts/older/\""), "{page}");
-    let clean = site.clean_build();
-    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
-    assert_eq!(site.output_rows(), clean.output_rows);
-    assert_eq!(site.content_rows(), clean.content_rows);
+    assert_as_a_clean_build(&site, "");
 }
 
 #[test]
@@ -1437,10 +1428,7 @@ fn a_one_off_edit_checks_anchors_against_the_headings_of_documents_it_did_not_re
         site.read("public/fr/posts/hello-world/index.html")
             .contains("#plus-loin")
     );
-    let clean = site.clean_build();
-    assert_eq!(differing_from_clean(&site), [] as [&str; 0]);
-    assert_eq!(site.output_rows(), clean.output_rows);
-    assert_eq!(site.content_rows(), clean.content_rows);
+    assert_as_a_clean_build(&site, "");
 }
 
 #[test]
