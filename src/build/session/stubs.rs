@@ -4,8 +4,9 @@
 //! calls and shows. A row is read whole ([`Index::load`]) before anything
 //! reads more of it: those of the documents read again before they are
 //! checked (`analyse`); every one when the build plans every page, or when
-//! a link may lead anywhere (here); those the planned pages read, first of
-//! all those around the documents read again ([`plan::plan_shown`]).
+//! a link reads more of the documents than their stubs hold before the
+//! pages are known (here); those the planned pages read, first of all those
+//! around the documents read again ([`plan::plan_shown`]).
 
 use crate::model::doc::Record;
 use crate::plugin::Phase;
