@@ -129,8 +129,7 @@ pub(crate) fn analyse(
         && !identify::keeps_every_claim(&fresh, &snapshot.records)
     {
         // What a new claim may clash with is any other document's.
-        let every: Vec<usize> = (0..split.kept.len()).collect();
-        index.load(&mut split.kept, &every)?;
+        index.load_every(&mut split.kept)?;
     }
     let verdict = identify::check(
         &fresh,
@@ -294,7 +293,7 @@ fn split_trusted<'s>(
             .map(|&at| snapshot.records[at].clone())
             .collect();
         if let Some(index) = stubs_of {
-            index.load(&mut stored, &(0..places.len()).collect::<Vec<_>>())?;
+            index.load_every(&mut stored)?;
         }
         return Ok(Split {
             kept: std::mem::replace(&mut snapshot.records, stored),
@@ -303,8 +302,7 @@ fn split_trusted<'s>(
         });
     }
     if let Some(index) = stubs_of {
-        let every: Vec<usize> = (0..snapshot.records.len()).collect();
-        index.load(&mut snapshot.records, &every)?;
+        index.load_every(&mut snapshot.records)?;
     }
     let mut unchanged_records = Vec::with_capacity(sources.len() - to_read.len());
     let mut others = Vec::new();

@@ -377,12 +377,7 @@ impl RenderJob<'_, '_> {
     }
 
     fn render_body(&self, i: usize) -> Result<Option<Body>, Error> {
-        let record = &self.plan.records()[i];
-        debug_assert!(
-            !record.is_stub(),
-            "{} was not read whole",
-            record.source.path
-        );
+        let record = self.plan.records()[i].whole();
         let read = self.bodies.get(&i);
         let body = body_html(
             self.files,

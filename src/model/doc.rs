@@ -284,6 +284,14 @@ impl Record {
         self.source.hash.is_empty()
     }
 
+    /// Itself, read whole: what a page or a check reads more of than a
+    /// stub holds asks for it so, and a debug build stops at a stub there.
+    #[track_caller]
+    pub fn whole(&self) -> &Record {
+        debug_assert!(!self.is_stub(), "{} was not read whole", self.source.path);
+        self
+    }
+
     /// Its terms of `taxonomy`.
     pub fn terms_of(&self, taxonomy: &str) -> &[String] {
         if taxonomy == "tags" {

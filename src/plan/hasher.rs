@@ -65,12 +65,7 @@ impl KeyHasher {
     ) {
         let mut count = 0;
         for i in indices {
-            let record = &model.records[i];
-            debug_assert!(
-                !record.is_stub(),
-                "{} was not read whole",
-                record.source.path
-            );
+            let record = model.records[i].whole();
             for value in values(record) {
                 self.text(value);
             }

@@ -33,12 +33,16 @@ fn menu_links(config: &Config) -> impl Iterator<Item = &str> {
         .filter_map(|item| item.url.strip_prefix(INTERNAL_LINK))
 }
 
-/// Whether a document, a section's `_index.md` or a menu links a document:
-/// only a link reads the URL and headings of a document other than those
-/// a page shows.
-fn links_named(config: &Config, records: &[Record], sections: &[SectionFile]) -> bool {
-    records.iter().any(|r| !r.links.is_empty())
-        || sections.iter().any(|f| !f.links.is_empty())
+/// Whether a menu links a document, or a document or a section's
+/// `_index.md` has a link that is `such`.
+fn any_link(
+    config: &Config,
+    (records, sections): (&[Record], &[SectionFile]),
+    such: impl Fn(&InternalLink) -> bool,
+) -> bool {
+    let has = |links: &[InternalLink]| links.iter().any(&such);
+    records.iter().any(|r| has(&r.links))
+        || sections.iter().any(|f| has(&f.links))
         || menu_links(config).next().is_some()
 }
 
@@ -52,10 +56,9 @@ pub fn links_read_whole_rows(
     records: &[Record],
     sections: &[SectionFile],
 ) -> bool {
-    let named = |links: &[InternalLink]| links.iter().any(|link| link.target.contains('#'));
-    records.iter().any(|r| named(&r.links))
-        || sections.iter().any(|f| named(&f.links))
-        || menu_links(config).next().is_some()
+    any_link(config, (records, sections), |link| {
+        link.target.contains('#')
+    })
 }
 
 /// Why a link does not lead anywhere.
@@ -73,7 +76,9 @@ impl Places {
         records: &[Record],
         sections: &[SectionFile],
     ) -> Option<Places> {
-        links_named(config, records, sections).then(|| Places::every(config, records))
+        // Only a link reads the URL and headings of a document other than
+        // those a page shows.
+        any_link(config, (records, sections), |_| true).then(|| Places::every(config, records))
     }
 
     /// Where every document of `records` is.

@@ -310,12 +310,7 @@ impl Model {
     /// URL each of its links leads to, the hash of the template of each
     /// shortcode it calls, and the hash of each image it shows.
     pub(super) fn digest_of(&self, i: usize) -> DocumentDigest {
-        let record = &self.records[i];
-        debug_assert!(
-            !record.is_stub(),
-            "{} was not read whole",
-            record.source.path
-        );
+        let record = self.records[i].whole();
         let digest = document_digest(record);
         let mut key = KeyHasher(Sha256::new());
         let shows_images = self.images.as_ref().is_some_and(|s| s.digest(i, &mut key));
@@ -400,12 +395,7 @@ impl Model {
     pub(super) fn item(&self, config: &Config, i18n: &I18n, i: usize) -> minijinja::Value {
         self.items[i]
             .get_or_init(|| {
-                let record = &self.records[i];
-                debug_assert!(
-                    !record.is_stub(),
-                    "{} was not read whole",
-                    record.source.path
-                );
+                let record = self.records[i].whole();
                 let date =
                     DisplayDate::new(config, i18n.strings(&record.lang), record.published_at);
                 minijinja::Value::from(minijinja::value::Serde(ListItem {
@@ -430,12 +420,7 @@ impl Model {
 
     pub(super) fn link(&self, i: Option<usize>) -> Option<Link> {
         i.map(|i| {
-            let record = &self.records[i];
-            debug_assert!(
-                !record.is_stub(),
-                "{} was not read whole",
-                record.source.path
-            );
+            let record = self.records[i].whole();
             Link {
                 title: record.title.clone(),
                 url: record.url.clone(),

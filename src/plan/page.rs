@@ -31,8 +31,7 @@ impl<'a> Plan<'a> {
             match part {
                 Input::Text(text) => key.text(text),
                 Input::Title(i) => {
-                    let record = &model.records[i];
-                    debug_assert!(!record.is_stub(), "{} not read whole", record.source.path);
+                    let record = model.records[i].whole();
                     key.text(&record.title)
                 }
                 Input::Number(n) => key.number(n),
@@ -41,8 +40,7 @@ impl<'a> Plan<'a> {
                 Input::PostsOf(lang) => key.documents(model, model.posts_of(lang).iter().copied()),
                 Input::Listed(indices) => {
                     for &i in indices {
-                        let record = &model.records[i];
-                        debug_assert!(!record.is_stub(), "{} not read whole", record.source.path);
+                        let record = model.records[i].whole();
                         key.text(&record.title);
                         key.text(&record.url);
                         key.moment(record.published_at);

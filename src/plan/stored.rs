@@ -199,8 +199,9 @@ impl Plan<'_> {
 pub type PlanOfShown<'a> = Result<(Plan<'a>, Vec<usize>), Vec<Record>>;
 
 /// What reads whole the rows of the [stubs](Record::stub) among records
-/// (sorted by source path) at the places given, before anything reads
-/// more of them ([`crate::store::index::Index::load`]).
+/// (sorted by source path) at the places given, a place maybe more than
+/// once, before anything reads more of them
+/// ([`crate::store::index::Index::load`]).
 pub type Load<'l> = dyn Fn(&mut [Record], &[usize]) -> Result<(), Error> + 'l;
 
 /// Pages as recipes, each with its URL and template.
@@ -292,18 +293,18 @@ pub fn plan_shown<'a>(
 /// derived from all of them. With the arrangement, when it is theirs.
 fn whole_around(
     config: &Config,
-    (records, sections): (Vec<Record>, &[SectionFile]),
+    (mut records, sections): (Vec<Record>, &[SectionFile]),
     (sources, shown): (Sources<'_>, &[(String, String)]),
     (visibility, kept): (Visibility, Option<Arrangement>),
     load: &Load<'_>,
 ) -> Result<(Vec<Record>, Option<Arrangement>), Error> {
-    let mut records = records;
-    let every: Vec<usize> = (0..records.len()).collect();
+    let load_every =
+        |records: &mut [Record]| load(records, &(0..records.len()).collect::<Vec<_>>());
     let fresh = sources
         .changed_since
         .map_or(&[][..], |changed| changed.documents);
     let Some(kept) = kept.filter(|kept| kept.fits(config, records.len(), sections)) else {
-        load(&mut records, &every)?;
+        load_every(&mut records)?;
         return Ok((records, None));
     };
     let place_of = |path: &str| {
@@ -319,21 +320,19 @@ fn whole_around(
     let mut first = kept.around(fresh);
     first.extend(shown_pages);
     first.extend(bundled.filter_map(|path| place_of(path)));
-    first.sort_unstable();
-    first.dedup();
     load(&mut records, &first)?;
     if kept.agrees(config, &records, fresh, visibility) {
         if cfg!(debug_assertions) {
             // Derived again from every row whole, for the check.
             let mut whole = records.clone();
-            load(&mut whole, &every)?;
+            load_every(&mut whole)?;
             let derived = Arranged::of(config, (&whole, sections.to_vec()), visibility);
             let derived = Arrangement::of(&derived, whole.len());
             assert_eq!(kept, derived, "the arrangement kept is not the documents'");
         }
         return Ok((records, Some(kept)));
     }
-    load(&mut records, &every)?;
+    load_every(&mut records)?;
     Ok((records, None))
 }
 

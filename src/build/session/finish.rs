@@ -54,7 +54,7 @@ impl Session {
             // be made again by themselves: every page is planned, against
             // every output's row.
             Err(mut records) => {
-                self.load_every_stub(&mut records)?;
+                self.index.load_every(&mut records)?;
                 if !prepared.outputs.are_every() {
                     prepared.analysis.snapshot.outputs = self.index.outputs(&self.out_key)?;
                     prepared.outputs = OutputRows::Every;
@@ -155,7 +155,7 @@ impl Session {
         site: &'p Site,
         views: &'p Views<'p>,
         prepared: &'p Prepared,
-        records: Vec<crate::model::doc::Record>,
+        mut records: Vec<crate::model::doc::Record>,
         (kept_plan, changed_alone): (Option<KeptPlan>, Option<bool>),
     ) -> Result<Result<Planned<'p>, Vec<crate::model::doc::Record>>, Error> {
         let analysis = &prepared.analysis;
@@ -188,8 +188,7 @@ impl Session {
             let planned = self.plan_shown((site, views), prepared, records, changed)?;
             return Ok(planned.map(|(plan, fingerprinted)| (plan, Some(fingerprinted))));
         }
-        let mut records = records;
-        self.load_every_stub(&mut records)?;
+        self.index.load_every(&mut records)?;
         let settings = (self.visibility(), &self.options.plugins, None);
         plan_of(site, views, prepared, records, settings).map(Ok)
     }

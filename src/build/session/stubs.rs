@@ -8,7 +8,6 @@
 //! pages are known (here); those the planned pages read, first of all those
 //! around the documents read again ([`plan::plan_shown`]).
 
-use crate::model::doc::Record;
 use crate::plugin::Phase;
 
 use super::*;
@@ -25,16 +24,8 @@ impl Session {
         let config = self.site.config();
         let (records, sections) = (&analysis.current, &analysis.sections);
         if transformed || plan::links_read_whole_rows(config, records, sections) {
-            self.load_every_stub(&mut analysis.current)?;
+            self.index.load_every(&mut analysis.current)?;
         }
         Ok(())
-    }
-
-    /// Reads whole the row of each stub among `records` (sorted by path).
-    pub(super) fn load_every_stub(&self, records: &mut [Record]) -> Result<(), Error> {
-        let stubs: Vec<usize> = (0..records.len())
-            .filter(|&i| records[i].is_stub())
-            .collect();
-        self.index.load(records, &stubs)
     }
 }

@@ -120,7 +120,7 @@ fn read_run(
         Columns::Every => {
             let select = format!("SELECT {EVERY} FROM posts WHERE rowid BETWEEN ?1 AND ?2");
             let mut stmt = conn.prepare(&select)?;
-            for record in stmt.query_map([from, to], |row| record_of(row, 0))? {
+            for record in stmt.query_map([from, to], record_of)? {
                 records.push(record?);
             }
         }
@@ -180,56 +180,52 @@ fn json_list<T: serde::de::DeserializeOwned>(
     }
 }
 
-/// The record of a row whose columns, from `at` on, are [`EVERY`].
-fn record_of(row: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Record> {
-    let column = |i: usize| at + i;
-    let id = str_ref(row, column(0))?;
-    let kind = str_ref(row, column(1))?;
-    let tags = str_ref(row, column(14))?;
+/// The record of a row whose columns are [`EVERY`].
+fn record_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<Record> {
+    let id = str_ref(row, 0)?;
+    let kind = str_ref(row, 1)?;
+    let tags = str_ref(row, 14)?;
     Ok(Record {
-        id: id.parse().map_err(|_| corrupt(column(0), "id"))?,
-        kind: Kind::parse(kind).ok_or_else(|| corrupt(column(1), "kind"))?,
-        slug: text(row, column(2))?,
-        lang: text(row, column(3))?,
-        published_at: row.get(column(4))?,
-        updated_at: row.get(column(5))?,
-        expires_at: row.get(column(27))?,
+        id: id.parse().map_err(|_| corrupt(0, "id"))?,
+        kind: Kind::parse(kind).ok_or_else(|| corrupt(1, "kind"))?,
+        slug: text(row, 2)?,
+        lang: text(row, 3)?,
+        published_at: row.get(4)?,
+        updated_at: row.get(5)?,
+        expires_at: row.get(27)?,
         source: SourceState {
-            path: text(row, column(6))?,
-            hash: text(row, column(7))?,
+            path: text(row, 6)?,
+            hash: text(row, 7)?,
             stat: Stat {
-                size: row.get::<_, i64>(column(8))? as u64,
-                mtime_ns: row.get(column(9))?,
+                size: row.get::<_, i64>(8)? as u64,
+                mtime_ns: row.get(9)?,
             },
         },
-        title: text(row, column(10))?,
-        url: text(row, column(11))?,
-        summary: text(row, column(12))?,
-        description: optional_text(row, column(13))?,
-        tags: serde_json::from_str(tags).map_err(|_| corrupt(column(14), "tags"))?,
-        terms: json_list(row, column(28), "terms")?,
-        draft: row.get(column(15))?,
-        ever_published: row.get(column(21))?,
-        translation_key: text(row, column(16))?,
-        plugins: serde_json::from_str(str_ref(row, column(17))?)
-            .map_err(|_| corrupt(column(17), "plugins"))?,
-        extra: text(row, column(18))?,
-        aliases: serde_json::from_str(str_ref(row, column(19))?)
-            .map_err(|_| corrupt(column(19), "aliases"))?,
-        template: match optional_text(row, column(20))? {
+        title: text(row, 10)?,
+        url: text(row, 11)?,
+        summary: text(row, 12)?,
+        description: optional_text(row, 13)?,
+        tags: serde_json::from_str(tags).map_err(|_| corrupt(14, "tags"))?,
+        terms: json_list(row, 28, "terms")?,
+        draft: row.get(15)?,
+        ever_published: row.get(21)?,
+        translation_key: text(row, 16)?,
+        plugins: serde_json::from_str(str_ref(row, 17)?).map_err(|_| corrupt(17, "plugins"))?,
+        extra: text(row, 18)?,
+        aliases: serde_json::from_str(str_ref(row, 19)?).map_err(|_| corrupt(19, "aliases"))?,
+        template: match optional_text(row, 20)? {
             None => None,
-            Some(text) => Some(
-                TemplateChoice::from_stored(&text)
-                    .ok_or_else(|| corrupt(column(20), "template"))?,
-            ),
+            Some(text) => {
+                Some(TemplateChoice::from_stored(&text).ok_or_else(|| corrupt(20, "template"))?)
+            }
         },
-        word_count: row.get(column(22))?,
-        reading_time: row.get(column(23))?,
-        headings: text(row, column(24))?,
-        links: json_list(row, column(25), "links")?,
-        shortcodes: json_list(row, column(26), "shortcodes")?,
-        weight: row.get(column(29))?,
-        images: json_list(row, column(30), "images")?,
+        word_count: row.get(22)?,
+        reading_time: row.get(23)?,
+        headings: text(row, 24)?,
+        links: json_list(row, 25, "links")?,
+        shortcodes: json_list(row, 26, "shortcodes")?,
+        weight: row.get(29)?,
+        images: json_list(row, 30, "images")?,
     })
 }
 
@@ -245,8 +241,9 @@ impl Index {
 
     /// Reads whole the rows of the [stubs](Record::stub) of `records`
     /// (sorted by source path, as a snapshot has them) at the places
-    /// `which` names (a record read whole already stays as it is). A few are read one by one, by the index of their paths; many,
-    /// in runs of rowids on the pool, as a snapshot is.
+    /// `which` names (a record read whole already stays as it is). A few
+    /// are read one by one, by the index of their paths; many, in runs of
+    /// rowids on the pool, as a snapshot is.
     pub fn load(&self, records: &mut [Record], which: &[usize]) -> Result<(), Error> {
         let mut stubs: Vec<usize> = (which.iter().copied())
             .filter(|&i| records[i].is_stub())
@@ -264,7 +261,7 @@ impl Index {
                 for &i in &stubs {
                     let mut rows = stmt.query([&records[i].source.path])?;
                     let row = rows.next()?.ok_or_else(missing)?;
-                    records[i] = record_of(row, 0)?;
+                    records[i] = record_of(row)?;
                 }
                 return Ok(());
             }
@@ -282,7 +279,7 @@ impl Index {
                     let path = str_ref(row, 6)?;
                     let at = paths.binary_search_by(|r| r.source.path.as_str().cmp(path));
                     if let Some(i) = at.ok().filter(|&i| wanted[i]) {
-                        read.push((i, record_of(row, 0)?));
+                        read.push((i, record_of(row)?));
                     }
                 }
                 Ok(read)
@@ -298,6 +295,11 @@ impl Index {
             }
         };
         read().map_err(|e| index_error(&self.path, e))
+    }
+
+    /// [`Index::load`] of every stub among `records`.
+    pub fn load_every(&self, records: &mut [Record]) -> Result<(), Error> {
+        self.load(records, &(0..records.len()).collect::<Vec<_>>())
     }
 }
 
